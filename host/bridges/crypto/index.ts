@@ -1,0 +1,115 @@
+// Host side of D.crypto: node:crypto does the work on copied inputs; cipher objects
+// live here, addressed from the sandbox by a per-run handle number.
+import { createCipheriv, createDecipheriv, createHash, createHmac, pbkdf2Sync, type Cipher, type Decipher } from 'node:crypto';
+import type { CryptoAnswer, CryptoCall, WireValue } from '../../../runtime/protocol.js';
+
+const MAX_CIPHERS = 256;
+const encodings = new Set(['utf8', 'utf-8', 'ascii', 'binary', 'latin1', 'hex', 'base64', 'base64url', 'ucs2', 'ucs-2', 'utf16le', 'utf-16le']);
+
+type Value = string | Buffer | number | boolean | null;
+
+function decode(value: WireValue | undefined): Value {
+  if (!value) return null;
+  if ('s' in value) return value.s;
+  if ('b64' in value) return Buffer.from(value.b64, 'base64');
+  return value.v;
+}
+
+function encoding(value: Value, what: string): BufferEncoding | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value !== 'string' || !encodings.has(value.toLowerCase())) {
+    throw new Error(`${what}: unknown encoding ${JSON.stringify(value)} (use utf8, ascii, binary, latin1, hex or base64)`);
+  }
+  return value.toLowerCase() as BufferEncoding;
+}
+
+function bytesOrText(value: Value, what: string): string | Buffer {
+  if (typeof value === 'string' || Buffer.isBuffer(value)) return value;
+  if (typeof value === 'number') return String(value);
+  throw new Error(`${what}: data must be a string or a Buffer`);
+}
+
+function answer(out: string | Buffer): CryptoAnswer {
+  return typeof out === 'string' ? { ok: true, value: out } : { ok: true, value: out.toString('base64'), bytes: true };
+}
+
+export class CryptoSession {
+  readonly #ciphers = new Map<number, Cipher | Decipher>();
+  #nextHandle = 1;
+
+  call(request: CryptoCall): CryptoAnswer {
+    try {
+      return this.#call(request);
+    } catch (error) {
+      return { ok: false, error: (error as Error).message };
+    }
+  }
+
+  #call({ fn, args }: CryptoCall): CryptoAnswer {
+    const a = args.map(decode);
+    switch (fn) {
+      case 'hash': {
+        const [data, algorithm, inEnc, outEnc] = a;
+        const hash = createHash(String(algorithm));
+        const input = bytesOrText(data, 'D.crypto.hash');
+        if (typeof input === 'string') hash.update(input, encoding(inEnc, 'D.crypto.hash input') ?? 'utf8');
+        else hash.update(input);
+        const out = encoding(outEnc, 'D.crypto.hash output');
+        const digest = hash.digest();
+        return answer(out ? digest.toString(out) : digest);
+      }
+      case 'hmac': {
+        const [data, key, algorithm, outEnc] = a;
+        const hmac = createHmac(String(algorithm), bytesOrText(key, 'D.crypto.hmac key'));
+        hmac.update(bytesOrText(data, 'D.crypto.hmac'));
+        const out = encoding(outEnc, 'D.crypto.hmac output');
+        const digest = hmac.digest();
+        return answer(out ? digest.toString(out) : digest);
+      }
+      case 'pbkdf2': {
+        const [password, salt, iterations, keyLength, digest] = a;
+        return answer(
+          pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), Number(iterations), Number(keyLength), typeof digest === 'string' ? digest : 'sha1'),
+        );
+      }
+      case 'cipherCreate': {
+        const [decipher, algorithm, key, iv] = a;
+        if (this.#ciphers.size >= MAX_CIPHERS) throw new Error(`too many ciphers in one run (at most ${MAX_CIPHERS})`);
+        const k = bytesOrText(key, 'cipher key');
+        const v = iv === null ? null : bytesOrText(iv, 'cipher iv');
+        const made = decipher ? createDecipheriv(String(algorithm), k, v) : createCipheriv(String(algorithm), k, v);
+        const handle = this.#nextHandle++;
+        this.#ciphers.set(handle, made);
+        return { ok: true, value: handle };
+      }
+      case 'cipherUpdate': {
+        const [handle, data, inEnc, outEnc] = a;
+        const c = this.#cipher(handle);
+        const input = bytesOrText(data, 'cipher.update');
+        const out = encoding(outEnc, 'cipher.update output');
+        const inputBytes = typeof input === 'string' ? Buffer.from(input, encoding(inEnc, 'cipher.update input') ?? 'utf8') : input;
+        const result = c.update(inputBytes);
+        return answer(out ? result.toString(out) : result);
+      }
+      case 'cipherFinal': {
+        const [handle, outEnc] = a;
+        const c = this.#cipher(handle);
+        const out = encoding(outEnc, 'cipher.final output');
+        const result = c.final();
+        this.#ciphers.delete(Number(handle));
+        return answer(out ? result.toString(out) : result);
+      }
+      case 'cipherSetAutoPadding': {
+        const [handle, on] = a;
+        this.#cipher(handle).setAutoPadding(on !== false);
+        return { ok: true, value: 0 };
+      }
+    }
+  }
+
+  #cipher(handle: Value): Cipher | Decipher {
+    const c = this.#ciphers.get(Number(handle));
+    if (!c) throw new Error('this cipher was already finalised or could not be created');
+    return c;
+  }
+}

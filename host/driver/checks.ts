@@ -1,0 +1,24 @@
+// Checks made on driver source before it runs: the things the sandbox must refuse
+// with a specific error type rather than a generic failure.
+import { lineAndColumn, segments } from './scan.js';
+
+export interface SourceProblem {
+  errorType: 'IMPORT_NOT_ALLOWED';
+  message: string;
+}
+
+/** `import x from …`, `import(…)` and `import.meta` are refused: a driver gets everything from D. */
+export function findImport(source: string, filename: string): SourceProblem | null {
+  for (const segment of segments(source)) {
+    if (segment.kind !== 'code') continue;
+    const match = /(^|[^.\w$])import\s*(\(|\.\s*meta|[\w${*'"])/.exec(segment.text);
+    if (!match) continue;
+    const at = lineAndColumn(source, segment.offset + match.index + match[1].length);
+    const what = match[2] === '(' ? 'import()' : match[2].startsWith('.') ? 'import.meta' : 'an import statement';
+    return {
+      errorType: 'IMPORT_NOT_ALLOWED',
+      message: `${what} at ${filename}:${at.line}:${at.column} is not allowed in a driver: everything a driver may use is on D`,
+    };
+  }
+  return null;
+}

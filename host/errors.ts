@@ -1,0 +1,19 @@
+// Errors the host throws at its callers (bad input before a run starts). A driver that
+// misbehaves never throws here: it yields a failed RunResult instead.
+export type DriverboxErrorCode =
+  | 'DRIVER_NOT_FOUND'
+  | 'DRIVER_UNREADABLE'
+  | 'UNKNOWN_ACTION'
+  | 'INVALID_OPTIONS'
+  | 'HOST_CLOSED'
+  | 'NODE_FLAG_MISSING'
+  | 'RUNTIME_BUNDLE_MISSING';
+
+export class DriverboxError extends Error {
+  readonly code: DriverboxErrorCode;
+  constructor(code: DriverboxErrorCode, message: string) {
+    super(message);
+    this.name = 'DriverboxError';
+    this.code = code;
+  }
+}

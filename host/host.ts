@@ -1,0 +1,110 @@
+// createHost: the programmatic entry point. A host owns an isolate pool and the
+// per-device HTTP dispatchers; host.run() executes one driver action and resolves to a RunResult.
+import { DispatcherRegistry } from './bridges/http/dispatchers.js';
+import type { DeviceSpec } from './device.js';
+import { ENTRY_POINT } from './driver/entry-points.js';
+import { loadDriver } from './driver/load.js';
+import { DriverboxError } from './errors.js';
+import { resolveLimits, type RunLimits } from './limits.js';
+import type { RunResult } from './run-result.js';
+import { assertNodeFlags } from './sandbox/node-flags.js';
+import { IsolatePool, type PoolStats } from './sandbox/pool.js';
+import { executeRun } from './sandbox/run.js';
+
+export interface HostOptions {
+  /** Defaults for every run of this host; each run may override them. */
+  limits?: Partial<RunLimits>;
+  /** Idle isolates kept warm (default 2). */
+  warmIsolates?: number;
+  /** Runs executing at once; more wait for a free isolate (default 16). */
+  maxIsolates?: number;
+  /** Replace an isolate after this many runs (default 1000). */
+  recycleAfterRuns?: number;
+  /**
+   * Which hosts D.createExternalDevice may reach: a list of host names / IPs, or a
+   * predicate. Default: any host.
+   */
+  externalHosts?: string[] | ((host: string) => boolean);
+}
+
+export interface RunRequest {
+  /** Path of the driver file, or its source text in `source`. */
+  path?: string;
+  source?: string;
+  /** Name shown in stack traces when `source` is given (default driver.js). */
+  filename?: string;
+  /** validate, get_status (default) or custom_N. */
+  action?: string;
+  device?: DeviceSpec;
+  parameters?: Record<string, unknown>;
+  limits?: Partial<RunLimits>;
+}
+
+export interface Host {
+  run(request: RunRequest): Promise<RunResult>;
+  stats(): PoolStats;
+  close(): Promise<void>;
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < (name === 'warmIsolates' ? 0 : 1)) {
+    throw new DriverboxError('INVALID_OPTIONS', `${name} must be a positive integer (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+export function createHost(options: HostOptions = {}): Host {
+  assertNodeFlags();
+  const defaults = resolveLimits(options.limits);
+  const pool = new IsolatePool({
+    warm: positive(options.warmIsolates, 2, 'warmIsolates'),
+    max: positive(options.maxIsolates, 16, 'maxIsolates'),
+    recycleAfterRuns: positive(options.recycleAfterRuns, 1000, 'recycleAfterRuns'),
+  });
+  const dispatchers = new DispatcherRegistry();
+  const allow = options.externalHosts;
+  const allowExternal =
+    typeof allow === 'function' ? allow : Array.isArray(allow) ? (host: string) => allow.includes(host.toLowerCase()) : () => true;
+  let closed = false;
+  void pool.prewarm(defaults.memoryMb).catch(() => {});
+
+  return {
+    async run(request) {
+      if (closed) throw new DriverboxError('HOST_CLOSED', 'the host is closed');
+      const action = request.action ?? 'get_status';
+      if (!ENTRY_POINT.test(action)) {
+        throw new DriverboxError('UNKNOWN_ACTION', `unknown action "${action}": use validate, get_status or custom_1, custom_2, …`);
+      }
+      const parameters = request.parameters ?? {};
+      if (typeof parameters !== 'object' || Array.isArray(parameters) || parameters === null) {
+        throw new DriverboxError('INVALID_OPTIONS', 'parameters must be an object of name → value');
+      }
+      const limits = resolveLimits(defaults, request.limits);
+      const driver = await loadDriver(request);
+      const warm = await pool.acquire(limits.memoryMb);
+      let discard = true;
+      try {
+        const outcome = await executeRun(warm, {
+          driver,
+          action,
+          device: request.device ?? {},
+          parameters,
+          limits,
+          dispatchers,
+          allowExternal,
+        });
+        discard = outcome.discard;
+        return outcome.result;
+      } finally {
+        pool.release(warm, discard);
+      }
+    },
+    stats: () => pool.stats(),
+    async close() {
+      closed = true;
+      pool.close();
+      await dispatchers.close();
+    },
+  };
+}

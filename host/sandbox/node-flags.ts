@@ -1,0 +1,19 @@
+// isolated-vm 5.x on Node 20 crashes without --no-node-snapshot, and the flag cannot be
+// turned on from inside a running process: say so plainly instead of crashing later.
+import { DriverboxError } from '../errors.js';
+
+export function hasNoNodeSnapshot(): boolean {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
+  return flags.includes('--no-node-snapshot');
+}
+
+export function assertNodeFlags(): void {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major >= 20 && !hasNoNodeSnapshot()) {
+    throw new DriverboxError(
+      'NODE_FLAG_MISSING',
+      'isolated-vm needs Node to start with --no-node-snapshot: run `node --no-node-snapshot …` ' +
+        '(the driverbox CLI, tests and benchmarks already do)',
+    );
+  }
+}

@@ -1,0 +1,358 @@
+// Executes one driver run in a borrowed isolate: a fresh context, the runtime bundle,
+// the driver, its entry point, then every callback the host delivers, until the driver
+// ends the run, a limit ends it, or nothing is left that could ever end it.
+import ivm from 'isolated-vm';
+import type { DeviceInfo, HostOp, HttpCall, LibName, LogMessage, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
+import { CryptoSession } from '../bridges/crypto/index.js';
+import type { DispatcherRegistry } from '../bridges/http/dispatchers.js';
+import { send } from '../bridges/http/send.js';
+import { deviceTarget, type HttpTarget } from '../bridges/http/target.js';
+import { readCertificate } from '../bridges/tls/certificate.js';
+import type { DeviceSpec } from '../device.js';
+import { findImport } from '../driver/checks.js';
+import type { DriverSource } from '../driver/load.js';
+import type { RunLimits } from '../limits.js';
+import type { HttpExchange, LimitName, RunResult } from '../run-result.js';
+import type { WarmIsolate } from './warm-isolate.js';
+
+export interface RunPlan {
+  driver: DriverSource;
+  action: string;
+  device: DeviceSpec;
+  parameters: Record<string, unknown>;
+  limits: RunLimits;
+  dispatchers: DispatcherRegistry;
+  /** May the driver reach this external host? (D.createExternalDevice) */
+  allowExternal: (host: string) => boolean;
+}
+
+export interface RunOutcome {
+  result: RunResult;
+  /** The isolate must not serve another run (it hit a limit or may still be running). */
+  discard: boolean;
+}
+
+/** After D.success/D.failure, how long the driver's current call may go on before we stop waiting. */
+const END_GRACE_MS = 1_000;
+const MAX_WARNINGS = 200;
+
+type Ending = { end: RunEnd; limit: LimitName | null; discard: boolean };
+
+function failure(errorType: string, message: string): RunEnd {
+  return { status: 'failure', errorType, message, variables: [], tables: [] };
+}
+
+/** Driver frames only, from an error the isolate threw (top-level code). */
+function describeDriverError(error: Error, filename: string): string {
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .slice(1)
+    .map((l) => l.trim())
+    .filter((l) => l.includes(`(${filename}:`) || l.startsWith(`at ${filename}:`));
+  const head = `${error.name}: ${error.message}`;
+  return frames.length ? `${head}\n    ${frames.join('\n    ')}` : head;
+}
+
+/** "Unexpected token [drv.js:3:5]" → a message with the position and the offending line. */
+function describeSyntaxError(error: Error, driver: DriverSource): string {
+  const match = /^(.*) \[(.*):(\d+):(\d+)\]$/.exec(error.message);
+  if (!match) return `${error.name}: ${error.message}`;
+  const [, text, file, line, column] = match;
+  const source = driver.source.split('\n')[Number(line) - 1] ?? '';
+  const caret = `${' '.repeat(Math.max(0, Number(column) - 1))}^`;
+  return `SyntaxError: ${text} at ${file}:${line}:${column}\n    ${line} | ${source}\n    ${' '.repeat(line.length)} | ${caret}`;
+}
+
+export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunOutcome> {
+  const { limits, driver } = plan;
+  const started = performance.now();
+  const deadline = started + limits.timeoutMs;
+  const cpuStart = warm.isolate.cpuTime;
+  const logs: LogMessage[] = [];
+  const warnings: string[] = [];
+  const http: HttpExchange[] = [];
+  const crypto = new CryptoSession();
+  const targets: HttpTarget[] = [deviceTarget(plan.device)];
+  const pending = new Map<number, () => void>();
+  const abort = new AbortController();
+  let logChars = 0;
+  let requests = 0;
+  let inFlight = 0;
+  let entryStarted = false; // before the entry point is called, an empty queue means nothing
+  let reported: RunEnd | null = null;
+  let ending: Ending | null = null;
+  let context: ivm.Context | null = null;
+  let dispatchRef: ivm.Reference | null = null;
+  let graceTimer: NodeJS.Timeout | undefined;
+  let settle!: (ending: Ending) => void;
+  const settled = new Promise<Ending>((resolve) => (settle = resolve));
+
+  const cpuUsedMs = () => Number(warm.isolate.isDisposed ? 0n : warm.isolate.cpuTime - cpuStart) / 1e6;
+  const budgetMs = () => Math.max(1, Math.ceil(Math.min(deadline - performance.now(), limits.cpuTimeMs - cpuUsedMs())));
+
+  const finish = (next: Ending) => {
+    if (ending) return;
+    ending = next;
+    clearTimeout(deadlineTimer);
+    clearTimeout(graceTimer);
+    abort.abort();
+    for (const cancel of pending.values()) cancel();
+    pending.clear();
+    // Code still running in the isolate cannot be trusted to stop: the isolate goes.
+    if (inFlight > 0) {
+      ending.discard = true;
+      warm.dispose();
+    }
+    settle(ending);
+  };
+
+  const deadlineTimer = setTimeout(() => {
+    finish({
+      end: failure('TIMEOUT_ERROR', `the driver did not call D.success or D.failure within the ${limits.timeoutMs} ms deadline`),
+      limit: 'timeout',
+      discard: inFlight > 0,
+    });
+  }, limits.timeoutMs);
+
+  const limitEnding = (error: unknown): Ending => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (warm.isolate.isDisposed || /memory limit/i.test(message)) {
+      return { end: failure('GENERIC_ERROR', `the driver exceeded the memory limit of ${limits.memoryMb} MB`), limit: 'memory', discard: true };
+    }
+    if (/timed out/i.test(message)) {
+      if (cpuUsedMs() >= limits.cpuTimeMs) {
+        return { end: failure('TIMEOUT_ERROR', `the driver used more than its CPU time limit of ${limits.cpuTimeMs} ms`), limit: 'cpu', discard: true };
+      }
+      return {
+        end: failure('TIMEOUT_ERROR', `the driver's code was still running at the ${limits.timeoutMs} ms deadline (an endless loop?)`),
+        limit: 'timeout',
+        discard: true,
+      };
+    }
+    return { end: failure('GENERIC_ERROR', `the sandbox failed: ${message}`), limit: null, discard: true };
+  };
+
+  /** After each call into the isolate: has the run ended, or can it never end? */
+  const checkpoint = () => {
+    if (ending) return;
+    if (cpuUsedMs() > limits.cpuTimeMs) {
+      finish({ end: failure('TIMEOUT_ERROR', `the driver used more than its CPU time limit of ${limits.cpuTimeMs} ms`), limit: 'cpu', discard: true });
+    } else if (reported) {
+      finish({ end: reported, limit: null, discard: false });
+    } else if (entryStarted && inFlight === 0 && pending.size === 0) {
+      finish({
+        end: failure(
+          'TIMEOUT_ERROR',
+          `${plan.action}() returned without calling D.success or D.failure, and no request or timer is pending: ` +
+            `the run could never end (it would time out after ${limits.timeoutMs} ms)`,
+        ),
+        limit: null,
+        discard: false,
+      });
+    }
+  };
+
+  /** Every entry into the isolate goes through here: timed, counted, and classified on error. */
+  const enter = async (call: () => Promise<unknown>, onDriverError?: (error: Error) => Ending): Promise<boolean> => {
+    if (ending) return false;
+    inFlight++;
+    try {
+      await call();
+      return true;
+    } catch (error) {
+      if (ending) return false;
+      const message = error instanceof Error ? error.message : '';
+      const isLimit = warm.isolate.isDisposed || /memory limit|timed out|disposed/i.test(message);
+      if (!isLimit && reported) finish({ end: reported, limit: null, discard: false }); // e.g. require() threw after ending the run
+      else finish(!isLimit && onDriverError && error instanceof Error ? onDriverError(error) : limitEnding(error));
+      return false;
+    } finally {
+      inFlight--;
+      checkpoint();
+    }
+  };
+
+  const deliver = (id: number, payload: unknown) => {
+    if (ending || !pending.delete(id) || !dispatchRef) return;
+    const ref = dispatchRef;
+    void enter(() => ref.apply(undefined, ['done', id, JSON.stringify(payload)], { timeout: budgetMs() }));
+  };
+
+  const startHttp = (id: number, call: HttpCall) => {
+    const target = targets[call.target];
+    if (!target) return deliver(id, { error: { code: 'INVALID_TARGET', message: 'unknown device' }, response: null });
+    pending.set(id, () => {});
+    void send({
+      target,
+      method: call.method,
+      options: call.options,
+      dispatchers: plan.dispatchers,
+      signal: abort.signal,
+      maxResponseBytes: limits.maxResponseBytes,
+      maxTimeoutMs: Math.max(1, deadline - performance.now()),
+    }).then(({ answer, exchange }) => {
+      if (ending) return;
+      http.push(exchange);
+      deliver(id, answer);
+    });
+  };
+
+  const startTls = (id: number, call: TlsCall) => {
+    const target = targets[call.target];
+    pending.set(id, () => {});
+    void readCertificate(target ?? targets[0], call.options, Math.max(1, Math.min(30_000, deadline - performance.now())), abort.signal).then((answer) => {
+      if (ending) return;
+      http.push({ method: 'TLS', url: `tls://${target?.host ?? target?.ip}:${String(call.options.port ?? 443)}`, status: null, error: answer.error?.code ?? null, durationMs: 0, requestBytes: 0, responseBytes: 0 });
+      deliver(id, answer);
+    });
+  };
+
+  const overRequestLimit = (id: number): boolean => {
+    requests++;
+    if (requests <= limits.maxHttpRequests) return false;
+    pending.set(id, () => {});
+    queueMicrotask(() =>
+      deliver(id, { error: { code: 'TOO_MANY_REQUESTS', message: `this run already made ${limits.maxHttpRequests} requests, its limit` }, response: null, certificate: null }),
+    );
+    return true;
+  };
+
+  // The one function the runtime may call. It runs on the host while the isolate waits.
+  const hostCall = (op: HostOp, json: string): string | undefined => {
+    if (ending) return undefined;
+    const payload = JSON.parse(json) as unknown;
+    switch (op) {
+      case 'log': {
+        const entry = payload as LogMessage;
+        logChars += entry.message.length;
+        if (logChars <= limits.maxLogChars + 1_000) logs.push({ level: entry.level, message: entry.message });
+        return undefined;
+      }
+      case 'warn':
+        if (warnings.length < MAX_WARNINGS) warnings.push(String(payload));
+        return undefined;
+      case 'end':
+        reported ??= payload as RunEnd;
+        if (inFlight > 0) graceTimer = setTimeout(() => finish({ end: reported!, limit: null, discard: true }), END_GRACE_MS);
+        return undefined;
+      case 'loadLib':
+        if (context) warm.lib(payload as LibName).runSync(context, { timeout: budgetMs() });
+        return undefined;
+      case 'crypto':
+        return JSON.stringify(crypto.call(payload as Parameters<CryptoSession['call']>[0]));
+      case 'external': {
+        const { host, credentials } = payload as { host: string; credentials: { username?: string; password?: string } };
+        if (!plan.allowExternal(host)) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
+        targets.push({ host, ip: host, username: credentials.username ?? null, password: credentials.password ?? null, portMap: {} });
+        return JSON.stringify(targets.length - 1);
+      }
+      case 'http': {
+        const call = payload as HttpCall & { id: number };
+        if (!overRequestLimit(call.id)) startHttp(call.id, call);
+        return undefined;
+      }
+      case 'tls': {
+        const call = payload as TlsCall & { id: number };
+        if (!overRequestLimit(call.id)) startTls(call.id, call);
+        return undefined;
+      }
+      case 'timer': {
+        const { id, ms } = payload as { id: number; ms: number };
+        const timer = setTimeout(() => deliver(id, null), Math.min(ms, Math.max(0, deadline - performance.now())));
+        pending.set(id, () => clearTimeout(timer));
+        return undefined;
+      }
+      case 'cancel': {
+        const { id } = payload as { id: number };
+        pending.get(id)?.();
+        pending.delete(id);
+        return undefined;
+      }
+    }
+  };
+
+  const deviceInfo: DeviceInfo = {
+    ip: plan.device.ip ?? null,
+    host: plan.device.host ?? null,
+    username: plan.device.username ?? null,
+    password: plan.device.password ?? null,
+    serial: plan.device.serial ?? null,
+    macAddress: plan.device.macAddress ?? null,
+  };
+  const config: SandboxConfig = {
+    action: plan.action,
+    device: deviceInfo,
+    parameters: plan.parameters,
+    limits: { maxVariables: limits.maxVariables, maxTables: 64, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars },
+    driverFilename: driver.filename,
+  };
+
+  const hostRef = new ivm.Reference(hostCall);
+  const refs: Array<{ release(): void }> = [hostRef];
+  try {
+    const problem = findImport(driver.source, driver.filename);
+    if (problem) {
+      finish({ end: failure(problem.errorType, problem.message), limit: null, discard: false });
+    } else {
+      let script: ivm.Script | null = null;
+      try {
+        script = await warm.driver(driver.source, driver.filename);
+      } catch (error) {
+        finish({ end: failure('GENERIC_ERROR', describeSyntaxError(error as Error, driver)), limit: null, discard: false });
+      }
+      if (script) {
+        const ctx = await warm.isolate.createContext();
+        context = ctx;
+        refs.push(ctx);
+        const ok = await enter(async () => {
+          await warm.core.run(ctx, { timeout: budgetMs() });
+          const install = await ctx.global.get('__driverboxInstall', { reference: true });
+          refs.push(install);
+          dispatchRef = (await install.apply(undefined, [hostRef, JSON.stringify(config)], { timeout: budgetMs(), result: { reference: true } })) as ivm.Reference;
+          refs.push(dispatchRef);
+        });
+        if (ok && !ending) {
+          const ranTopLevel = await enter(
+            () => script!.run(ctx, { timeout: budgetMs() }),
+            (error) => ({ end: failure('GENERIC_ERROR', describeDriverError(error, driver.filename)), limit: null, discard: false }),
+          );
+          if (ranTopLevel && !ending && !reported && dispatchRef) {
+            const ref: ivm.Reference = dispatchRef;
+            entryStarted = true;
+            await enter(() => ref.apply(undefined, ['entry', 0, JSON.stringify(plan.action)], { timeout: budgetMs() }));
+          }
+        }
+      }
+    }
+  } catch (error) {
+    finish(limitEnding(error));
+  }
+
+  const final = await settled;
+  if (!final.discard) {
+    for (const ref of refs.reverse()) {
+      try {
+        ref.release();
+      } catch {
+        // already released with its isolate
+      }
+    }
+  }
+  const end = final.end;
+  return {
+    discard: final.discard,
+    result: {
+      status: end.status,
+      errorType: end.errorType,
+      message: end.message,
+      variables: end.variables,
+      tables: end.tables,
+      logs,
+      warnings,
+      http,
+      action: plan.action,
+      limitExceeded: final.limit,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    },
+  };
+}

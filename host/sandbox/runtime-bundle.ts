@@ -1,0 +1,69 @@
+// Finds the esbuild output of runtime/ and keeps each bundle's source and V8 code cache,
+// made once per process and handed to every new isolate.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type ivm from 'isolated-vm';
+import type { LibName } from '../../runtime/protocol.js';
+import { DriverboxError } from '../errors.js';
+
+export type BundleName = 'core' | `lib-${LibName}`;
+
+/** isolated-vm sets these on compiled scripts; its typings leave them out. */
+type CachedScript = ivm.Script & { cachedData?: ivm.ExternalCopy<ArrayBuffer>; cachedDataRejected?: boolean };
+
+function findRuntimeDir(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = path.join(dir, 'dist', 'runtime');
+    if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'the runtime bundle (dist/runtime) is missing: run `npm run build`');
+}
+
+interface Bundle {
+  code: string;
+  filename: string;
+  cachedData?: ivm.ExternalCopy<ArrayBuffer>;
+}
+
+const bundles = new Map<BundleName, Bundle>();
+let runtimeDir: string | null = null;
+
+function bundle(name: BundleName): Bundle {
+  let entry = bundles.get(name);
+  if (!entry) {
+    runtimeDir ??= findRuntimeDir();
+    const file = path.join(runtimeDir, `${name}.js`);
+    if (!existsSync(file)) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', `runtime bundle ${file} is missing: run \`npm run build\``);
+    entry = { code: readFileSync(file, 'utf8'), filename: `driverbox:${name}.js` };
+    bundles.set(name, entry);
+  }
+  return entry;
+}
+
+/** Compiles a runtime bundle in `isolate`, reusing (or producing) this process's code cache. */
+export async function compileBundle(isolate: ivm.Isolate, name: BundleName): Promise<ivm.Script> {
+  const entry = bundle(name);
+  if (entry.cachedData) {
+    const script: CachedScript = await isolate.compileScript(entry.code, { filename: entry.filename, cachedData: entry.cachedData });
+    if (!script.cachedDataRejected) return script;
+  }
+  const script: CachedScript = await isolate.compileScript(entry.code, { filename: entry.filename, produceCachedData: true });
+  if (script.cachedData) entry.cachedData = script.cachedData;
+  return script;
+}
+
+export function compileBundleSync(isolate: ivm.Isolate, name: BundleName): ivm.Script {
+  const entry = bundle(name);
+  if (entry.cachedData) {
+    const script: CachedScript = isolate.compileScriptSync(entry.code, { filename: entry.filename, cachedData: entry.cachedData });
+    if (!script.cachedDataRejected) return script;
+  }
+  const script: CachedScript = isolate.compileScriptSync(entry.code, { filename: entry.filename, produceCachedData: true });
+  if (script.cachedData) entry.cachedData = script.cachedData;
+  return script;
+}

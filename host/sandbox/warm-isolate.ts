@@ -1,0 +1,81 @@
+// One isolate kept warm between runs: the runtime bundle is compiled once, library
+// bundles on first use, and recent driver scripts stay compiled (keyed by their source).
+import { createHash } from 'node:crypto';
+import ivm from 'isolated-vm';
+import type { LibName } from '../../runtime/protocol.js';
+import { compileBundle, compileBundleSync } from './runtime-bundle.js';
+
+const DRIVER_CACHE_SIZE = 32;
+
+export class WarmIsolate {
+  readonly isolate: ivm.Isolate;
+  readonly memoryMb: number;
+  runs = 0;
+  #core: ivm.Script | null = null;
+  readonly #libs = new Map<LibName, ivm.Script>();
+  readonly #drivers = new Map<string, ivm.Script>();
+
+  private constructor(memoryMb: number) {
+    this.memoryMb = memoryMb;
+    this.isolate = new ivm.Isolate({ memoryLimit: memoryMb });
+  }
+
+  static async create(memoryMb: number): Promise<WarmIsolate> {
+    const warm = new WarmIsolate(memoryMb);
+    try {
+      warm.#core = await compileBundle(warm.isolate, 'core');
+    } catch (error) {
+      warm.dispose();
+      throw error;
+    }
+    return warm;
+  }
+
+  get core(): ivm.Script {
+    if (!this.#core) throw new Error('isolate not initialised');
+    return this.#core;
+  }
+
+  get disposed(): boolean {
+    return this.isolate.isDisposed;
+  }
+
+  /** Called from inside a run (a synchronous host call), so it compiles synchronously. */
+  lib(name: LibName): ivm.Script {
+    let script = this.#libs.get(name);
+    if (!script) {
+      script = compileBundleSync(this.isolate, `lib-${name}`);
+      this.#libs.set(name, script);
+    }
+    return script;
+  }
+
+  /** Compiles driver source, or returns the script compiled for the same source earlier. */
+  async driver(source: string, filename: string): Promise<ivm.Script> {
+    const key = createHash('sha1').update(filename).update('\0').update(source).digest('hex');
+    const cached = this.#drivers.get(key);
+    if (cached) {
+      this.#drivers.delete(key);
+      this.#drivers.set(key, cached); // most recently used last
+      return cached;
+    }
+    const script = await this.isolate.compileScript(source, { filename });
+    this.#drivers.set(key, script);
+    if (this.#drivers.size > DRIVER_CACHE_SIZE) {
+      const [oldest, old] = this.#drivers.entries().next().value as [string, ivm.Script];
+      this.#drivers.delete(oldest);
+      old.release();
+    }
+    return script;
+  }
+
+  heapUsedMb(): number {
+    if (this.disposed) return 0;
+    const stats = this.isolate.getHeapStatisticsSync();
+    return (stats.used_heap_size + stats.externally_allocated_size) / (1024 * 1024);
+  }
+
+  dispose(): void {
+    if (!this.isolate.isDisposed) this.isolate.dispose();
+  }
+}

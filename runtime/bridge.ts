@@ -1,0 +1,74 @@
+// In-sandbox side of the host bridge. The host hands us one Reference (hostCall);
+// we keep it in this closure only, so driver code can never reach it.
+import type { DispatchKind, HostOp } from './protocol';
+
+/** The subset of isolated-vm's Reference API the runtime uses. */
+export interface HostReference {
+  applySync(receiver: undefined, args: [HostOp, string]): unknown;
+}
+
+type Pending = (payload: unknown) => void;
+
+export interface Bridge {
+  /** Synchronous host call; returns the host's answer parsed from JSON (or undefined). */
+  call(op: HostOp, payload: unknown): unknown;
+  /** Starts async host work; `onDone` runs with the host's answer when it arrives. */
+  start(op: HostOp, payload: unknown, onDone: Pending): number;
+  cancel(id: number): void;
+  /** The function the host calls to deliver entries and answers. */
+  dispatch(kind: DispatchKind, id: number, json: string): void;
+  onEntry(handler: (action: string) => void): void;
+  /** Runs driver code; an uncaught throw ends the run through `onUncaught`. */
+  guard(fn: () => void): void;
+  onUncaught(handler: (error: unknown) => void): void;
+}
+
+export function createBridge(hostRef: HostReference): Bridge {
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let entryHandler: (action: string) => void = () => {};
+  let uncaughtHandler: (error: unknown) => void = () => {};
+
+  const call = (op: HostOp, payload: unknown): unknown => {
+    const answer = hostRef.applySync(undefined, [op, JSON.stringify(payload ?? null)]);
+    return typeof answer === 'string' ? JSON.parse(answer) : undefined;
+  };
+
+  const guard = (fn: () => void): void => {
+    try {
+      fn();
+    } catch (error) {
+      uncaughtHandler(error);
+    }
+  };
+
+  return {
+    call,
+    start(op, payload, onDone) {
+      const id = nextId++;
+      pending.set(id, onDone);
+      call(op, { id, ...(payload as object) });
+      return id;
+    },
+    cancel(id) {
+      if (pending.delete(id)) call('cancel', { id });
+    },
+    dispatch(kind, id, json) {
+      if (kind === 'entry') {
+        guard(() => entryHandler(JSON.parse(json) as string));
+        return;
+      }
+      const done = pending.get(id);
+      if (!done) return; // cancelled, or answered twice: nothing to do
+      pending.delete(id);
+      guard(() => done(JSON.parse(json)));
+    },
+    onEntry(handler) {
+      entryHandler = handler;
+    },
+    guard,
+    onUncaught(handler) {
+      uncaughtHandler = handler;
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// Public constants of D. Values equal their names, as on the public collector,
+// so D.failure('PARSING_ERROR') and D.failure(D.errorType.PARSING_ERROR) agree.
+
+const names = <T extends string>(list: readonly T[]): { readonly [K in T]: K } =>
+  Object.freeze(Object.fromEntries(list.map((n) => [n, n])) as { [K in T]: K });
+
+export const errorType = names([
+  'MISSING_DEVICE_ERROR',
+  'RESOURCE_UNAVAILABLE',
+  'AUTHENTICATION_ERROR',
+  'PARSING_ERROR',
+  'TIMEOUT_ERROR',
+  'IMPORT_NOT_ALLOWED',
+  'REQUIRE_NOT_ALLOWED',
+  'GENERIC_ERROR',
+  'TOO_MANY_VARIABLES_ERROR',
+  'NETWORK_ERROR',
+] as const);
+
+export const valueType = names(['STRING', 'NUMBER', 'DATETIME', 'RATE', 'MONOTONE_RATE', 'BOOLEAN'] as const);
+
+/** Field bounds of variables and tables (the documented limits of the public collector). */
+export const bounds = Object.freeze({
+  uid: 50,
+  variableLabel: 100,
+  value: 500,
+  unit: 10,
+  tableLabel: 50,
+  columnLabel: 30,
+  recordId: 50,
+});
+
+export const reservedPathWords = ['table', 'column', 'history'];

@@ -1,0 +1,84 @@
+// D.device and D.createExternalDevice. The http functions only carry the driver's
+// options to the host (host/bridges/http), which builds and sends the real request.
+import type { Bridge } from './bridge';
+import type { DeviceInfo, HttpAnswer, HttpCall } from './protocol';
+
+type Callback = (error: unknown, response: unknown, body?: unknown) => void;
+
+/** Plain JSON copy of the driver's options: functions, prototypes and cycles never cross. */
+function plainOptions(options: unknown, fn: string): Record<string, unknown> {
+  if (typeof options === 'string') return { url: options };
+  if (!options || typeof options !== 'object') throw new TypeError(`${fn}: options must be an object such as { url: '/status' }`);
+  try {
+    return JSON.parse(JSON.stringify(options)) as Record<string, unknown>;
+  } catch (error) {
+    throw new TypeError(`${fn}: options must be plain data (${(error as Error).message})`);
+  }
+}
+
+function toError(answer: { message: string; code: string }): Error {
+  const error = new Error(answer.message) as Error & { code: string };
+  error.code = answer.code;
+  return error;
+}
+
+export function createHttp(bridge: Bridge, target: number, name: string) {
+  const request = (method: HttpCall['method'], fnName: string) =>
+    function (options: unknown, callback: Callback): void {
+      const fn = `${name}.http.${fnName}`;
+      if (typeof callback !== 'function') throw new TypeError(`${fn}: a callback(error, response, body) is required`);
+      const call: HttpCall = { target, method, options: plainOptions(options, fn) };
+      bridge.start('http', call, (answer) => {
+        const { error, response } = answer as HttpAnswer;
+        if (error) callback(toError(error), null, null);
+        else callback(null, response, response?.body ?? null);
+      });
+    };
+  return {
+    get: request('GET', 'get'),
+    post: request('POST', 'post'),
+    put: request('PUT', 'put'),
+    delete: request('DELETE', 'delete'),
+    getTLSCertificate(options: unknown, callback: Callback): void {
+      const fn = `${name}.http.getTLSCertificate`;
+      if (typeof callback !== 'function') throw new TypeError(`${fn}: a callback(error, certificate) is required`);
+      bridge.start('tls', { target, options: plainOptions(options ?? {}, fn) }, (answer) => {
+        const { error, certificate } = answer as { error: { message: string; code: string } | null; certificate: unknown };
+        if (error) callback(toError(error), null);
+        else callback(null, certificate);
+      });
+    },
+  };
+}
+
+export function createDevice(bridge: Bridge, info: DeviceInfo, createVariable: unknown) {
+  return {
+    ip: () => info.ip,
+    hostname: () => info.host,
+    username: () => info.username,
+    password: () => info.password,
+    serial: () => info.serial,
+    macAddress: () => info.macAddress,
+    createVariable,
+    http: createHttp(bridge, 0, 'D.device'),
+  };
+}
+
+export function createExternalDeviceFactory(bridge: Bridge) {
+  return function createExternalDevice(host: unknown, credentials?: unknown) {
+    if (typeof host !== 'string' || host.trim() === '') {
+      throw new TypeError('D.createExternalDevice(host, credentials): host must be a non-empty host name or IP');
+    }
+    const creds = (credentials && typeof credentials === 'object' ? credentials : {}) as { username?: unknown; password?: unknown };
+    const username = creds.username === undefined ? undefined : String(creds.username);
+    const password = creds.password === undefined ? undefined : String(creds.password);
+    const target = bridge.call('external', { host, credentials: { username, password } }) as number;
+    return {
+      ip: () => host,
+      hostname: () => host,
+      username: () => username ?? null,
+      password: () => password ?? null,
+      http: createHttp(bridge, target, 'externalDevice'),
+    };
+  };
+}

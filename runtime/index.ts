@@ -1,0 +1,109 @@
+// Entry of the runtime bundle. Evaluated in every run's fresh context: it leaves one
+// install function, which the host calls with its bridge Reference and the run's config.
+import { createBridge, type HostReference } from './bridge';
+import { createConsole } from './console';
+import { errorType, valueType } from './constants';
+import { createCrypto } from './crypto';
+import { createDevice, createExternalDeviceFactory } from './device';
+import { createLazyLibs } from './lazy-libs';
+import type { DispatchKind, SandboxConfig } from './protocol';
+import { createRunEnder } from './run-end';
+import { installScheduler } from './scheduler';
+import { Table } from './tables';
+import { createVariableFactory } from './variables';
+import { createWarn } from './warnings';
+
+type BufferApi = { Buffer: { from(...a: unknown[]): never; alloc(...a: unknown[]): never; concat(...a: unknown[]): never; isBuffer(x: unknown): boolean } };
+
+function install(hostRef: HostReference, configJson: string): (kind: DispatchKind, id: number, json: string) => void {
+  const g = globalThis as Record<string, unknown>;
+  delete g.__driverboxInstall;
+  const config = JSON.parse(configJson) as SandboxConfig;
+  const bridge = createBridge(hostRef);
+  const warn = createWarn(bridge);
+  const lib = createLazyLibs(bridge);
+  const ender = createRunEnder(bridge, warn, config.limits.maxVariables, config.driverFilename);
+  const console = createConsole(bridge, config.limits.maxLogChars);
+  // Errors thrown to stop a driver after a refusal already ended the run are not news.
+  const refusals = new WeakSet<object>();
+  bridge.onUncaught((error) => {
+    if (!(error instanceof Object && refusals.has(error))) ender.uncaught(error);
+  });
+  installScheduler(bridge);
+
+  const createVariable = createVariableFactory(warn);
+  const bufferApi = () => lib<BufferApi>('buffer').Buffer;
+  // D._unsafe.buffer: failures are logged and answered with undefined, as drivers expect.
+  const safeBuffer = (name: 'from' | 'alloc' | 'concat') =>
+    function (...args: unknown[]) {
+      try {
+        return (bufferApi()[name] as (...a: unknown[]) => unknown)(...args);
+      } catch (error) {
+        console.error(`Error in D._unsafe.buffer.${name}: ${(error as Error).message}`);
+        return undefined;
+      }
+    };
+  const parameters = config.parameters;
+
+  const D: Record<string, unknown> = {
+    errorType,
+    valueType,
+    success: ender.success,
+    failure: ender.failure,
+    createVariable,
+    createTable: (label: unknown, headers: unknown) => new Table(label, headers, config.limits.maxTableRows, warn),
+    getParameter(name: unknown) {
+      const key = String(name);
+      if (!Object.prototype.hasOwnProperty.call(parameters, key)) {
+        warn(`D.getParameter("${key}"): no such parameter was given to this run; returned undefined`);
+        return undefined;
+      }
+      return parameters[key];
+    },
+    device: createDevice(bridge, config.device, createVariable),
+    createExternalDevice: createExternalDeviceFactory(bridge),
+    htmlParse: (content: unknown, options?: unknown, isDocument?: unknown) =>
+      lib<{ load(c: unknown, o?: unknown, d?: unknown): unknown }>('cheerio').load(content, options, isDocument),
+    crypto: createCrypto(bridge, bufferApi),
+    math: {
+      percent(actual: unknown, maximum: unknown): number {
+        const a = parseInt(String(actual), 10);
+        const m = parseInt(String(maximum), 10);
+        return Math.round((10000 * a) / m) / 100;
+      },
+    },
+    _unsafe: { buffer: { from: safeBuffer('from'), alloc: safeBuffer('alloc'), concat: safeBuffer('concat') } },
+  };
+  Object.defineProperty(D, 'q', { enumerable: true, get: () => lib('q') });
+  Object.defineProperty(D, '_', { enumerable: true, get: () => lib('lodash') });
+
+  // import statements and import() never get this far: the host refuses them before the run.
+  const refuseRequire = function (name?: unknown): never {
+    const message = `require(${JSON.stringify(name) ?? ''}) is not allowed in a driver: everything a driver may use is on D`;
+    console.error(message);
+    ender.fail(errorType.REQUIRE_NOT_ALLOWED, message);
+    const error = new Error(message);
+    refusals.add(error);
+    throw error;
+  };
+
+  g.D = D;
+  g.console = console;
+  g.require = refuseRequire;
+
+  bridge.onEntry((action) => {
+    const entry = g[action];
+    if (typeof entry !== 'function') {
+      const found = Object.keys(g).filter((k) => /^(validate|get_status|custom_\d+)$/.test(k) && typeof g[k] === 'function');
+      ender.fail(
+        errorType.GENERIC_ERROR,
+        `the driver has no function ${action}() to run` + (found.length ? ` (it defines: ${found.join(', ')})` : ' (it defines no entry point)'),
+      );
+      return;
+    }
+    (entry as () => void)();
+  });
+  return bridge.dispatch;
+}
+
+(globalThis as Record<string, unknown>).__driverboxInstall = install;

@@ -1,0 +1,20 @@
+// Heavy libraries (q, lodash, cheerio, buffer) are not part of the per-run bundle:
+// the first touch asks the host to evaluate the library's precompiled script in this
+// context, which leaves its exports in a one-shot global slot that we take and clear.
+import type { Bridge } from './bridge';
+import type { LibName } from './protocol';
+
+export const LIB_SLOT = '__driverboxLib';
+
+export function createLazyLibs(bridge: Bridge) {
+  const loaded = new Map<LibName, unknown>();
+  return function lib<T>(name: LibName): T {
+    if (!loaded.has(name)) {
+      bridge.call('loadLib', name);
+      const g = globalThis as Record<string, unknown>;
+      loaded.set(name, g[LIB_SLOT]);
+      delete g[LIB_SLOT];
+    }
+    return loaded.get(name) as T;
+  };
+}

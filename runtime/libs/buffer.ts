@@ -1,0 +1,4 @@
+import { Buffer } from 'buffer';
+import { exportLib } from './export';
+
+exportLib({ Buffer });

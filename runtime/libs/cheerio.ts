@@ -1,0 +1,4 @@
+import { load } from 'cheerio';
+import { exportLib } from './export';
+
+exportLib({ load });

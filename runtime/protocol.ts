@@ -1,0 +1,123 @@
+// The contract between the host and the runtime bundle inside the isolate.
+// Only JSON text and primitives cross the boundary, in both directions.
+
+/** Operations the runtime asks of the host (first argument of the host call). */
+export type HostOp =
+  | 'log' // LogMessage; sync
+  | 'end' // RunEnd: D.success / D.failure / an uncaught error; sync
+  | 'warn' // string; sync
+  | 'loadLib' // LibName; sync: the host evaluates the library bundle in this context
+  | 'crypto' // CryptoCall; sync, answers CryptoAnswer
+  | 'http' // HttpCall; async, answered by dispatch('done', id, …)
+  | 'tls' // TlsCall; async
+  | 'timer' // { ms }; async
+  | 'external' // ExternalDeviceCall; sync, answers the new target number
+  | 'cancel'; // { id }: forget a pending async op (clearTimeout)
+
+export type LogLevel = 'debug' | 'info' | 'log' | 'warn' | 'error';
+
+export interface LogMessage {
+  level: LogLevel;
+  message: string;
+}
+
+export type LibName = 'q' | 'lodash' | 'cheerio' | 'buffer';
+
+export type VariableRecord = {
+  uid: string;
+  label: string;
+  value: string | null;
+  unit: string | null;
+  valueType: string;
+};
+
+export interface ColumnHeader {
+  label: string;
+  unit: string | null;
+  valueType: string;
+}
+
+export interface TableRecord {
+  label: string;
+  columnHeaders: ColumnHeader[];
+  /** Each row starts with its record id, then one value per column. */
+  rows: Array<Array<string | null>>;
+}
+
+export interface RunEnd {
+  status: 'success' | 'failure';
+  errorType: string | null;
+  message: string | null;
+  variables: VariableRecord[];
+  tables: TableRecord[];
+}
+
+export interface DeviceInfo {
+  ip: string | null;
+  host: string | null;
+  username: string | null;
+  password: string | null;
+  serial: string | null;
+  macAddress: string | null;
+}
+
+/** Bounds the runtime enforces on what the driver builds (the host re-checks sizes). */
+export interface RuntimeLimits {
+  maxVariables: number;
+  maxTables: number;
+  maxTableRows: number;
+  maxLogChars: number;
+}
+
+export interface SandboxConfig {
+  action: string;
+  device: DeviceInfo;
+  parameters: Record<string, unknown>;
+  limits: RuntimeLimits;
+  /** File name the driver is compiled under; used to keep only driver frames in stacks. */
+  driverFilename: string;
+}
+
+/** A device as the HTTP bridge knows it: the run's own device, or an external host. */
+export interface HttpCall {
+  /** 0 = the run's device; n > 0 = the nth D.createExternalDevice of this run. */
+  target: number;
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  options: Record<string, unknown>;
+}
+
+export interface ExternalDeviceCall {
+  host: string;
+  credentials: { username?: string; password?: string } | null;
+}
+
+export interface TlsCall {
+  target: number;
+  options: Record<string, unknown>;
+}
+
+export interface HttpAnswer {
+  error: { message: string; code: string } | null;
+  response: {
+    statusCode: number;
+    statusMessage: string;
+    headers: Record<string, string | string[]>;
+    body: string;
+  } | null;
+}
+
+/** A value crossing the boundary for D.crypto: text, bytes (base64), or a plain scalar. */
+export type WireValue = { s: string } | { b64: string } | { v: number | boolean | null };
+
+export type CryptoFn = 'hash' | 'hmac' | 'pbkdf2' | 'cipherCreate' | 'cipherUpdate' | 'cipherFinal' | 'cipherSetAutoPadding';
+
+export interface CryptoCall {
+  fn: CryptoFn;
+  args: WireValue[];
+}
+
+/** value: text in the requested output encoding, or base64 bytes when `bytes` is set; or a handle number. */
+export type CryptoAnswer = { ok: true; value: string | number; bytes?: boolean } | { ok: false; error: string };
+
+/** Kinds of host → runtime dispatch. */
+export type DispatchKind = 'entry' | 'done';

@@ -1,0 +1,84 @@
+// D.success / D.failure and uncaught errors: whichever comes first ends the run;
+// anything after it is reported as a warning and otherwise ignored.
+import type { Bridge } from './bridge';
+import { errorType } from './constants';
+import type { RunEnd, TableRecord } from './protocol';
+import { Table } from './tables';
+import { collectVariables } from './variables';
+import type { Warn } from './warnings';
+
+export interface RunEnder {
+  success(...args: unknown[]): void;
+  failure(type?: unknown): void;
+  uncaught(error: unknown): void;
+  /** Ends the run with a failure of the given type (require/import refusals, limits). */
+  fail(type: string, message: string): void;
+}
+
+/** Keeps only the frames of the driver's own file, so messages point at the driver's lines. */
+export function describeError(error: unknown, driverFilename: string): string {
+  if (!(error instanceof Error)) return `Uncaught ${typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)}`;
+  const head = `${error.name}: ${error.message}`;
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim())
+    .filter((line) => line.includes(`(${driverFilename}:`) || line.startsWith(`at ${driverFilename}:`));
+  return frames.length ? `${head}\n    ${frames.join('\n    ')}` : head;
+}
+
+export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number, driverFilename: string): RunEnder {
+  let ended: string | null = null;
+
+  const end = (result: RunEnd, how: string): void => {
+    if (ended) {
+      warn(`${how} came after the run had already ended with ${ended}; it was ignored (the first outcome wins)`);
+      return;
+    }
+    ended = how;
+    bridge.call('end', result);
+  };
+
+  const failure = (type: string, message: string | null): RunEnd => ({
+    status: 'failure',
+    errorType: type,
+    message,
+    variables: [],
+    tables: [],
+  });
+
+  return {
+    success(...args) {
+      if (ended) return warn(`D.success came after the run had already ended with ${ended}; it was ignored (the first outcome wins)`);
+      const variables: unknown[] = [];
+      const tables: TableRecord[] = [];
+      for (const arg of args.slice(0, 2)) {
+        if (!arg) continue;
+        if (arg instanceof Table) tables.push(arg.getResult());
+        else if (Array.isArray(arg)) variables.push(...arg);
+        else warn(`D.success expects (variables, table); an argument of type ${typeof arg} was ignored`);
+      }
+      if (args.length > 2) warn(`D.success takes at most two arguments (variables, table); ${args.length - 2} more were ignored`);
+      if (variables.length > maxVariables) {
+        end(
+          failure(errorType.TOO_MANY_VARIABLES_ERROR, `the driver reported ${variables.length} variables; the limit is ${maxVariables} per run`),
+          'D.success',
+        );
+        return;
+      }
+      end({ status: 'success', errorType: null, message: null, variables: collectVariables(variables, warn), tables }, 'D.success');
+    },
+    failure(type) {
+      let chosen: string = errorType.GENERIC_ERROR;
+      if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(errorType, type)) chosen = type;
+      else if (!ended) warn(`D.failure: error type ${JSON.stringify(type) ?? 'undefined'} is not one of D.errorType; reported as GENERIC_ERROR`);
+      end(failure(chosen, `the driver called D.failure(${chosen})`), 'D.failure');
+    },
+    uncaught(error) {
+      end(failure(errorType.GENERIC_ERROR, describeError(error, driverFilename)), 'an uncaught error');
+    },
+    fail(type, message) {
+      end(failure(type, message), type);
+    },
+  };
+}

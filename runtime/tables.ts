@@ -1,0 +1,89 @@
+// D.createTable and its records. Every violation throws inside the driver, as on the
+// public collector; the row bound is ours (configurable) so a driver cannot grow a table without end.
+import { bounds } from './constants';
+import type { ColumnHeader, TableRecord } from './protocol';
+import { checkValueType, stringifyValue } from './variables';
+import type { Warn } from './warnings';
+
+function checkLabel(label: unknown, max: number, what: string): string {
+  if (typeof label !== 'string' || label.length < 1 || label.length > max) {
+    const shown = typeof label === 'string' ? `"${label}" (${label.length} characters)` : String(label);
+    throw new RangeError(`Invalid ${what}: ${shown}; a string of 1 to ${max} characters is required`);
+  }
+  return label;
+}
+
+function checkHeaders(headers: unknown): ColumnHeader[] {
+  if (!Array.isArray(headers) || headers.length === 0) {
+    throw new TypeError('Column headers must be defined: pass an array of { label, unit?, valueType? }');
+  }
+  return headers.map((header, index) => {
+    const h = (header ?? {}) as Record<string, unknown>;
+    const label = checkLabel(h.label, bounds.columnLabel, `column label at position ${index}`);
+    if (label === 'Id') throw new RangeError('Invalid column label "Id": it is reserved for the record id column');
+    let unit: string | null = null;
+    if (h.unit !== undefined && h.unit !== null && h.unit !== '') {
+      unit = checkLabel(h.unit, bounds.unit, `unit of column "${label}"`);
+    }
+    return { label, unit, valueType: checkValueType(h.valueType, `column "${label}"`) };
+  });
+}
+
+export class Table {
+  readonly isTable = true;
+  readonly type = 'table';
+  readonly label: string;
+  readonly columnHeaders: ColumnHeader[];
+  readonly #rows = new Map<string, Array<string | null>>();
+  readonly #maxRows: number;
+  readonly #warn: Warn;
+
+  constructor(label: unknown, headers: unknown, maxRows: number, warn: Warn) {
+    this.label = checkLabel(label, bounds.tableLabel, 'table label');
+    this.columnHeaders = checkHeaders(headers);
+    this.#maxRows = maxRows;
+    this.#warn = warn;
+  }
+
+  insertRecord(id: unknown, values: unknown): void {
+    const key = this.#checkRecord(id, values);
+    if (this.#rows.has(key)) throw new RangeError(`Duplicate record id "${key}" in table "${this.label}": use upsertRecord to replace a row`);
+    this.#add(key, values as unknown[]);
+  }
+
+  upsertRecord(id: unknown, values: unknown): void {
+    const key = this.#checkRecord(id, values);
+    if (this.#rows.has(key)) {
+      this.#warn(`table "${this.label}": record "${key}" exists and was replaced`);
+      this.#rows.set(key, (values as unknown[]).map(stringifyValue));
+      return;
+    }
+    this.#add(key, values as unknown[]);
+  }
+
+  getResult(): TableRecord {
+    return {
+      label: this.label,
+      columnHeaders: this.columnHeaders.map((h) => ({ ...h })),
+      rows: [...this.#rows].map(([id, values]) => [id, ...values]),
+    };
+  }
+
+  #add(key: string, values: unknown[]): void {
+    if (this.#rows.size >= this.#maxRows) {
+      throw new RangeError(`Table "${this.label}" is full: at most ${this.#maxRows} records per table`);
+    }
+    this.#rows.set(key, values.map(stringifyValue));
+  }
+
+  #checkRecord(id: unknown, values: unknown): string {
+    if (typeof id !== 'string' || id.length < 1 || id.length > bounds.recordId) {
+      throw new RangeError(`Invalid record id ${JSON.stringify(id)} in table "${this.label}": a string of 1 to ${bounds.recordId} characters is required`);
+    }
+    if (!Array.isArray(values) || values.length !== this.columnHeaders.length) {
+      const got = Array.isArray(values) ? values.length : typeof values;
+      throw new RangeError(`Record "${id}" in table "${this.label}" has ${got} values; the table has ${this.columnHeaders.length} columns`);
+    }
+    return id;
+  }
+}

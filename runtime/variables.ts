@@ -1,0 +1,106 @@
+// D.createVariable / D.device.createVariable. Invalid identity (uid, value type) throws,
+// as on the public collector; text past its documented length is cut with a warning,
+// because the public collector accepts it and drivers in the wild rely on that.
+import { bounds, reservedPathWords, valueType } from './constants';
+import type { VariableRecord } from './protocol';
+import type { Warn } from './warnings';
+
+export class Variable {
+  uid: string;
+  label: string;
+  value: string | null;
+  unit: string | null;
+  valueType: string;
+  constructor(record: VariableRecord) {
+    this.uid = record.uid;
+    this.label = record.label;
+    this.value = record.value;
+    this.unit = record.unit;
+    this.valueType = record.valueType;
+  }
+}
+
+export function fitText(text: string, max: number, what: string, warn: Warn): string {
+  if (text.length <= max) return text;
+  warn(`${what} is ${text.length} characters long; cut to the limit of ${max}`);
+  return text.slice(0, max);
+}
+
+export function checkValueType(type: unknown, what: string): string {
+  if (type === undefined || type === null || type === '') return valueType.STRING;
+  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(valueType, type)) {
+    throw new TypeError(`${what}: invalid value type ${JSON.stringify(type)}; use one of D.valueType (${Object.keys(valueType).join(', ')})`);
+  }
+  return type;
+}
+
+export function stringifyValue(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  return String(value);
+}
+
+function checkUid(uid: unknown): string {
+  if (uid === null || uid === undefined || (typeof uid !== 'string' && typeof uid !== 'number')) {
+    throw new TypeError(`Invalid variable uid: ${String(uid)} (a string of 1 to ${bounds.uid} characters is required)`);
+  }
+  const text = String(uid);
+  if (text.length < 1 || text.length > bounds.uid) {
+    throw new RangeError(`Invalid variable uid: "${text}" is ${text.length} characters long (1 to ${bounds.uid} allowed)`);
+  }
+  const reserved = text.split('/').find((segment) => reservedPathWords.includes(segment));
+  if (reserved) {
+    throw new RangeError(`Invalid variable uid: "${text}" uses the reserved word "${reserved}" (table, column and history are reserved)`);
+  }
+  return text;
+}
+
+export function createVariableFactory(warn: Warn) {
+  return function createVariable(uid: unknown, label: unknown, value: unknown, unit?: unknown, type?: unknown): Variable {
+    const id = checkUid(uid);
+    const where = `variable "${id}"`;
+    const labelText = label === undefined || label === null ? id : String(label);
+    const unitText = unit === undefined || unit === null || unit === '' ? null : String(unit);
+    const valueText = stringifyValue(value);
+    return new Variable({
+      uid: id,
+      label: fitText(labelText, bounds.variableLabel, `label of ${where}`, warn),
+      value: valueText === null ? null : fitText(valueText, bounds.value, `value of ${where}`, warn),
+      unit: unitText === null ? null : fitText(unitText, bounds.unit, `unit of ${where}`, warn),
+      valueType: checkValueType(type, where),
+    });
+  };
+}
+
+/** Turns what the driver passed to D.success into records, re-checking fields it may have edited. */
+export function collectVariables(list: unknown[], warn: Warn): VariableRecord[] {
+  const seen = new Set<string>();
+  const out: VariableRecord[] = [];
+  for (const item of list) {
+    if (!item || typeof item !== 'object' || !('uid' in item)) {
+      warn(`D.success received something that is not a variable (${describe(item)}); it was left out`);
+      continue;
+    }
+    const v = item as Record<string, unknown>;
+    const uid = String(v.uid);
+    if (seen.has(uid)) {
+      warn(`duplicate variable uid "${uid}": only the first one is kept`);
+      continue;
+    }
+    seen.add(uid);
+    const value = stringifyValue(v.value);
+    out.push({
+      uid,
+      label: fitText(String(v.label ?? uid), bounds.variableLabel, `label of variable "${uid}"`, warn),
+      value: value === null ? null : fitText(value, bounds.value, `value of variable "${uid}"`, warn),
+      unit: v.unit === null || v.unit === undefined ? null : fitText(String(v.unit), bounds.unit, `unit of variable "${uid}"`, warn),
+      valueType: typeof v.valueType === 'string' ? v.valueType : 'STRING',
+    });
+  }
+  return out;
+}
+
+export function describe(item: unknown): string {
+  if (item === null) return 'null';
+  if (Array.isArray(item)) return 'an array';
+  return typeof item;
+}
