@@ -1,0 +1,45 @@
+// `driverbox actions <driver.js>`: the entry points a driver defines, with their labels.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { listEntryPoints } from '../../driver/entry-points.js';
+import { alignedTable } from '../format.js';
+import type { CliIo } from '../main.js';
+import { UsageError } from '../usage-error.js';
+
+export const actionsHelp = `Usage: driverbox actions <driver.js> [--json]
+
+Lists the driver's entry points (validate, get_status, custom_N) with the @label and
+@documentation of the comment above each.`;
+
+export async function actionsCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
+  });
+  if (values.help) {
+    io.stdout(actionsHelp);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError('actions needs one driver file: driverbox actions <driver.js>');
+  const file = path.resolve(io.cwd, positionals[0]);
+  let source: string;
+  try {
+    source = await readFile(file, 'utf8');
+  } catch {
+    throw new UsageError(`driver file not found: ${file}`);
+  }
+  const entries = listEntryPoints(source);
+  if (values.json) {
+    io.stdout(JSON.stringify(entries));
+    return 0;
+  }
+  if (entries.length === 0) {
+    io.stdout(`${positionals[0]} defines no entry point (validate, get_status or custom_N)`);
+    return 0;
+  }
+  io.stdout(alignedTable(['ACTION', 'LABEL', 'DOCUMENTATION'], entries.map((e) => [e.name, e.label ?? '', e.documentation ?? '']), 80).join('\n'));
+  return 0;
+}

@@ -1,0 +1,76 @@
+// `driverbox run <driver.js>`: one action of one driver against one device.
+import { parseArgs } from 'node:util';
+import { createHost } from '../../host.js';
+import { loadEnvironment } from '../env-file.js';
+import { formatResult, jsonResult, styleFor } from '../format.js';
+import { parseIntegerFlag, parsePortMap, readParams } from '../options.js';
+import type { CliIo } from '../main.js';
+import { UsageError } from '../usage-error.js';
+
+export const runHelp = `Usage: driverbox run <driver.js> [options]
+
+Runs one action of a driver in the sandbox and prints its variables, tables, HTTP
+exchanges, logs and warnings.
+
+Options:
+  --action <name>        validate, get_status (default) or custom_N
+  --device-ip <ip>       device IP            (env DEVICE_IP)
+  --device-host <name>   device host name     (env DEVICE_HOST); requests use it unless useHostname: false
+  --username <user>      device username      (env DEVICE_USERNAME)
+  --password <pass>      device password      (env DEVICE_PASSWORD)
+  --params <file.json>   driver parameters: {"name": value} or [{"name","value"}]
+  --port-map <pairs>     ports to dial instead, e.g. 80=8080,443=8443
+  --timeout <ms>         run deadline (default 60000)
+  --memory <mb>          isolate memory limit (default 128)
+  --json                 print one JSON object instead of text
+  -h, --help             this help
+
+DEVICE_* values are also read from a .env file in the working directory.
+Exit code: 0 the driver succeeded, 1 it failed, 2 usage error.`;
+
+export async function runCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      action: { type: 'string' },
+      'device-ip': { type: 'string' },
+      'device-host': { type: 'string' },
+      username: { type: 'string' },
+      password: { type: 'string' },
+      params: { type: 'string' },
+      'port-map': { type: 'string' },
+      timeout: { type: 'string' },
+      memory: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout(runHelp);
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? `run takes one driver file, got ${positionals.length}: ${positionals.join(' ')}` : 'run needs a driver file: driverbox run <driver.js>');
+  const env = loadEnvironment(io.cwd, io.env);
+  const device = {
+    ip: values['device-ip'] ?? env.DEVICE_IP ?? null,
+    host: values['device-host'] ?? env.DEVICE_HOST ?? null,
+    username: values.username ?? env.DEVICE_USERNAME ?? null,
+    password: values.password ?? env.DEVICE_PASSWORD ?? null,
+    portMap: parsePortMap(values['port-map']),
+  };
+  const timeoutMs = parseIntegerFlag('timeout', values.timeout);
+  const memoryMb = parseIntegerFlag('memory', values.memory, 8);
+  const parameters = readParams(values.params, io.cwd);
+
+  const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb } });
+  try {
+    const result = await host.run({ path: positionals[0], action: values.action, device, parameters });
+    if (values.json) io.stdout(jsonResult(result));
+    else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${device.host ?? device.ip ?? 'no device address'}`, styleFor(io.stdoutStream, io.env)));
+    return result.status === 'success' ? 0 : 1;
+  } finally {
+    await host.close();
+  }
+}

@@ -1,0 +1,76 @@
+// The driverbox command line: dispatches to one module per sub-command.
+import { readFileSync } from 'node:fs';
+import { actionsCommand, actionsHelp } from './commands/actions.js';
+import { demoCommand } from './commands/demo.js';
+import { runCommand, runHelp } from './commands/run.js';
+import { DriverboxError } from '../errors.js';
+import { UsageError } from './usage-error.js';
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdoutStream: { isTTY?: boolean };
+}
+
+const help = `driverbox — a sandboxed runtime for custom device drivers
+
+Usage: driverbox <command> [options]
+
+Commands:
+  run <driver.js>       run one action of a driver against a device
+  actions <driver.js>   list a driver's entry points and their labels
+  demo                  run the example drivers against their simulated devices
+
+Run \`driverbox <command> --help\` for a command's options.`;
+
+const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<number>; help?: string }> = {
+  run: { run: runCommand, help: runHelp },
+  actions: { run: actionsCommand, help: actionsHelp },
+  demo: { run: demoCommand },
+};
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export const processIo = (): CliIo => ({
+  stdout: (text) => process.stdout.write(`${text}\n`),
+  stderr: (text) => process.stderr.write(`${text}\n`),
+  cwd: process.cwd(),
+  env: process.env,
+  stdoutStream: process.stdout,
+});
+
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout(help);
+    return name ? 0 : 2;
+  }
+  if (name === '-v' || name === '--version') {
+    io.stdout(version());
+    return 0;
+  }
+  const command = commands[name];
+  if (!command) {
+    io.stderr(`driverbox: unknown command "${name}"\n\n${help}`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+      io.stderr(`driverbox ${name}: ${(error as Error).message}\nRun \`driverbox ${name} --help\` for usage.`);
+      return 2;
+    }
+    if (error instanceof DriverboxError) {
+      io.stderr(`driverbox ${name}: ${error.message}`);
+      return error.code === 'DRIVER_NOT_FOUND' || error.code === 'DRIVER_UNREADABLE' || error.code === 'UNKNOWN_ACTION' || error.code === 'INVALID_OPTIONS' ? 2 : 1;
+    }
+    throw error;
+  }
+}
