@@ -1,7 +1,7 @@
-// Tests run the host from source; the runtime bundle it loads is built once here.
-// @ts-expect-error plain ESM build script without typings
-import { buildRuntime } from '../scripts/build-runtime.mjs';
+// Tests run the host from source, but it loads the runtime bundle from dist/, and the
+// CLI tests start bin/driverbox.js, which loads dist/host: build both once here.
+import { execFileSync } from 'node:child_process';
 
-export default async function setup(): Promise<void> {
-  await (buildRuntime as () => Promise<string>)();
+export default function setup(): void {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 }

@@ -1,0 +1,172 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type RunningFixture } from '../host/simulator/fixture-server.js';
+
+const exec = promisify(execFile);
+const bin = path.resolve('bin/driverbox.js');
+const work = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-'));
+
+function write(name: string, text: string): string {
+  const file = path.join(work, name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Runs the real CLI (without --no-node-snapshot: the launcher must add it). */
+async function cli(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], {
+      cwd: options.cwd ?? work,
+      env: { PATH: process.env.PATH, NO_COLOR: '1', ...options.env },
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const deviceDriver = `
+/**
+ * @remote_procedure
+ * @label Get Status
+ * @documentation Reads /info with basic auth.
+ */
+function get_status() {
+  D.device.http.get({ url: '/info', auth: 'basic' }, function (err, res, body) {
+    if (err) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+    if (res.statusCode === 401) return D.failure(D.errorType.AUTHENTICATION_ERROR);
+    var info = JSON.parse(body);
+    console.warn('param site = ' + D.getParameter('site'));
+    D.success([D.createVariable('name', 'Name', info.name), D.createVariable('ip', 'IP', D.device.ip())]);
+  });
+}
+/**
+ * @remote_procedure
+ * @label Reboot
+ * @documentation Restarts the device.
+ */
+function custom_1() { D.success(); }
+function validate() { D.success(); }
+`;
+
+describe('driverbox CLI', () => {
+  let device: RunningFixture;
+  beforeAll(async () => {
+    device = await startFixtureServer({
+      routes: [{ path: '/info', auth: { username: 'admin', password: 's3cret' }, json: { name: 'router-7' } }],
+    });
+  });
+  afterAll(() => device.close());
+
+  it('runs a driver against a device and exits 0, printing one JSON object with --json', async () => {
+    const driver = write('device-driver.js', deviceDriver);
+    const params = write('params.json', JSON.stringify({ site: 'lab' }));
+    const { code, stdout } = await cli(['run', driver, '--device-ip', '127.0.0.1', '--username', 'admin', '--password', 's3cret', '--port-map', `80=${device.port}`, '--params', params, '--json']);
+    expect(code).toBe(0);
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ status: 'success', errorType: null, message: null });
+    expect(result.variables).toEqual([
+      { uid: 'name', label: 'Name', value: 'router-7', unit: null, valueType: 'STRING' },
+      { uid: 'ip', label: 'IP', value: '127.0.0.1', unit: null, valueType: 'STRING' },
+    ]);
+    expect(result.logs).toEqual([{ level: 'warn', message: 'param site = lab' }]);
+    expect(typeof result.durationMs).toBe('number');
+    expect(stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('reads DEVICE_IP / DEVICE_USERNAME / DEVICE_PASSWORD from a .env file, the environment winning', async () => {
+    const dir = mkdtempSync(path.join(work, 'envdir-'));
+    writeFileSync(path.join(dir, '.env'), `# device\nDEVICE_IP=127.0.0.1\nDEVICE_USERNAME="admin"\nDEVICE_PASSWORD=wrong\n`);
+    writeFileSync(path.join(dir, 'd.js'), deviceDriver);
+    const failed = await cli(['run', 'd.js', '--port-map', `80=${device.port}`, '--json'], { cwd: dir });
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout).errorType).toBe('AUTHENTICATION_ERROR');
+    const ok = await cli(['run', 'd.js', '--port-map', `80=${device.port}`, '--json'], { cwd: dir, env: { DEVICE_PASSWORD: 's3cret' } });
+    expect(ok.code).toBe(0);
+  });
+
+  it('prints variables as an aligned table with logs and the duration', async () => {
+    const driver = write('human.js', deviceDriver);
+    const { code, stdout } = await cli(['run', driver, '--device-ip', '127.0.0.1', '--username', 'admin', '--password', 's3cret', '--port-map', `80=${device.port}`]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/✔ success in [\d.]+ ms/);
+    expect(stdout).toMatch(/UID\s+LABEL\s+VALUE\s+UNIT\s+TYPE/);
+    expect(stdout).toMatch(/name\s+Name\s+router-7\s+STRING/);
+    expect(stdout).toMatch(/\[warn\]\s+param site = undefined/);
+    expect(stdout).toMatch(/GET http:\/\/127\.0\.0\.1:\d+\/info → 200/);
+  });
+
+  it('exits 1 with the error type when the driver fails, and shows warnings', async () => {
+    const driver = write('fails.js', `function get_status(){ D.failure(D.errorType.PARSING_ERROR); D.success(); }`);
+    const { code, stdout } = await cli(['run', driver]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('✖ failure: PARSING_ERROR');
+    expect(stdout).toContain('D.success came after the run had already ended with D.failure');
+  });
+
+  it('reports a syntax error with the line and column of the driver', async () => {
+    const driver = write('broken.js', `function get_status() {\n  var x = ;\n}\n`);
+    const { code, stdout } = await cli(['run', driver, '--json']);
+    expect(code).toBe(1);
+    const result = JSON.parse(stdout);
+    expect(result.errorType).toBe('GENERIC_ERROR');
+    expect(result.message).toContain('broken.js:2:11');
+  });
+
+  it('runs the action given with --action', async () => {
+    const driver = write('actions.js', deviceDriver);
+    const { code, stdout } = await cli(['run', driver, '--action', 'custom_1', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).action).toBe('custom_1');
+  });
+
+  it.each([
+    [['run'], /needs a driver file/],
+    [['run', 'missing.js'], /driver file not found: .*missing\.js/],
+    [['run', 'x.js', '--bogus'], /Unknown option '--bogus'/],
+    [['run', 'x.js', '--timeout', 'soon'], /--timeout must be an integer/],
+    [['run', 'x.js', '--port-map', '80:8080'], /--port-map expects FROM=TO/],
+    [['frobnicate'], /unknown command "frobnicate"/],
+  ])('exits 2 with a clear message for %j', async (args, message) => {
+    write('x.js', 'function get_status(){ D.success(); }');
+    const { code, stderr } = await cli(args);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(message);
+  });
+
+  it('exits 2 for an unknown action and for a params file that is not JSON', async () => {
+    const driver = write('ok.js', 'function get_status(){ D.success(); }');
+    const unknown = await cli(['run', driver, '--action', 'reboot']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown action "reboot"');
+    const bad = write('bad.json', '{ "site": ');
+    const params = await cli(['run', driver, '--params', bad]);
+    expect(params.code).toBe(2);
+    expect(params.stderr).toMatch(/--params: .*bad\.json is not valid JSON/);
+  });
+
+  it('lists entry points with their @label and @documentation', async () => {
+    const driver = write('list.js', deviceDriver);
+    const { code, stdout } = await cli(['actions', driver, '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual([
+      { name: 'validate', label: null, documentation: null, remoteProcedure: false, line: 22 },
+      { name: 'get_status', label: 'Get Status', documentation: 'Reads /info with basic auth.', remoteProcedure: true, line: 7 },
+      { name: 'custom_1', label: 'Reboot', documentation: 'Restarts the device.', remoteProcedure: true, line: 21 },
+    ]);
+    const text = await cli(['actions', driver]);
+    expect(text.stdout).toMatch(/custom_1\s+Reboot\s+Restarts the device\./);
+  });
+
+  it('demo runs every example driver against its simulated device', async () => {
+    const { code, stdout } = await cli(['demo']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/(\d+) of \1 example drivers succeeded/);
+    expect(stdout).toMatch(/battery\s+Battery charge\s+97\.5\s+%\s+NUMBER/);
+  });
+});
