@@ -2,6 +2,7 @@
 // anything after it is reported as a warning and otherwise ignored.
 import type { Bridge } from './bridge';
 import { errorType } from './constants';
+import { describeDriverError } from './error-text';
 import type { RunEnd, TableRecord } from './protocol';
 import { Table } from './tables';
 import { collectVariables } from './variables';
@@ -15,16 +16,9 @@ export interface RunEnder {
   fail(type: string, message: string): void;
 }
 
-/** Keeps only the frames of the driver's own file, so messages point at the driver's lines. */
 export function describeError(error: unknown, driverFilename: string): string {
-  if (!(error instanceof Error)) return `Uncaught ${typeof error === 'string' ? error : JSON.stringify(error) ?? String(error)}`;
-  const head = `${error.name}: ${error.message}`;
-  const frames = (error.stack ?? '')
-    .split('\n')
-    .slice(1)
-    .map((line) => line.trim())
-    .filter((line) => line.includes(`(${driverFilename}:`) || line.startsWith(`at ${driverFilename}:`));
-  return frames.length ? `${head}\n    ${frames.join('\n    ')}` : head;
+  if (error instanceof Error) return describeDriverError(error, driverFilename);
+  return `Uncaught ${typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error))}`;
 }
 
 export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number, driverFilename: string): RunEnder {

@@ -3,6 +3,7 @@
 // ends the run, a limit ends it, or nothing is left that could ever end it.
 import ivm from 'isolated-vm';
 import type { DeviceInfo, HostOp, HttpCall, LibName, LogMessage, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
+import { describeDriverError } from '../../runtime/error-text.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
 import type { DispatcherRegistry } from '../bridges/http/dispatchers.js';
 import { send } from '../bridges/http/send.js';
@@ -40,17 +41,6 @@ type Ending = { end: RunEnd; limit: LimitName | null; discard: boolean };
 
 function failure(errorType: string, message: string): RunEnd {
   return { status: 'failure', errorType, message, variables: [], tables: [] };
-}
-
-/** Driver frames only, from an error the isolate threw (top-level code). */
-function describeDriverError(error: Error, filename: string): string {
-  const frames = (error.stack ?? '')
-    .split('\n')
-    .slice(1)
-    .map((l) => l.trim())
-    .filter((l) => l.includes(`(${filename}:`) || l.startsWith(`at ${filename}:`));
-  const head = `${error.name}: ${error.message}`;
-  return frames.length ? `${head}\n    ${frames.join('\n    ')}` : head;
 }
 
 /** "Unexpected token [drv.js:3:5]" → a message with the position and the offending line. */
