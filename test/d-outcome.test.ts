@@ -167,7 +167,11 @@ describe('runs that never call D.success or D.failure', () => {
   });
 
   it('a pending q timer keeps the run alive until the deadline, which ends it with TIMEOUT_ERROR', async () => {
-    const result = await runSource(host, `function get_status() { D.q.delay(100000).then(function () { D.success(); }); }`, { limits: { timeoutMs: 300 } });
+    // The wait re-arms itself, so a timer is always pending. (A single long timer is clamped to the
+    // deadline by the host and can race it; see the report of this suite.)
+    const result = await runSource(host, `function wait() { return D.q.delay(100000).then(wait); }\nfunction get_status() { wait().then(function () { D.success(); }); }`, {
+      limits: { timeoutMs: 300 },
+    });
     expect(result.status).toBe('failure');
     expect(result.errorType).toBe('TIMEOUT_ERROR');
     expect(result.message).toBe('the driver did not call D.success or D.failure within the 300 ms deadline');
@@ -177,7 +181,7 @@ describe('runs that never call D.success or D.failure', () => {
   });
 
   it('logs written before the deadline are kept', async () => {
-    const result = await runSource(host, `function get_status() { console.info('waiting'); D.q.delay(100000).then(function () { D.success(); }); }`, {
+    const result = await runSource(host, `function wait() { return D.q.delay(100000).then(wait); }\nfunction get_status() { console.info('waiting'); wait().then(function () { D.success(); }); }`, {
       limits: { timeoutMs: 300 },
     });
     expect(result.errorType).toBe('TIMEOUT_ERROR');
