@@ -248,8 +248,13 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       }
       case 'timer': {
         const { id, ms } = payload as { id: number; ms: number };
-        const timer = setTimeout(() => deliver(id, null), Math.min(ms, Math.max(0, deadline - performance.now())));
-        pending.set(id, () => clearTimeout(timer));
+        // A timer due after the deadline can never fire in this run: it only keeps the run waiting.
+        if (ms >= deadline - performance.now()) {
+          pending.set(id, () => {});
+        } else {
+          const timer = setTimeout(() => deliver(id, null), ms);
+          pending.set(id, () => clearTimeout(timer));
+        }
         return undefined;
       }
       case 'cancel': {
