@@ -11,3 +11,9 @@ export function describeDriverError(error: { name?: string; message?: string; st
     .filter((line) => line.includes(`(${driverFilename}:`) || line.startsWith(`at ${driverFilename}:`));
   return frames.length ? `${head}\n    ${frames.join('\n    ')}` : head;
 }
+
+/** Anything a driver may throw: an Error, a string, null… */
+export function describeError(error: unknown, driverFilename: string): string {
+  if (error instanceof Error) return describeDriverError(error, driverFilename);
+  return `Uncaught ${typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error))}`;
+}

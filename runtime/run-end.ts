@@ -2,7 +2,7 @@
 // anything after it is reported as a warning and otherwise ignored.
 import type { Bridge } from './bridge';
 import { errorType } from './constants';
-import { describeDriverError } from './error-text';
+import { describeError } from './error-text';
 import type { RunEnd, TableRecord } from './protocol';
 import { Table } from './tables';
 import { collectVariables } from './variables';
@@ -14,11 +14,6 @@ export interface RunEnder {
   uncaught(error: unknown): void;
   /** Ends the run with a failure of the given type (require/import refusals, limits). */
   fail(type: string, message: string): void;
-}
-
-export function describeError(error: unknown, driverFilename: string): string {
-  if (error instanceof Error) return describeDriverError(error, driverFilename);
-  return `Uncaught ${typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error))}`;
 }
 
 export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number, driverFilename: string): RunEnder {

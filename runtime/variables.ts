@@ -54,47 +54,46 @@ function checkUid(uid: unknown): string {
   return text;
 }
 
-export function createVariableFactory(warn: Warn) {
-  return function createVariable(uid: unknown, label: unknown, value: unknown, unit?: unknown, type?: unknown): Variable {
-    const id = checkUid(uid);
-    const where = `variable "${id}"`;
-    const labelText = label === undefined || label === null ? id : String(label);
-    const unitText = unit === undefined || unit === null || unit === '' ? null : String(unit);
-    const valueText = stringifyValue(value);
-    return new Variable({
-      uid: id,
-      label: fitText(labelText, bounds.variableLabel, `label of ${where}`, warn),
-      value: valueText === null ? null : fitText(valueText, bounds.value, `value of ${where}`, warn),
-      unit: unitText === null ? null : fitText(unitText, bounds.unit, `unit of ${where}`, warn),
-      valueType: checkValueType(type, where),
-    });
+function fitVariable(uid: string, label: unknown, value: unknown, unit: unknown, type: unknown, warn: Warn): VariableRecord {
+  const where = `variable "${uid}"`;
+  const labelText = label === undefined || label === null ? uid : String(label);
+  const unitText = unit === undefined || unit === null || unit === '' ? null : String(unit);
+  const valueText = stringifyValue(value);
+  return {
+    uid,
+    label: fitText(labelText, bounds.variableLabel, `label of ${where}`, warn),
+    value: valueText === null ? null : fitText(valueText, bounds.value, `value of ${where}`, warn),
+    unit: unitText === null ? null : fitText(unitText, bounds.unit, `unit of ${where}`, warn),
+    valueType: checkValueType(type, where),
   };
 }
 
-/** Turns what the driver passed to D.success into records, re-checking fields it may have edited. */
+export function createVariableFactory(warn: Warn) {
+  return function createVariable(uid: unknown, label: unknown, value: unknown, unit?: unknown, type?: unknown): Variable {
+    return new Variable(fitVariable(checkUid(uid), label, value, unit, type, warn));
+  };
+}
+
+/**
+ * Turns what the driver passed to D.success into records. Drivers may edit a variable's
+ * fields after creating it, so every field is checked again, by the same rules.
+ */
 export function collectVariables(list: unknown[], warn: Warn): VariableRecord[] {
   const seen = new Set<string>();
   const out: VariableRecord[] = [];
   for (const item of list) {
-    if (!item || typeof item !== 'object' || !('uid' in item)) {
+    if (!item || typeof item !== 'object') {
       warn(`D.success received something that is not a variable (${describe(item)}); it was left out`);
       continue;
     }
     const v = item as Record<string, unknown>;
-    const uid = String(v.uid);
+    const uid = checkUid(v.uid);
     if (seen.has(uid)) {
       warn(`duplicate variable uid "${uid}": only the first one is kept`);
       continue;
     }
     seen.add(uid);
-    const value = stringifyValue(v.value);
-    out.push({
-      uid,
-      label: fitText(String(v.label ?? uid), bounds.variableLabel, `label of variable "${uid}"`, warn),
-      value: value === null ? null : fitText(value, bounds.value, `value of variable "${uid}"`, warn),
-      unit: v.unit === null || v.unit === undefined ? null : fitText(String(v.unit), bounds.unit, `unit of variable "${uid}"`, warn),
-      valueType: typeof v.valueType === 'string' ? v.valueType : 'STRING',
-    });
+    out.push(fitVariable(uid, v.label, v.value, v.unit, v.valueType, warn));
   }
   return out;
 }

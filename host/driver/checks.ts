@@ -11,10 +11,12 @@ export interface SourceProblem {
 export function findImport(source: string, filename: string): SourceProblem | null {
   for (const segment of segments(source)) {
     if (segment.kind !== 'code') continue;
-    const match = /(^|[^.\w$])import\s*(\(|\.\s*meta|[\w${*'"])/.exec(segment.text);
+    // `import` is a reserved word: outside a property access (`x.import`) or key (`{ import: 1 }`)
+    // it can only be an import statement, import() or import.meta.
+    const match = /(^|[^.\w$])import(?![\w$])(?!\s*:)\s*(\(|\.\s*meta)?/.exec(segment.text);
     if (!match) continue;
     const at = lineAndColumn(source, segment.offset + match.index + match[1].length);
-    const what = match[2] === '(' ? 'import()' : match[2].startsWith('.') ? 'import.meta' : 'an import statement';
+    const what = match[2] === '(' ? 'import()' : match[2] ? 'import.meta' : 'an import statement';
     return {
       errorType: 'IMPORT_NOT_ALLOWED',
       message: `${what} at ${filename}:${at.line}:${at.column} is not allowed in a driver: everything a driver may use is on D`,

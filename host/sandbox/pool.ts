@@ -78,7 +78,6 @@ export class IsolatePool {
     } else {
       this.#park(warm);
     }
-    this.#waiters.shift()?.();
   }
 
   stats(): PoolStats {
@@ -108,14 +107,16 @@ export class IsolatePool {
   #park(warm: WarmIsolate): void {
     if (this.#closed) return this.#destroy(warm);
     const idle = this.#idleFor(warm.memoryMb);
-    if (idle.length >= this.#options.warm) return this.#destroy(warm);
+    if (idle.length >= this.#options.warm && this.#waiters.length === 0) return this.#destroy(warm);
     idle.push(warm);
+    this.#waiters.shift()?.(); // someone may be waiting for exactly this isolate
   }
 
   #destroy(warm: WarmIsolate): void {
     warm.dispose();
     this.#alive--;
     this.#disposed++;
+    this.#waiters.shift()?.(); // room for a new isolate
   }
 
   #evictOtherSize(memoryMb: number): boolean {

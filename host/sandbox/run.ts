@@ -3,7 +3,7 @@
 // ends the run, a limit ends it, or nothing is left that could ever end it.
 import ivm from 'isolated-vm';
 import type { DeviceInfo, HostOp, HttpCall, LibName, LogMessage, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
-import { describeDriverError } from '../../runtime/error-text.js';
+import { describeError } from '../../runtime/error-text.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
 import type { DispatcherRegistry } from '../bridges/http/dispatchers.js';
 import { send } from '../bridges/http/send.js';
@@ -41,6 +41,17 @@ type Ending = { end: RunEnd; limit: LimitName | null; discard: boolean };
 
 function failure(errorType: string, message: string): RunEnd {
   return { status: 'failure', errorType, message, variables: [], tables: [] };
+}
+
+/**
+ * Did isolated-vm stop the call (timeout, memory limit, disposal), as opposed to the
+ * driver throwing? Judged by isolated-vm's exact messages, never by a driver's own text.
+ */
+function isSandboxLimit(error: unknown, disposed: boolean, filename: string): boolean {
+  if (disposed) return true;
+  if (!(error instanceof Error)) return false;
+  const fromDriver = (error.stack ?? '').split('\n').some((l) => l.includes(`(${filename}:`) || l.trim().startsWith(`at ${filename}:`));
+  return !fromDriver && /^(Script execution timed out\.|Isolate was disposed during execution.*|Isolate is disposed)$/.test(error.message);
 }
 
 /** "Unexpected token [drv.js:3:5]" → a message with the position and the offending line. */
@@ -97,6 +108,12 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   };
 
   const deadlineTimer = setTimeout(() => {
+    if (reported) {
+      // The driver ended the run but its code is still going: its outcome stands.
+      warnings.push(`the driver's code was still running at the ${limits.timeoutMs} ms deadline after it ended the run; it was stopped`);
+      finish({ end: reported, limit: null, discard: inFlight > 0 });
+      return;
+    }
     finish({
       end: failure('TIMEOUT_ERROR', `the driver did not call D.success or D.failure within the ${limits.timeoutMs} ms deadline`),
       limit: 'timeout',
@@ -143,7 +160,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   };
 
   /** Every entry into the isolate goes through here: timed, counted, and classified on error. */
-  const enter = async (call: () => Promise<unknown>, onDriverError?: (error: Error) => Ending): Promise<boolean> => {
+  const enter = async (call: () => Promise<unknown>, onDriverError?: (error: unknown) => Ending): Promise<boolean> => {
     if (ending) return false;
     inFlight++;
     try {
@@ -151,10 +168,9 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       return true;
     } catch (error) {
       if (ending) return false;
-      const message = error instanceof Error ? error.message : '';
-      const isLimit = warm.isolate.isDisposed || /memory limit|timed out|disposed/i.test(message);
-      if (!isLimit && reported) finish({ end: reported, limit: null, discard: false }); // e.g. require() threw after ending the run
-      else finish(!isLimit && onDriverError && error instanceof Error ? onDriverError(error) : limitEnding(error));
+      const limit = isSandboxLimit(error, warm.isolate.isDisposed, driver.filename);
+      if (reported) finish({ end: reported, limit: null, discard: limit }); // e.g. require() threw after ending the run
+      else finish(!limit && onDriverError ? onDriverError(error) : limitEnding(error));
       return false;
     } finally {
       inFlight--;
@@ -190,7 +206,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   const startTls = (id: number, call: TlsCall) => {
     const target = targets[call.target];
     pending.set(id, () => {});
-    void readCertificate(target ?? targets[0], call.options, Math.max(1, Math.min(30_000, deadline - performance.now())), abort.signal).then((answer) => {
+    void readCertificate(target ?? targets[0], call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal).then((answer) => {
       if (ending) return;
       http.push({ method: 'TLS', url: `tls://${target?.host ?? target?.ip}:${String(call.options.port ?? 443)}`, status: null, error: answer.error?.code ?? null, durationMs: 0, requestBytes: 0, responseBytes: 0 });
       deliver(id, answer);
@@ -309,7 +325,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
         if (ok && !ending) {
           const ranTopLevel = await enter(
             () => script!.run(ctx, { timeout: budgetMs() }),
-            (error) => ({ end: failure('GENERIC_ERROR', describeDriverError(error, driver.filename)), limit: null, discard: false }),
+            (error) => ({ end: failure('GENERIC_ERROR', describeError(error, driver.filename)), limit: null, discard: false }),
           );
           if (ranTopLevel && !ending && !reported && dispatchRef) {
             const ref: ivm.Reference = dispatchRef;

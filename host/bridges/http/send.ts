@@ -81,7 +81,7 @@ export async function send(ctx: SendContext): Promise<{ answer: HttpAnswer; exch
       headers.authorization = `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}`;
     }
     const requested = Number(ctx.options.timeout);
-    const timeout = Math.max(1, Math.min(Number.isFinite(requested) && requested > 0 ? requested : DEFAULT_TIMEOUT_MS, ctx.maxTimeoutMs));
+    const timeout = Math.max(1, Math.ceil(Math.min(Number.isFinite(requested) && requested > 0 ? requested : DEFAULT_TIMEOUT_MS, ctx.maxTimeoutMs)));
     const rejectUnauthorized = ctx.options.rejectUnauthorized !== false && ctx.options.strictSSL !== false;
     const response = await request(url, {
       method: ctx.method as 'GET',
