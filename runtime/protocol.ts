@@ -64,7 +64,6 @@ export interface DeviceInfo {
 /** Bounds the runtime enforces on what the driver builds (the host re-checks sizes). */
 export interface RuntimeLimits {
   maxVariables: number;
-  maxTables: number;
   maxTableRows: number;
   maxLogChars: number;
 }

@@ -2,7 +2,7 @@
 // the driver, its entry point, then every callback the host delivers, until the driver
 // ends the run, a limit ends it, or nothing is left that could ever end it.
 import ivm from 'isolated-vm';
-import type { DeviceInfo, HostOp, HttpCall, LibName, LogMessage, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
+import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
 import { describeError } from '../../runtime/error-text.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
 import type { DispatcherRegistry } from '../bridges/http/dispatchers.js';
@@ -247,9 +247,9 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       case 'crypto':
         return JSON.stringify(crypto.call(payload as Parameters<CryptoSession['call']>[0]));
       case 'external': {
-        const { host, credentials } = payload as { host: string; credentials: { username?: string; password?: string } };
+        const { host, credentials } = payload as ExternalDeviceCall;
         if (!plan.allowExternal(host)) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
-        targets.push({ host, ip: host, username: credentials.username ?? null, password: credentials.password ?? null, portMap: {} });
+        targets.push({ host, ip: host, username: credentials?.username ?? null, password: credentials?.password ?? null, portMap: {} });
         return JSON.stringify(targets.length - 1);
       }
       case 'http': {
@@ -294,7 +294,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     action: plan.action,
     device: deviceInfo,
     parameters: plan.parameters,
-    limits: { maxVariables: limits.maxVariables, maxTables: 64, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars },
+    limits: { maxVariables: limits.maxVariables, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars },
     driverFilename: driver.filename,
   };
 
