@@ -46,10 +46,10 @@ export interface Host {
   close(): Promise<void>;
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
+function integerOption(value: number | undefined, fallback: number, name: string, min: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < (name === 'warmIsolates' ? 0 : 1)) {
-    throw new DriverboxError('INVALID_OPTIONS', `${name} must be a positive integer (got ${JSON.stringify(value)})`);
+  if (!Number.isInteger(value) || value < min) {
+    throw new DriverboxError('INVALID_OPTIONS', `${name} must be an integer >= ${min} (got ${JSON.stringify(value)})`);
   }
   return value;
 }
@@ -58,9 +58,9 @@ export function createHost(options: HostOptions = {}): Host {
   assertNodeFlags();
   const defaults = resolveLimits(options.limits);
   const pool = new IsolatePool({
-    warm: positive(options.warmIsolates, 2, 'warmIsolates'),
-    max: positive(options.maxIsolates, 16, 'maxIsolates'),
-    recycleAfterRuns: positive(options.recycleAfterRuns, 1000, 'recycleAfterRuns'),
+    warm: integerOption(options.warmIsolates, 2, 'warmIsolates', 0),
+    max: integerOption(options.maxIsolates, 16, 'maxIsolates', 1),
+    recycleAfterRuns: integerOption(options.recycleAfterRuns, 1000, 'recycleAfterRuns', 1),
   });
   const dispatchers = new DispatcherRegistry();
   const allow = options.externalHosts;

@@ -95,7 +95,7 @@ export class IsolatePool {
   async #create(memoryMb: number): Promise<WarmIsolate> {
     this.#alive++;
     try {
-      const warm = await WarmIsolate.create(memoryMb);
+      const warm = WarmIsolate.create(memoryMb);
       this.#created++;
       return warm;
     } catch (error) {

@@ -45,19 +45,12 @@ function bundle(name: BundleName): Bundle {
   return entry;
 }
 
-/** Compiles a runtime bundle in `isolate`, reusing (or producing) this process's code cache. */
-export async function compileBundle(isolate: ivm.Isolate, name: BundleName): Promise<ivm.Script> {
-  const entry = bundle(name);
-  if (entry.cachedData) {
-    const script: CachedScript = await isolate.compileScript(entry.code, { filename: entry.filename, cachedData: entry.cachedData });
-    if (!script.cachedDataRejected) return script;
-  }
-  const script: CachedScript = await isolate.compileScript(entry.code, { filename: entry.filename, produceCachedData: true });
-  if (script.cachedData) entry.cachedData = script.cachedData;
-  return script;
-}
-
-export function compileBundleSync(isolate: ivm.Isolate, name: BundleName): ivm.Script {
+/**
+ * Compiles a runtime bundle in `isolate`, reusing (or producing) this process's code cache.
+ * Synchronous: library bundles are compiled from inside a run's synchronous host call, and
+ * with the cache a compile is well under a millisecond.
+ */
+export function compileBundle(isolate: ivm.Isolate, name: BundleName): ivm.Script {
   const entry = bundle(name);
   if (entry.cachedData) {
     const script: CachedScript = isolate.compileScriptSync(entry.code, { filename: entry.filename, cachedData: entry.cachedData });

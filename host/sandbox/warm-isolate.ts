@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
 import type { LibName } from '../../runtime/protocol.js';
-import { compileBundle, compileBundleSync } from './runtime-bundle.js';
+import { compileBundle } from './runtime-bundle.js';
 
 const DRIVER_CACHE_SIZE = 32;
 
@@ -20,10 +20,10 @@ export class WarmIsolate {
     this.isolate = new ivm.Isolate({ memoryLimit: memoryMb });
   }
 
-  static async create(memoryMb: number): Promise<WarmIsolate> {
+  static create(memoryMb: number): WarmIsolate {
     const warm = new WarmIsolate(memoryMb);
     try {
-      warm.#core = await compileBundle(warm.isolate, 'core');
+      warm.#core = compileBundle(warm.isolate, 'core');
     } catch (error) {
       warm.dispose();
       throw error;
@@ -44,7 +44,7 @@ export class WarmIsolate {
   lib(name: LibName): ivm.Script {
     let script = this.#libs.get(name);
     if (!script) {
-      script = compileBundleSync(this.isolate, `lib-${name}`);
+      script = compileBundle(this.isolate, `lib-${name}`);
       this.#libs.set(name, script);
     }
     return script;

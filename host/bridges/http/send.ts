@@ -1,5 +1,6 @@
 // Sends one driver request to its target with undici and answers in the shape the
 // driver's callback gets: (error, response, body). Never throws: failures become error codes.
+import { STATUS_CODES } from 'node:http';
 import { request } from 'undici';
 import type { HttpAnswer } from '../../../runtime/protocol.js';
 import type { HttpExchange } from '../../run-result.js';
@@ -114,7 +115,7 @@ export async function send(ctx: SendContext): Promise<{ answer: HttpAnswer; exch
     return {
       answer: {
         error: null,
-        response: { statusCode: response.statusCode, statusMessage: statusText(response.statusCode), headers: responseHeaders, body: text },
+        response: { statusCode: response.statusCode, statusMessage: STATUS_CODES[response.statusCode] ?? '', headers: responseHeaders, body: text },
       },
       exchange,
     };
@@ -124,14 +125,4 @@ export async function send(ctx: SendContext): Promise<{ answer: HttpAnswer; exch
     const message = code === 'ETIMEDOUT' || (error as Error).name === 'TimeoutError' ? 'the request timed out' : (error as Error).message;
     return fail((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : code, `${message}${exchange.url ? ` (${ctx.method} ${exchange.url})` : ''}`);
   }
-}
-
-const reasons: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 301: 'Moved Permanently', 302: 'Found', 304: 'Not Modified',
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
-  429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
-};
-
-function statusText(code: number): string {
-  return reasons[code] ?? '';
 }
