@@ -1,6 +1,7 @@
 // createHost: the programmatic entry point. A host owns an isolate pool and the
 // per-device HTTP dispatchers; host.run() executes one driver action and resolves to a RunResult.
 import { DispatcherRegistry } from './bridges/http/dispatchers.js';
+import { createTrustStore } from './bridges/tls/trust.js';
 import type { DeviceSpec } from './device.js';
 import { ENTRY_POINT } from './driver/entry-points.js';
 import { loadDriver } from './driver/load.js';
@@ -25,6 +26,11 @@ export interface HostOptions {
    * predicate. Default: any host.
    */
   externalHosts?: string[] | ((host: string) => boolean);
+  /**
+   * Extra certificate authorities (PEM) that HTTPS requests and getTLSCertificate trust,
+   * on top of Node's bundled roots and the system bundle.
+   */
+  trustedCAs?: string[];
 }
 
 export interface RunRequest {
@@ -62,6 +68,7 @@ export function createHost(options: HostOptions = {}): Host {
     max: integerOption(options.maxIsolates, 16, 'maxIsolates', 1),
     recycleAfterRuns: integerOption(options.recycleAfterRuns, 1000, 'recycleAfterRuns', 1),
   });
+  const trust = createTrustStore(options.trustedCAs);
   const dispatchers = new DispatcherRegistry();
   const allow = options.externalHosts;
   const allowExternal =
@@ -92,6 +99,7 @@ export function createHost(options: HostOptions = {}): Host {
           parameters,
           limits,
           dispatchers,
+          trust,
           allowExternal,
         });
         discard = outcome.discard;

@@ -9,6 +9,7 @@ import type { DispatcherRegistry } from '../bridges/http/dispatchers.js';
 import { send } from '../bridges/http/send.js';
 import { deviceTarget, type HttpTarget } from '../bridges/http/target.js';
 import { readCertificate } from '../bridges/tls/certificate.js';
+import type { TrustStore } from '../bridges/tls/trust.js';
 import type { DeviceSpec } from '../device.js';
 import { findImport } from '../driver/checks.js';
 import type { DriverSource } from '../driver/load.js';
@@ -23,6 +24,7 @@ export interface RunPlan {
   parameters: Record<string, unknown>;
   limits: RunLimits;
   dispatchers: DispatcherRegistry;
+  trust: TrustStore;
   /** May the driver reach this external host? (D.createExternalDevice) */
   allowExternal: (host: string) => boolean;
 }
@@ -206,7 +208,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   const startTls = (id: number, call: TlsCall) => {
     const target = targets[call.target];
     pending.set(id, () => {});
-    void readCertificate(target ?? targets[0], call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal).then((answer) => {
+    void readCertificate(target ?? targets[0], call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal, plan.trust).then((answer) => {
       if (ending) return;
       http.push({ method: 'TLS', url: `tls://${target?.host ?? target?.ip}:${String(call.options.port ?? 443)}`, status: null, error: answer.error?.code ?? null, durationMs: 0, requestBytes: 0, responseBytes: 0 });
       deliver(id, answer);

@@ -2,6 +2,7 @@
 // and says whether it verifies against the system CAs and the host name.
 import tls from 'node:tls';
 import type { HttpTarget } from '../http/target.js';
+import type { TrustStore } from './trust.js';
 
 export interface TlsAnswer {
   error: { code: string; message: string } | null;
@@ -15,13 +16,13 @@ function nameOf(fields: Record<string, unknown> | undefined): string {
     .join(', ');
 }
 
-export function readCertificate(target: HttpTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal): Promise<TlsAnswer> {
+export function readCertificate(target: HttpTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer> {
   const port = options.port === undefined ? 443 : Number(options.port);
   const host = (options.useHostname !== false && target.host) || target.ip;
   return new Promise((resolve) => {
     if (!host) return resolve({ error: { code: 'MISSING_DEVICE_ADDRESS', message: 'the device has no IP address or host name' }, certificate: null });
     if (!Number.isInteger(port) || port < 1 || port > 65535) return resolve({ error: { code: 'INVALID_OPTIONS', message: `invalid port ${JSON.stringify(options.port)}` }, certificate: null });
-    const socket = tls.connect({ host, port: target.portMap[port] ?? port, servername: /^[\d.:]+$/.test(host) ? undefined : host, rejectUnauthorized: false });
+    const socket = tls.connect({ host, port: target.portMap[port] ?? port, servername: /^[\d.:]+$/.test(host) ? undefined : host, rejectUnauthorized: false, secureContext: trust.secureContext });
     const done = (answer: TlsAnswer) => {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
