@@ -1,5 +1,10 @@
 // What the host knows of a device a driver runs against.
 export interface DeviceSpec {
+  /**
+   * Stable identity of the device. Its cookie jar and connections are kept per id across
+   * runs; without one, the device is known by its host name, IP and port map.
+   */
+  id?: string | number | null;
   /** IP address of the device. */
   ip?: string | null;
   /** Host name of the device; used for requests unless the driver passes useHostname: false. */
@@ -10,4 +15,10 @@ export interface DeviceSpec {
   macAddress?: string | null;
   /** Port forwarding: the driver's port → the port actually dialled (simulators, NAT). */
   portMap?: Record<number, number>;
+}
+
+/** The key of a device's session (cookie jar, connections) in the host. */
+export function deviceKey(device: DeviceSpec): string {
+  if (device.id !== undefined && device.id !== null && device.id !== '') return `id:${String(device.id)}`;
+  return `addr:${device.host ?? ''}|${device.ip ?? ''}|${JSON.stringify(device.portMap ?? {})}`;
 }

@@ -1,6 +1,7 @@
 // createHost: the programmatic entry point. A host owns an isolate pool and the
 // per-device HTTP dispatchers; host.run() executes one driver action and resolves to a RunResult.
-import { DispatcherRegistry } from './bridges/http/dispatchers.js';
+import { DeviceSessions } from './bridges/http/sessions.js';
+import type { TranscriptMode } from './bridges/http/transcript.js';
 import { createTrustStore } from './bridges/tls/trust.js';
 import type { DeviceSpec } from './device.js';
 import { ENTRY_POINT } from './driver/entry-points.js';
@@ -31,6 +32,11 @@ export interface HostOptions {
    * on top of Node's bundled roots and the system bundle.
    */
   trustedCAs?: string[];
+  /**
+   * Devices whose HTTP session (cookie jar, keep-alive connections) is kept between runs;
+   * the least recently used beyond this are dropped (default 10000).
+   */
+  maxDeviceSessions?: number;
 }
 
 export interface RunRequest {
@@ -44,6 +50,8 @@ export interface RunRequest {
   device?: DeviceSpec;
   parameters?: Record<string, unknown>;
   limits?: Partial<RunLimits>;
+  /** 'full' also records the headers and bodies of every HTTP exchange, secrets masked (default 'summary'). */
+  transcript?: TranscriptMode;
 }
 
 export interface Host {
@@ -69,7 +77,7 @@ export function createHost(options: HostOptions = {}): Host {
     recycleAfterRuns: integerOption(options.recycleAfterRuns, 1000, 'recycleAfterRuns', 1),
   });
   const trust = createTrustStore(options.trustedCAs);
-  const dispatchers = new DispatcherRegistry();
+  const sessions = new DeviceSessions(trust, integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1));
   const allow = options.externalHosts;
   const allowExternal =
     typeof allow === 'function' ? allow : Array.isArray(allow) ? (host: string) => allow.includes(host.toLowerCase()) : () => true;
@@ -88,6 +96,10 @@ export function createHost(options: HostOptions = {}): Host {
         throw new DriverboxError('INVALID_OPTIONS', 'parameters must be an object of name → value');
       }
       const limits = resolveLimits(defaults, request.limits);
+      const transcript = request.transcript ?? 'summary';
+      if (transcript !== 'summary' && transcript !== 'full') {
+        throw new DriverboxError('INVALID_OPTIONS', `transcript must be 'summary' or 'full' (got ${JSON.stringify(transcript)})`);
+      }
       const driver = await loadDriver(request);
       const warm = await pool.acquire(limits.memoryMb);
       let discard = true;
@@ -98,7 +110,8 @@ export function createHost(options: HostOptions = {}): Host {
           device: request.device ?? {},
           parameters,
           limits,
-          dispatchers,
+          sessions,
+          transcript,
           trust,
           allowExternal,
         });
@@ -112,7 +125,7 @@ export function createHost(options: HostOptions = {}): Host {
     async close() {
       closed = true;
       pool.close();
-      await dispatchers.close();
+      await sessions.close();
     },
   };
 }

@@ -6,15 +6,28 @@ export type { LogMessage, TableRecord, VariableRecord };
 /** Which host limit ended the run, when one did. */
 export type LimitName = 'timeout' | 'cpu' | 'memory';
 
-/** One HTTP exchange (or TLS read) the driver made, as the host saw it. */
+/** One HTTP exchange (a request, one redirect hop, or a TLS read) the driver made, as the host saw it. */
 export interface HttpExchange {
+  /** GET, POST, PUT, DELETE, or TLS for getTLSCertificate. */
   method: string;
+  /** The URL dialled (after the port map), with passwords redacted. */
   url: string;
   status: number | null;
+  /** The failure's code (ECONNREFUSED, ETIMEDOUT, BODY_TOO_LARGE…), null when a response came. */
   error: string | null;
+  errorMessage: string | null;
+  /** When the exchange started, in ms since the run started. */
+  startedMs: number;
+  /** Time to the response headers; null when none came. */
+  headersMs: number | null;
   durationMs: number;
   requestBytes: number;
   responseBytes: number;
+  /** The Location this hop redirected to, when the redirect was followed. */
+  redirectedTo: string | null;
+  /** Headers and bodies: only with transcript 'full' (the CLI's --verbose). Secrets redacted. */
+  request?: { headers: Record<string, string>; body: string | null };
+  response?: { headers: Record<string, string | string[]>; body: string | null };
 }
 
 export interface RunResult {

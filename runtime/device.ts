@@ -4,6 +4,8 @@ import type { Bridge } from './bridge';
 import type { DeviceInfo, HttpAnswer, HttpCall } from './protocol';
 
 type Callback = (error: unknown, response: unknown, body?: unknown) => void;
+/** Buffer.from of the lazily loaded buffer library. */
+export type BufferFrom = () => { from(data: unknown, encoding: string): unknown };
 
 /** Plain JSON copy of the driver's options: functions, prototypes and cycles never cross. */
 function plainOptions(options: unknown, fn: string): Record<string, unknown> {
@@ -22,7 +24,7 @@ function toError(answer: { message: string; code: string }): Error {
   return error;
 }
 
-export function createHttp(bridge: Bridge, target: number, name: string) {
+export function createHttp(bridge: Bridge, target: number, name: string, bufferApi: BufferFrom) {
   const request = (method: HttpCall['method'], fnName: string) =>
     function (options: unknown, callback: Callback): void {
       const fn = `${name}.http.${fnName}`;
@@ -30,8 +32,12 @@ export function createHttp(bridge: Bridge, target: number, name: string) {
       const call: HttpCall = { target, method, options: plainOptions(options, fn) };
       bridge.start('http', call, (answer) => {
         const { error, response } = answer as HttpAnswer;
-        if (error) callback(toError(error), null, null);
-        else callback(null, response, response?.body ?? null);
+        if (error || !response) return callback(toError(error ?? { code: 'NETWORK_ERROR', message: 'no response' }), null, null);
+        const { bodyKind, ...fields } = response;
+        // encoding: null asks for the bytes, as a Buffer (request's behaviour).
+        const body = bodyKind === 'base64' ? bufferApi().from(response.body, 'base64') : response.body;
+        const res = { ...fields, body };
+        callback(null, res, body);
       });
     };
   return {
@@ -51,7 +57,7 @@ export function createHttp(bridge: Bridge, target: number, name: string) {
   };
 }
 
-export function createDevice(bridge: Bridge, info: DeviceInfo, createVariable: unknown) {
+export function createDevice(bridge: Bridge, info: DeviceInfo, createVariable: unknown, bufferApi: BufferFrom) {
   return {
     ip: () => info.ip,
     hostname: () => info.host,
@@ -60,11 +66,11 @@ export function createDevice(bridge: Bridge, info: DeviceInfo, createVariable: u
     serial: () => info.serial,
     macAddress: () => info.macAddress,
     createVariable,
-    http: createHttp(bridge, 0, 'D.device'),
+    http: createHttp(bridge, 0, 'D.device', bufferApi),
   };
 }
 
-export function createExternalDeviceFactory(bridge: Bridge) {
+export function createExternalDeviceFactory(bridge: Bridge, bufferApi: BufferFrom) {
   return function createExternalDevice(host: unknown, credentials?: unknown) {
     if (typeof host !== 'string' || host.trim() === '') {
       throw new TypeError('D.createExternalDevice(host, credentials): host must be a non-empty host name or IP');
@@ -78,7 +84,7 @@ export function createExternalDeviceFactory(bridge: Bridge) {
       hostname: () => host,
       username: () => username ?? null,
       password: () => password ?? null,
-      http: createHttp(bridge, target, 'externalDevice'),
+      http: createHttp(bridge, target, 'externalDevice', bufferApi),
     };
   };
 }

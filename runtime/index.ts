@@ -60,8 +60,8 @@ function install(hostRef: HostReference, configJson: string): (kind: DispatchKin
       }
       return parameters[key];
     },
-    device: createDevice(bridge, config.device, createVariable),
-    createExternalDevice: createExternalDeviceFactory(bridge),
+    device: createDevice(bridge, config.device, createVariable, bufferApi),
+    createExternalDevice: createExternalDeviceFactory(bridge, bufferApi),
     htmlParse: (content: unknown, options?: unknown, isDocument?: unknown) =>
       lib<{ load(c: unknown, o?: unknown, d?: unknown): unknown }>('cheerio').load(content, options, isDocument),
     crypto: createCrypto(bridge, bufferApi),

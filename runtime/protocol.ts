@@ -101,7 +101,9 @@ export interface HttpAnswer {
     statusCode: number;
     statusMessage: string;
     headers: Record<string, string | string[]>;
-    body: string;
+    /** Text; a parsed JSON value when bodyKind is 'json'; base64 bytes when 'base64' (encoding: null). */
+    body: unknown;
+    bodyKind?: 'json' | 'base64';
   } | null;
 }
 

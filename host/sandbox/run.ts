@@ -5,9 +5,10 @@ import ivm from 'isolated-vm';
 import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
 import { describeError } from '../../runtime/error-text.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
-import type { DispatcherRegistry } from '../bridges/http/dispatchers.js';
-import { send } from '../bridges/http/send.js';
-import { deviceTarget, type HttpTarget } from '../bridges/http/target.js';
+import { performRequest } from '../bridges/http/index.js';
+import type { DeviceSessions } from '../bridges/http/sessions.js';
+import { deviceTarget, externalTarget, type HttpTarget } from '../bridges/http/target.js';
+import { round, startExchange, type TranscriptMode } from '../bridges/http/transcript.js';
 import { readCertificate } from '../bridges/tls/certificate.js';
 import type { TrustStore } from '../bridges/tls/trust.js';
 import type { DeviceSpec } from '../device.js';
@@ -23,8 +24,10 @@ export interface RunPlan {
   device: DeviceSpec;
   parameters: Record<string, unknown>;
   limits: RunLimits;
-  dispatchers: DispatcherRegistry;
+  sessions: DeviceSessions;
   trust: TrustStore;
+  /** 'full' records headers and bodies of every exchange (redacted). */
+  transcript: TranscriptMode;
   /** May the driver reach this external host? (D.createExternalDevice) */
   allowExternal: (host: string) => boolean;
 }
@@ -186,38 +189,49 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     void enter(() => ref.apply(undefined, ['done', id, JSON.stringify(payload)], { timeout: budgetMs() }));
   };
 
+  const secrets = () => targets.map((t) => t.password);
+
   const startHttp = (id: number, call: HttpCall) => {
     const target = targets[call.target];
     if (!target) return deliver(id, { error: { code: 'INVALID_TARGET', message: 'unknown device' }, response: null });
     pending.set(id, () => {});
-    void send({
-      target,
-      method: call.method,
-      options: call.options,
-      dispatchers: plan.dispatchers,
-      signal: abort.signal,
-      maxResponseBytes: limits.maxResponseBytes,
-      maxTimeoutMs: Math.max(1, deadline - performance.now()),
-    }).then(({ answer, exchange }) => {
+    void performRequest(
+      {
+        target,
+        session: plan.sessions.get(target.sessionKey),
+        signal: abort.signal,
+        maxResponseBytes: limits.maxResponseBytes,
+        timeLeftMs: () => deadline - performance.now(),
+        takeRequest: () => ++requests <= limits.maxHttpRequests,
+        maxRequests: limits.maxHttpRequests,
+        secrets: secrets(),
+        transcript: plan.transcript,
+        runStarted: started,
+        record: (exchange) => {
+          if (!ending) http.push(exchange);
+        },
+      },
+      call.method,
+      call.options,
+    ).then((answer) => deliver(id, answer));
+  };
+
+  const startTls = (id: number, call: TlsCall) => {
+    const target = targets[call.target] ?? targets[0]!;
+    pending.set(id, () => {});
+    const exchange = startExchange('TLS', `tls://${target.host ?? target.ip}:${String(call.options.port ?? 443)}`, started);
+    void readCertificate(target, call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal, plan.trust).then((answer) => {
       if (ending) return;
+      exchange.durationMs = round(performance.now() - started - exchange.startedMs);
+      exchange.error = answer.error?.code ?? null;
+      exchange.errorMessage = answer.error?.message ?? null;
       http.push(exchange);
       deliver(id, answer);
     });
   };
 
-  const startTls = (id: number, call: TlsCall) => {
-    const target = targets[call.target];
-    pending.set(id, () => {});
-    void readCertificate(target ?? targets[0], call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal, plan.trust).then((answer) => {
-      if (ending) return;
-      http.push({ method: 'TLS', url: `tls://${target?.host ?? target?.ip}:${String(call.options.port ?? 443)}`, status: null, error: answer.error?.code ?? null, durationMs: 0, requestBytes: 0, responseBytes: 0 });
-      deliver(id, answer);
-    });
-  };
-
   const overRequestLimit = (id: number): boolean => {
-    requests++;
-    if (requests <= limits.maxHttpRequests) return false;
+    if (++requests <= limits.maxHttpRequests) return false;
     pending.set(id, () => {});
     queueMicrotask(() =>
       deliver(id, { error: { code: 'TOO_MANY_REQUESTS', message: `this run already made ${limits.maxHttpRequests} requests, its limit` }, response: null, certificate: null }),
@@ -251,12 +265,12 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       case 'external': {
         const { host, credentials } = payload as ExternalDeviceCall;
         if (!plan.allowExternal(host)) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
-        targets.push({ host, ip: host, username: credentials?.username ?? null, password: credentials?.password ?? null, portMap: {} });
+        targets.push(externalTarget(targets[0]!, host, credentials));
         return JSON.stringify(targets.length - 1);
       }
       case 'http': {
         const call = payload as HttpCall & { id: number };
-        if (!overRequestLimit(call.id)) startHttp(call.id, call);
+        startHttp(call.id, call);
         return undefined;
       }
       case 'tls': {

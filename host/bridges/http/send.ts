@@ -1,128 +1,129 @@
-// Sends one driver request to its target with undici and answers in the shape the
-// driver's callback gets: (error, response, body). Never throws: failures become error codes.
-import { STATUS_CODES } from 'node:http';
-import { request } from 'undici';
-import type { HttpAnswer } from '../../../runtime/protocol.js';
-import type { HttpExchange } from '../../run-result.js';
-import type { DispatcherRegistry } from './dispatchers.js';
-import { buildUrl, RequestRefused, type HttpTarget } from './target.js';
+// One HTTP exchange with undici: send, read the body up to the size cap, decompress
+// when asked. Failures become a SendFailure with a stable code the driver can test.
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { request, type Dispatcher } from 'undici';
+import type { Method } from './options.js';
 
-export interface SendContext {
-  target: HttpTarget;
-  method: string;
-  options: Record<string, unknown>;
-  dispatchers: DispatcherRegistry;
+export interface Hop {
+  url: URL;
+  method: Method;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+  dispatcher: Dispatcher;
+  timeoutMs: number;
   signal: AbortSignal;
   maxResponseBytes: number;
-  /** Upper bound on this request's time (what is left of the run's deadline). */
-  maxTimeoutMs: number;
+  /** Decode a gzip / deflate / br body (request's gzip: true). */
+  decompress: boolean;
 }
 
-const DEFAULT_TIMEOUT_MS = 30_000;
-
-function headerList(options: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  const given = options.headers;
-  if (given && typeof given === 'object') {
-    for (const [name, value] of Object.entries(given as Record<string, unknown>)) {
-      if (value === undefined || value === null) continue;
-      const text = String(value);
-      if (/[\r\n]/.test(name) || /[\r\n]/.test(text)) throw new RequestRefused('INVALID_HEADER', `header ${JSON.stringify(name)} contains CR or LF`);
-      if (name.toLowerCase() === 'host') continue; // the host is the device's, never the driver's
-      out[name.toLowerCase()] = text;
-    }
-  }
-  return out;
+export interface HopResponse {
+  status: number;
+  headers: Record<string, string | string[]>;
+  body: Buffer;
+  /** Bytes as received, before decompression. */
+  wireBytes: number;
+  headersMs: number;
 }
 
-function requestBody(options: Record<string, unknown>, headers: Record<string, string>): string | undefined {
-  if (options.form && typeof options.form === 'object') {
-    headers['content-type'] ??= 'application/x-www-form-urlencoded';
-    return new URLSearchParams(Object.entries(options.form as Record<string, unknown>).map(([k, v]) => [k, String(v)])).toString();
+export class SendFailure extends Error {
+  readonly code: string;
+  readonly headersMs: number | null;
+  constructor(code: string, message: string, headersMs: number | null = null) {
+    super(message);
+    this.code = code;
+    this.headersMs = headersMs;
   }
-  if (options.json !== undefined && typeof options.json === 'object' && options.json !== null) {
-    headers['content-type'] ??= 'application/json';
-    return JSON.stringify(options.json);
-  }
-  if (options.body === undefined || options.body === null) return undefined;
-  if (typeof options.body === 'object') {
-    headers['content-type'] ??= 'application/json';
-    return JSON.stringify(options.body);
-  }
-  return String(options.body);
 }
 
-function errorCode(error: unknown): string {
-  const e = error as { code?: string; cause?: { code?: string }; name?: string };
-  const code = e.cause?.code ?? e.code;
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') return 'ETIMEDOUT';
-  if (code === 'UND_ERR_SOCKET') return 'ECONNRESET';
-  if (code) return code;
-  if (e.name === 'AbortError') return 'ABORTED';
-  return 'NETWORK_ERROR';
+const decoders: Record<string, (b: Buffer, o: zlib.ZlibOptions) => Promise<Buffer>> = {
+  gzip: promisify(zlib.gunzip),
+  'x-gzip': promisify(zlib.gunzip),
+  deflate: promisify(zlib.inflate),
+  br: promisify(zlib.brotliDecompress) as (b: Buffer, o: zlib.ZlibOptions) => Promise<Buffer>,
+};
+
+/** undici's and node's error codes → the codes a driver sees (those of node's http, as request gave). */
+function classify(error: unknown, hop: Hop): SendFailure {
+  const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
+  const where = `${hop.method} ${hop.url.origin}`;
+  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT' || e?.code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new SendFailure('ETIMEDOUT', `${where}: no answer within the ${hop.timeoutMs} ms timeout`);
+  }
+  if (hop.signal.aborted) return new SendFailure('ABORTED', `${where}: the run ended before the answer`);
+  const code = e?.cause?.code ?? e?.code;
+  const message = e?.cause?.message ?? e?.message ?? String(error);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return new SendFailure(code, `${where}: connection refused (nothing listens on port ${hop.url.port || (hop.url.protocol === 'https:' ? 443 : 80)})`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return new SendFailure(code, `${where}: the host name ${hop.url.hostname} could not be resolved (${code})`);
+    case 'UND_ERR_SOCKET':
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return new SendFailure('ECONNRESET', `${where}: the device closed the connection (${message})`);
+    case 'UND_ERR_RESPONSE_EXCEEDED_MAX_SIZE':
+      return new SendFailure('BODY_TOO_LARGE', `${where}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`);
+  }
+  if (typeof code === 'string' && (/CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|ERR_SSL/.test(code))) {
+    return new SendFailure(code, `${where}: TLS failure: ${message} (a driver may pass rejectUnauthorized: false for a device with its own certificate)`);
+  }
+  return new SendFailure(typeof code === 'string' ? code : 'NETWORK_ERROR', `${where}: ${message}`);
 }
 
-export async function send(ctx: SendContext): Promise<{ answer: HttpAnswer; exchange: HttpExchange }> {
+export async function sendHop(hop: Hop): Promise<HopResponse> {
   const started = performance.now();
-  const exchange: HttpExchange = { method: ctx.method, url: '', status: null, error: null, durationMs: 0, requestBytes: 0, responseBytes: 0 };
-  const fail = (code: string, message: string) => {
-    exchange.error = code;
-    exchange.durationMs = performance.now() - started;
-    return { answer: { error: { code, message }, response: null }, exchange };
-  };
+  let headersMs: number | null = null;
   try {
-    const { url, shown } = buildUrl(ctx.target, ctx.options);
-    exchange.url = shown;
-    const headers = headerList(ctx.options);
-    const body = requestBody(ctx.options, headers);
-    exchange.requestBytes = body ? Buffer.byteLength(body) : 0;
-    const username = ctx.options.username ?? ctx.target.username;
-    const password = ctx.options.password ?? ctx.target.password;
-    if (ctx.options.auth === 'basic') {
-      headers.authorization = `Basic ${Buffer.from(`${username ?? ''}:${password ?? ''}`).toString('base64')}`;
-    }
-    const requested = Number(ctx.options.timeout);
-    const timeout = Math.max(1, Math.ceil(Math.min(Number.isFinite(requested) && requested > 0 ? requested : DEFAULT_TIMEOUT_MS, ctx.maxTimeoutMs)));
-    const rejectUnauthorized = ctx.options.rejectUnauthorized !== false && ctx.options.strictSSL !== false;
-    const response = await request(url, {
-      method: ctx.method as 'GET',
-      headers,
-      body,
-      dispatcher: ctx.dispatchers.get(url.origin, rejectUnauthorized),
-      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(timeout)]),
-      headersTimeout: timeout,
-      bodyTimeout: timeout,
+    const response = await request(hop.url, {
+      method: hop.method,
+      headers: hop.headers,
+      body: hop.body,
+      dispatcher: hop.dispatcher,
+      signal: AbortSignal.any([hop.signal, AbortSignal.timeout(hop.timeoutMs)]),
+      headersTimeout: hop.timeoutMs,
+      bodyTimeout: hop.timeoutMs,
     });
+    headersMs = performance.now() - started;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of response.body) {
       size += (chunk as Buffer).length;
-      if (size > ctx.maxResponseBytes) {
+      if (size > hop.maxResponseBytes) {
         response.body.destroy();
-        return fail('BODY_TOO_LARGE', `the response body is larger than the limit of ${ctx.maxResponseBytes} bytes`);
+        throw new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`, headersMs);
       }
       chunks.push(chunk as Buffer);
     }
-    const text = Buffer.concat(chunks).toString('utf8');
-    exchange.status = response.statusCode;
-    exchange.responseBytes = size;
-    exchange.durationMs = performance.now() - started;
-    const responseHeaders: Record<string, string | string[]> = {};
+    let body: Buffer = Buffer.concat(chunks, size);
+    const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(response.headers)) {
       if (value === undefined) continue;
-      responseHeaders[name] = name === 'set-cookie' && !Array.isArray(value) ? [value] : value;
+      // As node's http did: set-cookie is always an array, repeated headers are joined.
+      if (name === 'set-cookie') headers[name] = Array.isArray(value) ? value : [value];
+      else headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return {
-      answer: {
-        error: null,
-        response: { statusCode: response.statusCode, statusMessage: STATUS_CODES[response.statusCode] ?? '', headers: responseHeaders, body: text },
-      },
-      exchange,
-    };
+    const coding = String(headers['content-encoding'] ?? '').trim().toLowerCase();
+    if (hop.decompress && body.length > 0 && decoders[coding]) {
+      try {
+        body = await decoders[coding](body, { maxOutputLength: hop.maxResponseBytes });
+      } catch (error) {
+        const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+        throw new SendFailure(
+          tooLarge ? 'BODY_TOO_LARGE' : 'DECOMPRESSION_ERROR',
+          tooLarge
+            ? `${hop.method} ${hop.url.origin}: the decompressed body is larger than the limit of ${hop.maxResponseBytes} bytes`
+            : `${hop.method} ${hop.url.origin}: the ${coding} body could not be decoded (${(error as Error).message})`,
+          headersMs,
+        );
+      }
+    }
+    return { status: response.statusCode, headers, body, wireBytes: size, headersMs };
   } catch (error) {
-    if (error instanceof RequestRefused) return fail(error.code, error.message);
-    const code = errorCode(error);
-    const message = code === 'ETIMEDOUT' || (error as Error).name === 'TimeoutError' ? 'the request timed out' : (error as Error).message;
-    return fail((error as Error).name === 'TimeoutError' ? 'ETIMEDOUT' : code, `${message}${exchange.url ? ` (${ctx.method} ${exchange.url})` : ''}`);
+    if (error instanceof SendFailure) throw error;
+    const failure = classify(error, hop);
+    throw new SendFailure(failure.code, failure.message, headersMs);
   }
 }

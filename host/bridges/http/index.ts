@@ -1,0 +1,153 @@
+// Where a driver's D.device.http.get/post/put/delete goes: options checked, the URL
+// built on the device, then one undici exchange per hop (redirects followed on the
+// device only, cookies from and to the device's jar), recorded in the run's transcript,
+// and answered in the shape of the driver's callback (error, response, body).
+import { STATUS_CODES } from 'node:http';
+import type { HttpAnswer } from '../../../runtime/protocol.js';
+import type { HttpExchange } from '../../run-result.js';
+import { readOptions, type Method, type RequestOptions } from './options.js';
+import { sendHop, SendFailure, type HopResponse } from './send.js';
+import type { DeviceSession } from './sessions.js';
+import { buildUrl, redirectTarget, RequestRefused, type HttpTarget } from './target.js';
+import { Redactor, round, startExchange, type TranscriptMode } from './transcript.js';
+
+export interface RequestContext {
+  target: HttpTarget;
+  session: DeviceSession;
+  /** Aborted when the run ends: requests in flight are dropped. */
+  signal: AbortSignal;
+  maxResponseBytes: number;
+  /** Milliseconds left before the run's deadline: no request may outlive it. */
+  timeLeftMs: () => number;
+  /** Counts one exchange against the run's bound; false when the bound is reached. */
+  takeRequest: () => boolean;
+  maxRequests: number;
+  /** Passwords known to the run (the device's, external devices'), masked in the transcript. */
+  secrets: Array<string | null>;
+  transcript: TranscriptMode;
+  runStarted: number;
+  record: (exchange: HttpExchange) => void;
+}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+function failure(code: string, message: string): HttpAnswer {
+  return { error: { code, message }, response: null };
+}
+
+function basicAuthorization(target: HttpTarget, options: Record<string, unknown>): string {
+  // options.username / options.password override the device's management credentials.
+  const username = options.username ?? target.username ?? '';
+  const password = options.password ?? target.password ?? '';
+  return `Basic ${Buffer.from(`${String(username)}:${String(password)}`).toString('base64')}`;
+}
+
+function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
+  const response = { statusCode: hop.status, statusMessage: STATUS_CODES[hop.status] ?? '', headers: hop.headers };
+  if (options.encoding.kind === 'buffer') {
+    return { error: null, response: { ...response, body: hop.body.toString('base64'), bodyKind: 'base64' } };
+  }
+  const text = hop.body.toString(options.encoding.encoding);
+  if (options.parseJson && text.trim() !== '') {
+    try {
+      return { error: null, response: { ...response, body: JSON.parse(text) as unknown, bodyKind: 'json' } };
+    } catch {
+      // not JSON after all: the driver gets the text, as request gave it
+    }
+  }
+  return { error: null, response: { ...response, body: text } };
+}
+
+export async function performRequest(ctx: RequestContext, method: Method, raw: Record<string, unknown>): Promise<HttpAnswer> {
+  const redactor = new Redactor([...ctx.secrets, typeof raw.password === 'string' ? raw.password : null]);
+  let options: RequestOptions;
+  let url: URL;
+  try {
+    options = readOptions(method, raw);
+    url = buildUrl(ctx.target, raw);
+  } catch (error) {
+    if (!(error instanceof RequestRefused)) throw error;
+    const exchange = startExchange(method, redactor.text(typeof raw.url === 'string' ? raw.url : String(raw.url)), ctx.runStarted);
+    exchange.error = error.code;
+    exchange.errorMessage = redactor.text(error.message);
+    ctx.record(exchange);
+    return failure(error.code, error.message);
+  }
+  const headers = { ...options.headers };
+  if (options.basicAuth) headers.authorization = basicAuthorization(ctx.target, raw);
+  const driverCookie = headers.cookie;
+  let hopMethod = options.method;
+  let body = options.body;
+
+  for (let redirects = 0; ; redirects++) {
+    if (!ctx.takeRequest()) return failure('TOO_MANY_REQUESTS', `this run already made ${ctx.maxRequests} requests, its limit`);
+    if (options.jar) {
+      // The driver's own Cookie header comes first, then the jar's, as request did.
+      const fromJar = ctx.session.jar.getCookieStringSync(url.href);
+      const merged = [driverCookie, fromJar].filter(Boolean).join('; ');
+      if (merged) headers.cookie = merged;
+    }
+    const exchange = startExchange(hopMethod, redactor.text(url.href), ctx.runStarted);
+    exchange.requestBytes = body?.length ?? 0;
+    if (ctx.transcript === 'full') exchange.request = { headers: redactor.headers(headers) as Record<string, string>, body: redactor.body(body) };
+    const started = performance.now();
+    let hop: HopResponse;
+    try {
+      hop = await sendHop({
+        url,
+        method: hopMethod,
+        headers,
+        body,
+        dispatcher: ctx.session.dispatcher(options.rejectUnauthorized),
+        timeoutMs: Math.max(1, Math.min(options.timeoutMs, Math.ceil(ctx.timeLeftMs()))),
+        signal: ctx.signal,
+        maxResponseBytes: ctx.maxResponseBytes,
+        decompress: options.gzip,
+      });
+    } catch (error) {
+      const sendFailure = error instanceof SendFailure ? error : new SendFailure('NETWORK_ERROR', String(error));
+      exchange.error = sendFailure.code;
+      exchange.errorMessage = redactor.text(sendFailure.message);
+      exchange.headersMs = sendFailure.headersMs === null ? null : round(sendFailure.headersMs);
+      exchange.durationMs = round(performance.now() - started);
+      ctx.record(exchange);
+      return failure(sendFailure.code, sendFailure.message);
+    }
+    exchange.status = hop.status;
+    exchange.headersMs = round(hop.headersMs);
+    exchange.durationMs = round(performance.now() - started);
+    exchange.responseBytes = hop.wireBytes;
+    if (ctx.transcript === 'full') exchange.response = { headers: redactor.headers(hop.headers), body: redactor.body(hop.body) };
+    if (options.jar) {
+      for (const line of (hop.headers['set-cookie'] as string[] | undefined) ?? []) {
+        ctx.session.jar.setCookieSync(line, url.href, { ignoreError: true });
+      }
+    }
+    const location = hop.headers.location;
+    if (!options.followRedirects || !REDIRECTS.has(hop.status) || typeof location !== 'string') {
+      ctx.record(exchange);
+      return answerOf(hop, options);
+    }
+    if (redirects >= options.maxRedirects) {
+      ctx.record(exchange);
+      return failure('TOO_MANY_REDIRECTS', `${method} ${redactor.text(url.href)}: more than maxRedirects (${options.maxRedirects}) redirects; a redirect loop?`);
+    }
+    try {
+      url = redirectTarget(ctx.target, url, location);
+    } catch (error) {
+      if (!(error instanceof RequestRefused)) throw error;
+      exchange.error = error.code;
+      exchange.errorMessage = error.message;
+      ctx.record(exchange);
+      return failure(error.code, error.message);
+    }
+    exchange.redirectedTo = redactor.text(url.href);
+    ctx.record(exchange);
+    // 301/302/303 turn a POST (or PUT, DELETE) into a GET without a body; 307/308 keep both.
+    if (hop.status !== 307 && hop.status !== 308 && hopMethod !== 'GET') {
+      hopMethod = 'GET';
+      body = undefined;
+      delete headers['content-type'];
+    }
+  }
+}

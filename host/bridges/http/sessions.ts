@@ -1,0 +1,78 @@
+// What the host keeps of each device between runs: its undici dispatcher (keep-alive,
+// bounded connections) and its cookie jar. A device's requests only ever use its own
+// session, so cookies never travel to another device or external host. Sessions are
+// kept for the most recently used devices and closed when the host closes.
+import { Agent } from 'undici';
+import { CookieJar } from 'tough-cookie';
+import type { TrustStore } from '../tls/trust.js';
+
+/** Connections one device may hold open per origin: devices are small servers. */
+const CONNECTIONS_PER_ORIGIN = 6;
+const KEEP_ALIVE_MS = 10_000;
+
+export class DeviceSession {
+  readonly jar = new CookieJar();
+  // One agent per verification mode: undici fixes TLS options per dispatcher, not per request.
+  readonly #agents = new Map<boolean, Agent>();
+  readonly #trust: TrustStore;
+
+  constructor(trust: TrustStore) {
+    this.#trust = trust;
+  }
+
+  dispatcher(rejectUnauthorized: boolean): Agent {
+    let agent = this.#agents.get(rejectUnauthorized);
+    if (!agent) {
+      agent = new Agent({
+        connections: CONNECTIONS_PER_ORIGIN,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        connect: { rejectUnauthorized, secureContext: this.#trust.secureContext },
+      });
+      this.#agents.set(rejectUnauthorized, agent);
+    }
+    return agent;
+  }
+
+  async close(): Promise<void> {
+    const agents = [...this.#agents.values()];
+    this.#agents.clear();
+    await Promise.all(agents.map((a) => a.close().catch(() => a.destroy())));
+  }
+}
+
+export class DeviceSessions {
+  readonly #sessions = new Map<string, DeviceSession>();
+  readonly #trust: TrustStore;
+  readonly #max: number;
+
+  constructor(trust: TrustStore, maxSessions: number) {
+    this.#trust = trust;
+    this.#max = maxSessions;
+  }
+
+  get(key: string): DeviceSession {
+    let session = this.#sessions.get(key);
+    if (session) {
+      this.#sessions.delete(key); // re-inserted last: the Map's order is the recency order
+    } else {
+      session = new DeviceSession(this.#trust);
+      if (this.#sessions.size >= this.#max) {
+        const [oldestKey, oldest] = this.#sessions.entries().next().value as [string, DeviceSession];
+        this.#sessions.delete(oldestKey);
+        void oldest.close(); // close() lets requests in flight finish
+      }
+    }
+    this.#sessions.set(key, session);
+    return session;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  async close(): Promise<void> {
+    const sessions = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+}

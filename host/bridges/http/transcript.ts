@@ -1,0 +1,86 @@
+// The run's record of what went over the wire. Summaries always; headers and bodies
+// only in 'full' mode. Nothing secret is kept: credentials, cookies and passwords are
+// masked before an exchange is recorded, because transcripts are printed and stored.
+import type { HttpExchange } from '../../run-result.js';
+
+export type TranscriptMode = 'summary' | 'full';
+
+/** Bodies longer than this are cut in the transcript (never in what the driver gets). */
+const MAX_RECORDED_BODY = 64 * 1024;
+const MASK = '***';
+/** Shorter secrets would mask ordinary text everywhere; they are still masked in headers and urls' placeholders. */
+const MIN_SECRET_LENGTH = 3;
+
+export class Redactor {
+  readonly #secrets: string[];
+
+  constructor(secrets: Array<string | null | undefined>) {
+    const all = new Set<string>();
+    for (const secret of secrets) {
+      if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
+      all.add(secret);
+      all.add(encodeURIComponent(secret));
+      all.add(new URLSearchParams({ s: secret }).toString().slice(2)); // form encoding: spaces as +
+    }
+    this.#secrets = [...all].sort((a, b) => b.length - a.length);
+  }
+
+  text(value: string): string {
+    let out = value;
+    for (const secret of this.#secrets) out = out.replaceAll(secret, MASK);
+    return out;
+  }
+
+  headers<T extends string | string[]>(headers: Record<string, T>): Record<string, string | string[]> {
+    const out: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      const lower = name.toLowerCase();
+      if (lower === 'authorization' || lower === 'proxy-authorization') {
+        out[name] = String(value).replace(/^(\S+)\s.*$/s, `$1 ${MASK}`);
+      } else if (lower === 'cookie') {
+        out[name] = String(value).split(/;\s*/).map(maskCookie).join('; ');
+      } else if (lower === 'set-cookie') {
+        out[name] = (Array.isArray(value) ? value : [value]).map((line) => {
+          const [pair, ...attributes] = line.split(';');
+          return [maskCookie(pair!.trim()), ...attributes.map((a: string) => a.trim())].join('; ');
+        });
+      } else {
+        out[name] = Array.isArray(value) ? value.map((v) => this.text(v)) : this.text(value as string);
+      }
+    }
+    return out;
+  }
+
+  body(bytes: Buffer | undefined): string | null {
+    if (!bytes || bytes.length === 0) return null;
+    const shown = bytes.subarray(0, MAX_RECORDED_BODY).toString('utf8');
+    const cut = bytes.length > MAX_RECORDED_BODY ? `… (${bytes.length - MAX_RECORDED_BODY} more bytes)` : '';
+    return this.text(shown) + cut;
+  }
+}
+
+function maskCookie(pair: string): string {
+  const eq = pair.indexOf('=');
+  return eq < 0 ? pair : `${pair.slice(0, eq)}=${MASK}`;
+}
+
+/** A new exchange record, started now. */
+export function startExchange(method: string, url: string, runStarted: number): HttpExchange {
+  return {
+    method,
+    url,
+    status: null,
+    error: null,
+    errorMessage: null,
+    startedMs: round(performance.now() - runStarted),
+    headersMs: null,
+    durationMs: 0,
+    requestBytes: 0,
+    responseBytes: 0,
+    redirectedTo: null,
+  };
+}
+
+export function round(ms: number): number {
+  return Math.round(ms * 100) / 100;
+}
