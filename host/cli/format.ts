@@ -1,6 +1,6 @@
 // Human output of a RunResult: variables and tables as aligned columns, then HTTP
 // exchanges, logs and warnings. Colour only on a terminal, and never with NO_COLOR.
-import type { RunResult } from '../run-result.js';
+import type { HttpExchange, RunResult } from '../run-result.js';
 
 export interface Style {
   bold(s: string): string;
@@ -35,6 +35,25 @@ function size(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** One exchange: its summary line, then (with --verbose) its headers and bodies. */
+function exchangeLines(h: HttpExchange, style: Style): string[] {
+  const outcome = h.error ? style.red(h.error) : String(h.status);
+  const timing = h.headersMs !== null && h.headersMs !== h.durationMs ? `${h.headersMs.toFixed(1)}/${h.durationMs.toFixed(1)} ms` : `${h.durationMs.toFixed(1)} ms`;
+  const sizes = h.requestBytes ? `${size(h.requestBytes)} → ${size(h.responseBytes)}` : size(h.responseBytes);
+  const lines = [`${h.method} ${h.url} → ${outcome} ${style.dim(`(${timing}, ${sizes})`)}`];
+  if (h.redirectedTo) lines.push(style.dim(`  ↪ redirected to ${h.redirectedTo}`));
+  if (h.error && h.errorMessage) lines.push(style.dim(`  ${h.errorMessage}`));
+  const block = (marker: string, headers: Record<string, string | string[]>, body: string | null) => {
+    for (const [name, value] of Object.entries(headers)) {
+      for (const one of Array.isArray(value) ? value : [value]) lines.push(style.dim(`  ${marker} ${name}: ${one}`));
+    }
+    if (body !== null) lines.push(...body.split('\n').map((l) => `  ${marker} ${l}`));
+  };
+  if (h.request) block('>', h.request.headers, h.request.body);
+  if (h.response) block('<', h.response.headers, h.response.body);
+  return lines;
+}
+
 export function formatResult(result: RunResult, title: string, style: Style = plain): string {
   const out: string[] = [];
   const indent = (lines: string[]) => lines.map((l) => `  ${l}`);
@@ -59,14 +78,7 @@ export function formatResult(result: RunResult, title: string, style: Style = pl
   }
   if (result.http.length) {
     section('HTTP', result.http.length);
-    out.push(
-      ...indent(
-        result.http.map((h) => {
-          const outcome = h.error ? style.red(h.error) : String(h.status);
-          return `${h.method} ${h.url} → ${outcome} ${style.dim(`(${h.durationMs.toFixed(1)} ms, ${size(h.responseBytes)})`)}`;
-        }),
-      ),
-    );
+    for (const h of result.http) out.push(...indent(exchangeLines(h, style)));
   }
   if (result.logs.length) {
     section('Logs', result.logs.length);

@@ -59,7 +59,9 @@ function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
 }
 
 export async function performRequest(ctx: RequestContext, method: Method, raw: Record<string, unknown>): Promise<HttpAnswer> {
-  const redactor = new Redactor([...ctx.secrets, typeof raw.password === 'string' ? raw.password : null]);
+  const authorization = raw.auth === 'basic' ? basicAuthorization(ctx.target, raw) : null;
+  // The credentials' base64 form is a secret too: devices echo it back in debug pages.
+  const redactor = new Redactor([...ctx.secrets, typeof raw.password === 'string' ? raw.password : null, authorization?.slice('Basic '.length)]);
   let options: RequestOptions;
   let url: URL;
   try {
@@ -74,7 +76,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
     return failure(error.code, error.message);
   }
   const headers = { ...options.headers };
-  if (options.basicAuth) headers.authorization = basicAuthorization(ctx.target, raw);
+  if (options.basicAuth && authorization) headers.authorization = authorization;
   const driverCookie = headers.cookie;
   let hopMethod = options.method;
   let body = options.body;

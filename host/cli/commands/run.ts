@@ -22,6 +22,8 @@ Options:
   --port-map <pairs>     ports to dial instead, e.g. 80=8080,443=8443
   --timeout <ms>         run deadline (default 60000)
   --memory <mb>          isolate memory limit (default 128)
+  --verbose              also print the headers and bodies of every HTTP exchange
+                         (credentials, cookies and passwords masked)
   --json                 print one JSON object instead of text
   -h, --help             this help
 
@@ -44,6 +46,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       timeout: { type: 'string' },
       memory: { type: 'string' },
       json: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', short: 'v', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -66,7 +69,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
 
   const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb } });
   try {
-    const result = await host.run({ path: positionals[0], action: values.action, device, parameters });
+    const result = await host.run({ path: positionals[0], action: values.action, device, parameters, transcript: values.verbose ? 'full' : 'summary' });
     if (values.json) io.stdout(jsonResult(result));
     else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${device.host ?? device.ip ?? 'no device address'}`, styleFor(io.stdoutStream, io.env)));
     return result.status === 'success' ? 0 : 1;
