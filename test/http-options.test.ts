@@ -53,7 +53,8 @@ describe('D.device.http options', () => {
       { device: device(extra) },
     );
     expect(result.status, result.message ?? '').toBe('success');
-    return { ...(JSON.parse(result.logs[0]!.message) as Record<string, any>), result };
+    const seen: Record<string, any> = JSON.parse(result.logs[0]!.message);
+    return Object.assign(seen, { result });
   }
   const lastSeen = () => http.seen.at(-1)!;
 

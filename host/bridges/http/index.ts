@@ -75,6 +75,8 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
     ctx.record(exchange);
     return failure(error.code, error.message);
   }
+  // A ${password} placeholder is masked in the transcript however short the password is.
+  const firstShown = typeof raw.url === 'string' && raw.url.includes('${password}') ? buildUrl({ ...ctx.target, password: '***' }, raw).href : url.href;
   const headers = { ...options.headers };
   if (options.basicAuth && authorization) headers.authorization = authorization;
   const driverCookie = headers.cookie;
@@ -89,7 +91,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
       const merged = [driverCookie, fromJar].filter(Boolean).join('; ');
       if (merged) headers.cookie = merged;
     }
-    const exchange = startExchange(hopMethod, redactor.text(url.href), ctx.runStarted);
+    const exchange = startExchange(hopMethod, redactor.text(redirects === 0 ? firstShown : url.href), ctx.runStarted);
     exchange.requestBytes = body?.length ?? 0;
     if (ctx.transcript === 'full') exchange.request = { headers: redactor.headers(headers) as Record<string, string>, body: redactor.body(body) };
     const started = performance.now();
