@@ -1,46 +1,100 @@
-// D.device.http.getTLSCertificate: connects to the target, reads the peer certificate
-// and says whether it verifies against the system CAs and the host name.
+// D.device.http.getTLSCertificate: a TLS handshake with the target that always gets as far
+// as reading the peer certificate (rejectUnauthorized: false), then says itself whether the
+// certificate is valid: its chain verifies against the host's trust store AND it names the
+// host (or IP) that was dialled. Nothing is sent after the handshake; the socket is closed.
+import net from 'node:net';
 import tls from 'node:tls';
 import type { HttpTarget } from '../http/target.js';
+import { describeCertificate, type CertificateDescription } from './describe.js';
 import type { TrustStore } from './trust.js';
+
+export interface TlsCertificate extends CertificateDescription {
+  /** Chain verified and host name / IP matched. */
+  valid: boolean;
+  /** Why not valid: an OpenSSL verify code (CERT_HAS_EXPIRED, DEPTH_ZERO_SELF_SIGNED_CERT, …) or ERR_TLS_CERT_ALTNAME_INVALID; null when valid. */
+  certError: string | null;
+}
 
 export interface TlsAnswer {
   error: { code: string; message: string } | null;
-  certificate: { issuer: string; expiry: string; valid: boolean; certError: string | null } | null;
+  certificate: TlsCertificate | null;
 }
 
-function nameOf(fields: Record<string, unknown> | undefined): string {
-  if (!fields) return '';
-  return Object.entries(fields)
-    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('+') : String(v)}`)
-    .join(', ');
+/** Node types authorizationError as an Error, but gives the verify code as a string. */
+function verifyCode(reason: unknown): string {
+  if (typeof reason === 'string' && reason) return reason;
+  return (reason as { code?: string } | undefined)?.code ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
 }
+
+/** What OpenSSL says when the answer to a ClientHello is not TLS (e.g. plain HTTP). */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
+
+const failed = (code: string, message: string): TlsAnswer => ({ error: { code, message }, certificate: null });
 
 export function readCertificate(target: HttpTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer> {
-  const port = options.port === undefined ? 443 : Number(options.port);
+  const port = options.port === undefined || options.port === null ? 443 : Number(options.port);
   const host = (options.useHostname !== false && target.host) || target.ip;
+  if (!host) return Promise.resolve(failed('MISSING_DEVICE_ADDRESS', 'the device has no IP address or host name to read a TLS certificate from'));
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    return Promise.resolve(failed('INVALID_OPTIONS', `port must be an integer from 1 to 65535 (got ${JSON.stringify(options.port)})`));
+  }
+  const dialled = target.portMap[port] ?? port;
+  const where = `${host}:${port}${dialled === port ? '' : ` (dialled as port ${dialled})`}`;
+  if (signal.aborted) return Promise.resolve(failed('ABORTED', `the run ended before connecting to ${where}`));
+
   return new Promise((resolve) => {
-    if (!host) return resolve({ error: { code: 'MISSING_DEVICE_ADDRESS', message: 'the device has no IP address or host name' }, certificate: null });
-    if (!Number.isInteger(port) || port < 1 || port > 65535) return resolve({ error: { code: 'INVALID_OPTIONS', message: `invalid port ${JSON.stringify(options.port)}` }, certificate: null });
-    const socket = tls.connect({ host, port: target.portMap[port] ?? port, servername: /^[\d.:]+$/.test(host) ? undefined : host, rejectUnauthorized: false, secureContext: trust.secureContext });
-    const done = (answer: TlsAnswer) => {
+    let settled = false;
+    let socket: tls.TLSSocket;
+    try {
+      socket = tls.connect({
+        host,
+        port: dialled,
+        servername: net.isIP(host) ? undefined : host, // SNI carries host names only
+        secureContext: trust.secureContext,
+        rejectUnauthorized: false, // read the certificate whatever it is; validity is decided below
+      });
+    } catch (error) {
+      // bad options are refused synchronously; the driver still gets an answer
+      return resolve(failed((error as NodeJS.ErrnoException).code ?? 'TLS_ERROR', `cannot connect to ${where}: ${(error as Error).message}`));
+    }
+    const finish = (answer: TlsAnswer) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       socket.destroy();
       resolve(answer);
     };
-    const onAbort = () => done({ error: { code: 'ABORTED', message: 'the run ended' }, certificate: null });
-    const timer = setTimeout(() => done({ error: { code: 'ETIMEDOUT', message: `no TLS handshake with ${host}:${port} within ${timeoutMs} ms` }, certificate: null }), timeoutMs);
-    signal.addEventListener('abort', onAbort);
+    const onAbort = () => finish(failed('ABORTED', `the run ended while reading the TLS certificate of ${where}`));
+    const timer = setTimeout(() => finish(failed('ETIMEDOUT', `no TLS handshake with ${where} within ${timeoutMs} ms`)), timeoutMs);
+    signal.addEventListener('abort', onAbort, { once: true });
+
     socket.once('secureConnect', () => {
-      const cert = socket.getPeerCertificate();
-      let certError = socket.authorized ? null : String(socket.authorizationError ?? 'UNABLE_TO_VERIFY');
-      if (!certError) {
-        const mismatch = tls.checkServerIdentity(host, cert);
+      const peer = socket.getPeerCertificate();
+      if (!peer?.raw) return finish(failed('NO_CERTIFICATE', `${where} completed the TLS handshake without a certificate`));
+      let description: CertificateDescription;
+      try {
+        description = describeCertificate(peer.raw);
+      } catch (error) {
+        return finish(failed('CERTIFICATE_UNREADABLE', `the certificate of ${where} could not be read: ${(error as Error).message}`));
+      }
+      // Node fills authorizationError with the chain's verify code, or with the identity check's.
+      let certError = socket.authorized ? null : verifyCode(socket.authorizationError as unknown);
+      if (certError === null) {
+        const mismatch = tls.checkServerIdentity(host, peer);
         if (mismatch) certError = (mismatch as NodeJS.ErrnoException).code ?? 'ERR_TLS_CERT_ALTNAME_INVALID';
       }
-      done({ error: null, certificate: { issuer: nameOf(cert.issuer as unknown as Record<string, unknown>), expiry: cert.valid_to, valid: certError === null, certError } });
+      const { issuer, expiry, ...details } = description; // the public spec's four fields first
+      finish({ error: null, certificate: { issuer, expiry, valid: certError === null, certError, ...details } });
     });
-    socket.once('error', (error: NodeJS.ErrnoException) => done({ error: { code: error.code ?? 'TLS_ERROR', message: error.message }, certificate: null }));
+    // 'on', not 'once': an error after settling must still have a listener.
+    socket.on('error', (error: NodeJS.ErrnoException & { reason?: string }) => {
+      const code = error.code ?? 'TLS_ERROR';
+      // OpenSSL's message is a whole error-queue line; its reason alone reads better.
+      const detail = error.reason ?? error.message.trim();
+      const hint = NOT_TLS.has(code) ? ' (the port does not seem to speak TLS)' : '';
+      finish(failed(code, `reading the TLS certificate of ${where} failed: ${detail}${hint}`));
+    });
+    socket.once('close', () => finish(failed('ECONNRESET', `${where} closed the connection before the TLS handshake completed`)));
   });
 }
