@@ -26,7 +26,8 @@ export class DeviceSession {
       agent = new Agent({
         connections: CONNECTIONS_PER_ORIGIN,
         keepAliveTimeout: KEEP_ALIVE_MS,
-        connect: { rejectUnauthorized, secureContext: this.#trust.secureContext },
+        // Unverified connections also accept the old protocols of old devices: no security is claimed.
+        connect: { rejectUnauthorized, secureContext: rejectUnauthorized ? this.#trust.secureContext : this.#trust.legacySecureContext },
       });
       this.#agents.set(rejectUnauthorized, agent);
     }

@@ -50,7 +50,7 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
         host,
         port: dialled,
         servername: net.isIP(host) ? undefined : host, // SNI carries host names only
-        secureContext: trust.secureContext,
+        secureContext: trust.legacySecureContext, // old devices too: validity is judged below, not by the handshake
         rejectUnauthorized: false, // read the certificate whatever it is; validity is decided below
       });
     } catch (error) {

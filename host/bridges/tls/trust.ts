@@ -12,6 +12,12 @@ export interface TrustStore {
   /** PEM certificates, in the form node:tls takes as `ca`. */
   readonly ca: readonly string[];
   readonly secureContext: tls.SecureContext;
+  /**
+   * The same CAs, also accepting TLS 1.0/1.1 and weak keys (OpenSSL security level 0): for
+   * connections where the driver asked for no verification and for reading a certificate,
+   * because old devices (UPSes, printers) speak nothing newer.
+   */
+  readonly legacySecureContext: tls.SecureContext;
 }
 
 let systemCAs: string[] | null = null;
@@ -37,5 +43,13 @@ export function createTrustStore(extraCAs: readonly string[] = []): TrustStore {
     }
   }
   const ca = [...tls.rootCertificates, ...readSystemCAs(), ...extraCAs];
-  return { ca, secureContext: tls.createSecureContext({ ca }) };
+  let legacy: tls.SecureContext | null = null;
+  return {
+    ca,
+    secureContext: tls.createSecureContext({ ca }),
+    get legacySecureContext() {
+      legacy ??= tls.createSecureContext({ ca, minVersion: 'TLSv1', ciphers: 'DEFAULT:@SECLEVEL=0' });
+      return legacy;
+    },
+  };
 }
