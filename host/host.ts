@@ -50,6 +50,8 @@ export interface RunRequest {
   device?: DeviceSpec;
   parameters?: Record<string, unknown>;
   limits?: Partial<RunLimits>;
+  /** This run's allow-list for D.createExternalDevice, instead of the host's. */
+  externalHosts?: ExternalHosts;
   /** 'full' also records the headers and bodies of every HTTP exchange, secrets masked (default 'summary'). */
   transcript?: TranscriptMode;
 }
@@ -68,6 +70,19 @@ function integerOption(value: number | undefined, fallback: number, name: string
   return value;
 }
 
+type ExternalHosts = HostOptions['externalHosts'];
+
+/** An allow-list (names compared case-insensitively) or predicate; none given: the fallback decides. */
+function externalPolicy(allow: ExternalHosts, fallback: (host: string) => boolean): (host: string) => boolean {
+  if (allow === undefined) return fallback;
+  if (typeof allow === 'function') return allow;
+  if (!Array.isArray(allow) || allow.some((h) => typeof h !== 'string')) {
+    throw new DriverboxError('INVALID_OPTIONS', 'externalHosts must be a list of host names / IPs or a function (host) => boolean');
+  }
+  const names = new Set(allow.map((h) => h.toLowerCase()));
+  return (host) => names.has(host.toLowerCase());
+}
+
 export function createHost(options: HostOptions = {}): Host {
   assertNodeFlags();
   const defaults = resolveLimits(options.limits);
@@ -78,9 +93,7 @@ export function createHost(options: HostOptions = {}): Host {
   });
   const trust = createTrustStore(options.trustedCAs);
   const sessions = new DeviceSessions(trust, integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1));
-  const allow = options.externalHosts;
-  const allowExternal =
-    typeof allow === 'function' ? allow : Array.isArray(allow) ? (host: string) => allow.includes(host.toLowerCase()) : () => true;
+  const hostAllowsExternal = externalPolicy(options.externalHosts, () => true);
   let closed = false;
   void pool.prewarm(defaults.memoryMb).catch(() => {});
 
@@ -113,7 +126,7 @@ export function createHost(options: HostOptions = {}): Host {
           sessions,
           transcript,
           trust,
-          allowExternal,
+          allowExternal: externalPolicy(request.externalHosts, hostAllowsExternal),
         });
         discard = outcome.discard;
         return outcome.result;

@@ -16,6 +16,8 @@ export interface RunLimits {
   maxLogChars: number;
   /** HTTP requests (and TLS reads) one run may make; more get a TOO_MANY_REQUESTS error. */
   maxHttpRequests: number;
+  /** Requests (and TLS reads) of one run in flight at once; more wait their turn. */
+  maxConcurrentRequests: number;
   /** Response bodies larger than this are refused with BODY_TOO_LARGE, bytes. */
   maxResponseBytes: number;
 }
@@ -28,6 +30,7 @@ export const defaultLimits: Readonly<RunLimits> = Object.freeze({
   maxTableRows: 1_000,
   maxLogChars: 1_000_000,
   maxHttpRequests: 1_000,
+  maxConcurrentRequests: 6,
   maxResponseBytes: 16 * 1024 * 1024,
 });
 
@@ -39,6 +42,7 @@ const minimums: Record<keyof RunLimits, number> = {
   maxTableRows: 0,
   maxLogChars: 0,
   maxHttpRequests: 0,
+  maxConcurrentRequests: 1,
   maxResponseBytes: 0,
 };
 

@@ -175,6 +175,17 @@ describe('D.device.http scope', () => {
     expect(denied.message).toContain('does not allow "example.com"');
   });
 
+  it('a run may carry its own allow-list, instead of the host\'s; names compare case-insensitively', async () => {
+    const make = (name: string) => `function get_status() { D.createExternalDevice('${name}'); D.success(); }`;
+    const perRun = await runSource(host, make('Cloud.Example'), { device: device(), externalHosts: ['cloud.example'] });
+    expect(perRun.status).toBe('success');
+    const notInRun = await runSource(host, make('localhost'), { device: device(), externalHosts: ['cloud.example'] });
+    expect(notInRun.message).toContain('does not allow "localhost"');
+    const byPredicate = await runSource(host, make('api.vendor.example'), { device: device(), externalHosts: (h: string) => h.endsWith('.vendor.example') });
+    expect(byPredicate.status).toBe('success');
+    await expect(runSource(host, make('x'), { device: device(), externalHosts: 'x' as unknown as string[] })).rejects.toThrow(/externalHosts/);
+  });
+
   it('an external device cannot be redirected to the run\'s device', async () => {
     const result = await runSource(
       host,

@@ -191,11 +191,24 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
 
   const secrets = () => targets.map((t) => t.password);
 
+  // At most maxConcurrentRequests of the run's requests are in flight; the others wait here,
+  // so a driver that fires a hundred requests at once does not flood its device.
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  const limited = <T>(work: () => Promise<T>): Promise<T> =>
+    new Promise<void>((resolve) => (active < limits.maxConcurrentRequests ? (active++, resolve()) : waiting.push(resolve)))
+      .then(work)
+      .finally(() => {
+        const next = waiting.shift();
+        if (next) next();
+        else active--;
+      });
+
   const startHttp = (id: number, call: HttpCall) => {
     const target = targets[call.target];
     if (!target) return deliver(id, { error: { code: 'INVALID_TARGET', message: 'unknown device' }, response: null });
     pending.set(id, () => {});
-    void performRequest(
+    void limited(() => performRequest(
       {
         target,
         session: plan.sessions.get(target.sessionKey),
@@ -213,14 +226,14 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       },
       call.method,
       call.options,
-    ).then((answer) => deliver(id, answer));
+    )).then((answer) => deliver(id, answer));
   };
 
   const startTls = (id: number, call: TlsCall) => {
     const target = targets[call.target] ?? targets[0]!;
     pending.set(id, () => {});
     const exchange = startExchange('TLS', `tls://${target.host ?? target.ip}:${String(call.options.port ?? 443)}`, started);
-    void readCertificate(target, call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal, plan.trust).then((answer) => {
+    void limited(() => readCertificate(target, call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal, plan.trust)).then((answer) => {
       if (ending) return;
       exchange.durationMs = round(performance.now() - started - exchange.startedMs);
       exchange.error = answer.error?.code ?? null;
