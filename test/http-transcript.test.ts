@@ -283,7 +283,7 @@ describe('RunResult.http transcript', () => {
   // (url: '/login?p=' + D.device.password(), common in real drivers) with a password such as
   // 'S3cr3t pw&x=1' gets it recorded as 'S3cr3t%20pw&x=1' in HttpExchange.url and in the
   // echoed body: neither form matches, so it is printed by --verbose. Todo until fixed.
-  it.todo("masks a password concatenated into the url (URL-serialised form) [bug: Redactor misses the URL parser's encoding]", async () => {
+  it('masks a password concatenated into the url (as the URL parser serialises it)', async () => {
     const result = await runSource(
       host,
       `function get_status() { D.device.http.get({ url: '/echo?p=' + D.device.password() }, function () { D.success(); }); }`,
@@ -292,6 +292,30 @@ describe('RunResult.http transcript', () => {
     expect(server.seen.at(-1)!.url).toBe('/echo?p=S3cr3t%20pw&x=1');
     expect(result.http[0]!.url).toBe(`http://127.0.0.1:${server.port}/echo?p=***`);
     expectNoSecret(JSON.stringify(result.http), ['S3cr3t%20pw', 'S3cr3t pw', ...secretForms(PASSWORD)]);
+  });
+
+  it('keeps a request the run\'s end cut short (ABORTED) and a refused one past the request bound, in the order sent', async () => {
+    const cut = await runSource(host, `function get_status() { D.device.http.get({ url: '/slow?ms=3000' }, function () {}); }`, {
+      device: device(),
+      limits: { timeoutMs: 300 },
+    });
+    expect(cut.errorType).toBe('TIMEOUT_ERROR');
+    expect(cut.http).toHaveLength(1);
+    expect(cut.http[0]).toMatchObject({ url: expect.stringContaining('/slow?ms=3000'), status: null, error: 'ABORTED' });
+    const bounded = await runSource(
+      host,
+      `function get_status() {
+        D.device.http.get({ url: '/one' }, function () {
+          D.device.http.get({ url: '/two' }, function (err) { D.success([D.createVariable('c', 'C', err.code)]); });
+        });
+      }`,
+      { device: device(), limits: { maxHttpRequests: 1 } },
+    );
+    expect(bounded.variables[0]!.value).toBe('TOO_MANY_REQUESTS');
+    expect(bounded.http.map((e) => [e.url.replace(/^.*\d(?=\/)/, ''), e.status, e.error])).toEqual([
+      ['/one', 200, null],
+      ['/two', null, 'TOO_MANY_REQUESTS'],
+    ]);
   });
 
   it('cuts bodies over 64 KiB with a note of the bytes left out, but gives the driver everything', async () => {

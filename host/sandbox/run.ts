@@ -389,7 +389,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       tables: end.tables,
       logs,
       warnings,
-      http,
+      // Copies: a request cut short by the run's end would otherwise still change its record later.
+      http: http.map((e) => (e.status === null && e.error === null ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came' } : { ...e })),
       action: plan.action,
       limitExceeded: final.limit,
       durationMs: Math.round((performance.now() - started) * 100) / 100,

@@ -84,14 +84,22 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
   let body = options.body;
 
   for (let redirects = 0; ; redirects++) {
-    if (!ctx.takeRequest()) return failure('TOO_MANY_REQUESTS', `this run already made ${ctx.maxRequests} requests, its limit`);
+    const exchange = startExchange(hopMethod, redactor.text(redirects === 0 ? firstShown : url.href), ctx.runStarted);
+    // Recorded as it starts, so the transcript is in the order sent and keeps a request the run's end cut short.
+    ctx.record(exchange);
+    if (!ctx.takeRequest()) {
+      exchange.error = 'TOO_MANY_REQUESTS';
+      exchange.errorMessage = `this run already made ${ctx.maxRequests} requests, its limit`;
+      return failure(exchange.error, exchange.errorMessage);
+    }
     if (options.jar) {
-      // The driver's own Cookie header comes first, then the jar's, as request did.
+      // Built anew for every hop: the jar decides what this url gets (path, expiry). The driver's
+      // own Cookie header comes first, then the jar's, as request did.
       const fromJar = ctx.session.jar.getCookieStringSync(url.href);
       const merged = [driverCookie, fromJar].filter(Boolean).join('; ');
       if (merged) headers.cookie = merged;
+      else delete headers.cookie;
     }
-    const exchange = startExchange(hopMethod, redactor.text(redirects === 0 ? firstShown : url.href), ctx.runStarted);
     exchange.requestBytes = body?.length ?? 0;
     if (ctx.transcript === 'full') exchange.request = { headers: redactor.headers(headers) as Record<string, string>, body: redactor.body(body) };
     const started = performance.now();
@@ -114,7 +122,6 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
       exchange.errorMessage = redactor.text(sendFailure.message);
       exchange.headersMs = sendFailure.headersMs === null ? null : round(sendFailure.headersMs);
       exchange.durationMs = round(performance.now() - started);
-      ctx.record(exchange);
       return failure(sendFailure.code, sendFailure.message);
     }
     exchange.status = hop.status;
@@ -129,11 +136,9 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
     }
     const location = hop.headers.location;
     if (!options.followRedirects || !REDIRECTS.has(hop.status) || typeof location !== 'string') {
-      ctx.record(exchange);
       return answerOf(hop, options);
     }
     if (redirects >= options.maxRedirects) {
-      ctx.record(exchange);
       return failure('TOO_MANY_REDIRECTS', `${method} ${redactor.text(url.href)}: more than maxRedirects (${options.maxRedirects}) redirects; a redirect loop?`);
     }
     try {
@@ -142,11 +147,9 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
       if (!(error instanceof RequestRefused)) throw error;
       exchange.error = error.code;
       exchange.errorMessage = error.message;
-      ctx.record(exchange);
       return failure(error.code, error.message);
     }
     exchange.redirectedTo = redactor.text(url.href);
-    ctx.record(exchange);
     // 301/302/303 turn a POST (or PUT, DELETE) into a GET without a body; 307/308 keep both.
     if (hop.status !== 307 && hop.status !== 308 && hopMethod !== 'GET') {
       hopMethod = 'GET';

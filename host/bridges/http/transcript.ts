@@ -21,6 +21,9 @@ export class Redactor {
       all.add(secret);
       all.add(encodeURIComponent(secret));
       all.add(new URLSearchParams({ s: secret }).toString().slice(2)); // form encoding: spaces as +
+      // As the URL parser leaves it when a driver pastes the password into a url's path or query.
+      all.add(new URL(`http://h/?${secret}`).search.slice(1));
+      all.add(new URL(`http://h/${secret}`).pathname.slice(1));
     }
     this.#secrets = [...all].sort((a, b) => b.length - a.length);
   }
