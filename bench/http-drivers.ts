@@ -1,0 +1,673 @@
+// Throughput of HTTP-polling drivers through host.run(), side by side with raw undici.
+//
+// What it measures: a local node:http server on 127.0.0.1 (port 0) answers GET /status?i=N
+// with a ~200-byte JSON body. Two drivers poll it:
+//   - "1-GET":  one D.device.http.get, parse the JSON, D.success with one variable
+//   - "10-GET": ten sequential GETs (each callback starts the next), each body parsed,
+//               D.success with one variable (the sum of the indexes the server echoed)
+// Each driver's runs go through one createHost({ maxIsolates: C, warmIsolates: C }) per
+// concurrency C, device { ip: '127.0.0.1', portMap: { 80: port } }. In the same process the
+// same work is done with raw undici: a "run" is 1 or 10 sequential undici.request GETs on one
+// keep-alive Agent (connection bound = the host's per-device Agent, 6 unless --connections),
+// each body read and JSON-parsed. Runs are closed-loop: C workers each start the next run
+// as soon as their previous one ends. Every run's outcome is checked (status, the variable's
+// value, the number of exchanges, no warnings); any failed run makes the bench fail.
+//
+// By default the server runs in a worker thread (a device has its own CPU; its thread's event
+// loop utilisation is shown so a saturated server is visible); --server inline puts it on the
+// bench's own event loop instead.
+//
+// Run:     npm run bench:http
+//          npm run bench:http -- --runs 300 --concurrency 16 --json
+// Options: --runs N (runs per series; default 3000 for 1-GET, 1000 for 10-GET, or env RUNS),
+//          --warmup N (default 100 runs per driver and side), --concurrency C[,C…] (default 1,16),
+//          --rounds N (default 5: each series is measured in N chunks alternating undici and
+//          driverbox, so a busy spell of the machine weighs on both sides alike),
+//          --connections N (raw undici Agent bound, default 6), --server thread|inline,
+//          --json (one JSON object on stdout).
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { Agent, request } from 'undici';
+import { createHost, type Host, type RunResult } from '../host/index.js';
+
+type Side = 'driverbox' | 'undici';
+type ServerMode = 'thread' | 'inline';
+
+interface DriverCase {
+  name: string;
+  requests: number;
+  source: string;
+  defaultRuns: number;
+}
+
+interface Options {
+  runs: number | null;
+  warmup: number;
+  rounds: number;
+  concurrency: number[];
+  connections: number;
+  server: ServerMode;
+  json: boolean;
+}
+
+interface Series {
+  side: Side;
+  driver: string;
+  requests: number;
+  concurrency: number;
+  runs: number;
+  failures: number;
+  firstFailure: string | null;
+  elapsedMs: number;
+  runsPerSecond: number;
+  latency: { p50: number; p99: number; mean: number; max: number };
+  /** Process CPU (user + system, all threads, the server thread included) per run. */
+  cpuMsPerRun: number;
+  /** CPU of the bench's main thread (host, undici, bench loop) per run; Linux only. */
+  mainThreadCpuMsPerRun: number | null;
+  /** Event loop utilisation of the server thread during the series (thread mode only). */
+  serverElu: number | null;
+  /** driverbox only: result.durationMs p50, and the mean per-request time the bridge recorded. */
+  inSandboxP50Ms: number | null;
+  exchangeMeanMs: number | null;
+}
+
+/** host/bridges/http/sessions.ts (CONNECTIONS_PER_ORIGIN): a device's Agent holds this many connections. */
+const HOST_CONNECTIONS_PER_ORIGIN = 6;
+const TARGET_RATIO = 0.5;
+const TARGET_DRIVER = '10-GET';
+
+// ---------------------------------------------------------------------------- drivers
+
+function pollingDriver(requests: number): string {
+  return `
+var REQUESTS = ${requests};
+function get_status() {
+  var sum = 0;
+  function poll(i) {
+    D.device.http.get({ url: '/status?i=' + i }, function (error, response, body) {
+      if (error) {
+        console.error('request ' + i + ' failed: ' + error.code + ' ' + error.message);
+        return D.failure(D.errorType.NETWORK_ERROR);
+      }
+      if (response.statusCode !== 200) {
+        console.error('request ' + i + ' answered ' + response.statusCode);
+        return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+      }
+      var data;
+      try {
+        data = JSON.parse(body);
+      } catch (e) {
+        console.error('request ' + i + ': ' + e.message);
+        return D.failure(D.errorType.PARSING_ERROR);
+      }
+      sum += data.i;
+      if (i + 1 < REQUESTS) return poll(i + 1);
+      D.success([D.device.createVariable('index_sum', 'Sum of polled indexes', sum, null, D.valueType.NUMBER)]);
+    });
+  }
+  poll(0);
+}
+`;
+}
+
+const DRIVERS: DriverCase[] = [
+  { name: '1-GET', requests: 1, source: pollingDriver(1), defaultRuns: 3000 },
+  { name: '10-GET', requests: 10, source: pollingDriver(10), defaultRuns: 1000 },
+];
+
+/** 0 + 1 + … + (n - 1): what both sides must compute from the bodies. */
+const expectedSum = (requests: number) => (requests * (requests - 1)) / 2;
+
+// ---------------------------------------------------------------------------- arguments
+
+class UsageError extends Error {}
+
+function usage(message: string): never {
+  throw new UsageError(message);
+}
+
+function positiveInt(text: string | undefined, what: string, allowZero = false): number {
+  if (text === undefined) usage(`${what} needs a value`);
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    usage(`${what} must be a ${allowZero ? 'non-negative' : 'positive'} integer (got ${JSON.stringify(text)})`);
+  }
+  return value;
+}
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = {
+    runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : null,
+    warmup: 100,
+    rounds: 5,
+    concurrency: [1, 16],
+    connections: HOST_CONNECTIONS_PER_ORIGIN,
+    server: 'thread',
+    json: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? argv[++i];
+    switch (flag) {
+      case '--runs':
+        options.runs = positiveInt(value(), '--runs');
+        break;
+      case '--warmup':
+        options.warmup = positiveInt(value(), '--warmup', true);
+        break;
+      case '--rounds':
+        options.rounds = positiveInt(value(), '--rounds');
+        break;
+      case '--concurrency': {
+        const text = value();
+        if (text === undefined) usage('--concurrency needs a value such as 16 or 1,16');
+        const list = text.split(',').map((part) => positiveInt(part, '--concurrency'));
+        options.concurrency = [...new Set(list)].sort((a, b) => a - b);
+        break;
+      }
+      case '--connections':
+        options.connections = positiveInt(value(), '--connections');
+        break;
+      case '--server': {
+        const mode = value();
+        if (mode !== 'thread' && mode !== 'inline') usage(`--server must be "thread" or "inline" (got ${JSON.stringify(mode)})`);
+        options.server = mode;
+        break;
+      }
+      case '--json':
+        options.json = true;
+        break;
+      case '--help':
+      case '-h':
+        process.stdout.write(
+          'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--server thread|inline] [--json]\n',
+        );
+        process.exit(0);
+        break;
+      default:
+        usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
+    }
+  }
+  return options;
+}
+
+// ---------------------------------------------------------------------------- the device
+
+// Plain JavaScript so that it runs as-is in a worker thread (no TypeScript loader there).
+const SERVER_SOURCE = `
+const http = require('node:http');
+function body(i) {
+  return '{"i":' + i + ',"model":"DBX-4200","firmware":"4.2.17","serial":"SN0001234567","uptime":' + (86400 + i) +
+    ',"temperature":41.5,"fans":[2100,2150,2080],"psu":{"a":"ok","b":"ok"},"load":[0.12,0.08,0.05],"status":"ok"}';
+}
+function start(onListening) {
+  const server = http.createServer((req, res) => {
+    const match = /^\\/status\\?i=(\\d+)$/.exec(req.url || '');
+    if (req.method !== 'GET' || !match) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    const text = body(Number(match[1]));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.end(text);
+  });
+  server.keepAliveTimeout = 60000;
+  server.listen(0, '127.0.0.1', () => onListening(server));
+  return server;
+}
+`;
+
+interface Device {
+  port: number;
+  /** Event loop utilisation of the server thread since `since` (thread mode), else null. */
+  elu(since?: unknown): { mark: unknown; utilization: number | null };
+  close(): Promise<void>;
+}
+
+async function startDevice(mode: ServerMode): Promise<Device> {
+  if (mode === 'thread') {
+    const worker = new Worker(
+      `${SERVER_SOURCE}
+const { parentPort } = require('node:worker_threads');
+start((server) => parentPort.postMessage(server.address().port));`,
+      { eval: true },
+    );
+    const port = await new Promise<number>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    worker.unref();
+    return {
+      port,
+      elu(since) {
+        const now = worker.performance.eventLoopUtilization();
+        const delta = since ? worker.performance.eventLoopUtilization(now, since as typeof now) : now;
+        return { mark: now, utilization: since ? delta.utilization : null };
+      },
+      close: async () => {
+        await worker.terminate();
+      },
+    };
+  }
+  const start = new Function('require', `${SERVER_SOURCE}; return start;`)((id: string) => (id === 'node:http' ? http : undefined)) as (
+    onListening: (server: http.Server) => void,
+  ) => http.Server;
+  const server = await new Promise<http.Server>((resolve) => start(resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    elu: () => ({ mark: null, utilization: null }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+// ---------------------------------------------------------------------------- measuring
+
+/** CPU time of the calling thread in ms, from /proc (Linux), else null. Tick resolution (10 ms). */
+function threadCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+function mean(values: number[]): number {
+  return values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+/** One run: resolves to null when it did what it should, else to why not. */
+type RunOnce = () => Promise<string | null>;
+
+interface Loop {
+  latencies: number[];
+  failures: number;
+  firstFailure: string | null;
+  elapsedMs: number;
+}
+
+/** `total` runs, `concurrency` at a time, closed-loop. */
+async function loop(total: number, concurrency: number, once: RunOnce): Promise<Loop> {
+  const latencies: number[] = [];
+  let started = 0;
+  let failures = 0;
+  let firstFailure: string | null = null;
+  const worker = async () => {
+    while (started < total) {
+      started++;
+      const t0 = performance.now();
+      let problem: string | null;
+      try {
+        problem = await once();
+      } catch (error) {
+        problem = error instanceof Error ? error.message : String(error);
+      }
+      latencies.push(performance.now() - t0);
+      if (problem !== null) {
+        failures++;
+        firstFailure ??= problem;
+      }
+    }
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  return { latencies, failures, firstFailure, elapsedMs: performance.now() - t0 };
+}
+
+interface DriverboxSamples {
+  inSandbox: number[];
+  exchanges: number[];
+}
+
+function checkResult(result: RunResult, driver: DriverCase): string | null {
+  const errors = result.logs.filter((l) => l.level === 'error').map((l) => l.message);
+  if (result.status !== 'success') {
+    return `${result.errorType ?? 'failure'}: ${result.message ?? ''}${errors.length ? ` (driver log: ${errors.join('; ')})` : ''}`;
+  }
+  const variable = result.variables[0];
+  if (result.variables.length !== 1 || variable?.value !== String(expectedSum(driver.requests))) {
+    return `expected one variable index_sum = ${expectedSum(driver.requests)}, got ${JSON.stringify(result.variables)}`;
+  }
+  if (result.http.length !== driver.requests || result.http.some((x) => x.status !== 200)) {
+    return `expected ${driver.requests} exchanges answered 200, got ${JSON.stringify(result.http.map((x) => x.status ?? x.error))}`;
+  }
+  if (result.warnings.length > 0) return `warnings: ${result.warnings.join('; ')}`;
+  return null;
+}
+
+function driverboxRun(host: Host, driver: DriverCase, port: number, samples?: DriverboxSamples): RunOnce {
+  const device = { ip: '127.0.0.1', portMap: { 80: port } };
+  return async () => {
+    const result = await host.run({ source: driver.source, filename: `${driver.name}.js`, device });
+    if (samples) {
+      samples.inSandbox.push(result.durationMs);
+      for (const exchange of result.http) samples.exchanges.push(exchange.durationMs);
+    }
+    return checkResult(result, driver);
+  };
+}
+
+function undiciRun(agent: Agent, driver: DriverCase, port: number): RunOnce {
+  const origin = `http://127.0.0.1:${port}`;
+  return async () => {
+    let sum = 0;
+    for (let i = 0; i < driver.requests; i++) {
+      const response = await request(`${origin}/status?i=${i}`, { dispatcher: agent });
+      const text = await response.body.text();
+      if (response.statusCode !== 200) return `request ${i} answered ${response.statusCode}`;
+      sum += (JSON.parse(text) as { i: number }).i;
+    }
+    return sum === expectedSum(driver.requests) ? null : `expected index sum ${expectedSum(driver.requests)}, got ${sum}`;
+  };
+}
+
+/** One side's measurements, summed over the rounds of a series. */
+class Tally {
+  readonly latencies: number[] = [];
+  readonly samples: DriverboxSamples = { inSandbox: [], exchanges: [] };
+  runs = 0;
+  failures = 0;
+  firstFailure: string | null = null;
+  elapsedMs = 0;
+  cpuMs = 0;
+  mainThreadMs: number | null = 0;
+  /** Server event-loop utilisation × elapsed ms, to average over rounds. */
+  serverEluMs: number | null = 0;
+
+  constructor(
+    readonly side: Side,
+    readonly driver: DriverCase,
+    readonly concurrency: number,
+  ) {}
+
+  async round(runs: number, device: Device, once: RunOnce): Promise<void> {
+    if (runs === 0) return;
+    const elu0 = device.elu();
+    const cpu0 = process.cpuUsage();
+    const main0 = threadCpuMs();
+    const result = await loop(runs, this.concurrency, once);
+    const cpu = process.cpuUsage(cpu0);
+    const main1 = threadCpuMs();
+    const elu = device.elu(elu0.mark);
+    this.runs += runs;
+    this.latencies.push(...result.latencies);
+    this.failures += result.failures;
+    this.firstFailure ??= result.firstFailure;
+    this.elapsedMs += result.elapsedMs;
+    this.cpuMs += (cpu.user + cpu.system) / 1000;
+    this.mainThreadMs = this.mainThreadMs === null || main0 === null || main1 === null ? null : this.mainThreadMs + (main1 - main0);
+    this.serverEluMs = this.serverEluMs === null || elu.utilization === null ? null : this.serverEluMs + elu.utilization * result.elapsedMs;
+  }
+
+  series(): Series {
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const sortedIn = [...this.samples.inSandbox].sort((a, b) => a - b);
+    const box = this.side === 'driverbox';
+    return {
+      side: this.side,
+      driver: this.driver.name,
+      requests: this.driver.requests,
+      concurrency: this.concurrency,
+      runs: this.runs,
+      failures: this.failures,
+      firstFailure: this.firstFailure,
+      elapsedMs: this.elapsedMs,
+      runsPerSecond: this.runs / (this.elapsedMs / 1000),
+      latency: { p50: percentile(sorted, 50), p99: percentile(sorted, 99), mean: mean(this.latencies), max: sorted[sorted.length - 1]! },
+      cpuMsPerRun: this.cpuMs / this.runs,
+      mainThreadCpuMsPerRun: this.mainThreadMs === null ? null : this.mainThreadMs / this.runs,
+      serverElu: this.serverEluMs === null ? null : this.serverEluMs / this.elapsedMs,
+      inSandboxP50Ms: box ? percentile(sortedIn, 50) : null,
+      exchangeMeanMs: box ? mean(this.samples.exchanges) : null,
+    };
+  }
+}
+
+/**
+ * Both sides of one (driver, concurrency) pair, in `rounds` alternating chunks (undici,
+ * driverbox, undici, …) so that a slow spell of the machine weighs on both sides alike.
+ */
+async function measurePair(
+  driver: DriverCase,
+  concurrency: number,
+  runs: number,
+  rounds: number,
+  device: Device,
+  viaHost: (samples?: DriverboxSamples) => RunOnce,
+  viaUndici: () => RunOnce,
+): Promise<[Series, Series]> {
+  const raw = new Tally('undici', driver, concurrency);
+  const box = new Tally('driverbox', driver, concurrency);
+  const rawOnce = viaUndici();
+  const boxOnce = viaHost(box.samples);
+  for (let r = 0; r < rounds; r++) {
+    const chunk = Math.floor((runs * (r + 1)) / rounds) - Math.floor((runs * r) / rounds);
+    await raw.round(chunk, device, rawOnce);
+    await box.round(chunk, device, boxOnce);
+  }
+  return [raw.series(), box.series()];
+}
+
+// ---------------------------------------------------------------------------- setup
+
+/** The host loads dist/runtime; build it when it is missing (as `npm run build` would). */
+async function ensureRuntimeBundle(): Promise<void> {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  if (existsSync(path.join(root, 'dist', 'runtime', 'core.js'))) return;
+  const script = pathToFileURL(path.join(root, 'scripts', 'build-runtime.mjs')).href;
+  const mod = (await import(script)) as { buildRuntime: () => Promise<string> };
+  await mod.buildRuntime();
+}
+
+// ---------------------------------------------------------------------------- output
+
+const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
+const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '-');
+
+function table(headers: string[], rows: string[][], rightAlignFrom = 1): string {
+  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => cells.map((cell, c) => (c >= rightAlignFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------------------- main
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  await ensureRuntimeBundle();
+  const log = (text: string) => {
+    if (!options.json) process.stdout.write(`${text}\n`);
+  };
+  // Progress goes to a terminal's stderr only, so piped or --json output stays clean.
+  const progress = (text: string) => {
+    if (process.stderr.isTTY) process.stderr.write(`\r${text.padEnd(60)}\r`);
+  };
+  const runsFor = (driver: DriverCase) => options.runs ?? driver.defaultRuns;
+
+  const device = await startDevice(options.server);
+  const series: Series[] = [];
+  const started = performance.now();
+  log(
+    `driverbox HTTP drivers vs raw undici — runs per series: ${DRIVERS.map((d) => `${d.name} ${runsFor(d)}`).join(', ')}; ` +
+      `${options.warmup} warm-up runs per driver and side; concurrency ${options.concurrency.join(', ')}; ${options.rounds} alternating rounds per series`,
+  );
+  log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'})`);
+  log(
+    `server: node:http on 127.0.0.1:${device.port} (${options.server === 'thread' ? 'worker thread' : 'bench event loop'}), ~200-byte JSON; ` +
+      `raw undici: one Agent per concurrency, ${options.connections} connections, keep-alive`,
+  );
+  log('');
+  try {
+    for (const concurrency of options.concurrency) {
+      const host = createHost({ maxIsolates: concurrency, warmIsolates: concurrency });
+      const agent = new Agent({ connections: options.connections, keepAliveTimeout: 10_000 });
+      try {
+        for (const driver of DRIVERS) {
+          const viaHost = (samples?: DriverboxSamples) => driverboxRun(host, driver, device.port, samples);
+          const viaUndici = () => undiciRun(agent, driver, device.port);
+          progress(`  warming up ${driver.name} at C=${concurrency} …`);
+          for (const [side, make] of [['driverbox', viaHost], ['undici', viaUndici]] as const) {
+            const warm = await loop(options.warmup, concurrency, make());
+            if (warm.failures > 0) throw new Error(`${side} ${driver.name} failed during warm-up (${warm.failures} of ${options.warmup} runs): ${warm.firstFailure}`);
+          }
+          progress(`  measuring ${driver.name} at C=${concurrency} …`);
+          series.push(...(await measurePair(driver, concurrency, runsFor(driver), options.rounds, device, viaHost, viaUndici)));
+        }
+      } finally {
+        await host.close();
+        await agent.close();
+      }
+    }
+  } finally {
+    progress('');
+    await device.close();
+  }
+  const totalSeconds = (performance.now() - started) / 1000;
+
+  const find = (side: Side, driver: string, concurrency: number) =>
+    series.find((s) => s.side === side && s.driver === driver && s.concurrency === concurrency)!;
+  const pairs = options.concurrency.flatMap((concurrency) =>
+    DRIVERS.map((driver) => {
+      const box = find('driverbox', driver.name, concurrency);
+      const raw = find('undici', driver.name, concurrency);
+      return { driver: driver.name, requests: driver.requests, concurrency, driverbox: box, undici: raw, ratio: box.runsPerSecond / raw.runsPerSecond };
+    }),
+  );
+  const targetConcurrency = options.concurrency[options.concurrency.length - 1]!;
+  const targetPair = pairs.find((p) => p.driver === TARGET_DRIVER && p.concurrency === targetConcurrency)!;
+  const failed = series.filter((s) => s.failures > 0);
+  const target = {
+    description: `${TARGET_DRIVER} driver at concurrency ${targetConcurrency}: driverbox runs/s >= ${TARGET_RATIO} x raw undici runs/s`,
+    threshold: TARGET_RATIO,
+    concurrency: targetConcurrency,
+    ratio: targetPair.ratio,
+    result: targetPair.ratio >= TARGET_RATIO && failed.length === 0 ? 'PASS' : 'FAIL',
+  };
+
+  if (options.json) {
+    const round = (n: number | null) => (n === null || !Number.isFinite(n) ? null : Math.round(n * 1000) / 1000);
+    const out = (s: Series) => ({
+      runs: s.runs,
+      failures: s.failures,
+      firstFailure: s.firstFailure,
+      elapsedMs: round(s.elapsedMs),
+      runsPerSecond: round(s.runsPerSecond),
+      latencyMs: { p50: round(s.latency.p50), p99: round(s.latency.p99), mean: round(s.latency.mean), max: round(s.latency.max) },
+      cpuMsPerRun: round(s.cpuMsPerRun),
+      mainThreadCpuMsPerRun: round(s.mainThreadCpuMsPerRun),
+      serverElu: round(s.serverElu),
+      ...(s.side === 'driverbox' ? { inSandboxP50Ms: round(s.inSandboxP50Ms), exchangeMeanMs: round(s.exchangeMeanMs) } : {}),
+    });
+    const json = {
+      node: process.version,
+      platform: `${process.platform}/${process.arch}`,
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model.trim() ?? null,
+      server: options.server,
+      undiciConnections: options.connections,
+      warmup: options.warmup,
+      rounds: options.rounds,
+      concurrency: options.concurrency,
+      totalSeconds: round(totalSeconds),
+      results: pairs.map((p) => ({
+        driver: p.driver,
+        requestsPerRun: p.requests,
+        concurrency: p.concurrency,
+        driverbox: out(p.driverbox),
+        undici: out(p.undici),
+        runsPerSecondRatio: round(p.ratio),
+      })),
+      target: { ...target, ratio: round(target.ratio) },
+    };
+    process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    log(
+      table(
+        ['driver', 'C', 'runs', 'driverbox runs/s', 'p50 ms', 'p99 ms', 'undici runs/s', 'p50 ms', 'p99 ms', 'driverbox/undici', 'failures'],
+        pairs.map((p) => [
+          p.driver,
+          String(p.concurrency),
+          String(p.driverbox.runs),
+          f0(p.driverbox.runsPerSecond),
+          f2(p.driverbox.latency.p50),
+          f2(p.driverbox.latency.p99),
+          f0(p.undici.runsPerSecond),
+          f2(p.undici.latency.p50),
+          f2(p.undici.latency.p99),
+          `${p.ratio.toFixed(2)}x`,
+          `${p.driverbox.failures}/${p.undici.failures}`,
+        ]),
+      ),
+    );
+    log('runs/s = runs / wall time of the series; p50/p99 = one run (host.run, or the undici requests of one run); failures = driverbox/undici');
+    log('');
+    log(
+      table(
+        ['driver', 'C', 'CPU ms/run driverbox', 'CPU ms/run undici', 'main thread driverbox', 'main thread undici', 'server ELU driverbox', 'server ELU undici', 'in-sandbox p50 ms', 'bridge ms/request'],
+        pairs.map((p) => [
+          p.driver,
+          String(p.concurrency),
+          f2(p.driverbox.cpuMsPerRun),
+          f2(p.undici.cpuMsPerRun),
+          f2(p.driverbox.mainThreadCpuMsPerRun ?? NaN),
+          f2(p.undici.mainThreadCpuMsPerRun ?? NaN),
+          p.driverbox.serverElu === null ? '-' : `${(p.driverbox.serverElu * 100).toFixed(0)}%`,
+          p.undici.serverElu === null ? '-' : `${(p.undici.serverElu * 100).toFixed(0)}%`,
+          f2(p.driverbox.inSandboxP50Ms ?? NaN),
+          f2(p.driverbox.exchangeMeanMs ?? NaN),
+        ]),
+      ),
+    );
+    log('CPU ms/run = process user+system CPU (all threads, server included) / runs; main thread = the same for the main thread only');
+    log('(host, undici client, bench loop; the sandboxes run on isolated-vm threads); server ELU = event loop utilisation of the server thread');
+    log('in-sandbox p50 = result.durationMs; bridge ms/request = mean HttpExchange.durationMs (undici request + body, as the bridge timed it)');
+    log('');
+    log(`Target: 10-request driver ≥ ${TARGET_RATIO} of raw undici throughput: ${target.result} (${target.ratio.toFixed(2)} at C=${targetConcurrency})`);
+    log(`total time ${totalSeconds.toFixed(1)} s`);
+  }
+
+  for (const s of failed) {
+    process.stderr.write(`bench:http: ${s.side} ${s.driver} at C=${s.concurrency}: ${s.failures} of ${s.runs} runs failed; first: ${s.firstFailure}\n`);
+  }
+  return failed.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`bench:http: ${error.message}\n`);
+      process.exit(2);
+    }
+    process.stderr.write(`bench:http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
