@@ -1,6 +1,6 @@
 // In-sandbox side of the host bridge. The host hands us one Reference (hostCall);
 // we keep it in this closure only, so driver code can never reach it.
-import type { DispatchKind, HostOp } from './protocol';
+import type { DispatchKind, HostOp, QueuedOp } from './protocol';
 
 /** The subset of isolated-vm's Reference API the runtime uses. */
 export interface HostReference {
@@ -12,11 +12,11 @@ type Pending = (payload: unknown) => void;
 export interface Bridge {
   /** Synchronous host call; returns the host's answer parsed from JSON (or undefined). */
   call(op: HostOp, payload: unknown): unknown;
-  /** Starts async host work; `onDone` runs with the host's answer when it arrives. */
-  start(op: HostOp, payload: unknown, onDone: Pending): number;
+  /** Starts async host work (sent at the next drain); `onDone` runs with the host's answer. */
+  start(op: QueuedOp, payload: unknown, onDone: Pending): number;
   cancel(id: number): void;
-  /** The function the host calls to deliver entries and answers. */
-  dispatch(kind: DispatchKind, id: number, json: string): void;
+  /** The function the host calls to deliver entries and answers, and to drain the queue. */
+  dispatch(kind: DispatchKind, id: number, json: string): string | undefined;
   onEntry(handler: (action: string) => void): void;
   /** Runs driver code; an uncaught throw ends the run through `onUncaught`. */
   guard(fn: () => void): void;
@@ -28,6 +28,12 @@ export function createBridge(hostRef: HostReference): Bridge {
   let nextId = 1;
   let entryHandler: (action: string) => void = () => {};
   let uncaughtHandler: (error: unknown) => void = () => {};
+  // JSON text of queued [op, payload] pairs; payloads are serialised when queued, so a
+  // driver changing its options object afterwards changes nothing.
+  let queued: string[] = [];
+  const enqueue = (op: QueuedOp, payload: unknown) => {
+    queued[queued.length] = `[${JSON.stringify(op)},${JSON.stringify(payload)}]`;
+  };
 
   const call = (op: HostOp, payload: unknown): unknown => {
     const answer = hostRef.applySync(undefined, [op, JSON.stringify(payload ?? null)]);
@@ -47,21 +53,27 @@ export function createBridge(hostRef: HostReference): Bridge {
     start(op, payload, onDone) {
       const id = nextId++;
       pending.set(id, onDone);
-      call(op, { id, ...(payload as object) });
+      enqueue(op, { id, ...(payload as object) });
       return id;
     },
     cancel(id) {
-      if (pending.delete(id)) call('cancel', { id });
+      if (pending.delete(id)) enqueue('cancel', { id });
     },
     dispatch(kind, id, json) {
+      if (kind === 'drain') {
+        const text = `[${queued.join(',')}]`;
+        queued = [];
+        return text;
+      }
       if (kind === 'entry') {
         guard(() => entryHandler(JSON.parse(json) as string));
-        return;
+        return undefined;
       }
       const done = pending.get(id);
-      if (!done) return; // cancelled, or answered twice: nothing to do
+      if (!done) return undefined; // cancelled, or answered twice: nothing to do
       pending.delete(id);
       guard(() => done(JSON.parse(json)));
+      return undefined;
     },
     onEntry(handler) {
       entryHandler = handler;

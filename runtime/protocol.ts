@@ -120,5 +120,13 @@ export interface CryptoCall {
 /** value: text in the requested output encoding, or base64 bytes when `bytes` is set; or a handle number. */
 export type CryptoAnswer = { ok: true; value: string | number; bytes?: boolean } | { ok: false; error: string };
 
-/** Kinds of host → runtime dispatch. */
-export type DispatchKind = 'entry' | 'done';
+/**
+ * Kinds of host → runtime dispatch. 'drain' answers (as JSON text) the async operations the
+ * driver started since the last drain: [op, payload] pairs, in order. They are queued
+ * instead of calling the host at once because a call from the isolate back to the host
+ * costs a thread hand-off; the host drains right after each call into the isolate.
+ */
+export type DispatchKind = 'entry' | 'done' | 'drain';
+
+/** Operations queued for the drain rather than sent at once. */
+export type QueuedOp = 'http' | 'tls' | 'timer' | 'cancel';

@@ -2,7 +2,7 @@
 // the driver, its entry point, then every callback the host delivers, until the driver
 // ends the run, a limit ends it, or nothing is left that could ever end it.
 import ivm from 'isolated-vm';
-import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
+import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
 import { describeError } from '../../runtime/error-text.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
 import { performRequest } from '../bridges/http/index.js';
@@ -170,6 +170,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     inFlight++;
     try {
       await call();
+      drain();
       return true;
     } catch (error) {
       if (ending) return false;
@@ -252,10 +253,9 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     return true;
   };
 
-  // The one function the runtime may call. It runs on the host while the isolate waits.
-  const hostCall = (op: HostOp, json: string): string | undefined => {
+  // Every operation of the runtime: called synchronously (hostCall) or drained from its queue.
+  const handle = (op: HostOp, payload: unknown): string | undefined => {
     if (ending) return undefined;
-    const payload = JSON.parse(json) as unknown;
     switch (op) {
       case 'log': {
         const entry = payload as LogMessage;
@@ -311,6 +311,20 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     }
   };
 
+  // The one function the runtime may call. It runs on the host while the isolate waits.
+  const hostCall = (op: HostOp, json: string): string | undefined => (ending ? undefined : handle(op, JSON.parse(json) as unknown));
+
+  /** Takes the async operations the driver queued during the last call (see DispatchKind 'drain'). */
+  const drain = () => {
+    if (ending || !dispatchRef) return;
+    const text = dispatchRef.applySync(undefined, ['drain', 0, ''], { timeout: budgetMs() }) as unknown;
+    const ops = JSON.parse(typeof text === 'string' ? text : '[]') as Array<[QueuedOp, unknown]>;
+    for (const [op, payload] of ops) {
+      if (op !== 'http' && op !== 'tls' && op !== 'timer' && op !== 'cancel') throw new Error(`unexpected queued operation ${JSON.stringify(op)}`);
+      handle(op, payload);
+    }
+  };
+
   const deviceInfo: DeviceInfo = {
     ip: plan.device.ip ?? null,
     host: plan.device.host ?? null,
@@ -341,14 +355,15 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
         finish({ end: failure('GENERIC_ERROR', describeSyntaxError(error as Error, driver)), limit: null, discard: false });
       }
       if (script) {
-        const ctx = await warm.isolate.createContext();
+        // Our own setup runs synchronously: short, bounded, and cheaper than a thread hand-off per step.
+        const ctx = warm.isolate.createContextSync();
         context = ctx;
         refs.push(ctx);
         const ok = await enter(async () => {
-          await warm.core.run(ctx, { timeout: budgetMs() });
-          const install = await ctx.global.get('__driverboxInstall', { reference: true });
+          warm.core.runSync(ctx, { timeout: budgetMs() });
+          const install = ctx.global.getSync('__driverboxInstall', { reference: true }) as ivm.Reference;
           refs.push(install);
-          dispatchRef = (await install.apply(undefined, [hostRef, JSON.stringify(config)], { timeout: budgetMs(), result: { reference: true } })) as ivm.Reference;
+          dispatchRef = install.applySync(undefined, [hostRef, JSON.stringify(config)], { timeout: budgetMs(), result: { reference: true } }) as ivm.Reference;
           refs.push(dispatchRef);
         });
         if (ok && !ending) {
