@@ -8,7 +8,7 @@ import { CryptoSession } from '../bridges/crypto/index.js';
 import { performRequest } from '../bridges/http/index.js';
 import type { DeviceSessions } from '../bridges/http/sessions.js';
 import { deviceTarget, externalTarget, type HttpTarget } from '../bridges/http/target.js';
-import { round, startExchange, type TranscriptMode } from '../bridges/http/transcript.js';
+import { RedactorCache, round, startExchange, type TranscriptMode } from '../bridges/http/transcript.js';
 import { readCertificate } from '../bridges/tls/certificate.js';
 import type { TrustStore } from '../bridges/tls/trust.js';
 import type { DeviceSpec } from '../device.js';
@@ -191,6 +191,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   };
 
   const secrets = () => targets.map((t) => t.password);
+  const redactors = new RedactorCache();
 
   // At most maxConcurrentRequests of the run's requests are in flight; the others wait here,
   // so a driver that fires a hundred requests at once does not flood its device.
@@ -219,6 +220,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
         takeRequest: () => ++requests <= limits.maxHttpRequests,
         maxRequests: limits.maxHttpRequests,
         secrets: secrets(),
+        redactors,
         transcript: plan.transcript,
         runStarted: started,
         record: (exchange) => {

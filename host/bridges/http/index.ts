@@ -9,7 +9,7 @@ import { readOptions, type Method, type RequestOptions } from './options.js';
 import { sendHop, SendFailure, type HopResponse } from './send.js';
 import type { DeviceSession } from './sessions.js';
 import { buildUrl, redirectTarget, RequestRefused, type HttpTarget } from './target.js';
-import { Redactor, round, startExchange, type TranscriptMode } from './transcript.js';
+import { round, startExchange, type RedactorCache, type TranscriptMode } from './transcript.js';
 
 export interface RequestContext {
   target: HttpTarget;
@@ -24,6 +24,7 @@ export interface RequestContext {
   maxRequests: number;
   /** Passwords known to the run (the device's, external devices'), masked in the transcript. */
   secrets: Array<string | null>;
+  redactors: RedactorCache;
   transcript: TranscriptMode;
   runStarted: number;
   record: (exchange: HttpExchange) => void;
@@ -61,7 +62,7 @@ function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
 export async function performRequest(ctx: RequestContext, method: Method, raw: Record<string, unknown>): Promise<HttpAnswer> {
   const authorization = raw.auth === 'basic' ? basicAuthorization(ctx.target, raw) : null;
   // The credentials' base64 form is a secret too: devices echo it back in debug pages.
-  const redactor = new Redactor([...ctx.secrets, typeof raw.password === 'string' ? raw.password : null, authorization?.slice('Basic '.length)]);
+  const redactor = ctx.redactors.get([...ctx.secrets, typeof raw.password === 'string' ? raw.password : null, authorization?.slice('Basic '.length)]);
   let options: RequestOptions;
   let url: URL;
   try {

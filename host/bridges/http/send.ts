@@ -76,13 +76,23 @@ function classify(error: unknown, hop: Hop): SendFailure {
 export async function sendHop(hop: Hop): Promise<HopResponse> {
   const started = performance.now();
   let headersMs: number | null = null;
+  // One controller for both ends of a request's life: its timeout (connect included) and the
+  // run's end. Cheaper than AbortSignal.any + AbortSignal.timeout, which this path paid per request.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, hop.timeoutMs);
+  const onRunEnd = () => controller.abort();
+  hop.signal.addEventListener('abort', onRunEnd, { once: true });
   try {
     const response = await request(hop.url, {
       method: hop.method,
       headers: hop.headers,
       body: hop.body,
       dispatcher: hop.dispatcher,
-      signal: AbortSignal.any([hop.signal, AbortSignal.timeout(hop.timeoutMs)]),
+      signal: controller.signal,
       headersTimeout: hop.timeoutMs,
       bodyTimeout: hop.timeoutMs,
     });
@@ -123,7 +133,10 @@ export async function sendHop(hop: Hop): Promise<HopResponse> {
     return { status: response.statusCode, headers, body, wireBytes: size, headersMs };
   } catch (error) {
     if (error instanceof SendFailure) throw error;
-    const failure = classify(error, hop);
+    const failure = classify(timedOut ? { name: 'TimeoutError' } : error, hop);
     throw new SendFailure(failure.code, failure.message, headersMs);
+  } finally {
+    clearTimeout(timer);
+    hop.signal.removeEventListener('abort', onRunEnd);
   }
 }

@@ -62,6 +62,22 @@ export class Redactor {
   }
 }
 
+/** The run's redactors, one per set of secrets: building one costs more than a request's other work. */
+export class RedactorCache {
+  readonly #byKey = new Map<string, Redactor>();
+
+  get(secrets: Array<string | null | undefined>): Redactor {
+    const key = secrets.map((s) => s ?? '').join('\0');
+    let redactor = this.#byKey.get(key);
+    if (!redactor) {
+      if (this.#byKey.size >= 16) this.#byKey.clear();
+      redactor = new Redactor(secrets);
+      this.#byKey.set(key, redactor);
+    }
+    return redactor;
+  }
+}
+
 function maskCookie(pair: string): string {
   const eq = pair.indexOf('=');
   return eq < 0 ? pair : `${pair.slice(0, eq)}=${MASK}`;
