@@ -26,15 +26,14 @@
 //          --connections N (raw undici Agent bound, default 6), --server thread|inline,
 //          --json (one JSON object on stdout).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
 import { createHost, type Host, type RunResult } from '../host/index.js';
+import { ensureRuntimeBundle, forEachFlag, mean, percentile, positiveInt, runBench, table, usage } from './lib/common.js';
 
 type Side = 'driverbox' | 'undici';
 type ServerMode = 'thread' | 'inline';
@@ -127,21 +126,6 @@ const expectedSum = (requests: number) => (requests * (requests - 1)) / 2;
 
 // ---------------------------------------------------------------------------- arguments
 
-class UsageError extends Error {}
-
-function usage(message: string): never {
-  throw new UsageError(message);
-}
-
-function positiveInt(text: string | undefined, what: string, allowZero = false): number {
-  if (text === undefined) usage(`${what} needs a value`);
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
-    usage(`${what} must be a ${allowZero ? 'non-negative' : 'positive'} integer (got ${JSON.stringify(text)})`);
-  }
-  return value;
-}
-
 function parseArgs(argv: string[]): Options {
   const options: Options = {
     runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : null,
@@ -152,10 +136,7 @@ function parseArgs(argv: string[]): Options {
     server: 'thread',
     json: false,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => inline ?? argv[++i];
+  forEachFlag(argv, (flag, value, arg) => {
     switch (flag) {
       case '--runs':
         options.runs = positiveInt(value(), '--runs');
@@ -195,7 +176,7 @@ function parseArgs(argv: string[]): Options {
       default:
         usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
     }
-  }
+  });
   return options;
 }
 
@@ -293,16 +274,6 @@ const CLOCK_TICKS = (() => {
     return 100;
   }
 })();
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
-}
-
-function mean(values: number[]): number {
-  return values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0) / values.length;
-}
 
 /** One run: resolves to null when it did what it should, else to why not. */
 type RunOnce = () => Promise<string | null>;
@@ -476,27 +447,10 @@ async function measurePair(
   return [raw.series(), box.series()];
 }
 
-// ---------------------------------------------------------------------------- setup
-
-/** The host loads dist/runtime; build it when it is missing (as `npm run build` would). */
-async function ensureRuntimeBundle(): Promise<void> {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  if (existsSync(path.join(root, 'dist', 'runtime', 'core.js'))) return;
-  const script = pathToFileURL(path.join(root, 'scripts', 'build-runtime.mjs')).href;
-  const mod = (await import(script)) as { buildRuntime: () => Promise<string> };
-  await mod.buildRuntime();
-}
-
 // ---------------------------------------------------------------------------- output
 
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : '-');
 const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '-');
-
-function table(headers: string[], rows: string[][], rightAlignFrom = 1): string {
-  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c >= rightAlignFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 // ---------------------------------------------------------------------------- main
 
@@ -660,14 +614,4 @@ async function main(): Promise<number> {
   return failed.length > 0 ? 1 : 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`bench:http: ${error.message}\n`);
-      process.exit(2);
-    }
-    process.stderr.write(`bench:http: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    process.exit(1);
-  },
-);
+runBench('bench:http', main);

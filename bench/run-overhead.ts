@@ -16,11 +16,9 @@
 //          npm run bench:overhead -- --runs 200 --json     (or RUNS=200 npm run bench:overhead)
 // Options: --runs N (default 500, or env RUNS), --warmup N (default 20),
 //          --no-cheerio (skip the cheerio driver), --json (one JSON object on stdout).
-import { existsSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createHost, type Host, type HostOptions, type RunResult } from '../host/index.js';
+import { ensureRuntimeBundle, forEachFlag, mean, percentile, positiveInt, runBench, table, usage } from './lib/common.js';
 
 type PoolStats = ReturnType<Host['stats']>;
 type Mode = 'fresh' | 'pool';
@@ -112,19 +110,6 @@ const DRIVERS: DriverCase[] = [
 
 // ---------------------------------------------------------------------------- arguments
 
-function fail(message: string): never {
-  process.stderr.write(`bench:overhead: ${message}\n`);
-  process.exit(1);
-}
-
-function positiveInt(text: string | undefined, what: string, allowZero = false): number {
-  const value = Number(text);
-  if (text === undefined || text.trim() === '' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
-    fail(`${what} must be a ${allowZero ? 'non-negative' : 'positive'} integer (got ${JSON.stringify(text)})`);
-  }
-  return value;
-}
-
 function parseArgs(argv: string[]): Options {
   const options: Options = {
     runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : 500,
@@ -132,10 +117,7 @@ function parseArgs(argv: string[]): Options {
     json: false,
     cheerio: true,
   };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => inline ?? argv[++i];
+  forEachFlag(argv, (flag, value, arg) => {
     switch (flag) {
       case '--runs':
         options.runs = positiveInt(value(), '--runs');
@@ -155,22 +137,18 @@ function parseArgs(argv: string[]): Options {
         process.exit(0);
         break;
       default:
-        fail(`unknown argument ${JSON.stringify(arg)} (try --help)`);
+        usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
     }
-  }
+  });
   return options;
 }
 
 // ---------------------------------------------------------------------------- measuring
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
-}
-
-function mean(values: number[]): number {
-  return values.reduce((a, b) => a + b, 0) / values.length;
+/** A driver misbehaved: report it without a stack and stop (exit 1). */
+function fail(message: string): never {
+  process.stderr.write(`bench:overhead: ${message}\n`);
+  process.exit(1);
 }
 
 async function runOnce(host: Host, driver: DriverCase): Promise<{ wall: number; inSandbox: number }> {
@@ -225,27 +203,10 @@ async function measure(host: Host, mode: Mode, driver: DriverCase, options: Opti
   };
 }
 
-// ---------------------------------------------------------------------------- setup
-
-/** The host loads dist/runtime; build it when it is missing (as `npm run build` would). */
-async function ensureRuntimeBundle(): Promise<void> {
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  if (existsSync(path.join(root, 'dist', 'runtime', 'core.js'))) return;
-  const script = pathToFileURL(path.join(root, 'scripts', 'build-runtime.mjs')).href;
-  const mod = (await import(script)) as { buildRuntime: () => Promise<string> };
-  await mod.buildRuntime();
-}
-
 // ---------------------------------------------------------------------------- output
 
 const f2 = (n: number) => n.toFixed(2);
 const f0 = (n: number) => n.toFixed(0);
-
-function table(headers: string[], rows: string[][], rightAlignFrom = 1): string {
-  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((cell, c) => (c >= rightAlignFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ');
-  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
 
 // ---------------------------------------------------------------------------- main
 
@@ -365,6 +326,4 @@ async function main(): Promise<void> {
   log(`total time ${totalSeconds.toFixed(1)} s`);
 }
 
-main().catch((error: unknown) => {
-  fail(error instanceof Error ? (error.stack ?? error.message) : String(error));
-});
+runBench('bench:overhead', main);

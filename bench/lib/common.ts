@@ -1,0 +1,93 @@
+// Helpers shared by the bench scripts: argument parsing, statistics, setup and text tables.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// ---------------------------------------------------------------------------- arguments
+
+/** A bad command line or environment value: runBench reports it without a stack and exits 2. */
+export class UsageError extends Error {}
+
+export function usage(message: string): never {
+  throw new UsageError(message);
+}
+
+export function positiveInt(text: string | undefined, what: string, allowZero = false): number {
+  if (text === undefined) usage(`${what} needs a value`);
+  const value = Number(text);
+  if (text.trim() === '' || !Number.isInteger(value) || value < (allowZero ? 0 : 1)) {
+    usage(`${what} must be a ${allowZero ? 'non-negative' : 'positive'} integer (got ${JSON.stringify(text)})`);
+  }
+  return value;
+}
+
+/**
+ * Calls `handle` once per argument. `--flag=value` is split at the first `=`; otherwise
+ * `value()` consumes the next argument, so a flag that takes no value must not call it.
+ * `arg` is the argument as given, for error messages.
+ */
+export function forEachFlag(argv: string[], handle: (flag: string, value: () => string | undefined, arg: string) => void): void {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const flag = eq === -1 ? arg : arg.slice(0, eq);
+    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    handle(flag, () => inline ?? argv[++i], arg);
+  }
+}
+
+// ---------------------------------------------------------------------------- measuring
+
+/** Nearest-rank percentile of an ascending array; NaN when empty. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function mean(values: number[]): number {
+  return values.length === 0 ? NaN : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+// ---------------------------------------------------------------------------- setup
+
+/** The host loads dist/runtime; build it when it is missing (as `npm run build` would). */
+export async function ensureRuntimeBundle(): Promise<void> {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  if (existsSync(path.join(root, 'dist', 'runtime', 'core.js'))) return;
+  const script = pathToFileURL(path.join(root, 'scripts', 'build-runtime.mjs')).href;
+  const mod = (await import(script)) as { buildRuntime: () => Promise<string> };
+  await mod.buildRuntime();
+}
+
+// ---------------------------------------------------------------------------- output
+
+/** Columns padded to their widest cell, left-aligned before `rightAlignFrom`, right-aligned from it. */
+export function table(headers: string[], rows: string[][], rightAlignFrom = 1): string {
+  const widths = headers.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => cells.map((cell, c) => (c >= rightAlignFrom ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+// ---------------------------------------------------------------------------- main
+
+/**
+ * Runs a bench's main. A number it returns becomes the exit code (process.exit, so open
+ * handles cannot keep the process alive); otherwise the process ends on its own.
+ * UsageError → `name: message` on stderr, exit 2; any other error → `name: stack`, exit 1.
+ */
+export function runBench(name: string, main: () => Promise<number | void>): void {
+  main().then(
+    (code) => {
+      if (typeof code === 'number') process.exit(code);
+    },
+    (error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`${name}: ${error.message}\n`);
+        process.exit(2);
+      }
+      process.stderr.write(`${name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+      process.exit(1);
+    },
+  );
+}
