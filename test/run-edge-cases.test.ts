@@ -43,6 +43,9 @@ describe('run edge cases', () => {
     ['throw null;', 'Uncaught null'],
     ["throw new Error('the request timed out');", 'Error: the request timed out'],
     ["throw new Error('over the memory limit');", 'Error: over the memory limit'],
+    // isolated-vm's own messages, thrown by the driver: still the driver's failure.
+    ["throw new Error('Script execution timed out.');", 'Error: Script execution timed out.'],
+    ["throw new Error('Isolate is disposed');", 'Error: Isolate is disposed'],
   ])('top-level %s is the driver failing, not a sandbox limit', async (statement, message) => {
     const result = await runSource(host, `${statement}\nfunction get_status(){ D.success(); }`);
     expect(result).toMatchObject({ status: 'failure', errorType: 'GENERIC_ERROR', limitExceeded: null });

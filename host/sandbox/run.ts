@@ -49,14 +49,14 @@ function failure(errorType: string, message: string): RunEnd {
 }
 
 /**
- * Did isolated-vm stop the call (timeout, memory limit, disposal), as opposed to the
- * driver throwing? Judged by isolated-vm's exact messages, never by a driver's own text.
+ * Did isolated-vm stop the call (its timeout, a memory limit, disposal), as opposed to the
+ * driver throwing? A disposed isolate says so by itself. For a timeout, isolated-vm's error may
+ * carry the driver's frame where it was interrupted, so it is told from a driver's look-alike
+ * by time: only a call that used up the time it was given can have timed out.
  */
-function isSandboxLimit(error: unknown, disposed: boolean, filename: string): boolean {
+function isSandboxLimit(error: unknown, disposed: boolean, usedItsTime: boolean): boolean {
   if (disposed) return true;
-  if (!(error instanceof Error)) return false;
-  const fromDriver = (error.stack ?? '').split('\n').some((l) => l.includes(`(${filename}:`) || l.trim().startsWith(`at ${filename}:`));
-  return !fromDriver && /^(Script execution timed out\.|Isolate was disposed during execution.*|Isolate is disposed)$/.test(error.message);
+  return usedItsTime && error instanceof Error && error.message === 'Script execution timed out.';
 }
 
 /** "Unexpected token [drv.js:3:5]" → a message with the position and the offending line. */
@@ -168,13 +168,15 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   const enter = async (call: () => Promise<unknown>, onDriverError?: (error: unknown) => Ending): Promise<boolean> => {
     if (ending) return false;
     inFlight++;
+    const calledAt = performance.now();
+    const allowedMs = budgetMs(); // what the call's own timeout is (it computes the same just after)
     try {
       await call();
       drain();
       return true;
     } catch (error) {
       if (ending) return false;
-      const limit = isSandboxLimit(error, warm.isolate.isDisposed, driver.filename);
+      const limit = isSandboxLimit(error, warm.isolate.isDisposed, performance.now() - calledAt >= allowedMs - 1);
       if (reported) finish({ end: reported, limit: null, discard: limit }); // e.g. require() threw after ending the run
       else finish(!limit && onDriverError ? onDriverError(error) : limitEnding(error));
       return false;
@@ -190,6 +192,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     void enter(() => ref.apply(undefined, ['done', id, JSON.stringify(payload)], { timeout: budgetMs() }));
   };
 
+  /** One bound for HTTP exchanges (redirect hops included) and TLS reads alike. */
+  const takeRequest = () => ++requests <= limits.maxHttpRequests;
   const secrets = () => targets.map((t) => t.password);
   const redactors = new RedactorCache();
 
@@ -217,7 +221,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
         signal: abort.signal,
         maxResponseBytes: limits.maxResponseBytes,
         timeLeftMs: () => deadline - performance.now(),
-        takeRequest: () => ++requests <= limits.maxHttpRequests,
+        takeRequest,
         maxRequests: limits.maxHttpRequests,
         secrets: secrets(),
         redactors,
@@ -236,6 +240,15 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     const target = targets[call.target] ?? targets[0]!;
     pending.set(id, () => {});
     const exchange = startExchange('TLS', `tls://${target.host ?? target.ip}:${String(call.options.port ?? 443)}`, started);
+    if (!takeRequest()) {
+      // Refused like an HTTP request past the bound: recorded, and answered on the next tick.
+      exchange.error = 'TOO_MANY_REQUESTS';
+      exchange.errorMessage = `this run already made ${limits.maxHttpRequests} requests, its limit`;
+      http.push(exchange);
+      const error = { code: exchange.error, message: exchange.errorMessage };
+      queueMicrotask(() => deliver(id, { error, certificate: null }));
+      return;
+    }
     void limited(() => readCertificate(target, call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal, plan.trust)).then((answer) => {
       if (ending) return;
       exchange.durationMs = round(performance.now() - started - exchange.startedMs);
@@ -244,15 +257,6 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       http.push(exchange);
       deliver(id, answer);
     });
-  };
-
-  const overRequestLimit = (id: number): boolean => {
-    if (++requests <= limits.maxHttpRequests) return false;
-    pending.set(id, () => {});
-    queueMicrotask(() =>
-      deliver(id, { error: { code: 'TOO_MANY_REQUESTS', message: `this run already made ${limits.maxHttpRequests} requests, its limit` }, response: null, certificate: null }),
-    );
-    return true;
   };
 
   // Every operation of the runtime: called synchronously (hostCall) or drained from its queue.
@@ -290,7 +294,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       }
       case 'tls': {
         const call = payload as TlsCall & { id: number };
-        if (!overRequestLimit(call.id)) startTls(call.id, call);
+        startTls(call.id, call);
         return undefined;
       }
       case 'timer': {
