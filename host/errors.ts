@@ -7,7 +7,9 @@ export type DriverboxErrorCode =
   | 'INVALID_OPTIONS'
   | 'HOST_CLOSED'
   | 'NODE_FLAG_MISSING'
-  | 'RUNTIME_BUNDLE_MISSING';
+  | 'RUNTIME_BUNDLE_MISSING'
+  /** A sandbox thread failed (a bug or a crash of the sandbox itself, never a driver's error). */
+  | 'SANDBOX_FAILED';
 
 export class DriverboxError extends Error {
   readonly code: DriverboxErrorCode;

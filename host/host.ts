@@ -1,5 +1,7 @@
-// createHost: the programmatic entry point. A host owns an isolate pool and the
-// per-device HTTP dispatchers; host.run() executes one driver action and resolves to a RunResult.
+// createHost: the programmatic entry point. A host owns its sandbox threads (each with a
+// pool of isolates) and the per-device HTTP sessions; host.run() executes one driver action
+// and resolves to a RunResult.
+import { availableParallelism } from 'node:os';
 import { DeviceSessions } from './bridges/http/sessions.js';
 import type { TranscriptMode } from './bridges/http/transcript.js';
 import { createTrustStore } from './bridges/tls/trust.js';
@@ -10,8 +12,9 @@ import { DriverboxError } from './errors.js';
 import { resolveLimits, type RunLimits } from './limits.js';
 import type { RunResult } from './run-result.js';
 import { assertNodeFlags } from './sandbox/node-flags.js';
-import { IsolatePool, type PoolStats } from './sandbox/pool.js';
-import { executeRun } from './sandbox/run.js';
+import { RunNetwork } from './bridges/run-network.js';
+import type { PoolStats } from './sandbox/pool.js';
+import { SandboxThreads } from './sandbox/threads.js';
 
 export interface HostOptions {
   /** Defaults for every run of this host; each run may override them. */
@@ -20,6 +23,12 @@ export interface HostOptions {
   warmIsolates?: number;
   /** Runs executing at once; more wait for a free isolate (default 16). */
   maxIsolates?: number;
+  /**
+   * Sandbox threads: driver code runs on these worker threads, never on the host's event
+   * loop, while the network stays on the host thread (default: CPU cores - 1, at least 1;
+   * never more than maxIsolates).
+   */
+  threads?: number;
   /** Replace an isolate after this many runs (default 1000). */
   recycleAfterRuns?: number;
   /**
@@ -86,16 +95,19 @@ function externalPolicy(allow: ExternalHosts, fallback: (host: string) => boolea
 export function createHost(options: HostOptions = {}): Host {
   assertNodeFlags();
   const defaults = resolveLimits(options.limits);
-  const pool = new IsolatePool({
-    warm: integerOption(options.warmIsolates, 2, 'warmIsolates', 0),
-    max: integerOption(options.maxIsolates, 16, 'maxIsolates', 1),
-    recycleAfterRuns: integerOption(options.recycleAfterRuns, 1000, 'recycleAfterRuns', 1),
+  const sandboxes = new SandboxThreads({
+    threads: integerOption(options.threads, Math.max(1, availableParallelism() - 1), 'threads', 1),
+    pool: {
+      warm: integerOption(options.warmIsolates, 2, 'warmIsolates', 0),
+      max: integerOption(options.maxIsolates, 16, 'maxIsolates', 1),
+      recycleAfterRuns: integerOption(options.recycleAfterRuns, 1000, 'recycleAfterRuns', 1),
+    },
+    prewarmMemoryMb: defaults.memoryMb,
   });
   const trust = createTrustStore(options.trustedCAs);
   const sessions = new DeviceSessions(trust, integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1));
   const hostAllowsExternal = externalPolicy(options.externalHosts, () => true);
   let closed = false;
-  void pool.prewarm(defaults.memoryMb).catch(() => {});
 
   return {
     async run(request) {
@@ -114,30 +126,21 @@ export function createHost(options: HostOptions = {}): Host {
         throw new DriverboxError('INVALID_OPTIONS', `transcript must be 'summary' or 'full' (got ${JSON.stringify(transcript)})`);
       }
       const driver = await loadDriver(request);
-      const warm = await pool.acquire(limits.memoryMb);
-      let discard = true;
-      try {
-        const outcome = await executeRun(warm, {
-          driver,
-          action,
-          device: request.device ?? {},
-          parameters,
-          limits,
-          sessions,
-          transcript,
-          trust,
-          allowExternal: externalPolicy(request.externalHosts, hostAllowsExternal),
-        });
-        discard = outcome.discard;
-        return outcome.result;
-      } finally {
-        pool.release(warm, discard);
-      }
+      const device = request.device ?? {};
+      const network = new RunNetwork({
+        device,
+        limits,
+        sessions,
+        transcript,
+        trust,
+        allowExternal: externalPolicy(request.externalHosts, hostAllowsExternal),
+      });
+      return sandboxes.run({ driver, action, device, parameters, limits }, network);
     },
-    stats: () => pool.stats(),
+    stats: () => sandboxes.stats(),
     async close() {
       closed = true;
-      pool.close();
+      await sandboxes.close();
       await sessions.close();
     },
   };

@@ -12,11 +12,11 @@ type Pending = (payload: unknown) => void;
 export interface Bridge {
   /** Synchronous host call; returns the host's answer parsed from JSON (or undefined). */
   call(op: HostOp, payload: unknown): unknown;
-  /** Starts async host work (sent at the next drain); `onDone` runs with the host's answer. */
+  /** Starts async host work; `onDone` runs with the host's answer. */
   start(op: QueuedOp, payload: unknown, onDone: Pending): number;
   cancel(id: number): void;
-  /** The function the host calls to deliver entries and answers, and to drain the queue. */
-  dispatch(kind: DispatchKind, id: number, json: string): string | undefined;
+  /** The function the host calls to deliver entries and answers; it answers the operations queued meanwhile. */
+  dispatch(kind: DispatchKind, id: number, json: string): string;
   onEntry(handler: (action: string) => void): void;
   /** Runs driver code; an uncaught throw ends the run through `onUncaught`. */
   guard(fn: () => void): void;
@@ -28,16 +28,20 @@ export function createBridge(hostRef: HostReference): Bridge {
   let nextId = 1;
   let entryHandler: (action: string) => void = () => {};
   let uncaughtHandler: (error: unknown) => void = () => {};
-  // JSON text of queued [op, payload] pairs; payloads are serialised when queued, so a
-  // driver changing its options object afterwards changes nothing.
+  // While a dispatch runs, async operations are queued as JSON text of [op, payload] pairs
+  // and go back as its answer; at other times (the driver's top level, promise jobs that run
+  // after a dispatch returned) they go to the host at once. Payloads are serialised when
+  // queued, so a driver changing its options object afterwards changes nothing.
   let queued: string[] = [];
-  const enqueue = (op: QueuedOp, payload: unknown) => {
-    queued[queued.length] = `[${JSON.stringify(op)},${JSON.stringify(payload)}]`;
-  };
+  let dispatching = false;
 
   const call = (op: HostOp, payload: unknown): unknown => {
     const answer = hostRef.applySync(undefined, [op, JSON.stringify(payload ?? null)]);
     return typeof answer === 'string' ? JSON.parse(answer) : undefined;
+  };
+  const enqueue = (op: QueuedOp, payload: unknown) => {
+    if (dispatching) queued[queued.length] = `[${JSON.stringify(op)},${JSON.stringify(payload)}]`;
+    else call(op, payload);
   };
 
   const guard = (fn: () => void): void => {
@@ -60,20 +64,24 @@ export function createBridge(hostRef: HostReference): Bridge {
       if (pending.delete(id)) enqueue('cancel', { id });
     },
     dispatch(kind, id, json) {
-      if (kind === 'drain') {
-        const text = `[${queued.join(',')}]`;
-        queued = [];
-        return text;
+      dispatching = true;
+      try {
+        if (kind === 'entry') {
+          guard(() => entryHandler(JSON.parse(json) as string));
+        } else {
+          const done = pending.get(id);
+          if (done) {
+            // else cancelled, or answered twice: nothing to do
+            pending.delete(id);
+            guard(() => done(JSON.parse(json)));
+          }
+        }
+      } finally {
+        dispatching = false;
       }
-      if (kind === 'entry') {
-        guard(() => entryHandler(JSON.parse(json) as string));
-        return undefined;
-      }
-      const done = pending.get(id);
-      if (!done) return undefined; // cancelled, or answered twice: nothing to do
-      pending.delete(id);
-      guard(() => done(JSON.parse(json)));
-      return undefined;
+      const text = `[${queued.join(',')}]`;
+      queued = [];
+      return text;
     },
     onEntry(handler) {
       entryHandler = handler;

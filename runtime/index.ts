@@ -15,7 +15,7 @@ import { createWarn } from './warnings';
 
 type BufferApi = { Buffer: { from(...a: unknown[]): never; alloc(...a: unknown[]): never; concat(...a: unknown[]): never; isBuffer(x: unknown): boolean } };
 
-function install(hostRef: HostReference, configJson: string): (kind: DispatchKind, id: number, json: string) => string | undefined {
+function install(hostRef: HostReference, configJson: string): (kind: DispatchKind, id: number, json: string) => string {
   const g = globalThis as Record<string, unknown>;
   delete g.__driverboxInstall;
   const config = JSON.parse(configJson) as SandboxConfig;

@@ -121,12 +121,12 @@ export interface CryptoCall {
 export type CryptoAnswer = { ok: true; value: string | number; bytes?: boolean } | { ok: false; error: string };
 
 /**
- * Kinds of host → runtime dispatch. 'drain' answers (as JSON text) the async operations the
- * driver started since the last drain: [op, payload] pairs, in order. They are queued
- * instead of calling the host at once because a call from the isolate back to the host
- * costs a thread hand-off; the host drains right after each call into the isolate.
+ * Kinds of host → runtime dispatch: the entry point, or the answer to an async operation.
+ * A dispatch answers (as JSON text) the async operations the driver started during it:
+ * [op, payload] pairs, in order. Queuing them saves a host call per operation; those started
+ * outside a dispatch (top level, promise jobs run after it returned) are host calls.
  */
-export type DispatchKind = 'entry' | 'done' | 'drain';
+export type DispatchKind = 'entry' | 'done';
 
-/** Operations queued for the drain rather than sent at once. */
+/** Operations that a dispatch may queue rather than send at once. */
 export type QueuedOp = 'http' | 'tls' | 'timer' | 'cancel';

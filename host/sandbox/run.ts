@@ -1,35 +1,42 @@
-// Executes one driver run in a borrowed isolate: a fresh context, the runtime bundle,
-// the driver, its entry point, then every callback the host delivers, until the driver
-// ends the run, a limit ends it, or nothing is left that could ever end it.
+// Executes one driver run in a borrowed isolate, on a sandbox thread: a fresh context, the
+// runtime bundle, the driver, its entry point, then every callback as its answer comes,
+// until the driver ends the run, a limit ends it, or nothing is left that could ever end it.
+// Calls into the isolate are synchronous: this thread exists to run them, and a thread
+// hand-off per call would cost more than the driver's own code.
 import ivm from 'isolated-vm';
 import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
 import { describeError } from '../../runtime/error-text.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
-import { performRequest } from '../bridges/http/index.js';
-import type { DeviceSessions } from '../bridges/http/sessions.js';
-import { deviceTarget, externalTarget, type HttpTarget } from '../bridges/http/target.js';
-import { RedactorCache, round, startExchange, type TranscriptMode } from '../bridges/http/transcript.js';
-import { readCertificate } from '../bridges/tls/certificate.js';
-import type { TrustStore } from '../bridges/tls/trust.js';
 import type { DeviceSpec } from '../device.js';
 import { findImport } from '../driver/checks.js';
 import type { DriverSource } from '../driver/load.js';
 import type { RunLimits } from '../limits.js';
-import type { HttpExchange, LimitName, RunResult } from '../run-result.js';
+import type { LimitName, RunResult } from '../run-result.js';
 import type { WarmIsolate } from './warm-isolate.js';
 
+/** What a sandbox thread needs to run a driver: plain data, sent from the host thread. */
 export interface RunPlan {
   driver: DriverSource;
   action: string;
   device: DeviceSpec;
   parameters: Record<string, unknown>;
   limits: RunLimits;
-  sessions: DeviceSessions;
-  trust: TrustStore;
-  /** 'full' records headers and bodies of every exchange (redacted). */
-  transcript: TranscriptMode;
-  /** May the driver reach this external host? (D.createExternalDevice) */
-  allowExternal: (host: string) => boolean;
+}
+
+/** The run's way to the network, which lives on the host thread (host/bridges/run-network.ts). */
+export interface SandboxNetwork {
+  /** Starts an HTTP exchange or TLS read; `answer` is called once, unless the run ended first. */
+  start(op: 'http' | 'tls', call: (HttpCall | TlsCall) & { id: number }, answer: (payload: unknown) => void): void;
+  /** D.createExternalDevice: the target number, synchronously; throws when the host refuses. */
+  external(call: ExternalDeviceCall): number;
+  /** The run is over: requests in flight are dropped. */
+  close(): void;
+  /**
+   * The driver ended the run from inside a call that is still going: this thread is busy
+   * until that call returns or hits its limit, so the host may answer with this result
+   * meanwhile (after a grace period).
+   */
+  reported(result: RunResult): void;
 }
 
 export interface RunOutcome {
@@ -38,8 +45,6 @@ export interface RunOutcome {
   discard: boolean;
 }
 
-/** After D.success/D.failure, how long the driver's current call may go on before we stop waiting. */
-const END_GRACE_MS = 1_000;
 const MAX_WARNINGS = 200;
 
 type Ending = { end: RunEnd; limit: LimitName | null; discard: boolean };
@@ -69,27 +74,22 @@ function describeSyntaxError(error: Error, driver: DriverSource): string {
   return `SyntaxError: ${text} at ${file}:${line}:${column}\n    ${line} | ${source}\n    ${' '.repeat(line.length)} | ${caret}`;
 }
 
-export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunOutcome> {
+export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: SandboxNetwork): Promise<RunOutcome> {
   const { limits, driver } = plan;
   const started = performance.now();
   const deadline = started + limits.timeoutMs;
   const cpuStart = warm.isolate.cpuTime;
   const logs: LogMessage[] = [];
   const warnings: string[] = [];
-  const http: HttpExchange[] = [];
   const crypto = new CryptoSession();
-  const targets: HttpTarget[] = [deviceTarget(plan.device)];
   const pending = new Map<number, () => void>();
-  const abort = new AbortController();
   let logChars = 0;
-  let requests = 0;
   let inFlight = 0;
   let entryStarted = false; // before the entry point is called, an empty queue means nothing
   let reported: RunEnd | null = null;
   let ending: Ending | null = null;
   let context: ivm.Context | null = null;
   let dispatchRef: ivm.Reference | null = null;
-  let graceTimer: NodeJS.Timeout | undefined;
   let settle!: (ending: Ending) => void;
   const settled = new Promise<Ending>((resolve) => (settle = resolve));
 
@@ -100,8 +100,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     if (ending) return;
     ending = next;
     clearTimeout(deadlineTimer);
-    clearTimeout(graceTimer);
-    abort.abort();
+    network.close();
     for (const cancel of pending.values()) cancel();
     pending.clear();
     // Code still running in the isolate cannot be trusted to stop: the isolate goes.
@@ -165,19 +164,24 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   };
 
   /** Every entry into the isolate goes through here: timed, counted, and classified on error. */
-  const enter = async (call: () => Promise<unknown>, onDriverError?: (error: unknown) => Ending): Promise<boolean> => {
+  const enter = (call: () => unknown, onDriverError?: (error: unknown) => Ending): boolean => {
     if (ending) return false;
     inFlight++;
     const calledAt = performance.now();
     const allowedMs = budgetMs(); // what the call's own timeout is (it computes the same just after)
     try {
-      await call();
-      drain();
+      // Entry and answer calls return the operations the driver queued meanwhile (DispatchKind).
+      const queued = call();
+      if (typeof queued === 'string') takeQueued(queued);
       return true;
     } catch (error) {
       if (ending) return false;
       const limit = isSandboxLimit(error, warm.isolate.isDisposed, performance.now() - calledAt >= allowedMs - 1);
-      if (reported) finish({ end: reported, limit: null, discard: limit }); // e.g. require() threw after ending the run
+      if (reported) {
+        // e.g. require() threw after ending the run, or its code went on until stopped
+        if (limit) warnings.push(`the driver's code was still running after it ended the run, until its time limit; it was stopped`);
+        finish({ end: reported, limit: null, discard: limit });
+      }
       else finish(!limit && onDriverError ? onDriverError(error) : limitEnding(error));
       return false;
     } finally {
@@ -189,77 +193,15 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   const deliver = (id: number, payload: unknown) => {
     if (ending || !pending.delete(id) || !dispatchRef) return;
     const ref = dispatchRef;
-    void enter(() => ref.apply(undefined, ['done', id, JSON.stringify(payload)], { timeout: budgetMs() }));
+    enter(() => ref.applySync(undefined, ['done', id, JSON.stringify(payload)], { timeout: budgetMs() }));
   };
 
-  /** One bound for HTTP exchanges (redirect hops included) and TLS reads alike. */
-  const takeRequest = () => ++requests <= limits.maxHttpRequests;
-  const secrets = () => targets.map((t) => t.password);
-  const redactors = new RedactorCache();
-
-  // At most maxConcurrentRequests of the run's requests are in flight; the others wait here,
-  // so a driver that fires a hundred requests at once does not flood its device.
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  const limited = <T>(work: () => Promise<T>): Promise<T> =>
-    new Promise<void>((resolve) => (active < limits.maxConcurrentRequests ? (active++, resolve()) : waiting.push(resolve)))
-      .then(work)
-      .finally(() => {
-        const next = waiting.shift();
-        if (next) next();
-        else active--;
-      });
-
-  const startHttp = (id: number, call: HttpCall) => {
-    const target = targets[call.target];
-    if (!target) return deliver(id, { error: { code: 'INVALID_TARGET', message: 'unknown device' }, response: null });
-    pending.set(id, () => {});
-    void limited(() => performRequest(
-      {
-        target,
-        session: plan.sessions.get(target.sessionKey),
-        signal: abort.signal,
-        maxResponseBytes: limits.maxResponseBytes,
-        timeLeftMs: () => deadline - performance.now(),
-        takeRequest,
-        maxRequests: limits.maxHttpRequests,
-        secrets: secrets(),
-        redactors,
-        transcript: plan.transcript,
-        runStarted: started,
-        record: (exchange) => {
-          if (!ending) http.push(exchange);
-        },
-      },
-      call.method,
-      call.options,
-    )).then((answer) => deliver(id, answer));
+  const startNetwork = (op: 'http' | 'tls', call: (HttpCall | TlsCall) & { id: number }) => {
+    pending.set(call.id, () => {});
+    network.start(op, call, (answer) => deliver(call.id, answer));
   };
 
-  const startTls = (id: number, call: TlsCall) => {
-    const target = targets[call.target] ?? targets[0]!;
-    pending.set(id, () => {});
-    const exchange = startExchange('TLS', `tls://${target.host ?? target.ip}:${String(call.options.port ?? 443)}`, started);
-    if (!takeRequest()) {
-      // Refused like an HTTP request past the bound: recorded, and answered on the next tick.
-      exchange.error = 'TOO_MANY_REQUESTS';
-      exchange.errorMessage = `this run already made ${limits.maxHttpRequests} requests, its limit`;
-      http.push(exchange);
-      const error = { code: exchange.error, message: exchange.errorMessage };
-      queueMicrotask(() => deliver(id, { error, certificate: null }));
-      return;
-    }
-    void limited(() => readCertificate(target, call.options, Math.max(1, Math.ceil(Math.min(30_000, deadline - performance.now()))), abort.signal, plan.trust)).then((answer) => {
-      if (ending) return;
-      exchange.durationMs = round(performance.now() - started - exchange.startedMs);
-      exchange.error = answer.error?.code ?? null;
-      exchange.errorMessage = answer.error?.message ?? null;
-      http.push(exchange);
-      deliver(id, answer);
-    });
-  };
-
-  // Every operation of the runtime: called synchronously (hostCall) or drained from its queue.
+  // Every operation of the runtime: a synchronous host call (hostCall), or queued during a dispatch.
   const handle = (op: HostOp, payload: unknown): string | undefined => {
     if (ending) return undefined;
     switch (op) {
@@ -274,29 +216,19 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
         return undefined;
       case 'end':
         reported ??= payload as RunEnd;
-        if (inFlight > 0) graceTimer = setTimeout(() => finish({ end: reported!, limit: null, discard: true }), END_GRACE_MS);
+        if (inFlight > 0) network.reported(resultOf({ end: reported!, limit: null, discard: false }));
         return undefined;
       case 'loadLib':
         if (context) warm.lib(payload as LibName).runSync(context, { timeout: budgetMs() });
         return undefined;
       case 'crypto':
         return JSON.stringify(crypto.call(payload as Parameters<CryptoSession['call']>[0]));
-      case 'external': {
-        const { host, credentials } = payload as ExternalDeviceCall;
-        if (!plan.allowExternal(host)) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
-        targets.push(externalTarget(targets[0]!, host, credentials));
-        return JSON.stringify(targets.length - 1);
-      }
-      case 'http': {
-        const call = payload as HttpCall & { id: number };
-        startHttp(call.id, call);
+      case 'external':
+        return JSON.stringify(network.external(payload as ExternalDeviceCall));
+      case 'http':
+      case 'tls':
+        startNetwork(op, payload as (HttpCall | TlsCall) & { id: number });
         return undefined;
-      }
-      case 'tls': {
-        const call = payload as TlsCall & { id: number };
-        startTls(call.id, call);
-        return undefined;
-      }
       case 'timer': {
         const { id, ms } = payload as { id: number; ms: number };
         // A timer due after the deadline can never fire in this run: it only keeps the run waiting.
@@ -320,11 +252,10 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
   // The one function the runtime may call. It runs on the host while the isolate waits.
   const hostCall = (op: HostOp, json: string): string | undefined => (ending ? undefined : handle(op, JSON.parse(json) as unknown));
 
-  /** Takes the async operations the driver queued during the last call (see DispatchKind 'drain'). */
-  const drain = () => {
-    if (ending || !dispatchRef) return;
-    const text = dispatchRef.applySync(undefined, ['drain', 0, ''], { timeout: budgetMs() }) as unknown;
-    const ops = JSON.parse(typeof text === 'string' ? text : '[]') as Array<[QueuedOp, unknown]>;
+  /** Starts the async operations the driver queued during a dispatch. */
+  const takeQueued = (text: string) => {
+    if (ending) return;
+    const ops = JSON.parse(text) as Array<[QueuedOp, unknown]>;
     for (const [op, payload] of ops) {
       if (op !== 'http' && op !== 'tls' && op !== 'timer' && op !== 'cancel') throw new Error(`unexpected queued operation ${JSON.stringify(op)}`);
       handle(op, payload);
@@ -347,6 +278,22 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     driverFilename: driver.filename,
   };
 
+  function resultOf({ end, limit }: Ending): RunResult {
+    return {
+      status: end.status,
+      errorType: end.errorType,
+      message: end.message,
+      variables: end.variables,
+      tables: end.tables,
+      logs: [...logs],
+      warnings: [...warnings],
+      http: [], // filled in by the host thread, which saw the exchanges (RunNetwork.close)
+      action: plan.action,
+      limitExceeded: limit,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    };
+  }
+
   const hostRef = new ivm.Reference(hostCall);
   const refs: Array<{ release(): void }> = [hostRef];
   try {
@@ -356,16 +303,15 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
     } else {
       let script: ivm.Script | null = null;
       try {
-        script = await warm.driver(driver.source, driver.filename);
+        script = warm.driver(driver.source, driver.filename);
       } catch (error) {
         finish({ end: failure('GENERIC_ERROR', describeSyntaxError(error as Error, driver)), limit: null, discard: false });
       }
       if (script) {
-        // Our own setup runs synchronously: short, bounded, and cheaper than a thread hand-off per step.
         const ctx = warm.isolate.createContextSync();
         context = ctx;
         refs.push(ctx);
-        const ok = await enter(async () => {
+        const ok = enter(() => {
           warm.core.runSync(ctx, { timeout: budgetMs() });
           const install = ctx.global.getSync('__driverboxInstall', { reference: true }) as ivm.Reference;
           refs.push(install);
@@ -373,14 +319,16 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
           refs.push(dispatchRef);
         });
         if (ok && !ending) {
-          const ranTopLevel = await enter(
-            () => script!.run(ctx, { timeout: budgetMs() }),
+          const ranTopLevel = enter(
+            () => {
+              script!.runSync(ctx, { timeout: budgetMs() }); // its completion value is the driver's, not a queue
+            },
             (error) => ({ end: failure('GENERIC_ERROR', describeError(error, driver.filename)), limit: null, discard: false }),
           );
           if (ranTopLevel && !ending && !reported && dispatchRef) {
             const ref: ivm.Reference = dispatchRef;
             entryStarted = true;
-            await enter(() => ref.apply(undefined, ['entry', 0, JSON.stringify(plan.action)], { timeout: budgetMs() }));
+            enter(() => ref.applySync(undefined, ['entry', 0, JSON.stringify(plan.action)], { timeout: budgetMs() }));
           }
         }
       }
@@ -399,22 +347,5 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan): Promise<RunO
       }
     }
   }
-  const end = final.end;
-  return {
-    discard: final.discard,
-    result: {
-      status: end.status,
-      errorType: end.errorType,
-      message: end.message,
-      variables: end.variables,
-      tables: end.tables,
-      logs,
-      warnings,
-      // Copies: a request cut short by the run's end would otherwise still change its record later.
-      http: http.map((e) => (e.status === null && e.error === null ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came' } : { ...e })),
-      action: plan.action,
-      limitExceeded: final.limit,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
-    },
-  };
+  return { discard: final.discard, result: resultOf(final) };
 }

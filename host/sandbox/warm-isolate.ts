@@ -50,8 +50,8 @@ export class WarmIsolate {
     return script;
   }
 
-  /** Compiles driver source, or returns the script compiled for the same source earlier. */
-  async driver(source: string, filename: string): Promise<ivm.Script> {
+  /** Compiles driver source (synchronously: we are on a sandbox thread), or returns the script compiled for the same source earlier. */
+  driver(source: string, filename: string): ivm.Script {
     const key = createHash('sha1').update(filename).update('\0').update(source).digest('hex');
     const cached = this.#drivers.get(key);
     if (cached) {
@@ -59,7 +59,7 @@ export class WarmIsolate {
       this.#drivers.set(key, cached); // most recently used last
       return cached;
     }
-    const script = await this.isolate.compileScript(source, { filename });
+    const script = this.isolate.compileScriptSync(source, { filename });
     this.#drivers.set(key, script);
     if (this.#drivers.size > DRIVER_CACHE_SIZE) {
       const [oldest, old] = this.#drivers.entries().next().value as [string, ivm.Script];

@@ -1,0 +1,35 @@
+// Messages between the host thread and a sandbox thread. Each side sends arrays of them,
+// one array per turn of its event loop, so that many runs share one hand-off.
+import type { MessagePort } from 'node:worker_threads';
+import type { ExternalDeviceCall, HttpCall, TlsCall } from '../../runtime/protocol.js';
+import type { RunResult } from '../run-result.js';
+import type { PoolOptions, PoolStats } from './pool.js';
+import type { RunPlan } from './run.js';
+
+/** workerData of a sandbox thread. */
+export interface ThreadConfig {
+  pool: PoolOptions;
+  /** Memory size (MB) of the isolates to warm up at start. */
+  prewarmMemoryMb: number;
+  /** Where synchronous answers come back (see SyncReply); the flag is an Int32Array on a SharedArrayBuffer. */
+  syncPort: MessagePort;
+  syncFlag: SharedArrayBuffer;
+}
+
+export type ToThread =
+  | { t: 'run'; run: number; plan: RunPlan }
+  | { t: 'answer'; run: number; id: number; payload: unknown }
+  | { t: 'close' };
+
+export type FromThread =
+  | { t: 'net'; run: number; id: number; op: 'http' | 'tls'; call: HttpCall | TlsCall }
+  | { t: 'ended'; run: number; result: RunResult; stats: PoolStats }
+  /** The driver ended the run, but the call it did so from goes on (see SandboxNetwork.reported). */
+  | { t: 'reported'; run: number; result: RunResult }
+  | { t: 'failed'; run: number; message: string; stats: PoolStats }
+  | { t: 'stats'; stats: PoolStats }
+  /** Sent alone and answered on syncPort while the thread waits: D.createExternalDevice. */
+  | { t: 'external'; run: number; call: ExternalDeviceCall };
+
+/** The answer to an 'external' message: the target number, or the refusal's text. */
+export type SyncReply = { ok: true; target: number } | { ok: false; message: string };

@@ -1,0 +1,312 @@
+// The host thread's side of the sandbox threads: starts them, hands each run to the
+// least busy one, serves the runs' network calls (RunNetwork), and brings back results.
+import { existsSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { HttpCall, TlsCall } from '../../runtime/protocol.js';
+import type { RunNetwork } from '../bridges/run-network.js';
+import { DriverboxError } from '../errors.js';
+import type { RunResult } from '../run-result.js';
+import type { PoolOptions, PoolStats } from './pool.js';
+import type { RunPlan } from './run.js';
+import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
+
+export interface ThreadsOptions {
+  threads: number;
+  pool: PoolOptions;
+  prewarmMemoryMb: number;
+}
+
+interface ActiveRun {
+  network: RunNetwork;
+  resolve: (result: RunResult) => void;
+  reject: (error: Error) => void;
+  /** Answered early (see 'reported'); the thread still holds the run until it ends. */
+  answered?: boolean;
+  grace?: NodeJS.Timeout;
+}
+
+/** After D.success/D.failure, how long the driver's code may go on before the host answers without it. */
+const END_GRACE_MS = 1_000;
+
+const EMPTY_STATS: PoolStats = { alive: 0, idle: 0, busy: 0, waiting: 0, created: 0, disposed: 0 };
+
+let sourceBuild: URL | null = null;
+
+/**
+ * The thread's module: thread-entry.js next to this one; or, when the host runs from source
+ * (tsx, vitest), thread-entry.ts bundled on the fly with esbuild, since a worker thread does
+ * not inherit the TypeScript loader. Dependencies stay external, resolved from node_modules.
+ */
+function threadModule(): URL {
+  const here = fileURLToPath(import.meta.url);
+  if (!here.endsWith('.ts')) {
+    const file = path.join(path.dirname(here), 'thread-entry.js');
+    if (!existsSync(file)) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', `the sandbox thread module ${file} is missing: run \`npm run build\``);
+    return pathToFileURL(file);
+  }
+  if (!sourceBuild) {
+    const root = path.resolve(path.dirname(here), '..', '..');
+    const outfile = path.join(root, 'node_modules', '.cache', 'driverbox', `thread-entry-${process.pid}.mjs`);
+    const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
+    esbuild.buildSync({
+      entryPoints: [path.join(path.dirname(here), 'thread-entry.ts')],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      logLevel: 'warning',
+    });
+    process.once('exit', () => rmSync(outfile, { force: true }));
+    sourceBuild = pathToFileURL(outfile);
+  }
+  return sourceBuild;
+}
+
+/** Splits `total` over `parts`: the first ones get the remainder. */
+const share = (total: number, parts: number, index: number) => Math.floor(total / parts) + (index < total % parts ? 1 : 0);
+
+class SandboxThread {
+  readonly worker: Worker;
+  readonly capacity: number;
+  readonly runs = new Map<number, ActiveRun>();
+  stats: PoolStats = EMPTY_STATS;
+  readonly exited: Promise<void>;
+  #outbox: ToThread[] = [];
+  readonly #syncPort: MessagePort;
+  readonly #syncFlag: Int32Array;
+
+  constructor(pool: PoolOptions, prewarmMemoryMb: number, onGone: (thread: SandboxThread, error: Error) => void) {
+    this.capacity = pool.max;
+    const channel = new MessageChannel();
+    const flag = new SharedArrayBuffer(4);
+    this.#syncPort = channel.port1;
+    this.#syncFlag = new Int32Array(flag);
+    const config: ThreadConfig = { pool, prewarmMemoryMb, syncPort: channel.port2, syncFlag: flag };
+    this.worker = new Worker(threadModule(), {
+      workerData: config,
+      transferList: [channel.port2],
+      name: 'driverbox-sandbox',
+    });
+    this.worker.unref(); // an idle host does not keep the process alive; runs in progress ref it
+    this.worker.on('message', (batch: FromThread[]) => {
+      for (const message of batch) this.#receive(message);
+    });
+    this.worker.on('error', (error) => onGone(this, error));
+    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.once('exit', (code) => onGone(this, new Error(`the sandbox thread exited (code ${code})`)));
+  }
+
+  post(message: ToThread): void {
+    if (this.#outbox.push(message) === 1) {
+      queueMicrotask(() => {
+        const batch = this.#outbox;
+        this.#outbox = [];
+        this.worker.postMessage(batch);
+      });
+    }
+  }
+
+  start(id: number, plan: RunPlan, run: ActiveRun): void {
+    if (this.runs.size === 0) this.worker.ref();
+    this.runs.set(id, run);
+    this.post({ t: 'run', run: id, plan });
+  }
+
+  #finish(id: number): ActiveRun | undefined {
+    const run = this.runs.get(id);
+    clearTimeout(run?.grace);
+    this.runs.delete(id);
+    if (this.runs.size === 0) this.worker.unref();
+    return run;
+  }
+
+  #receive(message: FromThread): void {
+    switch (message.t) {
+      case 'net': {
+        const network = this.runs.get(message.run)?.network;
+        if (!network) return;
+        const answer = (payload: unknown) => this.post({ t: 'answer', run: message.run, id: message.id, payload });
+        if (message.op === 'http') network.http(message.call as HttpCall, answer);
+        else network.tls(message.call as TlsCall, answer);
+        return;
+      }
+      case 'external': {
+        let reply: SyncReply;
+        try {
+          const network = this.runs.get(message.run)?.network;
+          if (!network) throw new Error('the run is over');
+          reply = { ok: true, target: network.external(message.call) };
+        } catch (error) {
+          reply = { ok: false, message: error instanceof Error ? error.message : String(error) };
+        }
+        this.#syncPort.postMessage(reply);
+        Atomics.store(this.#syncFlag, 0, 1);
+        Atomics.notify(this.#syncFlag, 0);
+        return;
+      }
+      case 'reported': {
+        const run = this.runs.get(message.run);
+        if (!run) return;
+        const received = performance.now();
+        run.grace = setTimeout(() => {
+          run.answered = true;
+          const result = message.result;
+          result.warnings.push(`the driver's code was still running ${END_GRACE_MS} ms after it ended the run; its outcome stands, and its code is stopped at its time limit`);
+          result.durationMs = Math.round((result.durationMs + performance.now() - received) * 100) / 100;
+          run.resolve({ ...result, http: run.network.close() });
+        }, END_GRACE_MS);
+        return;
+      }
+      case 'ended': {
+        this.stats = message.stats;
+        const run = this.#finish(message.run);
+        if (run && !run.answered) run.resolve({ ...message.result, http: run.network.close() });
+        return;
+      }
+      case 'failed': {
+        this.stats = message.stats;
+        const run = this.#finish(message.run);
+        if (run && !run.answered) {
+          run.network.close();
+          run.reject(new DriverboxError('SANDBOX_FAILED', `the sandbox failed: ${message.message}`));
+        }
+        return;
+      }
+      case 'stats':
+        this.stats = message.stats;
+        return;
+    }
+  }
+
+  /** The thread died: its runs fail. */
+  fail(error: Error): void {
+    for (const id of [...this.runs.keys()]) {
+      const run = this.#finish(id)!;
+      if (run.answered) continue;
+      run.network.close();
+      run.reject(new DriverboxError('SANDBOX_FAILED', `the sandbox thread failed: ${error.message}`));
+    }
+  }
+}
+
+export class SandboxThreads {
+  readonly #options: ThreadsOptions;
+  readonly #threads: Array<SandboxThread | null>;
+  readonly #waiting: Array<() => void> = [];
+  #nextRun = 1;
+  #closed = false;
+  /** Counts of isolates on threads that are gone, so that created/disposed stay totals. */
+  #gone = { created: 0, disposed: 0 };
+
+  constructor(options: ThreadsOptions) {
+    this.#options = options;
+    const count = Math.max(1, Math.min(options.threads, options.pool.max));
+    this.#threads = Array.from({ length: count }, () => null);
+    for (let i = 0; i < count; i++) this.#thread(i);
+  }
+
+  async run(plan: RunPlan, network: RunNetwork): Promise<RunResult> {
+    for (;;) {
+      if (this.#closed) {
+        network.close();
+        throw new DriverboxError('HOST_CLOSED', 'the host is closed');
+      }
+      const thread = this.#leastBusy();
+      if (thread) {
+        return new Promise<RunResult>((resolve, reject) => {
+          const settle = () => this.#waiting.shift()?.();
+          thread.start(this.#nextRun++, plan, {
+            network,
+            resolve: (result) => {
+              resolve(result);
+              settle();
+            },
+            reject: (error) => {
+              reject(error);
+              settle();
+            },
+          });
+        });
+      }
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    }
+  }
+
+  stats(): PoolStats {
+    const total = { ...EMPTY_STATS, created: this.#gone.created, disposed: this.#gone.disposed };
+    for (const thread of this.#threads) {
+      if (!thread) continue;
+      total.alive += thread.stats.alive;
+      total.idle += thread.stats.idle;
+      total.created += thread.stats.created;
+      total.disposed += thread.stats.disposed;
+      total.busy += thread.runs.size;
+    }
+    total.waiting = this.#waiting.length;
+    return total;
+  }
+
+  /** Lets runs in progress finish, then disposes every isolate and stops the threads. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const wake of this.#waiting.splice(0)) wake();
+    const threads = this.#threads.filter((t): t is SandboxThread => t !== null);
+    await Promise.all(threads.map((t) => this.#drained(t)));
+    for (const thread of threads) thread.post({ t: 'close' });
+    await Promise.all(
+      threads.map(async (thread) => {
+        await new Promise<void>((resolve) => setTimeout(resolve, 0)); // the close batch goes out first
+        await thread.worker.terminate();
+        await thread.exited;
+        this.#retire(thread);
+      }),
+    );
+  }
+
+  async #drained(thread: SandboxThread): Promise<void> {
+    while (thread.runs.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+
+  #thread(index: number): SandboxThread {
+    const count = this.#threads.length;
+    const { pool } = this.#options;
+    const thread = new SandboxThread(
+      { max: share(pool.max, count, index), warm: share(pool.warm, count, index), recycleAfterRuns: pool.recycleAfterRuns },
+      this.#options.prewarmMemoryMb,
+      (gone, error) => {
+        gone.fail(error);
+        if (this.#threads[index] === gone) this.#retire(gone);
+        this.#waiting.shift()?.();
+      },
+    );
+    this.#threads[index] = thread;
+    return thread;
+  }
+
+  /** Forgets a thread that is gone; a failed one is replaced when a run needs it. */
+  #retire(thread: SandboxThread): void {
+    const index = this.#threads.indexOf(thread);
+    if (index < 0) return;
+    this.#gone.created += thread.stats.created;
+    this.#gone.disposed += thread.stats.created; // its isolates went with it
+    this.#threads[index] = null;
+  }
+
+  #leastBusy(): SandboxThread | null {
+    let best: SandboxThread | null = null;
+    let bestFree = 0;
+    for (let i = 0; i < this.#threads.length; i++) {
+      const thread = this.#threads[i] ?? this.#thread(i);
+      const free = thread.capacity - thread.runs.size;
+      if (free > bestFree) {
+        best = thread;
+        bestFree = free;
+      }
+    }
+    return best;
+  }
+}
