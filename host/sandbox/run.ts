@@ -25,8 +25,8 @@ export interface RunPlan {
 
 /** The run's way to the network, which lives on the host thread (host/bridges/run-network.ts). */
 export interface SandboxNetwork {
-  /** Starts an HTTP exchange or TLS read; `answer` is called once, unless the run ended first. */
-  start(op: 'http' | 'tls', call: (HttpCall | TlsCall) & { id: number }, answer: (payload: unknown) => void): void;
+  /** Starts an HTTP exchange or TLS read; `answer` is called once (with JSON text), unless the run ended first. */
+  start(op: 'http' | 'tls', call: (HttpCall | TlsCall) & { id: number }, answer: (json: string) => void): void;
   /** D.createExternalDevice: the target number, synchronously; throws when the host refuses. */
   external(call: ExternalDeviceCall): number;
   /** The run is over: requests in flight are dropped. */
@@ -190,15 +190,16 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     }
   };
 
-  const deliver = (id: number, payload: unknown) => {
+  /** Hands the answer (JSON text) of an async operation to the driver's callback. */
+  const deliver = (id: number, json: string) => {
     if (ending || !pending.delete(id) || !dispatchRef) return;
     const ref = dispatchRef;
-    enter(() => ref.applySync(undefined, ['done', id, JSON.stringify(payload)], { timeout: budgetMs() }));
+    enter(() => ref.applySync(undefined, ['done', id, json], { timeout: budgetMs() }));
   };
 
   const startNetwork = (op: 'http' | 'tls', call: (HttpCall | TlsCall) & { id: number }) => {
     pending.set(call.id, () => {});
-    network.start(op, call, (answer) => deliver(call.id, answer));
+    network.start(op, call, (json) => deliver(call.id, json));
   };
 
   // Every operation of the runtime: a synchronous host call (hostCall), or queued during a dispatch.
@@ -235,7 +236,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         if (ms >= deadline - performance.now()) {
           pending.set(id, () => {});
         } else {
-          const timer = setTimeout(() => deliver(id, null), ms);
+          const timer = setTimeout(() => deliver(id, 'null'), ms);
           pending.set(id, () => clearTimeout(timer));
         }
         return undefined;

@@ -11,7 +11,7 @@ const port = parentPort!;
 const pool = new IsolatePool(config.pool);
 const syncFlag = new Int32Array(config.syncFlag);
 /** Answers awaited by each run, by operation id. */
-const runs = new Map<number, Map<number, (payload: unknown) => void>>();
+const runs = new Map<number, Map<number, (json: string) => void>>();
 
 let outbox: FromThread[] = [];
 const flush = () => {
@@ -34,7 +34,7 @@ function askHost(message: FromThread): SyncReply {
   return reply.message as SyncReply;
 }
 
-function networkFor(run: number, answers: Map<number, (payload: unknown) => void>): SandboxNetwork {
+function networkFor(run: number, answers: Map<number, (json: string) => void>): SandboxNetwork {
   return {
     start(op, call, answer) {
       answers.set(call.id, answer);
@@ -55,7 +55,7 @@ function networkFor(run: number, answers: Map<number, (payload: unknown) => void
 }
 
 async function execute(run: number, plan: Extract<ToThread, { t: 'run' }>['plan']): Promise<void> {
-  const answers = new Map<number, (payload: unknown) => void>();
+  const answers = new Map<number, (json: string) => void>();
   runs.set(run, answers);
   try {
     const warm = await pool.acquire(plan.limits.memoryMb);
@@ -87,7 +87,7 @@ port.on('message', (batch: ToThread[]) => {
         const answer = answers?.get(message.id);
         if (answer) {
           answers!.delete(message.id);
-          answer(message.payload);
+          answer(message.json);
         }
         break;
       }

@@ -18,7 +18,8 @@ export interface ThreadConfig {
 
 export type ToThread =
   | { t: 'run'; run: number; plan: RunPlan }
-  | { t: 'answer'; run: number; id: number; payload: unknown }
+  /** The answer's JSON text: what the isolate gets, as it is. */
+  | { t: 'answer'; run: number; id: number; json: string }
   | { t: 'close' };
 
 export type FromThread =

@@ -129,7 +129,7 @@ class SandboxThread {
       case 'net': {
         const network = this.runs.get(message.run)?.network;
         if (!network) return;
-        const answer = (payload: unknown) => this.post({ t: 'answer', run: message.run, id: message.id, payload });
+        const answer = (payload: unknown) => this.post({ t: 'answer', run: message.run, id: message.id, json: JSON.stringify(payload) });
         if (message.op === 'http') network.http(message.call as HttpCall, answer);
         else network.tls(message.call as TlsCall, answer);
         return;
