@@ -1,8 +1,11 @@
 // One HTTP exchange with undici: send, read the body up to the size cap, decompress
 // when asked. Failures become a SendFailure with a stable code the driver can test.
+// The exchange goes straight to the dispatcher with a handler that keeps the chunks:
+// undici.request's Readable body, AbortController and per-request signal listener were
+// about half of a request's CPU on the host.
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { Method } from './options.js';
 
 export interface Hop {
@@ -73,70 +76,184 @@ function classify(error: unknown, hop: Hop): SendFailure {
   return new SendFailure(typeof code === 'string' ? code : 'NETWORK_ERROR', `${where}: ${message}`);
 }
 
-export async function sendHop(hop: Hop): Promise<HopResponse> {
-  const started = performance.now();
-  let headersMs: number | null = null;
-  // One controller for both ends of a request's life: its timeout (connect included) and the
-  // run's end. Cheaper than AbortSignal.any + AbortSignal.timeout, which this path paid per request.
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, hop.timeoutMs);
-  const onRunEnd = () => controller.abort();
-  hop.signal.addEventListener('abort', onRunEnd, { once: true });
-  try {
-    const response = await request(hop.url, {
-      method: hop.method,
-      headers: hop.headers,
-      body: hop.body,
-      dispatcher: hop.dispatcher,
-      signal: controller.signal,
-      headersTimeout: hop.timeoutMs,
-      bodyTimeout: hop.timeoutMs,
-    });
-    headersMs = performance.now() - started;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > hop.maxResponseBytes) {
-        response.body.destroy();
-        throw new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`, headersMs);
-      }
-      chunks.push(chunk as Buffer);
-    }
-    let body: Buffer = Buffer.concat(chunks, size);
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(response.headers)) {
-      if (value === undefined) continue;
-      // As node's http did: set-cookie is always an array, repeated headers are joined.
-      if (name === 'set-cookie') headers[name] = Array.isArray(value) ? value : [value];
-      else headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const coding = String(headers['content-encoding'] ?? '').trim().toLowerCase();
-    if (hop.decompress && body.length > 0 && decoders[coding]) {
-      try {
-        body = await decoders[coding](body, { maxOutputLength: hop.maxResponseBytes });
-      } catch (error) {
-        const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
-        throw new SendFailure(
-          tooLarge ? 'BODY_TOO_LARGE' : 'DECOMPRESSION_ERROR',
-          tooLarge
-            ? `${hop.method} ${hop.url.origin}: the decompressed body is larger than the limit of ${hop.maxResponseBytes} bytes`
-            : `${hop.method} ${hop.url.origin}: the ${coding} body could not be decoded (${(error as Error).message})`,
-          headersMs,
-        );
-      }
-    }
-    return { status: response.statusCode, headers, body, wireBytes: size, headersMs };
-  } catch (error) {
-    if (error instanceof SendFailure) throw error;
-    const failure = classify(timedOut ? { name: 'TimeoutError' } : error, hop);
-    throw new SendFailure(failure.code, failure.message, headersMs);
-  } finally {
-    clearTimeout(timer);
-    hop.signal.removeEventListener('abort', onRunEnd);
+// Statuses whose Content-Length does not announce a body that follows.
+const NO_BODY = new Set([204, 304]);
+
+/**
+ * Requests in flight per run signal. One listener per signal ends them all when the run ends:
+ * cheaper than a listener per request, and no MaxListenersExceededWarning however many share it.
+ */
+const inFlight = new WeakMap<AbortSignal, Set<Exchange>>();
+
+function track(signal: AbortSignal, exchange: Exchange): void {
+  let pending = inFlight.get(signal);
+  if (!pending) {
+    const set = new Set<Exchange>();
+    pending = set;
+    inFlight.set(signal, set);
+    signal.addEventListener('abort', () => {
+      for (const e of set) e.fail(runEnded(e.hop));
+      set.clear();
+    }, { once: true });
   }
+  pending.add(exchange);
+}
+
+/**
+ * undici's handler for one hop (the onConnect/onHeaders/onData/onComplete/onError API: undici's
+ * core calls it as is, where the controller API is wrapped per request). Settles once, whichever
+ * comes first: the answer, an error, the size cap, the timeout or the run's end.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  readonly hop: Hop;
+  readonly #started: number;
+  readonly #resolve: (response: HopResponse) => void;
+  readonly #reject: (failure: SendFailure) => void;
+  readonly #timer: NodeJS.Timeout;
+  #abort: ((error?: Error) => void) | null = null;
+  #settled = false;
+  #status = 0;
+  #headers: Record<string, string | string[]> | null = null;
+  #headersMs: number | null = null;
+  #chunks: Buffer[] = [];
+  #size = 0;
+
+  constructor(hop: Hop, started: number, resolve: (response: HopResponse) => void, reject: (failure: SendFailure) => void) {
+    this.hop = hop;
+    this.#started = started;
+    this.#resolve = resolve;
+    this.#reject = reject;
+    // The timeout covers the whole exchange, connect and a wait for a free connection included.
+    this.#timer = setTimeout(timedOut, hop.timeoutMs, this);
+    track(hop.signal, this);
+  }
+
+  /** Fails the hop now and drops the request (at once if it is on a socket, else as soon as it gets one). */
+  fail(failure: SendFailure): void {
+    if (this.#settled) return;
+    this.#finish();
+    this.#reject(this.#headersMs === null ? failure : new SendFailure(failure.code, failure.message, this.#headersMs));
+    // undici calls onError from within abort: ignored, the hop is settled.
+    this.#abort?.(new Error(failure.message));
+  }
+
+  #finish(): void {
+    this.#settled = true;
+    clearTimeout(this.#timer);
+    inFlight.get(this.hop.signal)?.delete(this);
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    this.#abort = abort;
+    if (this.#settled) abort(new Error('the hop already failed'));
+  }
+
+  onHeaders(status: number, raw: Buffer[]): boolean {
+    if (status < 200) return true; // 1xx: the answer comes after
+    this.#status = status;
+    this.#headersMs = performance.now() - this.#started;
+    const headers: Record<string, string | string[]> = {};
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i].toString('latin1').toLowerCase();
+      const value = raw[i + 1].toString('latin1');
+      if (name === '__proto__') continue; // as before: never a header a driver sees
+      // As node's http did: set-cookie is always an array, repeated headers are joined.
+      if (name === 'set-cookie') {
+        const list = headers[name];
+        if (list) (list as string[]).push(value);
+        else headers[name] = [value];
+      } else if (Object.hasOwn(headers, name)) {
+        headers[name] = `${headers[name] as string}, ${value}`;
+      } else {
+        headers[name] = value;
+      }
+    }
+    this.#headers = headers;
+    // An announced body past the cap fails before it is read.
+    const length = headers['content-length'];
+    if (typeof length === 'string' && Number(length) > this.hop.maxResponseBytes && !NO_BODY.has(status)) {
+      this.fail(tooLarge(this.hop));
+      return false;
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.#settled) return false;
+    this.#size += chunk.length;
+    if (this.#size > this.hop.maxResponseBytes) {
+      this.fail(tooLarge(this.hop));
+      return false;
+    }
+    this.#chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.#settled) return;
+    this.#finish();
+    // A copy: undici's chunks are views of the socket's reads.
+    const body = Buffer.concat(this.#chunks, this.#size);
+    this.#resolve({ status: this.#status, headers: this.#headers ?? {}, body, wireBytes: this.#size, headersMs: this.#headersMs ?? 0 });
+  }
+
+  onError(error: Error): void {
+    this.fail(classify(error, this.hop));
+  }
+}
+
+function timedOut(exchange: Exchange): void {
+  exchange.fail(classify({ name: 'TimeoutError' }, exchange.hop));
+}
+
+/** Not the signal's reason: a reason named TimeoutError would read as this hop's own timeout. */
+function runEnded(hop: Hop): SendFailure {
+  return classify(null, hop);
+}
+
+function tooLarge(hop: Hop): SendFailure {
+  return new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`);
+}
+
+async function decompressed(hop: Hop, response: HopResponse): Promise<HopResponse> {
+  const coding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
+  if (response.body.length === 0 || !decoders[coding]) return response;
+  try {
+    return { ...response, body: await decoders[coding](response.body, { maxOutputLength: hop.maxResponseBytes }) };
+  } catch (error) {
+    const tooLarge = (error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE';
+    throw new SendFailure(
+      tooLarge ? 'BODY_TOO_LARGE' : 'DECOMPRESSION_ERROR',
+      tooLarge
+        ? `${hop.method} ${hop.url.origin}: the decompressed body is larger than the limit of ${hop.maxResponseBytes} bytes`
+        : `${hop.method} ${hop.url.origin}: the ${coding} body could not be decoded (${(error as Error).message})`,
+      response.headersMs,
+    );
+  }
+}
+
+export function sendHop(hop: Hop): Promise<HopResponse> {
+  const started = performance.now();
+  const sent = new Promise<HopResponse>((resolve, reject) => {
+    if (hop.signal.aborted) {
+      reject(runEnded(hop));
+      return;
+    }
+    const exchange = new Exchange(hop, started, resolve, reject);
+    try {
+      hop.dispatcher.dispatch({
+        origin: hop.url.origin,
+        path: hop.url.pathname + hop.url.search,
+        method: hop.method,
+        headers: hop.headers,
+        body: hop.body ?? null,
+        // Our timer bounds the whole exchange; these are undici's own, kept as a second bound.
+        headersTimeout: hop.timeoutMs,
+        bodyTimeout: hop.timeoutMs,
+      }, exchange);
+    } catch (error) {
+      exchange.onError(error as Error);
+    }
+  });
+  return hop.decompress ? sent.then((response) => decompressed(hop, response)) : sent;
 }

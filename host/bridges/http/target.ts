@@ -57,13 +57,26 @@ export function buildUrl(target: HttpTarget, options: Record<string, unknown>): 
   const filled = suffix
     .replaceAll('${username}', encodeURIComponent(target.username ?? ''))
     .replaceAll('${password}', encodeURIComponent(target.password ?? ''));
-  const origin = new URL(`${protocol}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${target.portMap[port] ?? port}`);
-  const url = new URL(filled, origin);
-  if (url.origin !== origin.origin || url.username || url.password) {
+  const base = `${protocol}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${target.portMap[port] ?? port}`;
+  const url = new URL(filled, base);
+  if (url.origin !== originOf(base) || url.username || url.password) {
     throw new RequestRefused('INVALID_URL', `url ${JSON.stringify(suffix)} would leave the device`);
   }
   appendQuery(url, options.qs);
   return url;
+}
+
+// The origin of each base a request was built on: parsed once, not on every request.
+const origins = new Map<string, string>();
+
+function originOf(base: string): string {
+  let origin = origins.get(base);
+  if (origin === undefined) {
+    if (origins.size >= 256) origins.clear();
+    origin = new URL(base).origin;
+    origins.set(base, origin);
+  }
+  return origin;
 }
 
 /** request's `qs` option: an object of query parameters added to the url. */
