@@ -4,6 +4,8 @@
 import { DriverboxError } from '../errors.js';
 import { WarmIsolate } from './warm-isolate.js';
 
+const HEAP_CHECK_EVERY_RUNS = 4;
+
 export interface PoolOptions {
   /** Idle isolates kept ready per memory size. */
   warm: number;
@@ -71,7 +73,8 @@ export class IsolatePool {
   release(warm: WarmIsolate, discard: boolean): void {
     this.#busy--;
     warm.runs++;
-    const tooBig = !warm.disposed && warm.heapUsedMb() > warm.memoryMb * 0.5;
+    // Heap statistics cost a call into V8: every few runs is soon enough to catch slow growth.
+    const tooBig = warm.runs % HEAP_CHECK_EVERY_RUNS === 0 && !warm.disposed && warm.heapUsedMb() > warm.memoryMb * 0.5;
     if (discard || this.#closed || warm.disposed || tooBig || warm.runs >= this.#options.recycleAfterRuns) {
       this.#destroy(warm);
       if (!this.#closed) void this.prewarm(warm.memoryMb).catch(() => {});

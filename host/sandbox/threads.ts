@@ -1,6 +1,7 @@
 // The host thread's side of the sandbox threads: starts them, hands each run to the
 // least busy one, serves the runs' network calls (RunNetwork), and brings back results.
-import { existsSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -38,7 +39,8 @@ let sourceBuild: URL | null = null;
 /**
  * The thread's module: thread-entry.js next to this one; or, when the host runs from source
  * (tsx, vitest), thread-entry.ts bundled on the fly with esbuild, since a worker thread does
- * not inherit the TypeScript loader. Dependencies stay external, resolved from node_modules.
+ * not inherit the TypeScript loader. Dependencies stay external, resolved from node_modules;
+ * the bundle is named by its content, so processes share it and nothing needs cleaning up.
  */
 function threadModule(): URL {
   const here = fileURLToPath(import.meta.url);
@@ -49,19 +51,27 @@ function threadModule(): URL {
   }
   if (!sourceBuild) {
     const root = path.resolve(path.dirname(here), '..', '..');
-    const outfile = path.join(root, 'node_modules', '.cache', 'driverbox', `thread-entry-${process.pid}.mjs`);
     const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
-    esbuild.buildSync({
+    const built = esbuild.buildSync({
       entryPoints: [path.join(path.dirname(here), 'thread-entry.ts')],
-      outfile,
+      write: false,
+      outfile: 'thread-entry.mjs',
       bundle: true,
       platform: 'node',
       format: 'esm',
       packages: 'external',
       logLevel: 'warning',
     });
-    process.once('exit', () => rmSync(outfile, { force: true }));
-    sourceBuild = pathToFileURL(outfile);
+    const code = built.outputFiles[0]!.text;
+    const dir = path.join(root, 'node_modules', '.cache', 'driverbox');
+    const file = path.join(dir, `thread-entry-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
+    if (!existsSync(file)) {
+      mkdirSync(dir, { recursive: true });
+      const temp = `${file}.${process.pid}.tmp`;
+      writeFileSync(temp, code);
+      renameSync(temp, file); // atomic: another process may be writing the same file
+    }
+    sourceBuild = pathToFileURL(file);
   }
   return sourceBuild;
 }
