@@ -5,7 +5,7 @@
 //   - "1-GET":  one D.device.http.get, parse the JSON, D.success with one variable
 //   - "10-GET": ten sequential GETs (each callback starts the next), each body parsed,
 //               D.success with one variable (the sum of the indexes the server echoed)
-// Each driver's runs go through one createHost({ maxIsolates: C, warmIsolates: C }) per
+// Each driver's runs go through one createHost({ maxIsolates: C, warmIsolates: C, threads }) per
 // concurrency C, device { ip: '127.0.0.1', portMap: { 80: port } }. In the same process the
 // same work is done with raw undici: a "run" is 1 or 10 sequential undici.request GETs on one
 // keep-alive Agent (connection bound = the host's per-device Agent, 6 unless --connections),
@@ -24,6 +24,7 @@
 //          --rounds N (default 5: each series is measured in N chunks alternating undici and
 //          driverbox, so a busy spell of the machine weighs on both sides alike),
 //          --connections N (raw undici Agent bound, default 6), --server thread|inline,
+//          --threads N (the host's sandbox threads; default: the host's own default),
 //          --json (one JSON object on stdout).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -51,6 +52,7 @@ interface Options {
   rounds: number;
   concurrency: number[];
   connections: number;
+  threads: number | undefined;
   server: ServerMode;
   json: boolean;
 }
@@ -133,6 +135,7 @@ function parseArgs(argv: string[]): Options {
     rounds: 5,
     concurrency: [1, 16],
     connections: HOST_CONNECTIONS_PER_ORIGIN,
+    threads: undefined,
     server: 'thread',
     json: false,
   };
@@ -157,6 +160,9 @@ function parseArgs(argv: string[]): Options {
       case '--connections':
         options.connections = positiveInt(value(), '--connections');
         break;
+      case '--threads':
+        options.threads = positiveInt(value(), '--threads');
+        break;
       case '--server': {
         const mode = value();
         if (mode !== 'thread' && mode !== 'inline') usage(`--server must be "thread" or "inline" (got ${JSON.stringify(mode)})`);
@@ -169,7 +175,7 @@ function parseArgs(argv: string[]): Options {
       case '--help':
       case '-h':
         process.stdout.write(
-          'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--server thread|inline] [--json]\n',
+          'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--json]\n',
         );
         process.exit(0);
         break;
@@ -481,7 +487,7 @@ async function main(): Promise<number> {
   log('');
   try {
     for (const concurrency of options.concurrency) {
-      const host = createHost({ maxIsolates: concurrency, warmIsolates: concurrency });
+      const host = createHost({ maxIsolates: concurrency, warmIsolates: concurrency, threads: options.threads });
       const agent = new Agent({ connections: options.connections, keepAliveTimeout: 10_000 });
       try {
         for (const driver of DRIVERS) {
