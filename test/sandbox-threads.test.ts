@@ -65,6 +65,19 @@ describe('sandbox threads', () => {
     }
   });
 
+  it('a driver that throws (top level or entry point) does not cost its isolate', async () => {
+    const host = createHost({ threads: 1, maxIsolates: 1, warmIsolates: 1 });
+    try {
+      const top = await runSource(host, `throw new Error('at the top');`);
+      const entry = await runSource(host, `function get_status() { throw new Error('in the entry'); }`);
+      expect([top.errorType, entry.errorType]).toEqual(['GENERIC_ERROR', 'GENERIC_ERROR']);
+      expect((await runSource(host, OK)).status).toBe('success');
+      expect(host.stats()).toMatchObject({ created: 1, disposed: 0, alive: 1 });
+    } finally {
+      await host.close();
+    }
+  });
+
   it('threads is checked: an integer >= 1', () => {
     expect(() => createHost({ threads: 0 })).toThrow(DriverboxError);
     expect(() => createHost({ threads: 1.5 })).toThrow('threads must be an integer >= 1 (got 1.5)');

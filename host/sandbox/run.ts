@@ -111,17 +111,13 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     settle(ending);
   };
 
+  // Fires only between calls (a call in progress keeps this thread): the driver is waiting on
+  // I/O or timers. A call that runs into the deadline is stopped by its own timeout instead.
   const deadlineTimer = setTimeout(() => {
-    if (reported) {
-      // The driver ended the run but its code is still going: its outcome stands.
-      warnings.push(`the driver's code was still running at the ${limits.timeoutMs} ms deadline after it ended the run; it was stopped`);
-      finish({ end: reported, limit: null, discard: inFlight > 0 });
-      return;
-    }
     finish({
       end: failure('TIMEOUT_ERROR', `the driver did not call D.success or D.failure within the ${limits.timeoutMs} ms deadline`),
       limit: 'timeout',
-      discard: inFlight > 0,
+      discard: false,
     });
   }, limits.timeoutMs);
 
@@ -166,28 +162,31 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   /** Every entry into the isolate goes through here: timed, counted, and classified on error. */
   const enter = (call: () => unknown, onDriverError?: (error: unknown) => Ending): boolean => {
     if (ending) return false;
-    inFlight++;
     const calledAt = performance.now();
     const allowedMs = budgetMs(); // what the call's own timeout is (it computes the same just after)
+    let queued: unknown;
+    inFlight++;
     try {
-      // Entry and answer calls return the operations the driver queued meanwhile (DispatchKind).
-      const queued = call();
-      if (typeof queued === 'string') takeQueued(queued);
-      return true;
+      queued = call();
     } catch (error) {
-      if (ending) return false;
-      const limit = isSandboxLimit(error, warm.isolate.isDisposed, performance.now() - calledAt >= allowedMs - 1);
-      if (reported) {
-        // e.g. require() threw after ending the run, or its code went on until stopped
-        if (limit) warnings.push(`the driver's code was still running after it ended the run, until its time limit; it was stopped`);
-        finish({ end: reported, limit: null, discard: limit });
+      inFlight--; // it threw: nothing of it runs any more
+      if (!ending) {
+        const limit = isSandboxLimit(error, warm.isolate.isDisposed, performance.now() - calledAt >= allowedMs - 1);
+        if (reported) {
+          // e.g. require() threw after ending the run, or its code went on until stopped
+          if (limit) warnings.push(`the driver's code was still running after it ended the run, until its time limit; it was stopped`);
+          finish({ end: reported, limit: null, discard: limit });
+        } else {
+          finish(!limit && onDriverError ? onDriverError(error) : limitEnding(error));
+        }
       }
-      else finish(!limit && onDriverError ? onDriverError(error) : limitEnding(error));
       return false;
-    } finally {
-      inFlight--;
-      checkpoint();
     }
+    inFlight--;
+    // Entry and answer calls return the operations the driver queued meanwhile (DispatchKind).
+    if (typeof queued === 'string') takeQueued(queued);
+    checkpoint();
+    return true;
   };
 
   /** Hands the answer (JSON text) of an async operation to the driver's callback. */
