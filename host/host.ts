@@ -127,15 +127,10 @@ export function createHost(options: HostOptions = {}): Host {
       }
       const driver = await loadDriver(request);
       const device = request.device ?? {};
-      const network = new RunNetwork({
-        device,
-        limits,
-        sessions,
-        transcript,
-        trust,
-        allowExternal: externalPolicy(request.externalHosts, hostAllowsExternal),
-      });
-      return sandboxes.run({ driver, action, device, parameters, limits }, network);
+      const allowExternal = externalPolicy(request.externalHosts, hostAllowsExternal);
+      return sandboxes.run({ driver, action, device, parameters, limits }, () =>
+        new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal }),
+      );
     },
     stats: () => sandboxes.stats(),
     async close() {

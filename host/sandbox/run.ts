@@ -84,7 +84,6 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   const crypto = new CryptoSession();
   const pending = new Map<number, () => void>();
   let logChars = 0;
-  let inFlight = 0;
   let entryStarted = false; // before the entry point is called, an empty queue means nothing
   let reported: RunEnd | null = null;
   let ending: Ending | null = null;
@@ -103,11 +102,6 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     network.close();
     for (const cancel of pending.values()) cancel();
     pending.clear();
-    // Code still running in the isolate cannot be trusted to stop: the isolate goes.
-    if (inFlight > 0) {
-      ending.discard = true;
-      warm.dispose();
-    }
     settle(ending);
   };
 
@@ -146,7 +140,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
       finish({ end: failure('TIMEOUT_ERROR', `the driver used more than its CPU time limit of ${limits.cpuTimeMs} ms`), limit: 'cpu', discard: true });
     } else if (reported) {
       finish({ end: reported, limit: null, discard: false });
-    } else if (entryStarted && inFlight === 0 && pending.size === 0) {
+    } else if (entryStarted && pending.size === 0) {
       finish({
         end: failure(
           'TIMEOUT_ERROR',
@@ -165,11 +159,9 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     const calledAt = performance.now();
     const allowedMs = budgetMs(); // what the call's own timeout is (it computes the same just after)
     let queued: unknown;
-    inFlight++;
     try {
       queued = call();
     } catch (error) {
-      inFlight--; // it threw: nothing of it runs any more
       if (!ending) {
         const limit = isSandboxLimit(error, warm.isolate.isDisposed, performance.now() - calledAt >= allowedMs - 1);
         if (reported) {
@@ -182,7 +174,6 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
       }
       return false;
     }
-    inFlight--;
     // Entry and answer calls return the operations the driver queued meanwhile (DispatchKind).
     if (typeof queued === 'string') takeQueued(queued);
     checkpoint();
@@ -216,7 +207,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         return undefined;
       case 'end':
         reported ??= payload as RunEnd;
-        if (inFlight > 0) network.reported(resultOf({ end: reported!, limit: null, discard: false }));
+        // Always from inside a call, which may yet go on: the host gets the outcome now.
+        network.reported(resultOf({ end: reported!, limit: null, discard: false }));
         return undefined;
       case 'loadLib':
         if (context) warm.lib(payload as LibName).runSync(context, { timeout: budgetMs() });

@@ -59,16 +59,13 @@ async function execute(run: number, plan: Extract<ToThread, { t: 'run' }>['plan'
   runs.set(run, answers);
   try {
     const warm = await pool.acquire(plan.limits.memoryMb);
-    let discard = true;
+    let outcome: Awaited<ReturnType<typeof executeRun>> | undefined;
     try {
-      const outcome = await executeRun(warm, plan, networkFor(run, answers));
-      discard = outcome.discard;
-      pool.release(warm, discard);
-      send({ t: 'ended', run, result: outcome.result, stats: pool.stats() });
-    } catch (error) {
-      pool.release(warm, discard);
-      throw error;
+      outcome = await executeRun(warm, plan, networkFor(run, answers));
+    } finally {
+      pool.release(warm, outcome?.discard ?? true);
     }
+    send({ t: 'ended', run, result: outcome.result, stats: pool.stats() });
   } catch (error) {
     send({ t: 'failed', run, message: error instanceof Error ? error.message : String(error), stats: pool.stats() });
   } finally {
@@ -92,9 +89,10 @@ port.on('message', (batch: ToThread[]) => {
         break;
       }
       case 'close':
+        // Sent once no run is left: the isolates go, the last counts go out, the thread ends.
         pool.close();
-        send({ t: 'stats', stats: pool.stats() });
-        break;
+        port.postMessage([{ t: 'stats', stats: pool.stats() } satisfies FromThread]);
+        process.exit(0);
     }
   }
 });

@@ -83,6 +83,8 @@ class SandboxThread {
   readonly worker: Worker;
   readonly capacity: number;
   readonly runs = new Map<number, ActiveRun>();
+  /** Woken when the thread has no run left. */
+  readonly #idleWaiters: Array<() => void> = [];
   stats: PoolStats = EMPTY_STATS;
   readonly exited: Promise<void>;
   #outbox: ToThread[] = [];
@@ -120,6 +122,10 @@ class SandboxThread {
     }
   }
 
+  idle(): Promise<void> {
+    return this.runs.size === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
+  }
+
   start(id: number, plan: RunPlan, run: ActiveRun): void {
     if (this.runs.size === 0) this.worker.ref();
     this.runs.set(id, run);
@@ -130,7 +136,10 @@ class SandboxThread {
     const run = this.runs.get(id);
     clearTimeout(run?.grace);
     this.runs.delete(id);
-    if (this.runs.size === 0) this.worker.unref();
+    if (this.runs.size === 0) {
+      this.worker.unref();
+      for (const wake of this.#idleWaiters.splice(0)) wake();
+    }
     return run;
   }
 
@@ -219,18 +228,19 @@ export class SandboxThreads {
     for (let i = 0; i < count; i++) this.#thread(i);
   }
 
-  async run(plan: RunPlan, network: RunNetwork): Promise<RunResult> {
+  /**
+   * Runs `plan` on the least busy thread, once one has room. The run's network is made then,
+   * so that its clock (deadline, transcript times) starts with the run, not with the wait.
+   */
+  async run(plan: RunPlan, network: () => RunNetwork): Promise<RunResult> {
     for (;;) {
-      if (this.#closed) {
-        network.close();
-        throw new DriverboxError('HOST_CLOSED', 'the host is closed');
-      }
+      if (this.#closed) throw new DriverboxError('HOST_CLOSED', 'the host is closed');
       const thread = this.#leastBusy();
       if (thread) {
         return new Promise<RunResult>((resolve, reject) => {
           const settle = () => this.#waiting.shift()?.();
           thread.start(this.#nextRun++, plan, {
-            network,
+            network: network(),
             resolve: (result) => {
               resolve(result);
               settle();
@@ -265,20 +275,14 @@ export class SandboxThreads {
     this.#closed = true;
     for (const wake of this.#waiting.splice(0)) wake();
     const threads = this.#threads.filter((t): t is SandboxThread => t !== null);
-    await Promise.all(threads.map((t) => this.#drained(t)));
-    for (const thread of threads) thread.post({ t: 'close' });
     await Promise.all(
       threads.map(async (thread) => {
-        await new Promise<void>((resolve) => setTimeout(resolve, 0)); // the close batch goes out first
-        await thread.worker.terminate();
+        await thread.idle();
+        thread.worker.ref(); // the process waits for the thread to end
+        thread.post({ t: 'close' }); // the thread disposes its isolates and exits (then it is retired)
         await thread.exited;
-        this.#retire(thread);
       }),
     );
-  }
-
-  async #drained(thread: SandboxThread): Promise<void> {
-    while (thread.runs.size > 0) await new Promise((resolve) => setTimeout(resolve, 5));
   }
 
   #thread(index: number): SandboxThread {
