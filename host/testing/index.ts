@@ -1,0 +1,14 @@
+// driverbox/testing: what a driver's own tests import.
+export { runDriver, type RunDriverOptions } from './run-driver.js';
+export {
+  assertSuccess,
+  assertTableRows,
+  assertVariables,
+  getTable,
+  getTableRows,
+  getVariable,
+  type ExpectedVariable,
+  type MatchOptions,
+  type TableRow,
+} from './assertions.js';
+export type { RunResult, VariableRecord, TableRecord } from '../run-result.js';

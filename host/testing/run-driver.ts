@@ -1,0 +1,95 @@
+// runDriver: one driver run for a test, against a simulated device, a recording, or a real
+// device. It runs in this process when Node was started with --no-node-snapshot (as
+// driverbox's own tests are) and in a short-lived child process otherwise, so a user's test
+// runner needs no special flags.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DeviceSpec } from '../device.js';
+import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
+import { createHost, type HostOptions, type RunRequest } from '../host.js';
+import type { RunLimits } from '../limits.js';
+import type { RunResult } from '../run-result.js';
+import { hasNoNodeSnapshot } from '../sandbox/node-flags.js';
+import type { ChildAnswer, ChildRequest } from './child-runner.js';
+
+export interface RunDriverOptions {
+  /** The driver file. */
+  path: string;
+  /** validate, get_status (default) or custom_N. */
+  action?: string;
+  /** The device; with `simulate`, these fields override the simulator's (e.g. wrong credentials). */
+  device?: DeviceSpec;
+  /** Driver parameters; with `simulate`, merged over the fixture's. */
+  parameters?: Record<string, unknown>;
+  limits?: Partial<RunLimits>;
+  /** Record headers and bodies in result.http (default 'summary'). */
+  transcript?: 'summary' | 'full';
+  /** Extra CAs (PEM) that HTTPS requests and getTLSCertificate trust. */
+  trustedCAs?: string[];
+  /**
+   * Run in this process (it must have been started with --no-node-snapshot) or in a child
+   * process. Default: in this process when it can.
+   */
+  inProcess?: boolean;
+}
+
+function childRunnerPath(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const sibling = path.join(here, 'child-runner.js');
+  if (existsSync(sibling)) return sibling; // running from dist/
+  let dir = here;
+  for (;;) {
+    const built = path.join(dir, 'dist', 'host', 'testing', 'child-runner.js');
+    if (existsSync(built)) return built;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'dist/host/testing/child-runner.js is missing: run `npm run build`');
+    dir = parent;
+  }
+}
+
+function runInChild(request: ChildRequest): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--no-node-snapshot', childRunnerPath()], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (text: string) => (stdout += text));
+    child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      let answer: ChildAnswer;
+      try {
+        answer = JSON.parse(stdout) as ChildAnswer;
+      } catch {
+        reject(new DriverboxError('SANDBOX_FAILED', `the driver's child process ended (${signal ?? `exit code ${code}`}) without a result${stderr ? `: ${stderr.trim()}` : ''}`));
+        return;
+      }
+      if ('result' in answer) resolve(answer.result as RunResult);
+      else reject(new DriverboxError((answer.error.code ?? 'SANDBOX_FAILED') as DriverboxErrorCode, answer.error.message));
+    });
+    child.stdin.end(JSON.stringify(request));
+  });
+}
+
+/** Runs one action of a driver and resolves to its RunResult (failures of the driver included). */
+export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
+  if (!options || typeof options.path !== 'string') throw new DriverboxError('INVALID_OPTIONS', 'runDriver needs { path: "driver.js" }');
+  const run: RunRequest = {
+    path: path.resolve(options.path),
+    action: options.action,
+    device: options.device,
+    parameters: options.parameters,
+    limits: options.limits,
+    transcript: options.transcript,
+  };
+  const hostOptions: ChildRequest['host'] = { trustedCAs: options.trustedCAs };
+  const inProcess = options.inProcess ?? hasNoNodeSnapshot();
+  if (!inProcess) return runInChild({ host: hostOptions, run });
+  const host = createHost({ ...(hostOptions as HostOptions), threads: 1, warmIsolates: 1 });
+  try {
+    return await host.run(run);
+  } finally {
+    await host.close();
+  }
+}
