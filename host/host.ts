@@ -10,6 +10,7 @@ import { ENTRY_POINT } from './driver/entry-points.js';
 import { loadDriver } from './driver/load.js';
 import { DriverboxError } from './errors.js';
 import { resolveLimits, type RunLimits } from './limits.js';
+import { readResolveOption, type ResolveOption } from './resolve.js';
 import type { RunResult } from './run-result.js';
 import { assertNodeFlags } from './sandbox/node-flags.js';
 import { RunNetwork } from './bridges/run-network.js';
@@ -63,6 +64,11 @@ export interface RunRequest {
   externalHosts?: ExternalHosts;
   /** 'full' also records the headers and bodies of every HTTP exchange, secrets masked (default 'summary'). */
   transcript?: TranscriptMode;
+  /**
+   * Host names this run dials at another address, as a hosts file would: name → IP, or
+   * { ip, portMap }. For simulated devices and cloud APIs on loopback; TLS still verifies the name.
+   */
+  resolve?: ResolveOption;
 }
 
 export interface Host {
@@ -128,8 +134,9 @@ export function createHost(options: HostOptions = {}): Host {
       const driver = await loadDriver(request);
       const device = request.device ?? {};
       const allowExternal = externalPolicy(request.externalHosts, hostAllowsExternal);
+      const resolve = readResolveOption(request.resolve);
       return sandboxes.run({ driver, action, device, parameters, limits }, () =>
-        new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal }),
+        new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, resolve }),
       );
     },
     stats: () => sandboxes.stats(),

@@ -8,7 +8,7 @@ import type { RunLimits } from '../limits.js';
 import type { HttpExchange } from '../run-result.js';
 import { performRequest } from './http/index.js';
 import type { DeviceSessions } from './http/sessions.js';
-import { deviceTarget, externalTarget, type HttpTarget } from './http/target.js';
+import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './http/target.js';
 import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
 import { readCertificate } from './tls/certificate.js';
 import type { TrustStore } from './tls/trust.js';
@@ -22,6 +22,8 @@ export interface NetworkPlan {
   transcript: TranscriptMode;
   /** May the driver reach this external host? (D.createExternalDevice) */
   allowExternal: (host: string) => boolean;
+  /** Host names this run dials at a given address (RunRequest.resolve). */
+  resolve: ResolveMap;
 }
 
 /** The longest a TLS read may take, whatever is left of the run. */
@@ -51,13 +53,13 @@ export class RunNetwork {
   constructor(plan: NetworkPlan) {
     this.#plan = plan;
     this.#deadline = this.#started + plan.limits.timeoutMs + DEADLINE_SLACK_MS;
-    this.#targets = [deviceTarget(plan.device)];
+    this.#targets = [deviceTarget(plan.device, plan.resolve)];
   }
 
   /** D.createExternalDevice: the new target's number, or an Error when the host does not allow it. */
   external({ host, credentials }: ExternalDeviceCall): number {
     if (!this.#plan.allowExternal(host)) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
-    this.#targets.push(externalTarget(this.#targets[0]!, host, credentials));
+    this.#targets.push(externalTarget(this.#targets[0]!, host, credentials, this.#plan.resolve));
     return this.#targets.length - 1;
   }
 
@@ -69,7 +71,7 @@ export class RunNetwork {
       performRequest(
         {
           target,
-          session: this.#plan.sessions.get(target.sessionKey),
+          session: this.#plan.sessions.get(target.sessionKey, target.pinnedIp),
           signal: this.#abort.signal,
           maxResponseBytes: limits.maxResponseBytes,
           timeLeftMs: () => this.#deadline - performance.now(),

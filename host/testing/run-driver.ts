@@ -10,6 +10,7 @@ import type { DeviceSpec } from '../device.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { createHost, type HostOptions, type RunRequest } from '../host.js';
 import type { RunLimits } from '../limits.js';
+import type { ResolveOption } from '../resolve.js';
 import type { RunResult } from '../run-result.js';
 import { hasNoNodeSnapshot } from '../sandbox/node-flags.js';
 import type { ChildAnswer, ChildRequest } from './child-runner.js';
@@ -26,6 +27,8 @@ export interface RunDriverOptions {
   limits?: Partial<RunLimits>;
   /** Record headers and bodies in result.http (default 'summary'). */
   transcript?: 'summary' | 'full';
+  /** Host names dialled at another address (see RunRequest.resolve), e.g. a simulated cloud API. */
+  resolve?: ResolveOption;
   /** Extra CAs (PEM) that HTTPS requests and getTLSCertificate trust. */
   trustedCAs?: string[];
   /**
@@ -82,6 +85,7 @@ export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
     parameters: options.parameters,
     limits: options.limits,
     transcript: options.transcript,
+    resolve: options.resolve,
   };
   const hostOptions: ChildRequest['host'] = { trustedCAs: options.trustedCAs };
   const inProcess = options.inProcess ?? hasNoNodeSnapshot();

@@ -5,6 +5,7 @@
 import { Agent } from 'undici';
 import { CookieJar } from 'tough-cookie';
 import type { TrustStore } from '../tls/trust.js';
+import { pinnedLookup } from './pinned-lookup.js';
 
 /** Connections one device may hold open per origin: devices are small servers. */
 const CONNECTIONS_PER_ORIGIN = 6;
@@ -15,9 +16,11 @@ export class DeviceSession {
   // One agent per verification mode: undici fixes TLS options per dispatcher, not per request.
   readonly #agents = new Map<boolean, Agent>();
   readonly #trust: TrustStore;
+  readonly #pinnedIp: string | null;
 
-  constructor(trust: TrustStore) {
+  constructor(trust: TrustStore, pinnedIp: string | null) {
     this.#trust = trust;
+    this.#pinnedIp = pinnedIp;
   }
 
   dispatcher(rejectUnauthorized: boolean): Agent {
@@ -27,7 +30,11 @@ export class DeviceSession {
         connections: CONNECTIONS_PER_ORIGIN,
         keepAliveTimeout: KEEP_ALIVE_MS,
         // Unverified connections also accept the old protocols of old devices: no security is claimed.
-        connect: { rejectUnauthorized, secureContext: rejectUnauthorized ? this.#trust.secureContext : this.#trust.legacySecureContext },
+        connect: {
+          rejectUnauthorized,
+          secureContext: rejectUnauthorized ? this.#trust.secureContext : this.#trust.legacySecureContext,
+          ...(this.#pinnedIp ? { lookup: pinnedLookup(this.#pinnedIp) } : {}),
+        },
       });
       this.#agents.set(rejectUnauthorized, agent);
     }
@@ -51,12 +58,13 @@ export class DeviceSessions {
     this.#max = maxSessions;
   }
 
-  get(key: string): DeviceSession {
+  /** The session of a target; `pinnedIp` (part of its key) is where its host name is dialled. */
+  get(key: string, pinnedIp: string | null = null): DeviceSession {
     let session = this.#sessions.get(key);
     if (session) {
       this.#sessions.delete(key); // re-inserted last: the Map's order is the recency order
     } else {
-      session = new DeviceSession(this.#trust);
+      session = new DeviceSession(this.#trust, pinnedIp);
       if (this.#sessions.size >= this.#max) {
         const [oldestKey, oldest] = this.#sessions.entries().next().value as [string, DeviceSession];
         this.#sessions.delete(oldestKey);

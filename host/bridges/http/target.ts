@@ -11,7 +11,12 @@ export interface HttpTarget {
   portMap: Record<number, number>;
   /** Which session (cookie jar, connections) in the host serves this target. */
   sessionKey: string;
+  /** The address the host name is dialled at when the run pins it (RunRequest.resolve); else DNS decides. */
+  pinnedIp: string | null;
 }
+
+/** Host names a run dials at a given address, as a hosts file would: lower-case name → where. */
+export type ResolveMap = ReadonlyMap<string, { ip: string; portMap: Record<number, number> }>;
 
 export class RequestRefused extends Error {
   readonly code: string;
@@ -21,14 +26,17 @@ export class RequestRefused extends Error {
   }
 }
 
-export function deviceTarget(device: DeviceSpec): HttpTarget {
+export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()): HttpTarget {
+  const pinned = device.host ? resolve.get(device.host.toLowerCase()) : undefined;
   return {
     host: device.host ?? null,
     ip: device.ip ?? null,
     username: device.username ?? null,
     password: device.password ?? null,
-    portMap: device.portMap ?? {},
-    sessionKey: deviceKey(device),
+    portMap: { ...pinned?.portMap, ...device.portMap },
+    // A pinned name is another way to the device: its connections are not shared with DNS's.
+    sessionKey: pinned ? `${deviceKey(device)}@${pinned.ip}` : deviceKey(device),
+    pinnedIp: pinned?.ip ?? null,
   };
 }
 
@@ -120,13 +128,20 @@ export function redirectTarget(target: HttpTarget, current: URL, location: strin
 }
 
 /** A host reached through D.createExternalDevice: its own credentials, jar and connections. */
-export function externalTarget(owner: HttpTarget, host: string, credentials: { username?: string; password?: string } | null): HttpTarget {
+export function externalTarget(
+  owner: HttpTarget,
+  host: string,
+  credentials: { username?: string; password?: string } | null,
+  resolve: ResolveMap = new Map(),
+): HttpTarget {
+  const pinned = resolve.get(host.toLowerCase());
   return {
     host,
     ip: host,
     username: credentials?.username ?? null,
     password: credentials?.password ?? null,
-    portMap: {},
-    sessionKey: `${owner.sessionKey} external:${host.toLowerCase()}|${credentials?.username ?? ''}`,
+    portMap: { ...pinned?.portMap },
+    sessionKey: `${owner.sessionKey} external:${host.toLowerCase()}${pinned ? `@${pinned.ip}` : ''}|${credentials?.username ?? ''}`,
+    pinnedIp: pinned?.ip ?? null,
   };
 }

@@ -4,6 +4,7 @@
 // host (or IP) that was dialled. Nothing is sent after the handshake; the socket is closed.
 import net from 'node:net';
 import tls from 'node:tls';
+import { pinnedLookup } from '../http/pinned-lookup.js';
 import type { HttpTarget } from '../http/target.js';
 import { describeCertificate, type CertificateDescription } from './describe.js';
 import type { TrustStore } from './trust.js';
@@ -52,6 +53,7 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
         servername: net.isIP(host) ? undefined : host, // SNI carries host names only
         secureContext: trust.legacySecureContext, // old devices too: validity is judged below, not by the handshake
         rejectUnauthorized: false, // read the certificate whatever it is; validity is decided below
+        ...(target.pinnedIp ? { lookup: pinnedLookup(target.pinnedIp) } : {}),
       });
     } catch (error) {
       // bad options are refused synchronously; the driver still gets an answer
