@@ -47,12 +47,12 @@ function runLine(sim: Simulator, fixtureFile: string, cwd: string, paramsFile: s
 }
 
 export function requestLine(request: SimulatedRequest, stateBefore: string): string {
-  const outcome = request.status !== null ? String(request.status) : request.outcome;
-  const failure = request.outcome === 'reset' || request.outcome === 'timeout' || request.outcome === 'close' ? ` (${request.outcome})` : '';
+  // reset and timeout send no status; close sends one, then cuts the body short.
+  const outcome = request.status === null ? `${request.outcome}` : request.outcome === 'close' ? `${request.status} (body cut short)` : String(request.status);
   const route = request.routeIndex !== null ? `routes[${request.routeIndex}] ${request.route}` : 'no route';
   const reason = request.reason ? `: ${request.reason}` : '';
   const state = request.state !== stateBefore ? ` · state "${request.state}"` : '';
-  return `#${request.seq} ${request.protocol.padEnd(5)} ${request.method} ${request.url} → ${outcome}${failure}  ${route}${reason}${state}`;
+  return `#${request.seq} ${request.protocol.padEnd(5)} ${request.method} ${request.url} → ${outcome}  ${route}${reason}${state}`;
 }
 
 function untilStopped(): Promise<string> {
