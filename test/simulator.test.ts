@@ -3,7 +3,7 @@
 // credentials, failures surfacing as the documented error codes, and HTTPS read with
 // getTLSCertificate. Every simulator is a real server on 127.0.0.1.
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -181,6 +181,51 @@ describe('simulated devices under real drivers', () => {
     }`;
     const result = await runSource(host, retrying, { device: sim.device });
     expect(result.variables.map((v) => v.value)).toEqual(['2', 'true']);
+  });
+
+  it('the complete example of docs/SIMULATOR.md behaves as the doc says', async () => {
+    const doc = readFileSync('docs/SIMULATOR.md', 'utf8');
+    const json = /## A complete example[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!;
+    const dir = mkdtempSync(path.join(work, 'doc-'));
+    mkdirSync(path.join(dir, 'pages'));
+    writeFileSync(path.join(dir, 'pages/login.html'), '<form>login</form>');
+    writeFileSync(path.join(dir, 'device.json'), json);
+    const sim = await simulate(path.join(dir, 'device.json'));
+    const driver = `function get_status() {
+      var seen = [];
+      function reboot() {
+        D.device.http.post({ url: '/api/reboot', jar: true }, function (error) {
+          seen.push('reboot ' + error.code);
+          D.success([D.createVariable('seen', 'Seen', seen.join(', '))]);
+        });
+      }
+      function status(attempt) {
+        D.device.http.get({ url: '/api/status', protocol: 'https', rejectUnauthorized: false, jar: true, json: true }, function (error, response, body) {
+          seen.push('status ' + response.statusCode);
+          if (response.statusCode === 503 && attempt < 2) return status(attempt + 1);
+          seen.push('temperature ' + body.temperature);
+          reboot();
+        });
+      }
+      D.device.http.get({ url: '/api/status', followRedirect: false }, function (error, response) {
+        seen.push('before login ' + response.statusCode + ' ' + response.headers.location);
+        D.device.http.post({ url: '/api/login', form: { user: D.device.username(), pass: D.device.password() }, jar: true }, function (error, response) {
+          seen.push('login ' + response.statusCode + ' ' + D.getParameter('site'));
+          status(1);
+        });
+      });
+    }`;
+    const result = await runSource(host, driver, { device: sim.device, parameters: sim.parameters });
+    expect(result.status, result.message ?? '').toBe('success');
+    expect(result.variables[0]!.value).toBe('before login 302 /login.html, login 200 lab-3, status 503, status 200, temperature 41.5, reboot ECONNRESET');
+    expect(sim.requests.map((r) => `${r.protocol} ${r.method} ${r.url} ${r.status ?? r.outcome} ${r.route}`)).toEqual([
+      'http GET /api/status 302 GET /api/status',
+      'http POST /api/login 200 login',
+      'https GET /api/status 503 status',
+      'https GET /api/status 200 status',
+      'http POST /api/reboot reset POST /api/reboot',
+    ]);
+    expect(new X509Certificate(sim.certificatePem!).subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1, DNS:ctl-01.lab');
   });
 
   describe('HTTPS', () => {
