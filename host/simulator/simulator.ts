@@ -195,7 +195,12 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
   }
 
   const onRequest = (protocol: 'http' | 'https') => (req: IncomingMessage, res: ServerResponse) => {
-    handle(req, res, protocol).catch(() => res.destroy()); // the client went away mid-request
+    handle(req, res, protocol).catch((error: unknown) => {
+      // A client that went away mid-body needs nothing more; anything else is the simulator's own fault: say so.
+      if (req.destroyed || res.headersSent) return void res.destroy();
+      process.emitWarning(`driverbox simulator: ${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
+      sendJson(res, 500, { error: `the simulator failed on this request: ${(error as Error).message}` });
+    });
   };
   const servers: Server[] = [];
   try {
