@@ -5,6 +5,8 @@ export type DriverboxErrorCode =
   | 'DRIVER_UNREADABLE'
   | 'UNKNOWN_ACTION'
   | 'INVALID_OPTIONS'
+  /** A simulated device's fixture is unreadable or breaks the format (FixtureError). */
+  | 'INVALID_FIXTURE'
   | 'HOST_CLOSED'
   | 'NODE_FLAG_MISSING'
   | 'RUNTIME_BUNDLE_MISSING'

@@ -6,3 +6,8 @@ export { defaultLimits, type RunLimits } from './limits.js';
 export type { RunResult, HttpExchange, LimitName, LogMessage, TableRecord, VariableRecord } from './run-result.js';
 export { DriverboxError, type DriverboxErrorCode } from './errors.js';
 export { listEntryPoints, type EntryPoint } from './driver/entry-points.js';
+export { loadFixture } from './simulator/load-fixture.js';
+export { parseFixture, type ParseFixtureOptions } from './simulator/parse-fixture.js';
+export { FixtureError } from './simulator/fixture-error.js';
+export { FIXTURE_VERSION, type Fixture, type FixtureSpec, type RouteSpec, type ResponseSpec, type FixtureRoute, type FixtureResponse } from './simulator/fixture-types.js';
+export { startSimulator, type Simulator, type SimulatorOptions, type SimulatedDevice, type SimulatedRequest, type RequestOutcome } from './simulator/simulator.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type RunningFixture } from '../host/simulator/fixture-server.js';
+import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
 
 const exec = promisify(execFile);
 const bin = path.resolve('bin/driverbox.js');
@@ -55,9 +55,10 @@ function validate() { D.success(); }
 `;
 
 describe('driverbox CLI', () => {
-  let device: RunningFixture;
+  let device: Simulator;
   beforeAll(async () => {
-    device = await startFixtureServer({
+    device = await startSimulator({
+      fixture: 1,
       routes: [{ path: '/info', auth: { username: 'admin', password: 's3cret' }, json: { name: 'router-7' } }],
     });
   });
@@ -66,7 +67,7 @@ describe('driverbox CLI', () => {
   it('runs a driver against a device and exits 0, printing one JSON object with --json', async () => {
     const driver = write('device-driver.js', deviceDriver);
     const params = write('params.json', JSON.stringify({ site: 'lab' }));
-    const { code, stdout } = await cli(['run', driver, '--device-ip', '127.0.0.1', '--username', 'admin', '--password', 's3cret', '--port-map', `80=${device.port}`, '--params', params, '--json']);
+    const { code, stdout } = await cli(['run', driver, '--device-ip', '127.0.0.1', '--username', 'admin', '--password', 's3cret', '--port-map', `80=${device.httpPort}`, '--params', params, '--json']);
     expect(code).toBe(0);
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({ status: 'success', errorType: null, message: null });
@@ -83,16 +84,16 @@ describe('driverbox CLI', () => {
     const dir = mkdtempSync(path.join(work, 'envdir-'));
     writeFileSync(path.join(dir, '.env'), `# device\nDEVICE_IP=127.0.0.1\nDEVICE_USERNAME="admin"\nDEVICE_PASSWORD=wrong\n`);
     writeFileSync(path.join(dir, 'd.js'), deviceDriver);
-    const failed = await cli(['run', 'd.js', '--port-map', `80=${device.port}`, '--json'], { cwd: dir });
+    const failed = await cli(['run', 'd.js', '--port-map', `80=${device.httpPort}`, '--json'], { cwd: dir });
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout).errorType).toBe('AUTHENTICATION_ERROR');
-    const ok = await cli(['run', 'd.js', '--port-map', `80=${device.port}`, '--json'], { cwd: dir, env: { DEVICE_PASSWORD: 's3cret' } });
+    const ok = await cli(['run', 'd.js', '--port-map', `80=${device.httpPort}`, '--json'], { cwd: dir, env: { DEVICE_PASSWORD: 's3cret' } });
     expect(ok.code).toBe(0);
   });
 
   it('prints variables as an aligned table with logs and the duration', async () => {
     const driver = write('human.js', deviceDriver);
-    const { code, stdout } = await cli(['run', driver, '--device-ip', '127.0.0.1', '--username', 'admin', '--password', 's3cret', '--port-map', `80=${device.port}`]);
+    const { code, stdout } = await cli(['run', driver, '--device-ip', '127.0.0.1', '--username', 'admin', '--password', 's3cret', '--port-map', `80=${device.httpPort}`]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/✔ success in [\d.]+ ms/);
     expect(stdout).toMatch(/UID\s+LABEL\s+VALUE\s+UNIT\s+TYPE/);

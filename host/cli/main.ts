@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { actionsCommand, actionsHelp } from './commands/actions.js';
 import { demoCommand } from './commands/demo.js';
 import { runCommand, runHelp } from './commands/run.js';
+import { simulateCommand, simulateHelp } from './commands/simulate.js';
 import { DriverboxError } from '../errors.js';
 import { UsageError } from './usage-error.js';
 
@@ -22,6 +23,7 @@ Commands:
   run <driver.js>       run one action of a driver against a device
   actions <driver.js>   list a driver's entry points and their labels
   demo                  run the example drivers against their simulated devices
+  simulate <fixture>    serve a simulated device from a fixture file until Ctrl-C
 
 Run \`driverbox <command> --help\` for a command's options.`;
 
@@ -29,6 +31,7 @@ const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
   run: { run: runCommand, help: runHelp },
   actions: { run: actionsCommand, help: actionsHelp },
   demo: { run: demoCommand },
+  simulate: { run: simulateCommand, help: simulateHelp },
 };
 
 function version(): string {
@@ -69,7 +72,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     }
     if (error instanceof DriverboxError) {
       io.stderr(`driverbox ${name}: ${error.message}`);
-      return error.code === 'DRIVER_NOT_FOUND' || error.code === 'DRIVER_UNREADABLE' || error.code === 'UNKNOWN_ACTION' || error.code === 'INVALID_OPTIONS' ? 2 : 1;
+      return error.code === 'DRIVER_NOT_FOUND' || error.code === 'DRIVER_UNREADABLE' || error.code === 'UNKNOWN_ACTION' || error.code === 'INVALID_OPTIONS' || error.code === 'INVALID_FIXTURE' ? 2 : 1;
     }
     throw error;
   }

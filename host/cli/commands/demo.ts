@@ -4,8 +4,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHost } from '../../host.js';
-import { readFixture } from '../../simulator/fixture.js';
-import { startFixtureServer } from '../../simulator/fixture-server.js';
+import { startSimulator } from '../../simulator/simulator.js';
 import { formatResult, styleFor } from '../format.js';
 import type { CliIo } from '../main.js';
 
@@ -30,18 +29,13 @@ export async function demoCommand(_argv: string[], io: CliIo): Promise<number> {
   let failed = 0;
   try {
     for (const name of examples) {
-      const fixture = readFixture(path.join(root, name, 'device.json'));
-      const device = await startFixtureServer(fixture);
+      const sim = await startSimulator(path.join(root, name, 'device.json'));
       try {
-        const result = await host.run({
-          path: path.join(root, name, 'driver.js'),
-          device: { ip: '127.0.0.1', username: fixture.device?.username, password: fixture.device?.password, portMap: { 80: device.port } },
-          parameters: fixture.parameters,
-        });
+        const result = await host.run({ path: path.join(root, name, 'driver.js'), device: sim.device, parameters: sim.parameters });
         if (result.status !== 'success') failed++;
-        io.stdout(`${formatResult(result, `${name} · get_status · simulated device at ${device.url}`, style)}\n`);
+        io.stdout(`${formatResult(result, `${name} · get_status · simulated device at http://127.0.0.1:${sim.httpPort}`, style)}\n`);
       } finally {
-        await device.close();
+        await sim.close();
       }
     }
   } finally {

@@ -1,0 +1,198 @@
+// `driverbox simulate`: usage errors and bad fixtures through main() (exit 2), and the
+// real bin/driverbox.js serving a fixture until SIGINT / SIGTERM, with the printed
+// `driverbox run` line run as printed.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../host/cli/main.js';
+
+const exec = promisify(execFile);
+const bin = path.resolve('bin/driverbox.js');
+const work = mkdtempSync(path.join(tmpdir(), 'driverbox-sim-cli-'));
+
+function write(name: string, data: unknown): string {
+  const file = path.join(work, name);
+  writeFileSync(file, typeof data === 'string' ? data : JSON.stringify(data, null, 2));
+  return file;
+}
+
+async function runMain(argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: work, env: { NO_COLOR: '1' }, stdoutStream: {} };
+  const code = await main(argv, io);
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+const loginFixture = {
+  fixture: 1,
+  description: 'Controller with a form login',
+  device: { username: 'admin', password: "it's secret" },
+  parameters: { site: 'lab-3' },
+  https: true,
+  routes: [
+    { name: 'login', method: 'POST', path: '/login', requireBody: { user: '${username}', pass: '${password}' }, setCookie: 'SID=42; Path=/', setState: 'in' },
+    { name: 'status', path: '/status', protocol: 'https', whenState: 'in', cookie: { SID: '42' }, json: { temp: 40 } },
+  ],
+};
+
+const loginDriver = `function get_status() {
+  D.device.http.post({ url: '/login', form: { user: D.device.username(), pass: D.device.password() }, jar: true }, function (error, response) {
+    if (error || response.statusCode !== 200) return D.failure(D.errorType.AUTHENTICATION_ERROR);
+    D.device.http.get({ url: '/status', protocol: 'https', rejectUnauthorized: false, jar: true, json: true }, function (error, response, body) {
+      if (error || response.statusCode !== 200) return D.failure(D.errorType.GENERIC_ERROR);
+      D.success([D.createVariable('temp', 'Temp', body.temp), D.createVariable('site', 'Site', D.getParameter('site'))]);
+    });
+  });
+}`;
+
+describe('driverbox simulate: usage and bad fixtures (exit 2)', () => {
+  it('is listed in the help and has its own', async () => {
+    expect((await runMain(['--help'])).stdout).toContain('simulate <fixture>    serve a simulated device from a fixture file until Ctrl-C');
+    const help = await runMain(['simulate', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('Usage: driverbox simulate <fixture.json> [options]');
+    expect(help.stdout).toContain('--https-port <n>');
+  });
+
+  it.each([
+    [[], 'driverbox simulate: simulate needs a fixture file: driverbox simulate <fixture.json>'],
+    [['a.json', 'b.json'], 'driverbox simulate: simulate takes one fixture file, got 2: a.json b.json'],
+    [['f.json', '--port', 'http'], 'driverbox simulate: --port must be a port number 1–65535 (got "http")'],
+    [['f.json', '--https-port', '70000'], 'driverbox simulate: --https-port must be a port number 1–65535 (got "70000")'],
+    [['f.json', '--verbose'], "driverbox simulate: Unknown option '--verbose'"],
+  ])('%j → exit 2', async (args, message) => {
+    const { code, stderr } = await runMain(['simulate', ...args]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(stderr).toContain('Run `driverbox simulate --help` for usage.');
+  });
+
+  it('a bad fixture: exit 2 with every problem and its field path', async () => {
+    const file = write('bad.json', { fixture: 1, routes: [{ path: '/a', status: 99 }, { path: 'b', fail: 'boom' }] });
+    const { code, stderr } = await runMain(['simulate', 'bad.json']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `driverbox simulate: fixture ${file} has 3 problems:\n  routes[0].status: must be an integer 200–599 (got 99)\n  routes[1].path: must be a path starting with "/", without spaces or "#" (got "b")\n  routes[1].fail: must be "reset", "timeout" or "close" (got "boom")`,
+    );
+  });
+
+  it('a missing fixture, another version, and --https-port for a fixture without https: exit 2', async () => {
+    const missing = await runMain(['simulate', 'missing.json']);
+    expect([missing.code, missing.stderr]).toEqual([2, `driverbox simulate: fixture ${path.join(work, 'missing.json')}: cannot be read: no such file`]);
+    write('v9.json', { fixture: 9, routes: [] });
+    const version = await runMain(['simulate', 'v9.json']);
+    expect([version.code, version.stderr]).toEqual([2, `driverbox simulate: fixture ${path.join(work, 'v9.json')}: fixture: version 9 is not supported: this driverbox reads fixture version 1`]);
+    write('plain.json', { fixture: 1, routes: [{ path: '/' }] });
+    const https = await runMain(['simulate', 'plain.json', '--https-port', '8443']);
+    expect(https.code).toBe(2);
+    expect(https.stderr).toContain('--https-port: the fixture does not serve https (it has no "https" field)');
+  });
+
+  it('a port already in use: exit 1 naming the port', async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      write('plain.json', { fixture: 1, routes: [{ path: '/' }] });
+      const { code, stderr } = await runMain(['simulate', 'plain.json', '--port', String(port)]);
+      expect(code).toBe(1);
+      expect(stderr).toBe(`driverbox simulate: cannot serve http on 127.0.0.1:${port}: the port is in use`);
+    } finally {
+      taken.close();
+    }
+  });
+});
+
+describe('driverbox simulate: the real CLI', () => {
+  let child: ChildProcess | null = null;
+  afterEach(() => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    child = null;
+  });
+
+  /** Starts bin/driverbox.js simulate …; resolves once it printed the start of its request log. */
+  function startCli(args: string[]) {
+    const proc = spawn(process.execPath, [bin, 'simulate', ...args], { cwd: work, env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+    child = proc;
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    const ready = new Promise<void>((resolve, reject) => {
+      proc.stdout.on('data', () => stdout.includes('Requests (Ctrl-C to stop):') && resolve());
+      void exited.then((code) => reject(new Error(`simulate exited ${code} before it was ready: ${stderr}`)));
+    });
+    return { proc, ready, exited, output: () => stdout };
+  }
+
+  it('serves the fixture, prints a run line that works as printed, logs each request, stops on SIGINT with exit 0', async () => {
+    write('driver.js', loginDriver);
+    write('device.json', loginFixture);
+    const sim = startCli(['device.json']);
+    await sim.ready;
+    const out = sim.output();
+    expect(out).toContain('Simulating device.json — Controller with a form login');
+    expect(out).toMatch(/http {3}http:\/\/127\.0\.0\.1:\d+ {3}device port 80\n/);
+    expect(out).toMatch(/https {2}https:\/\/127\.0\.0\.1:\d+ {2}device port 443; self-signed certificate for localhost, 127\.0\.0\.1\n/);
+    expect(out).toContain('2 routes, state "start"');
+    const line = /^ {2}(driverbox run .*)$/m.exec(out)![1]!;
+    expect(line).toMatch(/^driverbox run driver\.js --device-ip 127\.0\.0\.1 --port-map 80=\d+,443=\d+ --username admin --password 'it'\\''s secret' --params \S+params\.json$/);
+    const paramsFile = /--params (\S+)$/.exec(line)![1]!;
+    expect(existsSync(paramsFile)).toBe(true);
+
+    // The line, as a user would paste it into a shell (with --json to read the result).
+    const { stdout } = await exec('/bin/sh', ['-c', `${line.replace(/^driverbox/, `'${process.execPath}' '${bin}'`)} --json`], { cwd: work, env: { PATH: process.env.PATH } });
+    const result = JSON.parse(stdout);
+    expect(result.status).toBe('success');
+    expect(result.variables.map((v: { value: string }) => v.value)).toEqual(['40', 'lab-3']);
+
+    await expect.poll(() => sim.output()).toContain('#2 https GET /status → 200');
+    expect(sim.output()).toContain('#1 http  POST /login → 200  routes[0] login · state "in"\n');
+    expect(sim.output()).toContain('#2 https GET /status → 200  routes[1] status\n');
+    sim.proc.kill('SIGINT');
+    expect(await sim.exited).toBe(0);
+    expect(sim.output()).toMatch(/Stopped \(SIGINT\) after 2 requests\.\n$/);
+    expect(existsSync(paramsFile)).toBe(false);
+  });
+
+  it('listens on --port / --https-port, logs refusals, failures and misses with their reason, and stops on SIGTERM', async () => {
+    const ports: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const probe = net.createServer();
+      await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+      ports.push((probe.address() as net.AddressInfo).port);
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+    }
+    write('ops.json', {
+      fixture: 1,
+      device: { username: 'u', password: 'p', host: 'ups-1.lab' },
+      https: true,
+      routes: [
+        { path: '/private', auth: 'device', body: 'ok' },
+        { path: '/crash', fail: 'reset' },
+      ],
+    });
+    const sim = startCli(['ops.json', '--port', String(ports[0]), '--https-port', String(ports[1])]);
+    await sim.ready;
+    expect(sim.output()).toContain(`--device-ip 127.0.0.1 --device-host ups-1.lab --port-map 80=${ports[0]},443=${ports[1]} --username u --password p\n`);
+    expect(sim.output()).toContain('(requests go to ups-1.lab unless the driver passes useHostname: false: it must resolve to 127.0.0.1)');
+    expect(sim.output()).toContain('self-signed certificate for localhost, 127.0.0.1, ups-1.lab');
+    const base = `http://127.0.0.1:${ports[0]}`;
+    expect((await fetch(`${base}/private`)).status).toBe(401);
+    await expect(fetch(`${base}/crash`)).rejects.toThrow();
+    expect((await fetch(`${base}/nothing?q=1`)).status).toBe(404);
+    await expect.poll(() => sim.output()).toContain('#3 http  GET /nothing?q=1 → 404');
+    expect(sim.output()).toContain('#1 http  GET /private → 401  routes[0] GET /private: no basic credentials were sent (Authorization header)\n');
+    expect(sim.output()).toContain('#2 http  GET /crash → reset  routes[1] GET /crash\n');
+    expect(sim.output()).toContain("#3 http  GET /nothing?q=1 → 404  no route: no route has the path /nothing; the fixture's paths: /private, /crash\n");
+    sim.proc.kill('SIGTERM');
+    expect(await sim.exited).toBe(0);
+    expect(sim.output()).toContain('Stopped (SIGTERM) after 3 requests.');
+  });
+});
