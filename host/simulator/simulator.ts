@@ -3,9 +3,10 @@
 // of every request, and hands back the device to run a driver with.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import type { DeviceSpec } from '../device.js';
 import { DriverboxError } from '../errors.js';
+import type { ResolveOption } from '../resolve.js';
 import { makeSimulatorCertificate } from './certificate.js';
 import type { Fixture, FixtureSpec } from './fixture-types.js';
 import { loadFixture } from './load-fixture.js';
@@ -69,6 +70,11 @@ export interface Simulator {
   readonly device: SimulatedDevice;
   /** The fixture's driver parameters: pass them as `host.run({ parameters })`. */
   readonly parameters: Record<string, unknown>;
+  /**
+   * The fixture's host names (device.host, https.hosts) pinned to this simulator: pass them as
+   * `host.run({ resolve })` so a driver that dials the name (or an external host of that name) gets here.
+   */
+  readonly resolve: ResolveOption;
   /** Every request so far, in arrival order (a live list). */
   readonly requests: readonly SimulatedRequest[];
   /** The current state (whenState / setState). */
@@ -228,6 +234,11 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       if (fixture.device[key] !== null) device[key] = fixture.device[key];
     }
 
+    const resolve: ResolveOption = {};
+    for (const name of [fixture.device.host, ...(fixture.https?.hosts ?? [])]) {
+      if (name && !net.isIP(name) && name.toLowerCase() !== 'localhost') resolve[name] = { ip: LOOPBACK, portMap };
+    }
+
     return {
       fixture,
       httpPort,
@@ -235,6 +246,7 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       portMap,
       device,
       parameters: fixture.parameters,
+      resolve,
       requests,
       get state() {
         return state;

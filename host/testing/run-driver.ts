@@ -13,6 +13,8 @@ import type { RunLimits } from '../limits.js';
 import type { ResolveOption } from '../resolve.js';
 import type { RunResult } from '../run-result.js';
 import { hasNoNodeSnapshot } from '../sandbox/node-flags.js';
+import type { Fixture, FixtureSpec } from '../simulator/fixture-types.js';
+import { startSimulator, type Simulator } from '../simulator/simulator.js';
 import type { ChildAnswer, ChildRequest } from './child-runner.js';
 
 export interface RunDriverOptions {
@@ -31,6 +33,14 @@ export interface RunDriverOptions {
   resolve?: ResolveOption;
   /** Extra CAs (PEM) that HTTPS requests and getTLSCertificate trust. */
   trustedCAs?: string[];
+  /**
+   * Serve this fixture (a path, or a fixture object) as the device for the run: the device,
+   * parameters, host names and HTTPS certificate come from it; `device` / `parameters` given
+   * here override. The simulator is closed when the run ends.
+   */
+  simulate?: string | Fixture | FixtureSpec;
+  /** External hosts (D.createExternalDevice) served by simulators: host name → fixture. */
+  simulateHosts?: Record<string, string | Fixture | FixtureSpec>;
   /**
    * Run in this process (it must have been started with --no-node-snapshot) or in a child
    * process. Default: in this process when it can.
@@ -78,17 +88,37 @@ function runInChild(request: ChildRequest): Promise<RunResult> {
 /** Runs one action of a driver and resolves to its RunResult (failures of the driver included). */
 export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
   if (!options || typeof options.path !== 'string') throw new DriverboxError('INVALID_OPTIONS', 'runDriver needs { path: "driver.js" }');
-  const run: RunRequest = {
-    path: path.resolve(options.path),
-    action: options.action,
-    device: options.device,
-    parameters: options.parameters,
-    limits: options.limits,
-    transcript: options.transcript,
-    resolve: options.resolve,
-  };
-  const hostOptions: ChildRequest['host'] = { trustedCAs: options.trustedCAs };
-  const inProcess = options.inProcess ?? hasNoNodeSnapshot();
+  const simulators: Simulator[] = [];
+  try {
+    const device = options.simulate === undefined ? null : await start(simulators, options.simulate);
+    for (const [name, fixture] of Object.entries(options.simulateHosts ?? {})) {
+      const sim = await start(simulators, fixture);
+      // The external host is this simulator, whatever names its fixture gives.
+      sim.resolve[name] = { ip: sim.device.ip, portMap: sim.portMap };
+    }
+    const run: RunRequest = {
+      path: path.resolve(options.path),
+      action: options.action,
+      device: device ? { ...device.device, ...options.device } : options.device,
+      parameters: device ? { ...device.parameters, ...options.parameters } : options.parameters,
+      limits: options.limits,
+      transcript: options.transcript,
+      resolve: Object.assign({}, ...simulators.map((s) => s.resolve), options.resolve) as ResolveOption,
+    };
+    const trustedCAs = [...simulators.flatMap((s) => (s.certificatePem ? [s.certificatePem] : [])), ...(options.trustedCAs ?? [])];
+    return await execute(run, { trustedCAs }, options.inProcess ?? hasNoNodeSnapshot());
+  } finally {
+    await Promise.all(simulators.map((s) => s.close()));
+  }
+}
+
+async function start(simulators: Simulator[], fixture: string | Fixture | FixtureSpec): Promise<Simulator> {
+  const sim = await startSimulator(typeof fixture === 'string' ? path.resolve(fixture) : fixture);
+  simulators.push(sim);
+  return sim;
+}
+
+async function execute(run: RunRequest, hostOptions: ChildRequest['host'], inProcess: boolean): Promise<RunResult> {
   if (!inProcess) return runInChild({ host: hostOptions, run });
   const host = createHost({ ...(hostOptions as HostOptions), threads: 1, warmIsolates: 1 });
   try {
