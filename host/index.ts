@@ -5,3 +5,4 @@ export { defaultLimits, type RunLimits } from './limits.js';
 export type { RunResult, HttpExchange, LimitName, LogMessage, TableRecord, VariableRecord } from './run-result.js';
 export { DriverboxError, type DriverboxErrorCode } from './errors.js';
 export { listEntryPoints, type EntryPoint } from './driver/entry-points.js';
+export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './bridges/record/format.js';

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { actionsCommand, actionsHelp } from './commands/actions.js';
 import { demoCommand } from './commands/demo.js';
 import { runCommand, runHelp } from './commands/run.js';
-import { DriverboxError } from '../errors.js';
+import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
 
 export interface CliIo {
@@ -44,6 +44,18 @@ export const processIo = (): CliIo => ({
   stdoutStream: process.stdout,
 });
 
+/** The caller's mistakes (a missing file, a bad option or recording): exit 2, as usage errors. */
+const USAGE_CODES = new Set<DriverboxErrorCode>([
+  'DRIVER_NOT_FOUND',
+  'DRIVER_UNREADABLE',
+  'UNKNOWN_ACTION',
+  'INVALID_OPTIONS',
+  'RECORD_UNWRITABLE',
+  'REPLAY_UNREADABLE',
+  'REPLAY_MALFORMED',
+  'REPLAY_VERSION',
+]);
+
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
@@ -69,7 +81,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     }
     if (error instanceof DriverboxError) {
       io.stderr(`driverbox ${name}: ${error.message}`);
-      return error.code === 'DRIVER_NOT_FOUND' || error.code === 'DRIVER_UNREADABLE' || error.code === 'UNKNOWN_ACTION' || error.code === 'INVALID_OPTIONS' ? 2 : 1;
+      return USAGE_CODES.has(error.code) ? 2 : 1;
     }
     throw error;
   }
