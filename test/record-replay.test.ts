@@ -9,7 +9,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeviceSpec, HttpExchange, RecordedExchange, RecordedHttp, RecordingFile, RunResult } from '../host/index.js';
 import { makeTestPki } from './helpers/certs.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
@@ -37,6 +37,7 @@ async function startNas(tls?: { cert: string; key: string }): Promise<DeviceServ
         res.end(JSON.stringify(value));
         return true;
       };
+      if (url.pathname.startsWith('/auth/')) return json(200, { ok: true });
       switch (url.pathname) {
         case '/login': {
           const form = new URLSearchParams(req.body);
@@ -60,7 +61,7 @@ async function startNas(tls?: { cert: string; key: string }): Promise<DeviceServ
         case '/query':
           return json(200, { query: [...url.searchParams].sort() });
         case '/settings':
-          return json(200, { saved: JSON.parse(req.body) as unknown });
+          return json(200, { saved: req.headers['content-type']?.startsWith('application/json') ? (JSON.parse(req.body) as unknown) : Object.fromEntries(new URLSearchParams(req.body)) });
         case '/slow':
           setTimeout(() => res.end('late'), Number(url.searchParams.get('ms') ?? 300));
           return true;
@@ -353,6 +354,66 @@ describe('record and replay', () => {
       const result = await runSource(replayer, source, { replay: file });
       expect(result.logs[0]!.message).toBe('REPLAY_MISS: replay: no recorded answer for getTLSCertificate of tls://127.0.0.1:443; recorded: no certificate reads');
       expect(result.http[0]).toMatchObject({ method: 'TLS', error: 'REPLAY_MISS' });
+    });
+  });
+
+  describe('edge cases', () => {
+    let server: DeviceServer;
+    beforeAll(async () => {
+      server = await startNas();
+    });
+    afterAll(() => server.close());
+
+    it('masks a password too short to mask as text where it is a whole value: form field, JSON string, url segment', async () => {
+      const file = path.join(mkdtempSync(path.join(work, 'short-')), 'short.json');
+      const source = `function get_status() {
+        var pw = D.device.password();
+        D.device.http.post({ url: '/auth/\${password}?p=\${password}', json: { user: 'pw-user', password: pw } }, function (e1, r1, b1) {
+          D.device.http.post({ url: '/settings', form: { password: pw, note: 'pwned' } }, function (e2, r2, b2) {
+            if (e1 || e2) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+            console.log(JSON.stringify([r1.statusCode, b1, r2.statusCode, b2]));
+            D.success();
+          });
+        });
+      }`;
+      const device = { ip: '127.0.0.1', username: 'admin', password: 'pw', portMap: { 80: server.port } };
+      const recorded = await runSource(recorder, source, { device, record: file });
+      expect(recorded.logs[0]!.message).toBe(JSON.stringify([200, { ok: true }, 200, JSON.stringify({ saved: { password: 'pw', note: 'pwned' } })]));
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain('/auth/***?p=***');
+      expect(text).toContain('\\"password\\":\\"***\\"');
+      expect(text).toContain('password=***&note=pwned');
+      expect(text).not.toMatch(/\/auth\/pw|p=pw\b|password=pw\b|\\"pw\\"/);
+      // Replayed with no password: the stand-in redacts to what was recorded. The device's echo was redacted too.
+      const replayed = await runSource(replayer, source, { replay: file });
+      expect(replayed.status).toBe('success');
+      expect(replayed.logs[0]!.message).toBe(JSON.stringify([200, { ok: true }, 200, JSON.stringify({ saved: { password: '***', note: 'pwned' } })]));
+    });
+
+    it('leaves unanswered at replay what the run ended before the device answered', async () => {
+      const file = path.join(mkdtempSync(path.join(work, 'cut-')), 'cut.json');
+      const source = `function get_status() {
+        D.device.http.get('/slow?ms=3000', function () { console.log('slow answered'); });
+        D.device.http.get('/counter', function () { D.success(); });
+      }`;
+      const device = { ip: '127.0.0.1', portMap: { 80: server.port } };
+      const recorded = await runSource(recorder, source, { device, record: file });
+      expect(recorded.http.map((h) => h.error ?? h.status)).toEqual(['ABORTED', 200]);
+      expect(readRecording(file).exchanges[0]).toMatchObject({ kind: 'http', unanswered: true });
+      const replayed = await runSource(replayer, source, { replay: file });
+      expect(replayed.status).toBe('success');
+      expect(replayed.logs).toEqual([]);
+      expect(replayed.http.map((h) => h.error ?? h.status)).toEqual(['ABORTED', 200]);
+      expect(replayed.warnings).toEqual([]);
+    });
+
+    it('says so when the caller gives another device address than the recorded one', async () => {
+      const file = path.join(mkdtempSync(path.join(work, 'addr-')), 'addr.json');
+      const source = `function get_status() { D.device.http.get('/counter', function (e, r, b) { D.success([D.createVariable('ip', 'IP', D.device.ip())]); }); }`;
+      await runSource(recorder, source, { device: { ip: '127.0.0.1', portMap: { 80: server.port } }, record: file });
+      const replayed = await runSource(replayer, source, { device: { ip: '10.9.8.7' }, replay: file });
+      expect(replayed.variables[0]!.value).toBe('127.0.0.1');
+      expect(replayed.warnings).toEqual(['replay: the device address given (ip 10.9.8.7) is not used; urls are built on the recorded one (127.0.0.1)']);
     });
   });
 

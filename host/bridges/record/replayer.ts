@@ -77,6 +77,8 @@ export class Replayer {
   readonly #tls: Array<Slot<RecordedTls>> = [];
   readonly #redactors = new Map<string, RecordingRedactor>();
   #misses = 0;
+  /** Set when the caller gave another device address than the recorded one, which is not used. */
+  #addressIgnored: string | null = null;
   readonly sessions: SessionSource = new ReplaySessions();
 
   constructor(recording: RecordingFile) {
@@ -104,6 +106,14 @@ export class Replayer {
     const recorded = this.#recording.device;
     const portMap: Record<number, number> = {};
     for (const [from, to] of Object.entries(recorded.portMap)) portMap[Number(from)] = to;
+    const differs = [
+      given.ip && given.ip !== recorded.ip ? `ip ${given.ip}` : null,
+      given.host && given.host !== recorded.host ? `host ${given.host}` : null,
+      given.portMap && Object.keys(given.portMap).length && JSON.stringify(given.portMap) !== JSON.stringify(recorded.portMap) ? `port map ${JSON.stringify(given.portMap)}` : null,
+    ].filter(Boolean);
+    if (differs.length) {
+      this.#addressIgnored = `replay: the device address given (${differs.join(', ')}) is not used; urls are built on the recorded one (${recorded.host ?? recorded.ip ?? 'none'})`;
+    }
     return {
       ...given,
       ip: recorded.ip,
@@ -134,6 +144,7 @@ export class Replayer {
   /** What the run's result should say about the replay: misses, and recorded exchanges never asked for. */
   warnings(): string[] {
     const out: string[] = [];
+    if (this.#addressIgnored) out.push(this.#addressIgnored);
     if (this.#misses) out.push(`replay: ${plural(this.#misses, 'request')} had no recorded answer (${REPLAY_MISS}, see the HTTP exchanges)`);
     const unused = [
       ...this.#http.filter((s) => !s.used && !s.entry.unanswered).map((s) => describeShape(s.shape)),
