@@ -11,7 +11,15 @@ export type DriverboxErrorCode =
   | 'NODE_FLAG_MISSING'
   | 'RUNTIME_BUNDLE_MISSING'
   /** A sandbox thread failed (a bug or a crash of the sandbox itself, never a driver's error). */
-  | 'SANDBOX_FAILED';
+  | 'SANDBOX_FAILED'
+  /** `record`: the recording's file cannot be written (checked before the run starts). */
+  | 'RECORD_UNWRITABLE'
+  /** `replay`: the recording's file cannot be read. */
+  | 'REPLAY_UNREADABLE'
+  /** `replay`: not a recording, or a field of it is wrong (the message names the field). */
+  | 'REPLAY_MALFORMED'
+  /** `replay`: a recording of another format version. */
+  | 'REPLAY_VERSION';
 
 export class DriverboxError extends Error {
   readonly code: DriverboxErrorCode;

@@ -3,6 +3,9 @@
 // and resolves to a RunResult.
 import { availableParallelism } from 'node:os';
 import { DeviceSessions } from './bridges/http/sessions.js';
+import { recordCapture, replayCapture, type RunCapture } from './bridges/record/capture.js';
+import type { RecordingFile } from './bridges/record/format.js';
+import { loadRecording } from './bridges/record/load.js';
 import type { TranscriptMode } from './bridges/http/transcript.js';
 import { createTrustStore } from './bridges/tls/trust.js';
 import type { DeviceSpec } from './device.js';
@@ -69,6 +72,17 @@ export interface RunRequest {
    * { ip, portMap }. For simulated devices and cloud APIs on loopback; TLS still verifies the name.
    */
   resolve?: ResolveOption;
+  /**
+   * Save every HTTP exchange and certificate read of the run, secrets redacted, to this JSON file
+   * when the run ends (docs/RECORD-REPLAY.md). A file that cannot be written: RECORD_UNWRITABLE.
+   */
+  record?: string;
+  /**
+   * Answer the run's requests from a recording (its path, or the recording already parsed)
+   * instead of the device; the device's address is the recorded one, and the action defaults
+   * to the recorded one. A request not in it fails with REPLAY_MISS.
+   */
+  replay?: string | RecordingFile;
 }
 
 export interface Host {
@@ -118,7 +132,14 @@ export function createHost(options: HostOptions = {}): Host {
   return {
     async run(request) {
       if (closed) throw new DriverboxError('HOST_CLOSED', 'the host is closed');
-      const action = request.action ?? 'get_status';
+      if (request.record !== undefined && request.replay !== undefined) {
+        throw new DriverboxError('INVALID_OPTIONS', 'record and replay cannot be used in the same run');
+      }
+      if (request.record !== undefined && (typeof request.record !== 'string' || request.record === '')) {
+        throw new DriverboxError('INVALID_OPTIONS', `record must be the path of the file to write (got ${JSON.stringify(request.record)})`);
+      }
+      const recording = request.replay === undefined ? null : await loadRecording(request.replay);
+      const action = request.action ?? recording?.action ?? 'get_status';
       if (!ENTRY_POINT.test(action)) {
         throw new DriverboxError('UNKNOWN_ACTION', `unknown action "${action}": use validate, get_status or custom_1, custom_2, …`);
       }
@@ -132,12 +153,30 @@ export function createHost(options: HostOptions = {}): Host {
         throw new DriverboxError('INVALID_OPTIONS', `transcript must be 'summary' or 'full' (got ${JSON.stringify(transcript)})`);
       }
       const driver = await loadDriver(request);
-      const device = request.device ?? {};
       const allowExternal = externalPolicy(request.externalHosts, hostAllowsExternal);
       const resolve = readResolveOption(request.resolve);
-      return sandboxes.run({ driver, action, device, parameters, limits }, () =>
-        new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, resolve }),
-      );
+      // Last, once everything else is known to be right: recording reserves its file here.
+      let capture: RunCapture | null = null;
+      if (recording) capture = replayCapture(recording, request.device);
+      else if (request.record !== undefined) capture = await recordCapture(request.record, { driver: driver.filename, action, device: request.device ?? {} });
+      if (!capture) {
+        const device = request.device ?? {};
+        return sandboxes.run({ driver, action, device, parameters, limits }, () =>
+          new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, resolve }),
+        );
+      }
+      const { device, wire } = capture;
+      const runSessions = capture.sessions ?? sessions;
+      let result: RunResult;
+      try {
+        result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
+          new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, resolve, wire }),
+        );
+      } catch (error) {
+        await capture.abandon();
+        throw error;
+      }
+      return capture.finish(result);
     },
     stats: () => sandboxes.stats(),
     async close() {

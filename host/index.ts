@@ -11,3 +11,4 @@ export { parseFixture, type ParseFixtureOptions } from './simulator/parse-fixtur
 export { FixtureError } from './simulator/fixture-error.js';
 export { FIXTURE_VERSION, type Fixture, type FixtureSpec, type RouteSpec, type ResponseSpec, type FixtureRoute, type FixtureResponse } from './simulator/fixture-types.js';
 export { startSimulator, type Simulator, type SimulatorOptions, type SimulatedDevice, type SimulatedRequest, type RequestOutcome } from './simulator/simulator.js';
+export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './bridges/record/format.js';

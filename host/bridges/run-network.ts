@@ -7,17 +7,19 @@ import type { DeviceSpec } from '../device.js';
 import type { RunLimits } from '../limits.js';
 import type { HttpExchange } from '../run-result.js';
 import { performRequest } from './http/index.js';
-import type { DeviceSessions } from './http/sessions.js';
+import type { SessionSource } from './http/sessions.js';
 import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './http/target.js';
 import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
-import { readCertificate } from './tls/certificate.js';
 import type { TrustStore } from './tls/trust.js';
+import { liveWire, type NetworkWire } from './wire.js';
 
 export interface NetworkPlan {
   device: DeviceSpec;
   limits: RunLimits;
-  sessions: DeviceSessions;
+  sessions: SessionSource;
   trust: TrustStore;
+  /** Where exchanges go: the device (default), or a recorder / a replay of a recording. */
+  wire?: NetworkWire;
   /** 'full' records headers and bodies of every exchange (redacted). */
   transcript: TranscriptMode;
   /** May the driver reach this external host? (D.createExternalDevice) */
@@ -43,6 +45,9 @@ export class RunNetwork {
   readonly #abort = new AbortController();
   readonly #exchanges: HttpExchange[] = [];
   readonly #redactors = new RedactorCache();
+  readonly #wire: NetworkWire;
+  /** TLS reads not answered yet: unlike an HTTP exchange, a good one keeps status and error null. */
+  readonly #pendingTls = new Set<HttpExchange>();
   #requests = 0;
   #closed = false;
   // At most maxConcurrentRequests of the run's requests are in flight; the others wait here,
@@ -54,6 +59,7 @@ export class RunNetwork {
     this.#plan = plan;
     this.#deadline = this.#started + plan.limits.timeoutMs + DEADLINE_SLACK_MS;
     this.#targets = [deviceTarget(plan.device, plan.resolve)];
+    this.#wire = plan.wire ?? liveWire;
   }
 
   /** D.createExternalDevice: the new target's number, or an Error when the host does not allow it. */
@@ -72,6 +78,7 @@ export class RunNetwork {
         {
           target,
           session: this.#plan.sessions.get(target.sessionKey, target.pinnedIp),
+          wire: this.#wire,
           signal: this.#abort.signal,
           maxResponseBytes: limits.maxResponseBytes,
           timeLeftMs: () => this.#deadline - performance.now(),
@@ -103,8 +110,10 @@ export class RunNetwork {
       return answer({ error: { code: exchange.error, message: exchange.errorMessage }, certificate: null });
     }
     const timeoutMs = () => Math.max(1, Math.ceil(Math.min(TLS_TIMEOUT_MS, this.#deadline - performance.now())));
-    void this.#limited(() => readCertificate(target, call.options, timeoutMs(), this.#abort.signal, this.#plan.trust)).then((result) => {
+    this.#pendingTls.add(exchange);
+    void this.#limited(() => this.#wire.readCertificate(target, call.options, timeoutMs(), this.#abort.signal, this.#plan.trust)).then((result) => {
       if (this.#closed) return;
+      this.#pendingTls.delete(exchange);
       exchange.durationMs = round(performance.now() - this.#started - exchange.startedMs);
       exchange.error = result.error?.code ?? null;
       exchange.errorMessage = result.error?.message ?? null;
@@ -118,9 +127,10 @@ export class RunNetwork {
     this.#abort.abort();
     this.#waiting.length = 0;
     // Copies: a request cut short by the run's end would otherwise still change its record later.
-    return this.#exchanges.map((e) =>
-      e.status === null && e.error === null ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came' } : { ...e },
-    );
+    return this.#exchanges.map((e) => {
+      const cut = e.method === 'TLS' ? this.#pendingTls.has(e) : e.status === null && e.error === null;
+      return cut ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came' } : { ...e };
+    });
   }
 
   /** One bound for HTTP exchanges (redirect hops included) and TLS reads alike. */

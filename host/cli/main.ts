@@ -4,7 +4,7 @@ import { actionsCommand, actionsHelp } from './commands/actions.js';
 import { demoCommand } from './commands/demo.js';
 import { runCommand, runHelp } from './commands/run.js';
 import { simulateCommand, simulateHelp } from './commands/simulate.js';
-import { DriverboxError } from '../errors.js';
+import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
 
 export interface CliIo {
@@ -47,6 +47,19 @@ export const processIo = (): CliIo => ({
   stdoutStream: process.stdout,
 });
 
+/** The caller's mistakes (a missing file, a bad option or recording): exit 2, as usage errors. */
+const USAGE_CODES = new Set<DriverboxErrorCode>([
+  'DRIVER_NOT_FOUND',
+  'DRIVER_UNREADABLE',
+  'UNKNOWN_ACTION',
+  'INVALID_OPTIONS',
+  'INVALID_FIXTURE',
+  'RECORD_UNWRITABLE',
+  'REPLAY_UNREADABLE',
+  'REPLAY_MALFORMED',
+  'REPLAY_VERSION',
+]);
+
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
@@ -72,7 +85,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     }
     if (error instanceof DriverboxError) {
       io.stderr(`driverbox ${name}: ${error.message}`);
-      return error.code === 'DRIVER_NOT_FOUND' || error.code === 'DRIVER_UNREADABLE' || error.code === 'UNKNOWN_ACTION' || error.code === 'INVALID_OPTIONS' || error.code === 'INVALID_FIXTURE' ? 2 : 1;
+      return USAGE_CODES.has(error.code) ? 2 : 1;
     }
     throw error;
   }

@@ -6,14 +6,17 @@ import { STATUS_CODES } from 'node:http';
 import type { HttpAnswer } from '../../../runtime/protocol.js';
 import type { HttpExchange } from '../../run-result.js';
 import { readOptions, type Method, type RequestOptions } from './options.js';
-import { sendHop, SendFailure, type HopResponse } from './send.js';
-import type { DeviceSession } from './sessions.js';
+import type { NetworkWire } from '../wire.js';
+import { SendFailure, type HopResponse } from './send.js';
+import type { HttpSession } from './sessions.js';
 import { buildUrl, redirectTarget, RequestRefused, type HttpTarget } from './target.js';
 import { round, startExchange, type RedactorCache, type TranscriptMode } from './transcript.js';
 
 export interface RequestContext {
   target: HttpTarget;
-  session: DeviceSession;
+  session: HttpSession;
+  /** The device itself, or a recording (record / replay). */
+  wire: NetworkWire;
   /** Aborted when the run ends: requests in flight are dropped. */
   signal: AbortSignal;
   maxResponseBytes: number;
@@ -106,7 +109,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
     const started = performance.now();
     let hop: HopResponse;
     try {
-      hop = await sendHop({
+      hop = await ctx.wire.send({
         url,
         method: hopMethod,
         headers,
@@ -116,7 +119,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
         signal: ctx.signal,
         maxResponseBytes: ctx.maxResponseBytes,
         decompress: options.gzip,
-      });
+      }, ctx.secrets);
     } catch (error) {
       const sendFailure = error instanceof SendFailure ? error : new SendFailure('NETWORK_ERROR', String(error));
       exchange.error = sendFailure.code;

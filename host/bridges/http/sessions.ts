@@ -2,7 +2,7 @@
 // bounded connections) and its cookie jar. A device's requests only ever use its own
 // session, so cookies never travel to another device or external host. Sessions are
 // kept for the most recently used devices and closed when the host closes.
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { CookieJar } from 'tough-cookie';
 import type { TrustStore } from '../tls/trust.js';
 import { pinnedLookup } from './pinned-lookup.js';
@@ -11,7 +11,18 @@ import { pinnedLookup } from './pinned-lookup.js';
 const CONNECTIONS_PER_ORIGIN = 6;
 const KEEP_ALIVE_MS = 10_000;
 
-export class DeviceSession {
+/** What one request needs of a session: the jar, and a dispatcher for the verification mode. */
+export interface HttpSession {
+  readonly jar: CookieJar;
+  dispatcher(rejectUnauthorized: boolean): Dispatcher;
+}
+
+/** Where a run finds the session of a target (the host's kept sessions, or a replay's own). */
+export interface SessionSource {
+  get(key: string, pinnedIp?: string | null): HttpSession;
+}
+
+export class DeviceSession implements HttpSession {
   readonly jar = new CookieJar();
   // One agent per verification mode: undici fixes TLS options per dispatcher, not per request.
   readonly #agents = new Map<boolean, Agent>();
@@ -48,7 +59,7 @@ export class DeviceSession {
   }
 }
 
-export class DeviceSessions {
+export class DeviceSessions implements SessionSource {
   readonly #sessions = new Map<string, DeviceSession>();
   readonly #trust: TrustStore;
   readonly #max: number;

@@ -7,9 +7,9 @@ export type TranscriptMode = 'summary' | 'full';
 
 /** Bodies longer than this are cut in the transcript (never in what the driver gets). */
 const MAX_RECORDED_BODY = 64 * 1024;
-const MASK = '***';
+export const MASK = '***';
 /** Shorter secrets would mask ordinary text everywhere; they are still masked in headers and urls' placeholders. */
-const MIN_SECRET_LENGTH = 3;
+export const MIN_SECRET_LENGTH = 3;
 
 export class Redactor {
   readonly #secrets: string[];
@@ -18,12 +18,7 @@ export class Redactor {
     const all = new Set<string>();
     for (const secret of secrets) {
       if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
-      all.add(secret);
-      all.add(encodeURIComponent(secret));
-      all.add(new URLSearchParams({ s: secret }).toString().slice(2)); // form encoding: spaces as +
-      // As the URL parser leaves it when a driver pastes the password into a url's path or query.
-      all.add(new URL(`http://h/?${secret}`).search.slice(1));
-      all.add(new URL(`http://h/${secret}`).pathname.slice(1));
+      for (const form of secretForms(secret)) all.add(form);
     }
     this.#secrets = [...all].sort((a, b) => b.length - a.length);
   }
@@ -76,6 +71,18 @@ export class RedactorCache {
     }
     return redactor;
   }
+}
+
+/** The forms a secret takes in what a driver sends: plain, URL- and form-encoded, as the URL parser leaves it. */
+export function secretForms(secret: string): string[] {
+  return [
+    secret,
+    encodeURIComponent(secret),
+    new URLSearchParams({ s: secret }).toString().slice(2), // form encoding: spaces as +
+    // As the URL parser leaves it when a driver pastes the password into a url's path or query.
+    new URL(`http://h/?${secret}`).search.slice(1),
+    new URL(`http://h/${secret}`).pathname.slice(1),
+  ];
 }
 
 function maskCookie(pair: string): string {

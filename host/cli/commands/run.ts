@@ -1,4 +1,5 @@
 // `driverbox run <driver.js>`: one action of one driver against one device.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createHost } from '../../host.js';
 import { loadEnvironment } from '../env-file.js';
@@ -25,6 +26,10 @@ Options:
   --verbose              also print the headers and bodies of every HTTP exchange
                          (credentials, cookies and passwords masked)
   --json                 print one JSON object instead of text
+  --record <file.json>   save the run's HTTP exchanges and certificate reads to a file
+                         (credentials, cookies and passwords redacted), to replay later
+  --replay <file.json>   answer the driver's requests from a recording: no device is
+                         contacted and --device-ip is not needed (docs/RECORD-REPLAY.md)
   -h, --help             this help
 
 DEVICE_* values are also read from a .env file in the working directory.
@@ -45,6 +50,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       'port-map': { type: 'string' },
       timeout: { type: 'string' },
       memory: { type: 'string' },
+      record: { type: 'string' },
+      replay: { type: 'string' },
       json: { type: 'boolean', default: false },
       verbose: { type: 'boolean', short: 'v', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -66,12 +73,19 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const timeoutMs = parseIntegerFlag('timeout', values.timeout);
   const memoryMb = parseIntegerFlag('memory', values.memory, 8);
   const parameters = readParams(values.params, io.cwd);
+  if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
+  // Relative to where the command was run, as the driver file and --params are.
+  const record = values.record === undefined ? undefined : path.resolve(io.cwd, values.record);
+  const replay = values.replay === undefined ? undefined : path.resolve(io.cwd, values.replay);
 
   const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb } });
   try {
-    const result = await host.run({ path: positionals[0], action: values.action, device, parameters, transcript: values.verbose ? 'full' : 'summary' });
+    const driver = path.resolve(io.cwd, positionals[0]!);
+    const result = await host.run({ path: driver, action: values.action, device, parameters, transcript: values.verbose ? 'full' : 'summary', record, replay });
+    const where = replay ? `replay of ${values.replay}` : (device.host ?? device.ip ?? 'no device address');
     if (values.json) io.stdout(jsonResult(result));
-    else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${device.host ?? device.ip ?? 'no device address'}`, styleFor(io.stdoutStream, io.env)));
+    else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${where}`, styleFor(io.stdoutStream, io.env)));
+    if (record && !result.warnings.some((w) => w.startsWith(`the recording ${record}`))) io.stderr(`recorded to ${record}`);
     return result.status === 'success' ? 0 : 1;
   } finally {
     await host.close();

@@ -1,0 +1,142 @@
+// Redaction of a recording. Unlike the transcript's (which only masks), it must keep the run
+// replayable: the same secret always becomes the same mask, and a request redacted at replay
+// comes out as it did when it was recorded, so that the two can be compared.
+//  - passwords (device, external devices, basic-auth) and the basic-auth base64 → ***
+//  - cookie values → ***cookie-N***, one N per distinct value, in headers and wherever else
+//    a long enough value shows up (a session id echoed in a body or a redirect's query)
+//  - Authorization / Proxy-Authorization → the scheme and ***
+import { MASK, MIN_SECRET_LENGTH, secretForms } from '../http/transcript.js';
+
+/** Cookie values shorter than this are only masked in Cookie / Set-Cookie (a "lang=en" must not mask every "en"). */
+const MIN_COOKIE_TEXT_LENGTH = 8;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** How a string looks inside a JSON string literal. */
+const jsonForm = (text: string) => JSON.stringify(text).slice(1, -1);
+
+export interface RedactionSecrets {
+  passwords: Iterable<string | null | undefined>;
+  /** Other secrets masked wherever they appear (the basic-auth base64). */
+  tokens?: Iterable<string>;
+  /** Cookie values, in the order they were seen: that order numbers them. */
+  cookieValues?: Iterable<string>;
+}
+
+/** The password and base64 token of an `Authorization: Basic …` value, when it is one. */
+export function basicCredentials(authorization: string | undefined): { token: string; password: string } | null {
+  const match = authorization === undefined ? null : /^Basic\s+(\S+)$/i.exec(authorization);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  return { token: match[1]!, password: colon < 0 ? '' : decoded.slice(colon + 1) };
+}
+
+/** The values of a Cookie header ("a=1; b=2"), or of a Set-Cookie line's first pair. */
+export function cookieValues(header: string, setCookie: boolean): string[] {
+  const pairs = setCookie ? [header.split(';')[0]!] : header.split(';');
+  const values: string[] = [];
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq >= 0) values.push(pair.slice(eq + 1).trim());
+  }
+  return values.filter((v) => v !== '');
+}
+
+export class RecordingRedactor {
+  /** [needle, mask], longest needle first, so that no part of a longer secret is left behind. */
+  readonly #needles: Array<[string, string]>;
+  /** Passwords of any length, masked where they are a whole value (a form field, a JSON string, a path segment). */
+  readonly #valueRules: Array<[RegExp, string]> = [];
+  readonly #pathRules: RegExp[] = [];
+  readonly #cookieMasks = new Map<string, string>();
+
+  constructor(secrets: RedactionSecrets) {
+    const needles = new Map<string, string>();
+    for (const value of secrets.cookieValues ?? []) {
+      const mask = this.#cookieMask(value);
+      if (value.length < MIN_COOKIE_TEXT_LENGTH) continue;
+      needles.set(value, mask);
+      needles.set(encodeURIComponent(value), mask);
+    }
+    for (const token of secrets.tokens ?? []) {
+      if (token.length >= MIN_SECRET_LENGTH) needles.set(token, MASK);
+    }
+    const passwords = new Set<string>();
+    for (const password of secrets.passwords) if (password) passwords.add(password);
+    for (const password of passwords) {
+      const forms = new Set([...secretForms(password), jsonForm(password)]);
+      if (password.length >= MIN_SECRET_LENGTH) for (const form of forms) needles.set(form, MASK);
+      // Short passwords too, where they are a whole value: name=pw, "pw", /pw/.
+      this.#valueRules.push([new RegExp(`"${escapeRegExp(jsonForm(password))}"`, 'g'), `"${MASK}"`]);
+      for (const form of forms) {
+        this.#valueRules.push([new RegExp(`(^|[?&])([^=&#]*)=${escapeRegExp(form)}(?=[&#]|$)`, 'g'), `$1$2=${MASK}`]);
+      }
+      this.#pathRules.push(new RegExp(`/${escapeRegExp(new URL(`http://h/${password}`).pathname.slice(1))}(?=[/?#]|$)`, 'g'));
+    }
+    this.#needles = [...needles].sort((a, b) => b[0].length - a[0].length);
+  }
+
+  /** The stable mask of a cookie value: ***cookie-1***, ***cookie-2***… */
+  #cookieMask(value: string): string {
+    let mask = this.#cookieMasks.get(value);
+    if (mask === undefined) {
+      mask = `${MASK}cookie-${this.#cookieMasks.size + 1}${MASK}`;
+      this.#cookieMasks.set(value, mask);
+    }
+    return mask;
+  }
+
+  text(value: string): string {
+    let out = value;
+    for (const [needle, mask] of this.#needles) if (out.includes(needle)) out = out.replaceAll(needle, mask);
+    return out;
+  }
+
+  /** A body's text: secrets anywhere, and short passwords where they are a whole JSON or form value. */
+  body(value: string): string {
+    let out = this.text(value);
+    for (const [rule, mask] of this.#valueRules) out = out.replace(rule, mask);
+    return out;
+  }
+
+  /** A url: as a body, plus a password that is a whole path segment (a `${password}` placeholder). */
+  url(href: string): string {
+    const hash = href.indexOf('#');
+    const queryAt = href.indexOf('?');
+    const end = queryAt >= 0 ? queryAt : hash >= 0 ? hash : href.length;
+    let path = href.slice(0, end);
+    let query = href.slice(end);
+    path = this.text(path);
+    for (const rule of this.#pathRules) path = path.replace(rule, `/${MASK}`);
+    query = this.text(query);
+    for (const [rule, mask] of this.#valueRules) query = query.replace(rule, mask);
+    return path + query;
+  }
+
+  headers<T extends string | string[]>(headers: Record<string, T>): Record<string, T> {
+    const out: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(headers)) {
+      const lower = name.toLowerCase();
+      if (lower === 'authorization' || lower === 'proxy-authorization') {
+        out[name] = String(value).replace(/^(\S+)\s.*$/s, `$1 ${MASK}`);
+      } else if (lower === 'cookie') {
+        out[name] = String(value).split(/;\s*/).map((pair) => this.#maskPair(pair)).join('; ');
+      } else if (lower === 'set-cookie') {
+        out[name] = (Array.isArray(value) ? (value as string[]) : [value as string]).map((line) => {
+          const semicolon = line.indexOf(';');
+          return semicolon < 0 ? this.#maskPair(line) : this.#maskPair(line.slice(0, semicolon)) + this.text(line.slice(semicolon));
+        });
+      } else {
+        out[name] = Array.isArray(value) ? value.map((v) => this.text(v)) : this.text(value as string);
+      }
+    }
+    return out as Record<string, T>;
+  }
+
+  #maskPair(pair: string): string {
+    const eq = pair.indexOf('=');
+    if (eq < 0) return pair;
+    const value = pair.slice(eq + 1).trim();
+    return value === '' ? pair : `${pair.slice(0, eq)}=${this.#cookieMask(value)}`;
+  }
+}

@@ -1,0 +1,216 @@
+// Replaying a recording: one Replayer per run. Its wire answers each hop and certificate read
+// from the recording and never opens a socket; the rest of the bridge (options, url building,
+// cookie jar, redirects, auth, the transcript) runs as it does against a device. A request
+// that was not recorded fails with REPLAY_MISS, naming it and the closest recorded requests.
+import { CookieJar } from 'tough-cookie';
+import { Dispatcher } from 'undici';
+import type { DeviceSpec } from '../../device.js';
+import { SendFailure, type Hop, type HopResponse } from '../http/send.js';
+import type { HttpSession, SessionSource } from '../http/sessions.js';
+import { MASK } from '../http/transcript.js';
+import type { TlsAnswer } from '../tls/certificate.js';
+import type { NetworkWire } from '../wire.js';
+import { bodyBytes, bodyText, type RecordedBody, type RecordedHttp, type RecordedTls, type RecordingFile } from './format.js';
+import { basicCredentials, RecordingRedactor } from './redact.js';
+import { describeShape, differences, likeness, requestShape, shapeKey, tlsKey, type RequestShape } from './request-key.js';
+
+/** The error code a driver's callback gets for a request the recording does not have. */
+export const REPLAY_MISS = 'REPLAY_MISS';
+/** Closest recorded requests named in a miss. */
+const CANDIDATES = 3;
+/** Recorded exchanges never asked for, named in the run's warning. */
+const UNUSED_SHOWN = 5;
+
+interface Slot<T> {
+  entry: T;
+  used: boolean;
+}
+
+interface HttpSlot extends Slot<RecordedHttp> {
+  shape: RequestShape;
+}
+
+/** A dispatcher that refuses: nothing in a replay may reach the network. */
+class NoNetwork extends Dispatcher {
+  override dispatch(): boolean {
+    throw new Error('replay: no request may reach the network');
+  }
+}
+
+const noNetwork = new NoNetwork();
+
+/** A replay run's own sessions: a fresh jar per target, as a first run against the device has. */
+class ReplaySessions implements SessionSource {
+  readonly #sessions = new Map<string, HttpSession>();
+
+  get(key: string): HttpSession {
+    let session = this.#sessions.get(key);
+    if (!session) {
+      session = { jar: new CookieJar(), dispatcher: () => noNetwork };
+      this.#sessions.set(key, session);
+    }
+    return session;
+  }
+}
+
+/** Resolves never; rejects when the run ends, as a request the device never answered. */
+function unanswered<T>(signal: AbortSignal, failure: () => T): Promise<T> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(failure());
+    signal.addEventListener('abort', () => resolve(failure()), { once: true });
+  });
+}
+
+function copyHeaders(headers: Record<string, string | string[]>): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) out[name] = Array.isArray(value) ? [...value] : value;
+  return out;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+export class Replayer {
+  readonly #recording: RecordingFile;
+  readonly #http: HttpSlot[] = [];
+  /** Recorded hops by request key, in recorded order: identical requests are answered in that order. */
+  readonly #byKey = new Map<string, HttpSlot[]>();
+  readonly #tls: Array<Slot<RecordedTls>> = [];
+  readonly #redactors = new Map<string, RecordingRedactor>();
+  #misses = 0;
+  /** Set when the caller gave another device address than the recorded one, which is not used. */
+  #addressIgnored: string | null = null;
+  readonly sessions: SessionSource = new ReplaySessions();
+
+  constructor(recording: RecordingFile) {
+    this.#recording = recording;
+    for (const entry of recording.exchanges) {
+      if (entry.kind === 'tls') {
+        this.#tls.push({ entry, used: false });
+        continue;
+      }
+      const slot: HttpSlot = { entry, used: false, shape: requestShape(entry.method, entry.url, entry.request.body) };
+      this.#http.push(slot);
+      const key = shapeKey(slot.shape);
+      const list = this.#byKey.get(key);
+      if (list) list.push(slot);
+      else this.#byKey.set(key, [slot]);
+    }
+  }
+
+  /**
+   * The device of the replay run: the recorded address (urls are built on it, so they are the
+   * recorded ones), the caller's credentials or else the recorded username, and, for a device
+   * recorded with a password, a stand-in: the mask itself, which redacts to what was recorded.
+   */
+  device(given: DeviceSpec = {}): DeviceSpec {
+    const recorded = this.#recording.device;
+    const portMap: Record<number, number> = {};
+    for (const [from, to] of Object.entries(recorded.portMap)) portMap[Number(from)] = to;
+    const differs = [
+      given.ip && given.ip !== recorded.ip ? `ip ${given.ip}` : null,
+      given.host && given.host !== recorded.host ? `host ${given.host}` : null,
+      given.portMap && Object.keys(given.portMap).length && JSON.stringify(given.portMap) !== JSON.stringify(recorded.portMap) ? `port map ${JSON.stringify(given.portMap)}` : null,
+    ].filter(Boolean);
+    if (differs.length) {
+      this.#addressIgnored = `replay: the device address given (${differs.join(', ')}) is not used; urls are built on the recorded one (${recorded.host ?? recorded.ip ?? 'none'})`;
+    }
+    return {
+      ...given,
+      ip: recorded.ip,
+      host: recorded.host,
+      portMap,
+      username: given.username ?? recorded.username,
+      password: given.password ?? (recorded.hasPassword ? MASK : null),
+    };
+  }
+
+  readonly wire: NetworkWire = {
+    send: (hop, secrets) => this.#send(hop, secrets),
+    readCertificate: (target, options, _timeoutMs, signal) => {
+      const url = tlsKey(target, options);
+      const slot = this.#tls.find((s) => !s.used && s.entry.url === url);
+      if (!slot) {
+        this.#misses++;
+        const recorded = [...new Set(this.#tls.map((s) => s.entry.url))];
+        const message = `replay: no recorded answer for getTLSCertificate of ${url}; recorded: ${recorded.length ? recorded.join(', ') : 'no certificate reads'}`;
+        return Promise.resolve({ error: { code: REPLAY_MISS, message }, certificate: null });
+      }
+      slot.used = true;
+      if (!slot.entry.answer) return unanswered<TlsAnswer>(signal, () => ({ error: { code: 'ABORTED', message: `the run ended while reading the TLS certificate of ${url}` }, certificate: null }));
+      return Promise.resolve(structuredClone(slot.entry.answer) as TlsAnswer);
+    },
+  };
+
+  /** What the run's result should say about the replay: misses, and recorded exchanges never asked for. */
+  warnings(): string[] {
+    const out: string[] = [];
+    if (this.#addressIgnored) out.push(this.#addressIgnored);
+    if (this.#misses) out.push(`replay: ${plural(this.#misses, 'request')} had no recorded answer (${REPLAY_MISS}, see the HTTP exchanges)`);
+    const unused = [
+      ...this.#http.filter((s) => !s.used && !s.entry.unanswered).map((s) => describeShape(s.shape)),
+      ...this.#tls.filter((s) => !s.used && !s.entry.unanswered).map((s) => `TLS ${s.entry.url}`),
+    ];
+    if (unused.length) {
+      const shown = unused.slice(0, UNUSED_SHOWN).join('; ');
+      out.push(`replay: ${plural(unused.length, 'recorded exchange was', 'recorded exchanges were')} never asked for: ${shown}${unused.length > UNUSED_SHOWN ? '; …' : ''}`);
+    }
+    return out;
+  }
+
+  #send(hop: Hop, secrets: ReadonlyArray<string | null>): Promise<HopResponse> {
+    const shape = this.#shapeOf(hop, secrets);
+    const slot = this.#byKey.get(shapeKey(shape))?.find((s) => !s.used);
+    if (!slot) {
+      this.#misses++;
+      return Promise.reject(new SendFailure(REPLAY_MISS, this.#missMessage(shape)));
+    }
+    slot.used = true;
+    const { entry } = slot;
+    if (entry.error) return Promise.reject(new SendFailure(entry.error.code, entry.error.message));
+    if (!entry.response) {
+      return unanswered(hop.signal, () => new SendFailure('ABORTED', `${hop.method} ${hop.url.origin}: the run ended before the answer`)).then((failure) => {
+        throw failure;
+      });
+    }
+    const { status, headers, body, wireBytes } = entry.response;
+    return Promise.resolve({ status, headers: copyHeaders(headers), body: bodyBytes(body), wireBytes, headersMs: 0 });
+  }
+
+  /** The request as the recording would hold it: redacted with the run's secrets, the same way. */
+  #shapeOf(hop: Hop, secrets: ReadonlyArray<string | null>): RequestShape {
+    const basic = basicCredentials(hop.headers.authorization);
+    const passwords = [...secrets, basic?.password ?? null];
+    const cacheKey = [...passwords, basic?.token ?? ''].map((s) => s ?? '').join('\0');
+    let redactor = this.#redactors.get(cacheKey);
+    if (!redactor) {
+      redactor = new RecordingRedactor({ passwords, tokens: basic ? [basic.token] : [] });
+      this.#redactors.set(cacheKey, redactor);
+    }
+    let body: RecordedBody | null = null;
+    if (hop.body && hop.body.length > 0) {
+      const text = bodyText(hop.body);
+      body = text === null ? { base64: hop.body.toString('base64') } : { text: redactor.body(text) };
+    }
+    return requestShape(hop.method, redactor.url(hop.url.href), body);
+  }
+
+  #missMessage(shape: RequestShape): string {
+    const asked = describeShape(shape);
+    const same = this.#byKey.get(shapeKey(shape));
+    if (same) {
+      return `replay: ${asked} was recorded ${plural(same.length, 'time')} and every recorded answer was already used`;
+    }
+    const seen = new Set<string>();
+    const closest = [...this.#http]
+      .sort((a, b) => likeness(shape, b.shape) - likeness(shape, a.shape))
+      .filter((s) => {
+        const key = shapeKey(s.shape);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .slice(0, CANDIDATES)
+      .map((s) => `${describeShape(s.shape)}, differs in ${differences(shape, s.shape).join(' and ')}`);
+    return `replay: no recorded answer for ${asked}; ${closest.length ? `closest recorded: ${closest.join('; ')}` : 'the recording has no HTTP exchanges'}`;
+  }
+}

@@ -1,0 +1,89 @@
+// How replay recognises a request: its method, origin, path, query parameters in any order,
+// and body (JSON compared as JSON, anything else as text, binary as bytes), all taken after
+// redaction. Headers are not compared: cookies, dates and user agents vary between runs.
+import { createHash } from 'node:crypto';
+import type { HttpTarget } from '../http/target.js';
+
+export interface RequestShape {
+  method: string;
+  /** scheme://host:port, as dialled. */
+  origin: string;
+  path: string;
+  /** Parameters sorted by name then value, re-encoded: a=1&b=2. */
+  query: string;
+  /** 'json:' + canonical JSON, 'text:' + text, 'base64:' + bytes, or '' without a body. */
+  body: string;
+  bodyBytes: number;
+}
+
+/** The parts replay compares, in the order they are named when a request is missed. */
+const PARTS = ['method', 'origin', 'path', 'query', 'body'] as const;
+
+/** JSON with object keys sorted, so that {"a":1,"b":2} and {"b":2,"a":1} are the same body. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function bodyKey(body: { text: string } | { base64: string } | null): string {
+  if (body === null) return '';
+  if ('base64' in body) return body.base64 === '' ? '' : `base64:${body.base64}`;
+  if (body.text === '') return '';
+  const trimmed = body.text.trim();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    try {
+      return `json:${canonicalJson(JSON.parse(trimmed))}`;
+    } catch {
+      // not JSON after all: compared as text
+    }
+  }
+  return `text:${body.text}`;
+}
+
+/** The shape of a request from its (already redacted) url and body. */
+export function requestShape(method: string, url: string, body: { text: string } | { base64: string } | null): RequestShape {
+  const parsed = new URL(url);
+  const params = [...parsed.searchParams].sort(([ak, av], [bk, bv]) => (ak === bk ? (av < bv ? -1 : av > bv ? 1 : 0) : ak < bk ? -1 : 1));
+  const bytes = body === null ? 0 : 'text' in body ? Buffer.byteLength(body.text) : Buffer.from(body.base64, 'base64').length;
+  return {
+    method: method.toUpperCase(),
+    origin: parsed.origin,
+    path: parsed.pathname,
+    query: new URLSearchParams(params).toString(),
+    body: bodyKey(body),
+    bodyBytes: bytes,
+  };
+}
+
+export function shapeKey(shape: RequestShape): string {
+  return JSON.stringify([shape.method, shape.origin, shape.path, shape.query, shape.body]);
+}
+
+/** "POST http://10.0.0.7:80/login?a=1 (body sha256:3f2a9c01d4e7, 31 bytes)": a miss names the request so. */
+export function describeShape(shape: RequestShape): string {
+  const url = `${shape.origin}${shape.path}${shape.query ? `?${shape.query}` : ''}`;
+  const body = shape.body === '' ? 'no body' : `body sha256:${createHash('sha256').update(shape.body).digest('hex').slice(0, 12)}, ${shape.bodyBytes} bytes`;
+  return `${shape.method} ${url} (${body})`;
+}
+
+/** Which parts of `b` differ from `a`. */
+export function differences(a: RequestShape, b: RequestShape): string[] {
+  return PARTS.filter((part) => a[part] !== b[part]);
+}
+
+/** How alike two requests are, for the closest candidates of a miss: the path weighs most. */
+export function likeness(a: RequestShape, b: RequestShape): number {
+  const weights: Record<(typeof PARTS)[number], number> = { method: 2, origin: 1, path: 8, query: 3, body: 3 };
+  return PARTS.reduce((sum, part) => sum + (a[part] === b[part] ? weights[part] : 0), 0);
+}
+
+/** The key of a getTLSCertificate: tls://host:port, the host chosen and the port given as the reader does. */
+export function tlsKey(target: HttpTarget, options: Record<string, unknown>): string {
+  const host = (options.useHostname !== false && target.host) || target.ip || '';
+  const port = options.port === undefined || options.port === null ? 443 : options.port;
+  return `tls://${host}:${String(port)}`;
+}

@@ -1,0 +1,21 @@
+// Where a run's exchanges actually go. A normal run talks to the device (undici for HTTP,
+// node:tls for certificate reads); a recording run does the same and keeps a copy; a replay
+// run answers from a recording and never opens a socket. RunNetwork picks one wire per run,
+// so a run without record or replay pays nothing for either.
+import type { Hop, HopResponse } from './http/send.js';
+import { sendHop } from './http/send.js';
+import type { HttpTarget } from './http/target.js';
+import { readCertificate, type TlsAnswer } from './tls/certificate.js';
+import type { TrustStore } from './tls/trust.js';
+
+export interface NetworkWire {
+  /**
+   * One HTTP hop. `secrets` are the passwords the run knows (device, external devices): the
+   * replay wire needs them to redact a request the way the recording did before matching it.
+   */
+  send(hop: Hop, secrets: ReadonlyArray<string | null>): Promise<HopResponse>;
+  /** getTLSCertificate's answer for the target and the driver's options. */
+  readCertificate(target: HttpTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer>;
+}
+
+export const liveWire: NetworkWire = { send: sendHop, readCertificate };
