@@ -84,6 +84,7 @@ describe('simulated devices under real drivers', () => {
     expect(result.tables[0]!.rows).toHaveLength(2);
     expect(nas.requests.map((r) => [r.url, r.status, r.route])).toEqual(
       expect.arrayContaining([
+        ['/api/auth/login', 200, 'login'],
         ['/api/system', 200, 'GET /api/system'],
         ['/api/volumes', 200, 'GET /api/volumes'],
       ]),
@@ -96,13 +97,13 @@ describe('simulated devices under real drivers', () => {
   });
 
   it('basic auth from the device credentials: the right ones pass, wrong ones get 401 → AUTHENTICATION_ERROR', async () => {
-    const nas = await simulate(path.join(examples, 'nas-storage/device.json'));
-    expect(nas.device).toMatchObject({ ip: '127.0.0.1', username: 'monitor', password: 'nas-pass', portMap: { 80: nas.httpPort } });
-    const wrong = await host.run({ path: path.join(examples, 'nas-storage/driver.js'), device: { ...nas.device, password: 'guess' } });
+    const ups = await simulate(path.join(examples, 'ups-status/device.json'));
+    expect(ups.device).toMatchObject({ ip: '127.0.0.1', username: 'admin', password: 'ups-secret', portMap: { 80: ups.httpPort } });
+    const wrong = await host.run({ path: path.join(examples, 'ups-status/driver.js'), device: { ...ups.device, password: 'guess' } });
     expect(wrong.status).toBe('failure');
     expect(wrong.errorType).toBe('AUTHENTICATION_ERROR');
-    expect(nas.requests[0]).toMatchObject({ status: 401, outcome: 'refused', route: 'GET /api/system', reason: 'the basic credentials do not match' });
-    expect(nas.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('monitor:guess').toString('base64')}`);
+    expect(ups.requests[0]).toMatchObject({ status: 401, outcome: 'refused', route: 'GET /status.html', reason: 'the basic credentials do not match' });
+    expect(ups.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('admin:guess').toString('base64')}`);
   });
 
   it('login → session cookie with jar: true, in the state the login set; parameters come from the fixture', async () => {

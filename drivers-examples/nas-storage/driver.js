@@ -1,11 +1,27 @@
 /**
- * NAS storage driver: reads a NAS's JSON API and reports its volumes as a table,
- * plus system-wide variables. Shows D.q promises over callback requests.
+ * NAS storage driver: logs in to the NAS's JSON API (a form POST that sets a session cookie),
+ * then reports its volumes as a table plus system-wide variables. Shows the cookie jar
+ * (jar: true) and D.q promises over callback requests.
  */
+
+function login() {
+    var deferred = D.q.defer();
+    D.device.http.post({
+        url: '/api/auth/login',
+        form: { user: D.device.username(), passwd: D.device.password() },
+        jar: true
+    }, function (error, response) {
+        if (error) return deferred.reject({ type: D.errorType.RESOURCE_UNAVAILABLE, message: error.message });
+        if (response.statusCode === 401) return deferred.reject({ type: D.errorType.AUTHENTICATION_ERROR, message: 'login refused' });
+        if (response.statusCode !== 200) return deferred.reject({ type: D.errorType.GENERIC_ERROR, message: 'login answered ' + response.statusCode });
+        deferred.resolve();
+    });
+    return deferred.promise;
+}
 
 function getJson(path) {
     var deferred = D.q.defer();
-    D.device.http.get({ url: path, auth: 'basic' }, function (error, response, body) {
+    D.device.http.get({ url: path, jar: true }, function (error, response, body) {
         if (error) return deferred.reject({ type: D.errorType.RESOURCE_UNAVAILABLE, message: error.message });
         if (response.statusCode === 401) return deferred.reject({ type: D.errorType.AUTHENTICATION_ERROR });
         try {
@@ -25,10 +41,10 @@ function fail(reason) {
 /**
  * @remote_procedure
  * @label Validate Association
- * @documentation Checks that the NAS API answers with the given credentials.
+ * @documentation Logs in with the given credentials and reads the system information.
  */
 function validate() {
-    getJson('/api/system').then(function () { D.success(); }, fail);
+    login().then(function () { return getJson('/api/system'); }).then(function () { D.success(); }, fail);
 }
 
 /**
@@ -43,7 +59,9 @@ function get_status() {
         { label: 'Free', unit: 'GB', valueType: D.valueType.NUMBER },
         { label: 'Status' }
     ]);
-    D.q.all([getJson('/api/system'), getJson('/api/volumes')]).then(function (answers) {
+    login().then(function () {
+        return D.q.all([getJson('/api/system'), getJson('/api/volumes')]);
+    }).then(function (answers) {
         var system = answers[0];
         answers[1].volumes.forEach(function (volume) {
             volumes.insertRecord(volume.id, [
@@ -68,8 +86,10 @@ function get_status() {
  * @documentation Asks the NAS to start a data scrub of every volume.
  */
 function custom_1() {
-    D.device.http.post({ url: '/api/scrub', auth: 'basic', body: '{}' }, function (error, response) {
-        if (error || response.statusCode >= 300) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
-        D.success();
-    });
+    login().then(function () {
+        D.device.http.post({ url: '/api/scrub', jar: true, json: {} }, function (error, response) {
+            if (error || response.statusCode >= 300) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+            D.success();
+        });
+    }, fail);
 }

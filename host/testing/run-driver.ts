@@ -36,11 +36,12 @@ export interface RunDriverOptions {
   /**
    * Serve this fixture (a path, or a fixture object) as the device for the run: the device,
    * parameters, host names and HTTPS certificate come from it; `device` / `parameters` given
-   * here override. The simulator is closed when the run ends.
+   * here override. The simulator is closed when the run ends. A simulator you started
+   * (startSimulator) is used as it is and left running, so its state carries to the next run.
    */
-  simulate?: string | Fixture | FixtureSpec;
+  simulate?: string | Fixture | FixtureSpec | Simulator;
   /** External hosts (D.createExternalDevice) served by simulators: host name → fixture. */
-  simulateHosts?: Record<string, string | Fixture | FixtureSpec>;
+  simulateHosts?: Record<string, string | Fixture | FixtureSpec | Simulator>;
   /**
    * Run in this process (it must have been started with --no-node-snapshot) or in a child
    * process. Default: in this process when it can.
@@ -88,13 +89,15 @@ function runInChild(request: ChildRequest): Promise<RunResult> {
 /** Runs one action of a driver and resolves to its RunResult (failures of the driver included). */
 export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
   if (!options || typeof options.path !== 'string') throw new DriverboxError('INVALID_OPTIONS', 'runDriver needs { path: "driver.js" }');
-  const simulators: Simulator[] = [];
+  const simulators: Simulator[] = []; // all the run uses
+  const started: Simulator[] = []; // those this call started, and closes
   try {
-    const device = options.simulate === undefined ? null : await start(simulators, options.simulate);
+    const hostPins: ResolveOption = {};
+    const device = options.simulate === undefined ? null : await start(simulators, started, options.simulate);
     for (const [name, fixture] of Object.entries(options.simulateHosts ?? {})) {
-      const sim = await start(simulators, fixture);
+      const sim = await start(simulators, started, fixture);
       // The external host is this simulator, whatever names its fixture gives.
-      sim.resolve[name] = { ip: sim.device.ip, portMap: sim.portMap };
+      hostPins[name] = { ip: sim.device.ip, portMap: sim.portMap };
     }
     const run: RunRequest = {
       path: path.resolve(options.path),
@@ -103,17 +106,27 @@ export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
       parameters: device ? { ...device.parameters, ...options.parameters } : options.parameters,
       limits: options.limits,
       transcript: options.transcript,
-      resolve: Object.assign({}, ...simulators.map((s) => s.resolve), options.resolve) as ResolveOption,
+      resolve: Object.assign({}, ...simulators.map((s) => s.resolve), hostPins, options.resolve) as ResolveOption,
     };
     const trustedCAs = [...simulators.flatMap((s) => (s.certificatePem ? [s.certificatePem] : [])), ...(options.trustedCAs ?? [])];
     return await execute(run, { trustedCAs }, options.inProcess ?? hasNoNodeSnapshot());
   } finally {
-    await Promise.all(simulators.map((s) => s.close()));
+    await Promise.all(started.map((s) => s.close()));
   }
 }
 
-async function start(simulators: Simulator[], fixture: string | Fixture | FixtureSpec): Promise<Simulator> {
-  const sim = await startSimulator(typeof fixture === 'string' ? path.resolve(fixture) : fixture);
+function isSimulator(value: object): value is Simulator {
+  return typeof (value as Simulator).close === 'function' && typeof (value as Simulator).httpPort === 'number';
+}
+
+async function start(simulators: Simulator[], started: Simulator[], source: string | Fixture | FixtureSpec | Simulator): Promise<Simulator> {
+  let sim: Simulator;
+  if (typeof source === 'object' && source !== null && isSimulator(source)) {
+    sim = source;
+  } else {
+    sim = await startSimulator(typeof source === 'string' ? path.resolve(source) : source);
+    started.push(sim);
+  }
   simulators.push(sim);
   return sim;
 }

@@ -3,8 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createHost } from '../../host.js';
-import { startSimulator } from '../../simulator/simulator.js';
+import { runDriver } from '../../testing/run-driver.js';
 import { formatResult, styleFor } from '../format.js';
 import type { CliIo } from '../main.js';
 
@@ -18,28 +17,32 @@ export function examplesDir(): string {
   return path.join(dir, 'drivers-examples');
 }
 
+/** An example's external hosts: hosts/<host name>.json beside its device.json. */
+function externalHosts(folder: string): Record<string, string> {
+  const dir = path.join(folder, 'hosts');
+  if (!existsSync(dir)) return {};
+  return Object.fromEntries(
+    readdirSync(dir)
+      .filter((file) => file.endsWith('.json'))
+      .map((file) => [file.slice(0, -'.json'.length), path.join(dir, file)]),
+  );
+}
+
 export async function demoCommand(_argv: string[], io: CliIo): Promise<number> {
   const root = examplesDir();
   const examples = readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(root, d.name, 'driver.js')) && existsSync(path.join(root, d.name, 'device.json')))
     .map((d) => d.name)
     .sort();
-  const host = createHost();
   const style = styleFor(io.stdoutStream, io.env);
   let failed = 0;
-  try {
-    for (const name of examples) {
-      const sim = await startSimulator(path.join(root, name, 'device.json'));
-      try {
-        const result = await host.run({ path: path.join(root, name, 'driver.js'), device: sim.device, parameters: sim.parameters });
-        if (result.status !== 'success') failed++;
-        io.stdout(`${formatResult(result, `${name} · get_status · simulated device at http://127.0.0.1:${sim.httpPort}`, style)}\n`);
-      } finally {
-        await sim.close();
-      }
-    }
-  } finally {
-    await host.close();
+  for (const name of examples) {
+    const folder = path.join(root, name);
+    const hosts = externalHosts(folder);
+    const result = await runDriver({ path: path.join(folder, 'driver.js'), simulate: path.join(folder, 'device.json'), simulateHosts: hosts });
+    if (result.status !== 'success') failed++;
+    const where = ['device.json', ...Object.keys(hosts)].join(' + ');
+    io.stdout(`${formatResult(result, `${name} · get_status · simulated: ${where}`, style)}\n`);
   }
   io.stdout(`${examples.length - failed} of ${examples.length} example drivers succeeded`);
   return failed === 0 ? 0 : 1;
