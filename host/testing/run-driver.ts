@@ -40,6 +40,8 @@ export interface RunDriverOptions {
    * (startSimulator) is used as it is and left running, so its state carries to the next run.
    */
   simulate?: string | Fixture | FixtureSpec | Simulator;
+  /** Trust the simulators' HTTPS certificates, as if a CA had issued them (default true). */
+  trustSimulators?: boolean;
   /** External hosts (D.createExternalDevice) served by simulators: host name → fixture. */
   simulateHosts?: Record<string, string | Fixture | FixtureSpec | Simulator>;
   /**
@@ -108,7 +110,8 @@ export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
       transcript: options.transcript,
       resolve: Object.assign({}, ...simulators.map((s) => s.resolve), hostPins, options.resolve) as ResolveOption,
     };
-    const trustedCAs = [...simulators.flatMap((s) => (s.certificatePem ? [s.certificatePem] : [])), ...(options.trustedCAs ?? [])];
+    const simulatorCAs = options.trustSimulators === false ? [] : simulators.flatMap((s) => (s.certificatePem ? [s.certificatePem] : []));
+    const trustedCAs = [...simulatorCAs, ...(options.trustedCAs ?? [])];
     return await execute(run, { trustedCAs }, options.inProcess ?? hasNoNodeSnapshot());
   } finally {
     await Promise.all(started.map((s) => s.close()));
