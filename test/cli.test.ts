@@ -119,6 +119,36 @@ describe('driverbox CLI', () => {
     expect(result.message).toContain('broken.js:2:11');
   });
 
+  it('--resolve and --ca: a driver dials the device by name over verified HTTPS, with no DNS entry', async () => {
+    const sim = await startSimulator({
+      fixture: 1,
+      device: { host: 'nas.lab' },
+      https: true,
+      routes: [{ path: '/api', protocol: 'https', json: { model: 'N-2' } }],
+    });
+    try {
+      const ca = write('sim-ca.pem', sim.certificatePem!);
+      const driver = write(
+        'tls-get.js',
+        `function get_status() {
+          D.device.http.get({ url: '/api', protocol: 'https', json: true }, function (error, response, body) {
+            if (error) { console.error(error.code); return D.failure(D.errorType.RESOURCE_UNAVAILABLE); }
+            D.success([D.createVariable('model', 'Model', body.model)]);
+          });
+        }`,
+      );
+      const args = ['run', driver, '--device-host', 'nas.lab', '--resolve', `nas.lab=127.0.0.1,443=${sim.httpsPort}`, '--json'];
+      const trusted = await cli([...args, '--ca', ca]);
+      expect(trusted.code, trusted.stdout).toBe(0);
+      expect(JSON.parse(trusted.stdout).variables).toEqual([{ uid: 'model', label: 'Model', value: 'N-2', unit: null, valueType: 'STRING' }]);
+      const untrusted = await cli(args);
+      expect(untrusted.code).toBe(1);
+      expect(JSON.parse(untrusted.stdout).logs[0].message).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('runs the action given with --action', async () => {
     const driver = write('actions.js', deviceDriver);
     const { code, stdout } = await cli(['run', driver, '--action', 'custom_1', '--json']);
@@ -132,6 +162,9 @@ describe('driverbox CLI', () => {
     [['run', 'x.js', '--bogus'], /Unknown option '--bogus'/],
     [['run', 'x.js', '--timeout', 'soon'], /--timeout must be an integer/],
     [['run', 'x.js', '--port-map', '80:8080'], /--port-map expects FROM=TO/],
+    [['run', 'x.js', '--resolve', 'api.example'], /--resolve expects NAME=IP, optionally followed by port pairs/],
+    [['run', 'x.js', '--resolve', 'api.example=127.0.0.1,443:8443'], /--resolve expects FROM=TO pairs of ports/],
+    [['run', 'x.js', '--ca', 'nowhere.pem'], /--ca: cannot read .*nowhere\.pem: no such file/],
     [['frobnicate'], /unknown command "frobnicate"/],
   ])('exits 2 with a clear message for %j', async (args, message) => {
     write('x.js', 'function get_status(){ D.success(); }');

@@ -2,7 +2,7 @@
 // real bin/driverbox.js serving a fixture until SIGINT / SIGTERM, with the printed
 // `driverbox run` line run as printed.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -142,9 +142,10 @@ describe('driverbox simulate: the real CLI', () => {
     expect(out).toMatch(/https {2}https:\/\/127\.0\.0\.1:\d+ {2}device port 443; self-signed certificate for localhost, 127\.0\.0\.1\n/);
     expect(out).toContain('2 routes, state "start"');
     const line = /^ {2}(driverbox run .*)$/m.exec(out)![1]!;
-    expect(line).toMatch(/^driverbox run driver\.js --device-ip 127\.0\.0\.1 --port-map 80=\d+,443=\d+ --username admin --password 'it'\\''s secret' --params \S+params\.json$/);
-    const paramsFile = /--params (\S+)$/.exec(line)![1]!;
+    expect(line).toMatch(/^driverbox run driver\.js --device-ip 127\.0\.0\.1 --port-map 80=\d+,443=\d+ --username admin --password 'it'\\''s secret' --params \S+params\.json --ca \S+simulator-ca\.pem$/);
+    const paramsFile = /--params (\S+)/.exec(line)![1]!;
     expect(existsSync(paramsFile)).toBe(true);
+    expect(readFileSync(/--ca (\S+)$/.exec(line)![1]!, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
 
     // The line, as a user would paste it into a shell (with --json to read the result).
     const { stdout } = await exec('/bin/sh', ['-c', `${line.replace(/^driverbox/, `'${process.execPath}' '${bin}'`)} --json`], { cwd: work, env: { PATH: process.env.PATH } });
@@ -180,8 +181,9 @@ describe('driverbox simulate: the real CLI', () => {
     });
     const sim = startCli(['ops.json', '--port', String(ports[0]), '--https-port', String(ports[1])]);
     await sim.ready;
-    expect(sim.output()).toContain(`--device-ip 127.0.0.1 --device-host ups-1.lab --port-map 80=${ports[0]},443=${ports[1]} --username u --password p\n`);
-    expect(sim.output()).toContain('(requests go to ups-1.lab unless the driver passes useHostname: false: it must resolve to 127.0.0.1)');
+    expect(sim.output()).toMatch(
+      new RegExp(`--device-ip 127\\.0\\.0\\.1 --device-host ups-1\\.lab --port-map 80=${ports[0]},443=${ports[1]} --username u --password p --resolve ups-1\\.lab=127\\.0\\.0\\.1,80=${ports[0]},443=${ports[1]} --ca \\S+/simulator-ca\\.pem\n`),
+    );
     expect(sim.output()).toContain('self-signed certificate for localhost, 127.0.0.1, ups-1.lab');
     const base = `http://127.0.0.1:${ports[0]}`;
     expect((await fetch(`${base}/private`)).status).toBe(401);

@@ -10,7 +10,7 @@ export function parseIntegerFlag(name: string, value: string | undefined, min = 
 }
 
 /** `80=8080,443=8443` → { 80: 8080, 443: 8443 } */
-export function parsePortMap(value: string | undefined): Record<number, number> | undefined {
+export function parsePortMap(value: string | undefined, flag = '--port-map'): Record<number, number> | undefined {
   if (value === undefined) return undefined;
   const map: Record<number, number> = {};
   for (const pair of value.split(',').map((p) => p.trim()).filter(Boolean)) {
@@ -18,11 +18,46 @@ export function parsePortMap(value: string | undefined): Record<number, number> 
     const from = Number(match?.[1]);
     const to = Number(match?.[2]);
     if (!match || from < 1 || from > 65535 || to < 1 || to > 65535) {
-      throw new UsageError(`--port-map expects FROM=TO pairs of ports separated by commas, e.g. 80=8080,443=8443 (bad pair "${pair}")`);
+      throw new UsageError(`${flag} expects FROM=TO pairs of ports separated by commas, e.g. 80=8080,443=8443 (bad pair "${pair}")`);
     }
     map[from] = to;
   }
   return map;
+}
+
+/**
+ * `--resolve name=ip[,port=port…]`, repeatable: `api.example=127.0.0.1,443=8443` → { 'api.example':
+ * { ip: '127.0.0.1', portMap: { 443: 8443 } } }. The host checks the name and address.
+ */
+export function parseResolve(values: string[] | undefined): Record<string, { ip: string; portMap: Record<number, number> }> | undefined {
+  if (!values?.length) return undefined;
+  const resolve: Record<string, { ip: string; portMap: Record<number, number> }> = {};
+  for (const value of values) {
+    const [mapping = '', ...ports] = value.split(',');
+    const eq = mapping.indexOf('=');
+    if (eq <= 0 || eq === mapping.length - 1) {
+      throw new UsageError(`--resolve expects NAME=IP, optionally followed by port pairs: api.example=127.0.0.1,443=8443 (got "${value}")`);
+    }
+    const portMap = ports.length ? parsePortMap(ports.join(','), '--resolve') : {};
+    resolve[mapping.slice(0, eq)] = { ip: mapping.slice(eq + 1), portMap: portMap ?? {} };
+  }
+  return resolve;
+}
+
+/** PEM files of extra CAs to trust (`--ca`, repeatable). */
+export function readCaFiles(files: string[] | undefined, cwd: string): string[] | undefined {
+  if (!files?.length) return undefined;
+  return files.map((file) => {
+    const full = path.resolve(cwd, file);
+    let text: string;
+    try {
+      text = readFileSync(full, 'utf8');
+    } catch (error) {
+      throw new UsageError(`--ca: cannot read ${full}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+    }
+    if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca: ${full} holds no PEM certificate`);
+    return text;
+  });
 }
 
 /** Driver parameters from a JSON file: an object of name → value, or a list of { name, value }. */

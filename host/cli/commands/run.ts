@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { createHost } from '../../host.js';
 import { loadEnvironment } from '../env-file.js';
 import { formatResult, jsonResult, styleFor } from '../format.js';
-import { parseIntegerFlag, parsePortMap, readParams } from '../options.js';
+import { parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 
@@ -21,6 +21,11 @@ Options:
   --password <pass>      device password      (env DEVICE_PASSWORD)
   --params <file.json>   driver parameters: {"name": value} or [{"name","value"}]
   --port-map <pairs>     ports to dial instead, e.g. 80=8080,443=8443
+  --resolve <name=ip[,port=port…]>
+                         dial a host name (the device's or an external host's) at this
+                         address, as a hosts file would; repeatable, e.g.
+                         --resolve api.example=127.0.0.1,443=8443
+  --ca <file.pem>        also trust this CA for HTTPS and getTLSCertificate; repeatable
   --timeout <ms>         run deadline (default 60000)
   --memory <mb>          isolate memory limit (default 128)
   --verbose              also print the headers and bodies of every HTTP exchange
@@ -48,6 +53,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       password: { type: 'string' },
       params: { type: 'string' },
       'port-map': { type: 'string' },
+      resolve: { type: 'string', multiple: true },
+      ca: { type: 'string', multiple: true },
       timeout: { type: 'string' },
       memory: { type: 'string' },
       record: { type: 'string' },
@@ -73,15 +80,17 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const timeoutMs = parseIntegerFlag('timeout', values.timeout);
   const memoryMb = parseIntegerFlag('memory', values.memory, 8);
   const parameters = readParams(values.params, io.cwd);
+  const resolve = parseResolve(values.resolve);
+  const trustedCAs = readCaFiles(values.ca, io.cwd);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
   // Relative to where the command was run, as the driver file and --params are.
   const record = values.record === undefined ? undefined : path.resolve(io.cwd, values.record);
   const replay = values.replay === undefined ? undefined : path.resolve(io.cwd, values.replay);
 
-  const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb } });
+  const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs });
   try {
     const driver = path.resolve(io.cwd, positionals[0]!);
-    const result = await host.run({ path: driver, action: values.action, device, parameters, transcript: values.verbose ? 'full' : 'summary', record, replay });
+    const result = await host.run({ path: driver, action: values.action, device, parameters, transcript: values.verbose ? 'full' : 'summary', record, replay, resolve });
     const where = replay ? `replay of ${values.replay}` : (device.host ?? device.ip ?? 'no device address');
     if (values.json) io.stdout(jsonResult(result));
     else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${where}`, styleFor(io.stdoutStream, io.env)));

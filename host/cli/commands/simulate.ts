@@ -35,7 +35,7 @@ function shellWord(word: string): string {
 }
 
 /** The `driverbox run` line for this simulator; the parameters go to a file the caller removes. */
-function runLine(sim: Simulator, fixtureFile: string, cwd: string, paramsFile: string | null): string {
+function runLine(sim: Simulator, fixtureFile: string, cwd: string, paramsFile: string | null, caFile: string | null): string {
   const driver = path.join(path.dirname(fixtureFile), 'driver.js');
   const args = ['driverbox', 'run', existsSync(driver) ? path.relative(cwd, driver) || driver : '<driver.js>', '--device-ip', sim.device.ip];
   if (sim.device.host) args.push('--device-host', sim.device.host);
@@ -43,6 +43,12 @@ function runLine(sim: Simulator, fixtureFile: string, cwd: string, paramsFile: s
   if (sim.device.username) args.push('--username', sim.device.username);
   if (sim.device.password) args.push('--password', sim.device.password);
   if (paramsFile) args.push('--params', paramsFile);
+  // The fixture's host names are pinned here, so a driver that dials them needs no DNS entry.
+  for (const [name, pin] of Object.entries(sim.resolve)) {
+    const entry = typeof pin === 'string' ? { ip: pin, portMap: {} } : pin;
+    args.push('--resolve', [`${name}=${entry.ip}`, ...Object.entries(entry.portMap ?? {}).map(([from, to]) => `${from}=${to}`)].join(','));
+  }
+  if (caFile) args.push('--ca', caFile);
   return args.map((a, i) => (i === 2 && a === '<driver.js>' ? a : shellWord(a))).join(' ');
 }
 
@@ -108,10 +114,13 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
   }
 
   const hasParameters = Object.keys(sim.parameters).length > 0;
-  const paramsDir = hasParameters ? mkdtempSync(path.join(tmpdir(), 'driverbox-simulate-')) : null;
+  const paramsDir = hasParameters || sim.certificatePem ? mkdtempSync(path.join(tmpdir(), 'driverbox-simulate-')) : null;
   try {
-    const paramsFile = paramsDir ? path.join(paramsDir, 'params.json') : null;
+    const paramsFile = paramsDir && hasParameters ? path.join(paramsDir, 'params.json') : null;
     if (paramsFile) writeFileSync(paramsFile, `${JSON.stringify(sim.parameters, null, 2)}\n`);
+    // Trusting the simulator's certificate (--ca) lets drivers keep verifying TLS, as they would with a real device.
+    const caFile = paramsDir && sim.certificatePem ? path.join(paramsDir, 'simulator-ca.pem') : null;
+    if (caFile) writeFileSync(caFile, sim.certificatePem!);
     const lines = [`Simulating ${path.relative(io.cwd, file) || file}${fixture.description ? ` — ${fixture.description}` : ''}`];
     const devicePorts = (ports: number[]) => `device port${ports.length > 1 ? 's' : ''} ${ports.join(', ')}`;
     lines.push(`  http   http://127.0.0.1:${sim.httpPort}   ${devicePorts(fixture.http.ports)}`);
@@ -119,10 +128,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
       const names = [...new Set(['localhost', '127.0.0.1', ...(fixture.device.host ? [fixture.device.host] : []), ...fixture.https.hosts])];
       lines.push(`  https  https://127.0.0.1:${sim.httpsPort}  ${devicePorts(fixture.https.ports)}; self-signed certificate for ${names.join(', ')}`);
     }
-    lines.push(`  ${fixture.routes.length} route${fixture.routes.length === 1 ? '' : 's'}, state "${sim.state}"`, '', 'Run a driver against it:', `  ${runLine(sim, file, io.cwd, paramsFile)}`);
-    if (sim.device.host && sim.device.host !== 'localhost') {
-      lines.push(`  (requests go to ${sim.device.host} unless the driver passes useHostname: false: it must resolve to 127.0.0.1)`);
-    }
+    lines.push(`  ${fixture.routes.length} route${fixture.routes.length === 1 ? '' : 's'}, state "${sim.state}"`, '', 'Run a driver against it:', `  ${runLine(sim, file, io.cwd, paramsFile, caFile)}`);
     lines.push('', 'Requests (Ctrl-C to stop):');
     io.stdout(lines.join('\n'));
     const signal = await untilStopped();
