@@ -564,9 +564,9 @@ declare namespace Driverbox {
 
   /**
    * An entry point: `validate`, `get_status` or `custom_1`, `custom_2`, … at the driver's top level, called with no
-   * arguments; what it returns is ignored. Opt in to checking one with a `@type {Driverbox.EntryPoint}` JSDoc tag.
+   * arguments; nothing it returns is used. Opt in to checking one with a `@type {Driverbox.EntryPoint}` JSDoc tag.
    */
-  type EntryPoint = () => unknown;
+  type EntryPoint = () => void;
 
   /** The entry points a driver may define (each one is optional). */
   interface EntryPoints {

@@ -74,6 +74,12 @@ declare namespace Driverbox {
     sourceCodeLocationInfo?: boolean;
   }
 
+  /** The options a selection keeps: those given to `D.htmlParse`, as cheerio completed them. */
+  interface CheerioParsedOptions extends CheerioOptions {
+    /** The HTML parser's tree adapter (cheerio internals). */
+    treeAdapter?: object;
+  }
+
   /** Options of the XML parser (`xml: { … }`). */
   interface XmlParserOptions {
     /** @defaultValue `true` */
@@ -124,8 +130,8 @@ declare namespace Driverbox {
     [index: number]: T;
     /** How many are selected. */
     length: number;
-    /** The parser options of the document. */
-    options: CheerioOptions;
+    /** The options the document was parsed with. */
+    options: CheerioParsedOptions;
     /** The selection this one was made from, or undefined. */
     prevObject: Cheerio<DomNode> | undefined;
     /** The library's version tag, `'[cheerio object]'`. */
