@@ -1,12 +1,12 @@
 // Editor support: types/driver.d.ts checked the way an editor checks a driver folder (a real
 // project with driverbox installed and the jsconfig `driverbox init` writes), and compared with
 // the D a driver really gets inside a sandbox, so the two cannot drift apart.
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DRIVER_JSCONFIG, DRIVER_TYPES } from '../host/driver/jsconfig.js';
+import { DRIVER_JSCONFIG, DRIVER_TYPES, driverJsconfigText } from '../host/driver/jsconfig.js';
 import { makeTestPki } from './helpers/certs.js';
 import { PROBES, surfaceCheckFile, surfaceDriver, type RuntimeSurface, type SurfaceEntry } from './helpers/d-surface.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
@@ -17,6 +17,7 @@ const repoRoot = join(import.meta.dirname, '..');
 const read = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 const EXAMPLES = ['nas-storage', 'ups-status'];
 const EVERY_MEMBER = read('test/fixtures/every-member.js');
+const COMMON_PATTERNS = read('test/fixtures/common-patterns.js');
 
 /** Problems as `file:line TScode message`, for readable failures. */
 const show = (problems: Problem[]) => problems.map((p) => `${p.file}:${p.line} TS${p.code} ${p.message}`);
@@ -58,15 +59,24 @@ describe('shipping the declarations', () => {
   });
 });
 
+describe('the jsconfig', () => {
+  it('docs/DRIVER-API.md shows exactly the jsconfig driverbox init writes', () => {
+    const section = read('docs/DRIVER-API.md').split('## Editor support')[1]!;
+    const shown = /```json\n([\s\S]*?)```/.exec(section)![1];
+    expect(JSON.parse(shown!)).toEqual(JSON.parse(driverJsconfigText()));
+  });
+});
+
 describe('correct drivers type-check without a single diagnostic', () => {
-  it('the example drivers and a driver using every member of D, in subfolders, with the jsconfig driverbox init writes', () => {
+  it('the example drivers, a driver using every member of D and one in the styles of drivers in the wild, in subfolders, with the jsconfig driverbox init writes', () => {
     const project = createDriverProject({
       ...Object.fromEntries(EXAMPLES.map((name) => [`drivers/${name}/driver.js`, read(`drivers-examples/${name}/driver.js`)])),
       'drivers/every-member/driver.js': EVERY_MEMBER,
+      'drivers/common-patterns/driver.js': COMMON_PATTERNS,
     });
     const program = programOf(project);
     const checked = program.getRootFileNames().map((f) => f.slice(project.dir.length + 1)).sort();
-    expect(checked).toEqual(['drivers/every-member/driver.js', 'drivers/nas-storage/driver.js', 'drivers/ups-status/driver.js']);
+    expect(checked).toEqual(['drivers/common-patterns/driver.js', 'drivers/every-member/driver.js', 'drivers/nas-storage/driver.js', 'drivers/ups-status/driver.js']);
     expect(show(typecheck(project))).toEqual([]);
   });
 
@@ -120,6 +130,20 @@ describe('other ways to load the declarations', () => {
     };
     expect(show(typecheckFiles(project, ['good.js'], options))).toEqual([]);
     expect(typecheckFiles(project, ['bad.js'], options)).toEqual([{ file: 'bad.js', line: 2, ...portProblem }]);
+  });
+
+  it('next to the DOM library and @types/node, as in an editor project without a jsconfig', () => {
+    const project = createDriverProject({ 'good.js': `// @ts-check\n/// <reference types="${DRIVER_TYPES}" />\n${good}` }, null);
+    symlinkSync(join(repoRoot, 'node_modules', '@types'), join(project.dir, 'node_modules', '@types'), 'dir');
+    const options: ts.CompilerOptions = {
+      allowJs: true,
+      noEmit: true,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: ['node'],
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+    };
+    expect(show(typecheckFiles(project, ['good.js'], options))).toEqual([]);
   });
 
   it('a jsconfig that includes node_modules/driverbox/types/driver.d.ts by path', () => {

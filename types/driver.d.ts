@@ -145,7 +145,10 @@ declare namespace Driverbox {
 
   // ---- HTTP ----------------------------------------------------------------------------
 
-  /** Text encodings the bridge and `D.crypto` understand. */
+  /**
+   * Text encodings the bridge, `D.crypto` and Buffer understand (any other fails at run time). Typed as any string
+   * too, so an encoding kept in a variable (where it widens to `string`) is accepted; the names are for completion.
+   */
   type Encoding =
     | 'utf8'
     | 'utf-8'
@@ -158,7 +161,8 @@ declare namespace Driverbox {
     | 'utf16le'
     | 'utf-16le'
     | 'ucs2'
-    | 'ucs-2';
+    | 'ucs-2'
+    | (string & {});
 
   /** A scalar for query strings and forms. */
   type FormValue = string | number | boolean | null | undefined;
@@ -172,8 +176,12 @@ declare namespace Driverbox {
      * @defaultValue `'/'`
      */
     url?: string;
-    /** @defaultValue `'http'` */
-    protocol?: 'http' | 'https';
+    /**
+     * `'http'` or `'https'`; anything else fails with `INVALID_OPTIONS`. (Typed as any string so options kept in a
+     * variable, where `'https'` widens to `string`, are accepted.)
+     * @defaultValue `'http'`
+     */
+    protocol?: 'http' | 'https' | (string & {});
     /**
      * The device's port (the host's port map may dial another).
      * @defaultValue 80, or 443 for https
@@ -200,8 +208,8 @@ declare namespace Driverbox {
     form?: string | { [key: string]: FormValue | readonly FormValue[] };
     /** Query parameters added to `url` (arrays repeat the key). */
     qs?: { [key: string]: FormValue | readonly FormValue[] };
-    /** `'basic'` sends HTTP Basic auth with the device's credentials (or `username` / `password`); any other value is ignored. */
-    auth?: 'basic';
+    /** `'basic'` sends HTTP Basic auth with the device's credentials (or `username` / `password`); any other text is ignored. */
+    auth?: 'basic' | (string & {});
     /** @defaultValue the device's username (for `auth: 'basic'` and `${username}`) */
     username?: string;
     /** @defaultValue the device's password (for `auth: 'basic'` and `${password}`) */
@@ -229,7 +237,8 @@ declare namespace Driverbox {
      */
     strictSSL?: boolean;
     /**
-     * How the response body is decoded; `null` gives a Buffer.
+     * How the response body is decoded: one of `Encoding` (anything else fails with `INVALID_OPTIONS`); `null` gives
+     * a Buffer.
      * @defaultValue `'utf8'`
      */
     encoding?: Encoding | null;
@@ -323,14 +332,18 @@ declare namespace Driverbox {
    * is an error instead of being ignored.
    */
   interface UnknownHttpOption {
+    /** Never satisfied: the option is not one `D.device.http` knows (see `HttpOptions`). */
     readonly 'not an option of D.device.http requests': never;
   }
 
   /** The options as written, with every name `HttpOptions` does not have turned into `UnknownHttpOption`. */
-  type KnownHttpOptions<O> = O extends string ? O : { [K in keyof O]: K extends keyof HttpOptions ? O[K] : UnknownHttpOption };
+  type KnownHttpOptions<O> = { [K in keyof O]: K extends keyof HttpOptions ? O[K] : UnknownHttpOption };
 
-  /** Sends one request; the callback is called exactly once. */
-  type HttpMethod = <O extends HttpOptions | string>(options: O & KnownHttpOptions<O>, callback: HttpCallback<BodyOf<O>>) => void;
+  /**
+   * Sends one request (options, or a url path); the callback is called exactly once. The body's type follows
+   * `encoding` and `json`.
+   */
+  type HttpMethod = <O extends HttpOptions>(options: (O & KnownHttpOptions<O>) | string, callback: HttpCallback<BodyOf<O>>) => void;
 
   /** Options of `getTLSCertificate`. */
   interface TlsOptions {
