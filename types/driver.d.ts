@@ -1,0 +1,605 @@
+// Editor support for driverbox drivers: the globals a driver script sees (`D`, `console`)
+// and the types behind them, for plain .js drivers checked with `checkJs`.
+// This file is a global script (no import/export), so it declares globals when a jsconfig
+// lists it in `types` (["driverbox/types/driver"]) or a driver says
+// `/// <reference types="driverbox/types/driver" />`.
+//
+// It must describe what runtime/ really installs; test/types.test.ts walks the live `D` in a
+// sandbox and fails on any member declared here but missing there, or the other way round.
+// `any` is used only where the value's type is decided at run time by data the driver reads
+// (run parameters, parsed JSON bodies, deep property paths).
+
+/// <reference path="./lib/buffer.d.ts" />
+/// <reference path="./lib/q.d.ts" />
+/// <reference path="./lib/lodash.d.ts" />
+/// <reference path="./lib/cheerio.d.ts" />
+
+declare namespace Driverbox {
+  // ---- outcome -------------------------------------------------------------------------
+
+  /** Why a run failed: one of the names in `D.errorType`. */
+  type ErrorType =
+    | 'MISSING_DEVICE_ERROR'
+    | 'RESOURCE_UNAVAILABLE'
+    | 'AUTHENTICATION_ERROR'
+    | 'PARSING_ERROR'
+    | 'TIMEOUT_ERROR'
+    | 'IMPORT_NOT_ALLOWED'
+    | 'REQUIRE_NOT_ALLOWED'
+    | 'GENERIC_ERROR'
+    | 'TOO_MANY_VARIABLES_ERROR'
+    | 'NETWORK_ERROR';
+
+  /** How a variable's or column's value is read: one of the names in `D.valueType`. */
+  type ValueType = 'STRING' | 'NUMBER' | 'DATETIME' | 'RATE' | 'MONOTONE_RATE' | 'BOOLEAN';
+
+  /** `D.errorType`: each value equals its name, so `'PARSING_ERROR'` works as well. */
+  interface ErrorTypes {
+    /** The device is not there (or not the expected one). */
+    readonly MISSING_DEVICE_ERROR: 'MISSING_DEVICE_ERROR';
+    /** The device did not answer, or answered with an error. */
+    readonly RESOURCE_UNAVAILABLE: 'RESOURCE_UNAVAILABLE';
+    /** The credentials were refused. */
+    readonly AUTHENTICATION_ERROR: 'AUTHENTICATION_ERROR';
+    /** The device's answer could not be read. */
+    readonly PARSING_ERROR: 'PARSING_ERROR';
+    /** Something took too long (also what a run past its deadline reports). */
+    readonly TIMEOUT_ERROR: 'TIMEOUT_ERROR';
+    /** The driver used `import` (reported by driverbox). */
+    readonly IMPORT_NOT_ALLOWED: 'IMPORT_NOT_ALLOWED';
+    /** The driver called `require()` (reported by driverbox). */
+    readonly REQUIRE_NOT_ALLOWED: 'REQUIRE_NOT_ALLOWED';
+    /** Any other failure; also what an uncaught error reports. */
+    readonly GENERIC_ERROR: 'GENERIC_ERROR';
+    /** More variables than the run allows (reported by driverbox). */
+    readonly TOO_MANY_VARIABLES_ERROR: 'TOO_MANY_VARIABLES_ERROR';
+    /** The network failed. */
+    readonly NETWORK_ERROR: 'NETWORK_ERROR';
+  }
+
+  /** `D.valueType`: each value equals its name. */
+  interface ValueTypes {
+    /** Text (the default). */
+    readonly STRING: 'STRING';
+    /** A number. */
+    readonly NUMBER: 'NUMBER';
+    /** A date and time. */
+    readonly DATETIME: 'DATETIME';
+    /** A rate. */
+    readonly RATE: 'RATE';
+    /** A counter that only grows; reported as its rate. */
+    readonly MONOTONE_RATE: 'MONOTONE_RATE';
+    /** true / false. */
+    readonly BOOLEAN: 'BOOLEAN';
+  }
+
+  // ---- variables and tables ------------------------------------------------------------
+
+  /** What a variable or a table cell may hold: it is stored as text (`null` / `undefined` stay `null`). */
+  type Value = string | number | boolean | bigint | null | undefined;
+
+  /** A variable made by `D.createVariable`; its fields may be changed before `D.success`, which checks them again. */
+  interface Variable {
+    /** 1–50 characters; no `/`-separated segment may be `table`, `column` or `history`. */
+    uid: string;
+    /** At most 100 characters (longer is cut, with a warning). */
+    label: string;
+    /** The value as text, at most 500 characters (longer is cut, with a warning). */
+    value: string | null;
+    /** At most 10 characters (longer is cut, with a warning). */
+    unit: string | null;
+    /** One of `D.valueType`. */
+    valueType: ValueType;
+  }
+
+  /** A column of `D.createTable`. */
+  interface ColumnHeader {
+    /** 1–30 characters, not `Id` (the record id column). */
+    label: string;
+    /** At most 10 characters. */
+    unit?: string | null;
+    /** One of `D.valueType`. @defaultValue `'STRING'` */
+    valueType?: ValueType | null;
+  }
+
+  /** A column as the table keeps it. */
+  interface TableColumn {
+    /** The column's label. */
+    label: string;
+    /** Its unit, or `null`. */
+    unit: string | null;
+    /** Its value type (`STRING` when none was given). */
+    valueType: ValueType;
+  }
+
+  /** A table as it is reported: every row starts with its record id. */
+  interface TableResult {
+    /** The table's label. */
+    label: string;
+    /** Its columns. */
+    columnHeaders: TableColumn[];
+    /** One array per record: the id, then one value per column. */
+    rows: Array<Array<string | null>>;
+  }
+
+  /** A table made by `D.createTable`. Every violation throws in the driver. */
+  interface Table {
+    /** Always true: marks a table for `D.success`. */
+    readonly isTable: true;
+    /** Always `'table'`. */
+    readonly type: 'table';
+    /** The table's label. */
+    readonly label: string;
+    /** The columns, as given (unit `null` and value type `STRING` when left out). */
+    readonly columnHeaders: TableColumn[];
+    /**
+     * Adds a record. Throws when `id` is not 1–50 characters or already in the table, when there is not exactly
+     * one value per column, or when the table is full (`maxTableRows`, default 1000).
+     */
+    insertRecord(id: string, values: Value[]): void;
+    /** Like `insertRecord`, but a record with the same id is replaced in place (with a warning). */
+    upsertRecord(id: string, values: Value[]): void;
+    /** The table as `D.success` reports it. */
+    getResult(): TableResult;
+  }
+
+  // ---- HTTP ----------------------------------------------------------------------------
+
+  /**
+   * Text encodings the bridge, `D.crypto` and Buffer understand (any other fails at run time). Typed as any string
+   * too, so an encoding kept in a variable (where it widens to `string`) is accepted; the names are for completion.
+   */
+  type Encoding =
+    | 'utf8'
+    | 'utf-8'
+    | 'ascii'
+    | 'latin1'
+    | 'binary'
+    | 'base64'
+    | 'base64url'
+    | 'hex'
+    | 'utf16le'
+    | 'utf-16le'
+    | 'ucs2'
+    | 'ucs-2'
+    | (string & {});
+
+  /** A scalar for query strings and forms. */
+  type FormValue = string | number | boolean | null | undefined;
+
+  /** Options of `D.device.http.get / post / put / delete`. A bare string is the same as `{ url }`. */
+  interface HttpOptions {
+    /**
+     * A path with an optional query, starting with a single `/`. Absolute urls, `//host`, control characters and
+     * backslashes are refused with `INVALID_URL` (nothing is sent). `${username}` / `${password}` are replaced by the
+     * credentials, URL-encoded.
+     * @defaultValue `'/'`
+     */
+    url?: string;
+    /**
+     * `'http'` or `'https'`; anything else fails with `INVALID_OPTIONS`. (Typed as any string so options kept in a
+     * variable, where `'https'` widens to `string`, are accepted.)
+     * @defaultValue `'http'`
+     */
+    protocol?: 'http' | 'https' | (string & {});
+    /**
+     * The device's port (the host's port map may dial another).
+     * @defaultValue 80, or 443 for https
+     */
+    port?: number;
+    /**
+     * Send to the device's host name; `false` (or no known host name) uses its IP.
+     * @defaultValue `true`
+     */
+    useHostname?: boolean;
+    /**
+     * Request headers, sent with lower-case names. `Host`, `Content-Length`, `Transfer-Encoding` and `Connection`
+     * are the bridge's and ignored; CR/LF in a value fails with `INVALID_HEADER`.
+     */
+    headers?: { [name: string]: string | number | boolean | ReadonlyArray<string | number> | null | undefined };
+    /** Request body: text, or an object sent as JSON. */
+    body?: string | { [key: string]: unknown } | unknown[];
+    /**
+     * An object: sent as JSON. Any truthy value: asks for `application/json` and parses a JSON response body
+     * (a body that is not JSON stays text).
+     */
+    json?: boolean | { [key: string]: unknown } | unknown[];
+    /** Sent as `application/x-www-form-urlencoded`: an object (arrays repeat the key) or a ready string. */
+    form?: string | { [key: string]: FormValue | readonly FormValue[] };
+    /** Query parameters added to `url` (arrays repeat the key). */
+    qs?: { [key: string]: FormValue | readonly FormValue[] };
+    /** `'basic'` sends HTTP Basic auth with the device's credentials (or `username` / `password`); any other text is ignored. */
+    auth?: 'basic' | (string & {});
+    /** @defaultValue the device's username (for `auth: 'basic'` and `${username}`) */
+    username?: string;
+    /** @defaultValue the device's password (for `auth: 'basic'` and `${password}`) */
+    password?: string;
+    /**
+     * Keep cookies in the device's jar and send them on later `jar: true` requests (this run and later runs of the
+     * same device). Never shared with another device.
+     * @defaultValue `false`
+     */
+    jar?: boolean;
+    /**
+     * Milliseconds for this request (waiting for a connection, connecting, headers, body), never past the run's
+     * deadline; then the callback gets `ETIMEDOUT`.
+     * @defaultValue 30000
+     */
+    timeout?: number;
+    /**
+     * `false` accepts an HTTPS certificate that does not verify (self-signed devices).
+     * @defaultValue `true`
+     */
+    rejectUnauthorized?: boolean;
+    /**
+     * Same as `rejectUnauthorized`.
+     * @defaultValue `true`
+     */
+    strictSSL?: boolean;
+    /**
+     * How the response body is decoded: one of `Encoding` (anything else fails with `INVALID_OPTIONS`); `null` gives
+     * a Buffer.
+     * @defaultValue `'utf8'`
+     */
+    encoding?: Encoding | null;
+    /**
+     * Ask for, and decode, gzip / deflate / br bodies.
+     * @defaultValue `false`
+     */
+    gzip?: boolean;
+    /**
+     * Follow 301/302/303/307/308 (GET only, unless `followAllRedirects`).
+     * @defaultValue `true`
+     */
+    followRedirect?: boolean;
+    /**
+     * Follow redirects for POST / PUT / DELETE too.
+     * @defaultValue `false`
+     */
+    followAllRedirects?: boolean;
+    /**
+     * More redirects than this fail with `TOO_MANY_REDIRECTS`.
+     * @defaultValue 10
+     */
+    maxRedirects?: number;
+  }
+
+  /**
+   * The body a request's options lead to: a Buffer for `encoding: null`, text when `json` is left out or false,
+   * and whatever the JSON held (or text, when it was not JSON) for `json`.
+   */
+  type BodyOf<O> = O extends { encoding: null }
+    ? Buffer
+    : O extends { json: false | null | undefined }
+      ? string
+      : O extends { json: unknown }
+        ? any
+        : string;
+
+  /**
+   * Response headers, with lower-case names. `set-cookie` is always an array; other repeated headers are joined
+   * with `, `.
+   */
+  type HttpHeaders = { [name: string]: string } & { 'set-cookie'?: string[] };
+
+  /** The response of a request. A 4xx / 5xx status is a response, not an error. */
+  interface HttpResponse<B = string> {
+    /** e.g. 200. */
+    statusCode: number;
+    /** e.g. `'OK'`. */
+    statusMessage: string;
+    /** The response headers. */
+    headers: HttpHeaders;
+    /** The body, also the callback's third argument. */
+    body: B;
+  }
+
+  /** Codes a request or `getTLSCertificate` may fail with (a TLS verify code is possible too). */
+  type HttpErrorCode =
+    | 'INVALID_URL'
+    | 'INVALID_OPTIONS'
+    | 'INVALID_HEADER'
+    | 'MISSING_DEVICE_ADDRESS'
+    | 'ECONNREFUSED'
+    | 'ECONNRESET'
+    | 'ENOTFOUND'
+    | 'EAI_AGAIN'
+    | 'ETIMEDOUT'
+    | 'DEPTH_ZERO_SELF_SIGNED_CERT'
+    | 'SELF_SIGNED_CERT_IN_CHAIN'
+    | 'UNABLE_TO_VERIFY_LEAF_SIGNATURE'
+    | 'CERT_HAS_EXPIRED'
+    | 'ERR_TLS_CERT_ALTNAME_INVALID'
+    | 'ERR_SSL_WRONG_VERSION_NUMBER'
+    | 'BODY_TOO_LARGE'
+    | 'TOO_MANY_REQUESTS'
+    | 'REDIRECT_REFUSED'
+    | 'TOO_MANY_REDIRECTS'
+    | 'NETWORK_ERROR'
+    | (string & {});
+
+  /** Why a request failed; its message names the request. */
+  interface HttpError extends Error {
+    /** e.g. `'ECONNREFUSED'`, `'ETIMEDOUT'`, `'INVALID_URL'`. */
+    code: HttpErrorCode;
+  }
+
+  /** `callback(error, response, body)`: on failure `error` is set and `response` and `body` are `null`. */
+  type HttpCallback<B = string> = (error: HttpError | null, response: HttpResponse<B> | null, body: B | null) => void;
+
+  /**
+   * The type an option name that `HttpOptions` does not have is checked against, so a misspelt option (`timout`)
+   * is an error instead of being ignored.
+   */
+  interface UnknownHttpOption {
+    /** Never satisfied: the option is not one `D.device.http` knows (see `HttpOptions`). */
+    readonly 'not an option of D.device.http requests': never;
+  }
+
+  /** The options as written, with every name `HttpOptions` does not have turned into `UnknownHttpOption`. */
+  type KnownHttpOptions<O> = { [K in keyof O]: K extends keyof HttpOptions ? O[K] : UnknownHttpOption };
+
+  /**
+   * Sends one request (options, or a url path); the callback is called exactly once. The body's type follows
+   * `encoding` and `json`.
+   */
+  type HttpMethod = <O extends HttpOptions>(options: (O & KnownHttpOptions<O>) | string, callback: HttpCallback<BodyOf<O>>) => void;
+
+  /** Options of `getTLSCertificate`. */
+  interface TlsOptions {
+    /** @defaultValue 443 */
+    port?: number;
+    /**
+     * Connect to the device's host name; `false` (or no known host name) uses its IP.
+     * @defaultValue `true`
+     */
+    useHostname?: boolean;
+  }
+
+  /** The certificate a device presents, as `getTLSCertificate` judges it. */
+  interface TlsCertificate {
+    /** The issuer's organisation (O), else its CN, else its whole name. */
+    issuer: string;
+    /** notAfter, e.g. `'Nov 20 01:10:46 2027 GMT'`. */
+    expiry: string;
+    /** The chain verifies against the trusted CAs and the certificate names the host dialled. */
+    valid: boolean;
+    /** `null` when valid; else the TLS code, e.g. `'CERT_HAS_EXPIRED'`. */
+    certError: string | null;
+    /** The issuer's full name, e.g. `'CN=my CA, O=acme'`. */
+    issuerDN: string;
+    /** The subject's full name, e.g. `'CN=nas.local'`. */
+    subject: string;
+    /** e.g. `['DNS:nas.local', 'IP:10.0.0.7']`. */
+    subjectAltNames: string[];
+    /** notBefore, in the same form as `expiry`. */
+    validFrom: string;
+    /** Whole days left; negative once expired. */
+    daysToExpiry: number;
+    /** SHA-256 of the certificate, colon-separated upper-case hex. */
+    fingerprint256: string;
+    /** Upper-case hex. */
+    serialNumber: string;
+  }
+
+  /** `callback(error, certificate)`: exactly one of them is set. */
+  type TlsCallback = (error: HttpError | null, certificate: TlsCertificate | null) => void;
+
+  /** `D.device.http`, and the `http` of an external device. */
+  interface Http {
+    /** Sends a GET; redirects are followed unless `followRedirect: false`. */
+    get: HttpMethod;
+    /** Sends a POST. */
+    post: HttpMethod;
+    /** Sends a PUT. */
+    put: HttpMethod;
+    /** Sends a DELETE. */
+    delete: HttpMethod;
+    /**
+     * Reads the TLS certificate the device presents and judges it: a self-signed or expired certificate is a
+     * certificate with `valid: false`, not an error.
+     */
+    getTLSCertificate(options: TlsOptions | null | undefined, callback: TlsCallback): void;
+  }
+
+  // ---- devices -------------------------------------------------------------------------
+
+  /** `D.device`: the device the run is for. Each getter returns `null` when unknown. */
+  interface Device {
+    /** The device's IP address. */
+    ip(): string | null;
+    /** The device's host name. */
+    hostname(): string | null;
+    /** The management username. */
+    username(): string | null;
+    /** The management password. */
+    password(): string | null;
+    /** The device's serial number. */
+    serial(): string | null;
+    /** The device's MAC address. */
+    macAddress(): string | null;
+    /** Same as `D.createVariable`. */
+    createVariable: CreateVariable;
+    /** Requests to the device. */
+    http: Http;
+  }
+
+  /** Credentials of `D.createExternalDevice`. */
+  interface ExternalCredentials {
+    /** Username for `auth: 'basic'` and `${username}`. */
+    username?: string;
+    /** Password for `auth: 'basic'` and `${password}`. */
+    password?: string;
+  }
+
+  /** A host other than the device, made by `D.createExternalDevice`. */
+  interface ExternalDevice {
+    /** The host as given. */
+    ip(): string;
+    /** The host as given. */
+    hostname(): string;
+    /** The username given, or `null`. */
+    username(): string | null;
+    /** The password given, or `null`. */
+    password(): string | null;
+    /** Requests to this host, with the same options as `D.device.http`. */
+    http: Http;
+  }
+
+  // ---- crypto --------------------------------------------------------------------------
+
+  /** Bytes or text for `D.crypto`. */
+  type BinaryLike = string | Buffer;
+
+  /** Hash names node:crypto knows (others it knows work too). */
+  type HashAlgorithm = 'md5' | 'sha1' | 'sha224' | 'sha256' | 'sha384' | 'sha512' | (string & {});
+
+  /** A cipher or decipher of `D.crypto.createCipher / createDecipher`. */
+  interface Cipher {
+    /** Feeds data; the output so far, as text in `outputEncoding` or a Buffer. */
+    update(data: BinaryLike, inputEncoding: Encoding | null | undefined, outputEncoding: Encoding): string;
+    update(data: BinaryLike, inputEncoding?: Encoding | null): Buffer;
+    /** The rest of the output; the cipher cannot be used afterwards. */
+    final(outputEncoding: Encoding): string;
+    final(): Buffer;
+    /** Turns PKCS padding off (`false`) or on. */
+    setAutoPadding(on?: boolean): void;
+  }
+
+  /** `D.crypto`: hashes and ciphers computed by node:crypto on the host. Bad input throws. */
+  interface Crypto {
+    /** Hash of `data`: text in `outputEncoding`, or a Buffer. */
+    hash(data: BinaryLike, algorithm: HashAlgorithm, inputEncoding: Encoding | null | undefined, outputEncoding: Encoding): string;
+    hash(data: BinaryLike, algorithm: HashAlgorithm, inputEncoding?: Encoding | null): Buffer;
+    /** HMAC of `data` with `key`: text in `outputEncoding`, or a Buffer. */
+    hmac(data: BinaryLike, key: BinaryLike, algorithm: HashAlgorithm, outputEncoding: Encoding): string;
+    hmac(data: BinaryLike, key: BinaryLike, algorithm: HashAlgorithm): Buffer;
+    /** PBKDF2 key of `keyLength` bytes. @param digest defaults to `'sha1'` */
+    pbkdf2Sync(password: BinaryLike, salt: BinaryLike, iterations: number, keyLength: number, digest?: HashAlgorithm): Buffer;
+    /** A cipher, e.g. `createCipher('aes-128-cbc', key, iv)` (node's createCipheriv). */
+    createCipher(algorithm: string, key: BinaryLike, iv?: BinaryLike | null): Cipher;
+    /** A decipher (node's createDecipheriv). */
+    createDecipher(algorithm: string, key: BinaryLike, iv?: BinaryLike | null): Cipher;
+  }
+
+  // ---- the rest of D -------------------------------------------------------------------
+
+  /** `D.createVariable(uid, label, value, unit?, valueType?)`. Throws on a bad uid or value type. */
+  type CreateVariable = (
+    uid: string | number,
+    label: string | null | undefined,
+    value: Value,
+    unit?: string | null,
+    valueType?: ValueType | null,
+  ) => Variable;
+
+  /** `D.math`. */
+  interface MathHelpers {
+    /** `actual` / `maximum` in percent: both truncated to integers, the result rounded to two decimals. */
+    percent(actual: number | string, maximum: number | string): number;
+  }
+
+  /** `D._unsafe.buffer`: Buffer's factories; on bad input they log an error and return `undefined`. */
+  interface SafeBufferFactory {
+    /** Bytes of a string (in `encoding`, default utf8), of an array of bytes, or a copy of a buffer. */
+    from(data: string, encoding?: Encoding): Buffer | undefined;
+    from(data: ArrayLike<number> | ArrayBufferLike | Uint8Array): Buffer | undefined;
+    /** A buffer of `size` bytes, zero-filled or filled with `fill`. */
+    alloc(size: number, fill?: string | number | Uint8Array, encoding?: Encoding): Buffer | undefined;
+    /** The buffers joined (cut to `totalLength` when given). */
+    concat(list: ReadonlyArray<Uint8Array>, totalLength?: number): Buffer | undefined;
+  }
+
+  /** `D._unsafe`. */
+  interface Unsafe {
+    /** Buffer's factories. */
+    buffer: SafeBufferFactory;
+  }
+
+  /** The global `D`: everything a driver may use. */
+  interface D {
+    /** The names `D.failure` takes. */
+    readonly errorType: ErrorTypes;
+    /** The names a variable's or column's `valueType` takes. */
+    readonly valueType: ValueTypes;
+    /**
+     * Ends the run successfully with variables and / or one table, in either order. The first of `D.success`,
+     * `D.failure` or an uncaught error decides the outcome; later calls are warnings.
+     */
+    success(): void;
+    success(variables: Variable[] | null | undefined, table?: Table | null): void;
+    success(table: Table, variables?: Variable[] | null): void;
+    /** Ends the run with a failure; anything but a `D.errorType` is reported as `GENERIC_ERROR`, with a warning. */
+    failure(errorType: ErrorType): void;
+    /** A variable for `D.success`. Throws on a bad uid or value type; text past its limit is cut, with a warning. */
+    createVariable: CreateVariable;
+    /** A table for `D.success`: label 1–50 characters, at least one column. Throws on bad input. */
+    createTable(label: string, columnHeaders: ColumnHeader[]): Table;
+    /** The run's parameter `name`, as given (any JSON value); `undefined`, with a warning, when not given. */
+    getParameter(name: string): any;
+    /** The device the run is for. */
+    readonly device: Device;
+    /** Another host to send requests to, with its own credentials; the host application may restrict hosts. */
+    createExternalDevice(host: string, credentials?: ExternalCredentials | null): ExternalDevice;
+    /** Parses HTML (or XML, with `{ xml: true }`) and returns cheerio's `$` for it. */
+    htmlParse(content: string | Buffer | DomNode | DomNode[], options?: CheerioOptions | null, isDocument?: boolean): CheerioAPI;
+    /** Hashes and ciphers. */
+    readonly crypto: Crypto;
+    /** Arithmetic helpers. */
+    readonly math: MathHelpers;
+    /** Buffer factories that log and return `undefined` instead of throwing. */
+    readonly _unsafe: Unsafe;
+    /** The q promise library (1.x). */
+    readonly q: QStatic;
+    /** lodash (4.x). */
+    readonly _: Lodash;
+  }
+
+  /** `console`: every line is captured with its level (`printf`-style `%s %d %i %f %j %o %O` supported). */
+  interface Console {
+    /** Level `log`. */
+    log(...data: unknown[]): void;
+    /** Level `info`. */
+    info(...data: unknown[]): void;
+    /** Level `warn`. */
+    warn(...data: unknown[]): void;
+    /** Level `warn`. */
+    warning(...data: unknown[]): void;
+    /** Level `error`. */
+    error(...data: unknown[]): void;
+    /** Level `debug`. */
+    debug(...data: unknown[]): void;
+    /** Level `debug`. */
+    verbose(...data: unknown[]): void;
+    /** Level `debug` (no stack trace is added). */
+    trace(...data: unknown[]): void;
+  }
+
+  /**
+   * An entry point: `validate`, `get_status` or `custom_1`, `custom_2`, … at the driver's top level, called with no
+   * arguments; nothing it returns is used. Opt in to checking one with a `@type {Driverbox.EntryPoint}` JSDoc tag.
+   */
+  type EntryPoint = () => void;
+
+  /** The entry points a driver may define (each one is optional). */
+  interface EntryPoints {
+    /** Checks that the device answers with the given credentials. */
+    validate?: EntryPoint;
+    /** Reads the device and reports variables and tables (the default action). */
+    get_status?: EntryPoint;
+    /** Custom actions, `custom_1`, `custom_2`, …, listed by their `@label` / `@documentation`. */
+    [custom: `custom_${number}`]: EntryPoint | undefined;
+  }
+}
+
+/** Everything a driver may use: the device, HTTP, variables, tables, outcome, and helper libraries. */
+declare const D: Driverbox.D;
+
+/** Driver logging, captured with its level. */
+interface Console extends Driverbox.Console {}
+/** Driver logging, captured with its level. */
+declare var console: Console;
+
+// `require` is deliberately not declared: a driver calling it fails with REQUIRE_NOT_ALLOWED, and
+// TypeScript already reports `require('x')` in a .js file as a module it cannot find; a declaration
+// here would clash with @types/node's in a project that loads both.
