@@ -4,7 +4,7 @@
  * (jar: true) and D.q promises over callback requests.
  */
 
-function login() {
+function openSession() {
     var deferred = D.q.defer();
     D.device.http.post({
         url: '/api/auth/login',
@@ -44,7 +44,7 @@ function fail(reason) {
  * @documentation Logs in with the given credentials and reads the system information.
  */
 function validate() {
-    login().then(function () { return getJson('/api/system'); }).then(function () { D.success(); }, fail);
+    openSession().then(function () { return getJson('/api/system'); }).then(function () { D.success(); }, fail);
 }
 
 /**
@@ -59,7 +59,7 @@ function get_status() {
         { label: 'Free', unit: 'GB', valueType: D.valueType.NUMBER },
         { label: 'Status' }
     ]);
-    login().then(function () {
+    openSession().then(function () {
         return D.q.all([getJson('/api/system'), getJson('/api/volumes')]);
     }).then(function (answers) {
         var system = answers[0];
@@ -86,7 +86,7 @@ function get_status() {
  * @documentation Asks the NAS to start a data scrub of every volume.
  */
 function custom_1() {
-    login().then(function () {
+    openSession().then(function () {
         D.device.http.post({ url: '/api/scrub', jar: true, json: {} }, function (error, response) {
             if (error || response.statusCode >= 300) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
             D.success();

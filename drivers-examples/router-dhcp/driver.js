@@ -3,7 +3,7 @@
  * that answers a token), then reads the DHCP lease list and reports it as a table, one row per client.
  */
 
-function login(onToken) {
+function loginForToken(onToken) {
     D.device.http.post({
         url: '/api/login',
         json: { username: D.device.username(), password: D.device.password() }
@@ -16,7 +16,7 @@ function login(onToken) {
 }
 
 function readLeases(onLeases) {
-    login(function (token) {
+    loginForToken(function (token) {
         D.device.http.get({ url: '/api/dhcp/leases', headers: { 'X-Auth-Token': token }, json: true }, function (error, response, body) {
             if (error) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
             if (response.statusCode !== 200 || !body || !Array.isArray(body.leases)) return D.failure(D.errorType.PARSING_ERROR);
@@ -31,7 +31,7 @@ function readLeases(onLeases) {
  * @documentation Logs in to the router with the given credentials.
  */
 function validate() {
-    login(function () { D.success(); });
+    loginForToken(function () { D.success(); });
 }
 
 /**
