@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { actionsCommand, actionsHelp } from './commands/actions.js';
 import { demoCommand } from './commands/demo.js';
 import { runCommand, runHelp } from './commands/run.js';
+import { initCommand, initHelp } from './commands/init.js';
 import { simulateCommand, simulateHelp } from './commands/simulate.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
@@ -24,6 +25,7 @@ Commands:
   actions <driver.js>   list a driver's entry points and their labels
   demo                  run the example drivers against their simulated devices
   simulate <fixture>    serve a simulated device from a fixture file until Ctrl-C
+  init <name>           create a driver folder: driver, simulated device, test, jsconfig
 
 Run \`driverbox <command> --help\` for a command's options.`;
 
@@ -32,6 +34,7 @@ const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
   actions: { run: actionsCommand, help: actionsHelp },
   demo: { run: demoCommand },
   simulate: { run: simulateCommand, help: simulateHelp },
+  init: { run: initCommand, help: initHelp },
 };
 
 function version(): string {
