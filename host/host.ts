@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import { DeviceSessions } from './bridges/http/sessions.js';
 import { recordCapture, replayCapture, type RunCapture } from './bridges/record/capture.js';
 import type { RecordingFile } from './bridges/record/format.js';
+import type { ResolveMap } from './bridges/http/target.js';
 import { loadRecording } from './bridges/record/load.js';
 import type { TranscriptMode } from './bridges/http/transcript.js';
 import { createTrustStore } from './bridges/tls/trust.js';
@@ -91,6 +92,11 @@ export interface Host {
   close(): Promise<void>;
 }
 
+/** The run's pins as a recording keeps them. */
+function pinsOf(resolve: ResolveMap): RecordingFile['resolve'] {
+  return Object.fromEntries([...resolve].map(([name, pin]) => [name, { ip: pin.ip, portMap: Object.fromEntries(Object.entries(pin.portMap)) }]));
+}
+
 function integerOption(value: number | undefined, fallback: number, name: string, min: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min) {
@@ -154,11 +160,12 @@ export function createHost(options: HostOptions = {}): Host {
       }
       const driver = await loadDriver(request);
       const allowExternal = externalPolicy(request.externalHosts, hostAllowsExternal);
-      const resolve = readResolveOption(request.resolve);
+      // A replay dials the URLs it recorded: through the host-name pins of the recorded run.
+      const resolve = readResolveOption(request.resolve ?? recording?.resolve);
       // Last, once everything else is known to be right: recording reserves its file here.
       let capture: RunCapture | null = null;
       if (recording) capture = replayCapture(recording, request.device);
-      else if (request.record !== undefined) capture = await recordCapture(request.record, { driver: driver.filename, action, device: request.device ?? {} });
+      else if (request.record !== undefined) capture = await recordCapture(request.record, { driver: driver.filename, action, device: request.device ?? {}, resolve: pinsOf(resolve) });
       if (!capture) {
         const device = request.device ?? {};
         return sandboxes.run({ driver, action, device, parameters, limits }, () =>

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RecordingFile } from '../bridges/record/format.js';
 import type { DeviceSpec } from '../device.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { createHost, type HostOptions, type RunRequest } from '../host.js';
@@ -29,6 +30,10 @@ export interface RunDriverOptions {
   limits?: Partial<RunLimits>;
   /** Record headers and bodies in result.http (default 'summary'). */
   transcript?: 'summary' | 'full';
+  /** Save the run's device traffic, secrets redacted, to this file (docs/RECORD-REPLAY.md). */
+  record?: string;
+  /** Answer the run from a recording (a path, or the parsed file) instead of a device. */
+  replay?: string | RecordingFile;
   /** Host names dialled at another address (see RunRequest.resolve), e.g. a simulated cloud API. */
   resolve?: ResolveOption;
   /** Extra CAs (PEM) that HTTPS requests and getTLSCertificate trust. */
@@ -101,6 +106,7 @@ export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
       // The external host is this simulator, whatever names its fixture gives.
       hostPins[name] = { ip: sim.device.ip, portMap: sim.portMap };
     }
+    const pins = Object.assign({}, ...simulators.map((s) => s.resolve), hostPins, options.resolve) as ResolveOption;
     const run: RunRequest = {
       path: path.resolve(options.path),
       action: options.action,
@@ -108,7 +114,9 @@ export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
       parameters: device ? { ...device.parameters, ...options.parameters } : options.parameters,
       limits: options.limits,
       transcript: options.transcript,
-      resolve: Object.assign({}, ...simulators.map((s) => s.resolve), hostPins, options.resolve) as ResolveOption,
+      resolve: Object.keys(pins).length ? pins : undefined, // none: a replay uses the recorded run's
+      record: options.record === undefined ? undefined : path.resolve(options.record),
+      replay: typeof options.replay === 'string' ? path.resolve(options.replay) : options.replay,
     };
     const simulatorCAs = options.trustSimulators === false ? [] : simulators.flatMap((s) => (s.certificatePem ? [s.certificatePem] : []));
     const trustedCAs = [...simulatorCAs, ...(options.trustedCAs ?? [])];

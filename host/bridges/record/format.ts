@@ -59,6 +59,11 @@ export interface RecordingFile {
   /** How the run ended, for whoever reads the file; replay does not depend on it. */
   outcome: { status: 'success' | 'failure'; errorType: string | null };
   device: RecordedDevice;
+  /**
+   * Host names the run pinned (RunRequest.resolve): the recorded URLs were dialled through them,
+   * so a replay pins them again. Optional: absent when the run pinned none.
+   */
+  resolve?: Record<string, { ip: string; portMap: Record<string, number> }>;
   /** In the order they were sent. */
   exchanges: RecordedExchange[];
 }

@@ -123,6 +123,13 @@ function recordingOf(data: unknown): RecordingFile {
     expect(/^\d+$/.test(from) && Number(from) >= 1 && Number(from) <= 65535, `device.portMap key ${JSON.stringify(from)}`, 'a port', from);
     integer(to, `device.portMap.${from}`, 1, 65535);
   }
+  if (root.resolve !== undefined) {
+    for (const [name, pin] of Object.entries(object(root.resolve, 'resolve'))) {
+      const entry = object(pin, `resolve.${name}`);
+      string(entry.ip, `resolve.${name}.ip`);
+      for (const [from, to] of Object.entries(object(entry.portMap, `resolve.${name}.portMap`))) integer(to, `resolve.${name}.portMap.${from}`, 1, 65535);
+    }
+  }
   string(root.action, 'action');
   if (root.driver !== undefined) string(root.driver, 'driver');
   if (root.recordedAt !== undefined) string(root.recordedAt, 'recordedAt');

@@ -32,6 +32,8 @@ export interface RecordingMeta {
   driver: string;
   action: string;
   device: DeviceSpec;
+  /** The run's host-name pins, kept so a replay dials the same URLs. */
+  resolve?: RecordingFile['resolve'];
 }
 
 /** The run ended first: the answer came too late to matter, and replay leaves it unanswered too. */
@@ -163,6 +165,7 @@ export class Recorder {
         hasPassword: Boolean(device.password),
         portMap: Object.fromEntries(Object.entries(device.portMap ?? {}).map(([from, to]) => [from, to])),
       },
+      ...(this.#meta.resolve && Object.keys(this.#meta.resolve).length ? { resolve: this.#meta.resolve } : {}),
       exchanges,
     };
   }
