@@ -30,23 +30,7 @@ export class Redactor {
   }
 
   headers<T extends string | string[]>(headers: Record<string, T>): Record<string, string | string[]> {
-    const out: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(headers)) {
-      const lower = name.toLowerCase();
-      if (lower === 'authorization' || lower === 'proxy-authorization') {
-        out[name] = String(value).replace(/^(\S+)\s.*$/s, `$1 ${MASK}`);
-      } else if (lower === 'cookie') {
-        out[name] = String(value).split(/;\s*/).map(maskCookie).join('; ');
-      } else if (lower === 'set-cookie') {
-        out[name] = (Array.isArray(value) ? value : [value]).map((line) => {
-          const [pair, ...attributes] = line.split(';');
-          return [maskCookie(pair!.trim()), ...attributes.map((a: string) => a.trim())].join('; ');
-        });
-      } else {
-        out[name] = Array.isArray(value) ? value.map((v) => this.text(v)) : this.text(value as string);
-      }
-    }
-    return out;
+    return maskHeaders(headers, maskCookie, (text) => this.text(text));
   }
 
   body(bytes: Buffer | undefined): string | null {
@@ -55,6 +39,36 @@ export class Redactor {
     const cut = bytes.length > MAX_RECORDED_BODY ? `… (${bytes.length - MAX_RECORDED_BODY} more bytes)` : '';
     return this.text(shown) + cut;
   }
+}
+
+/**
+ * Headers with their secrets masked: Authorization keeps only its scheme, each cookie pair goes
+ * through `maskPair` (Cookie, and the first pair of each Set-Cookie line), and every other
+ * value (and Set-Cookie attributes) through `text`. Shared by transcripts and recordings,
+ * which differ only in how a cookie value is masked.
+ */
+export function maskHeaders<T extends string | string[]>(
+  headers: Record<string, T>,
+  maskPair: (pair: string) => string,
+  text: (value: string) => string,
+): Record<string, T> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase();
+    if (lower === 'authorization' || lower === 'proxy-authorization') {
+      out[name] = String(value).replace(/^(\S+)\s.*$/s, `$1 ${MASK}`);
+    } else if (lower === 'cookie') {
+      out[name] = String(value).split(/;\s*/).map(maskPair).join('; ');
+    } else if (lower === 'set-cookie') {
+      out[name] = (Array.isArray(value) ? (value as string[]) : [value as string]).map((line) => {
+        const semicolon = line.indexOf(';');
+        return semicolon < 0 ? maskPair(line.trim()) : maskPair(line.slice(0, semicolon).trim()) + text(line.slice(semicolon));
+      });
+    } else {
+      out[name] = Array.isArray(value) ? value.map(text) : text(value as string);
+    }
+  }
+  return out as Record<string, T>;
 }
 
 /** The run's redactors, one per set of secrets: building one costs more than a request's other work. */

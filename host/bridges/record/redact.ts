@@ -5,7 +5,7 @@
 //  - cookie values → ***cookie-N***, one N per distinct value, in headers and wherever else
 //    a long enough value shows up (a session id echoed in a body or a redirect's query)
 //  - Authorization / Proxy-Authorization → the scheme and ***
-import { MASK, MIN_SECRET_LENGTH, secretForms } from '../http/transcript.js';
+import { MASK, maskHeaders, MIN_SECRET_LENGTH, secretForms } from '../http/transcript.js';
 
 /** Cookie values shorter than this are only masked in Cookie / Set-Cookie (a "lang=en" must not mask every "en"). */
 const MIN_COOKIE_TEXT_LENGTH = 8;
@@ -114,23 +114,7 @@ export class RecordingRedactor {
   }
 
   headers<T extends string | string[]>(headers: Record<string, T>): Record<string, T> {
-    const out: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(headers)) {
-      const lower = name.toLowerCase();
-      if (lower === 'authorization' || lower === 'proxy-authorization') {
-        out[name] = String(value).replace(/^(\S+)\s.*$/s, `$1 ${MASK}`);
-      } else if (lower === 'cookie') {
-        out[name] = String(value).split(/;\s*/).map((pair) => this.#maskPair(pair)).join('; ');
-      } else if (lower === 'set-cookie') {
-        out[name] = (Array.isArray(value) ? (value as string[]) : [value as string]).map((line) => {
-          const semicolon = line.indexOf(';');
-          return semicolon < 0 ? this.#maskPair(line) : this.#maskPair(line.slice(0, semicolon)) + this.text(line.slice(semicolon));
-        });
-      } else {
-        out[name] = Array.isArray(value) ? value.map((v) => this.text(v)) : this.text(value as string);
-      }
-    }
-    return out as Record<string, T>;
+    return maskHeaders(headers, (pair) => this.#maskPair(pair), (text) => this.text(text));
   }
 
   #maskPair(pair: string): string {
