@@ -2,10 +2,10 @@
 // made once per process and handed to every new isolate.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type ivm from 'isolated-vm';
 import type { LibName } from '../../runtime/protocol.js';
 import { DriverboxError } from '../errors.js';
+import { packagePath } from '../package-path.js';
 
 export type BundleName = 'core' | `lib-${LibName}`;
 
@@ -13,15 +13,9 @@ export type BundleName = 'core' | `lib-${LibName}`;
 type CachedScript = ivm.Script & { cachedData?: ivm.ExternalCopy<ArrayBuffer>; cachedDataRejected?: boolean };
 
 function findRuntimeDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'dist', 'runtime');
-    if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate)) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'the runtime bundle (dist/runtime) is missing: run `npm run build`');
+  const dir = packagePath(path.join('dist', 'runtime'));
+  if (!dir) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'the runtime bundle (dist/runtime) is missing: run `npm run build`');
+  return dir;
 }
 
 interface Bundle {

@@ -13,6 +13,7 @@ import { createHost, type HostOptions, type RunRequest } from '../host.js';
 import type { RunLimits } from '../limits.js';
 import type { ResolveOption } from '../resolve.js';
 import type { RunResult } from '../run-result.js';
+import { packagePath } from '../package-path.js';
 import { hasNoNodeSnapshot } from '../sandbox/node-flags.js';
 import type { Fixture, FixtureSpec } from '../simulator/fixture-types.js';
 import { startSimulator, type Simulator } from '../simulator/simulator.js';
@@ -57,17 +58,11 @@ export interface RunDriverOptions {
 }
 
 function childRunnerPath(): string {
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const sibling = path.join(here, 'child-runner.js');
+  const sibling = fileURLToPath(new URL('./child-runner.js', import.meta.url));
   if (existsSync(sibling)) return sibling; // running from dist/
-  let dir = here;
-  for (;;) {
-    const built = path.join(dir, 'dist', 'host', 'testing', 'child-runner.js');
-    if (existsSync(built)) return built;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'dist/host/testing/child-runner.js is missing: run `npm run build`');
-    dir = parent;
-  }
+  const built = packagePath(path.join('dist', 'host', 'testing', 'child-runner.js'));
+  if (!built) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'dist/host/testing/child-runner.js is missing: run `npm run build`');
+  return built;
 }
 
 function runInChild(request: ChildRequest): Promise<RunResult> {

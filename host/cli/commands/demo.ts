@@ -2,19 +2,15 @@
 // runs the example driver against it, and prints what it reported. No device, no network.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../../package-path.js';
 import { runDriver } from '../../testing/run-driver.js';
 import { formatResult, styleFor } from '../format.js';
 import type { CliIo } from '../main.js';
 
 export function examplesDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'drivers-examples'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('drivers-examples/ not found next to the driverbox package');
-    dir = parent;
-  }
-  return path.join(dir, 'drivers-examples');
+  const dir = packagePath('drivers-examples');
+  if (!dir) throw new Error('drivers-examples/ not found next to the driverbox package');
+  return dir;
 }
 
 /** An example's external hosts: hosts/<host name>.json beside its device.json. */

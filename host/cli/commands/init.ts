@@ -2,9 +2,9 @@
 // custom action), its simulated device, its test, and a jsconfig.json so editors complete D.*.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { driverJsconfigText } from '../../driver/jsconfig.js';
+import { packagePath } from '../../package-path.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 
@@ -26,14 +26,9 @@ const TEMPLATE_FILES = ['driver.js', 'device.json', 'driver.test.mjs'];
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 
 function templatesDir(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const candidate = path.join(dir, 'templates', 'driver');
-    if (existsSync(path.join(dir, 'package.json')) && existsSync(candidate)) return candidate;
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('templates/driver not found next to the driverbox package');
-    dir = parent;
-  }
+  const dir = packagePath(path.join('templates', 'driver'));
+  if (!dir) throw new Error('templates/driver not found next to the driverbox package');
+  return dir;
 }
 
 export async function initCommand(argv: string[], io: CliIo): Promise<number> {
