@@ -44,17 +44,21 @@ export function parseResolve(values: string[] | undefined): Record<string, { ip:
   return resolve;
 }
 
+/** A file a flag names, relative to the working directory: its path and text, or a usage error. */
+function readFlagFile(flag: string, file: string, cwd: string): { full: string; text: string } {
+  const full = path.resolve(cwd, file);
+  try {
+    return { full, text: readFileSync(full, 'utf8') };
+  } catch (error) {
+    throw new UsageError(`${flag}: cannot read ${full}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+}
+
 /** PEM files of extra CAs to trust (`--ca`, repeatable). */
 export function readCaFiles(files: string[] | undefined, cwd: string): string[] | undefined {
   if (!files?.length) return undefined;
   return files.map((file) => {
-    const full = path.resolve(cwd, file);
-    let text: string;
-    try {
-      text = readFileSync(full, 'utf8');
-    } catch (error) {
-      throw new UsageError(`--ca: cannot read ${full}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-    }
+    const { full, text } = readFlagFile('--ca', file, cwd);
     if (!text.includes('-----BEGIN CERTIFICATE-----')) throw new UsageError(`--ca: ${full} holds no PEM certificate`);
     return text;
   });
@@ -63,13 +67,7 @@ export function readCaFiles(files: string[] | undefined, cwd: string): string[] 
 /** Driver parameters from a JSON file: an object of name → value, or a list of { name, value }. */
 export function readParams(file: string | undefined, cwd: string): Record<string, unknown> | undefined {
   if (file === undefined) return undefined;
-  const full = path.resolve(cwd, file);
-  let text: string;
-  try {
-    text = readFileSync(full, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--params: cannot read ${full}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
-  }
+  const { full, text } = readFlagFile('--params', file, cwd);
   let data: unknown;
   try {
     data = JSON.parse(text);
