@@ -1,0 +1,2 @@
+// Placeholder: the activity-log operations are being built.
+export const activityLogOperations = {};

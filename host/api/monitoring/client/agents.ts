@@ -1,0 +1,2 @@
+// Placeholder: the agents operations are being built.
+export const agentOperations = {};

@@ -1,0 +1,2 @@
+// Placeholder: the applications operations are being built.
+export const applicationOperations = {};

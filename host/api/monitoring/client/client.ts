@@ -1,0 +1,48 @@
+// MonitoringClient: a typed client of the Monitoring Public API v1, for the real cloud base
+// URL or a local `driverbox serve`. Method names are the reference's operation ids; each
+// operation group is a module of methods mixed into the class.
+import { activityLogOperations } from './activity-log.js';
+import { agentOperations } from './agents.js';
+import { applicationOperations } from './applications.js';
+import { connectionOperations } from './connections.js';
+import { ClientCore, type MonitoringClientOptions } from './core.js';
+import { customDriverOperations } from './custom-drivers.js';
+import { deviceOperations } from './devices.js';
+import { historyOperations } from './history.js';
+import { powerOperations } from './power.js';
+import { rtdSpeedOperations } from './rtd-speed.js';
+import { sensorOperations } from './sensors.js';
+import { variableOperations } from './variables.js';
+
+const operations = {
+  ...agentOperations,
+  ...deviceOperations,
+  ...historyOperations,
+  ...rtdSpeedOperations,
+  ...variableOperations,
+  ...activityLogOperations,
+  ...customDriverOperations,
+  ...sensorOperations,
+  ...applicationOperations,
+  ...connectionOperations,
+  ...powerOperations,
+  getOpenApiDefinition(this: ClientCore): Promise<Record<string, unknown>> {
+    return this.call('getOpenApiDefinition', 'GET', '/meta/open-api-definition');
+  },
+};
+
+type Operations = typeof operations;
+
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface MonitoringClient extends Operations {}
+
+export class MonitoringClient extends ClientCore {
+  constructor(options: MonitoringClientOptions) {
+    super(options);
+  }
+}
+
+Object.assign(MonitoringClient.prototype, operations);
+
+/** The operation ids the client implements (checked against the server's in the tests). */
+export const clientOperationIds: readonly string[] = Object.keys(operations);

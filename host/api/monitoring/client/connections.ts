@@ -1,0 +1,2 @@
+// Placeholder: the connections operations are being built.
+export const connectionOperations = {};

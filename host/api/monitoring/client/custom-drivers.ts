@@ -1,0 +1,2 @@
+// Placeholder: the custom-drivers operations are being built.
+export const customDriverOperations = {};

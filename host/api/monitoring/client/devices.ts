@@ -1,0 +1,2 @@
+// Placeholder: the devices operations are being built.
+export const deviceOperations = {};

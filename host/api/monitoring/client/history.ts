@@ -1,0 +1,2 @@
+// Placeholder: the history operations are being built.
+export const historyOperations = {};

@@ -1,0 +1,2 @@
+// Placeholder: the power operations are being built.
+export const powerOperations = {};

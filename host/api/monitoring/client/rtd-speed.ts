@@ -1,0 +1,2 @@
+// Placeholder: the rtd-speed operations are being built.
+export const rtdSpeedOperations = {};

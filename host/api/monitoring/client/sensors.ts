@@ -1,0 +1,2 @@
+// Placeholder: the sensors operations are being built.
+export const sensorOperations = {};

@@ -1,0 +1,2 @@
+// Placeholder: the variables operations are being built.
+export const variableOperations = {};

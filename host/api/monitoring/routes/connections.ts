@@ -1,0 +1,5 @@
+// Placeholder: the connections operation group is being built.
+import type { FastifyInstance } from 'fastify';
+import type { ApiContext } from '../context.js';
+
+export function registerConnectionRoutes(_app: FastifyInstance, _ctx: ApiContext): void {}

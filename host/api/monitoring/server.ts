@@ -1,0 +1,94 @@
+// The local Monitoring Public API v1: a Fastify app over the embedded store. One module per
+// operation group in routes/; this file wires them with the API-key check, the error body and
+// the OpenAPI document.
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Host } from '../../host.js';
+import type { Store } from '../../store/store.js';
+import { apiKeyCheck } from './auth.js';
+import type { ApiContext } from './context.js';
+import { installErrorHandling } from './error-handler.js';
+import { API_PREFIX, buildOpenApiDocument, collectRoutes } from './openapi.js';
+import { registerActivityLogRoutes } from './routes/activity-log.js';
+import { registerAgentRoutes } from './routes/agents.js';
+import { registerApplicationRoutes } from './routes/applications.js';
+import { registerConnectionRoutes } from './routes/connections.js';
+import { registerCustomDriverRoutes } from './routes/custom-drivers.js';
+import { registerDeviceRoutes } from './routes/devices.js';
+import { registerHistoryRoutes } from './routes/history.js';
+import { registerMetaRoutes } from './routes/meta.js';
+import { registerPowerRoutes } from './routes/power.js';
+import { registerRtdSpeedRoutes } from './routes/rtd-speed.js';
+import { registerSensorRoutes } from './routes/sensors.js';
+import { registerVariableRoutes } from './routes/variables.js';
+
+export interface MonitoringApiOptions {
+  store: Store;
+  /** Accepted X-Api-Key values; at least one. */
+  apiKeys: readonly string[];
+  /** Runs drivers for executeCustomDriverAction. */
+  host?: Host;
+  /** The user written into activity-log entries made through the API. Default "api". */
+  user?: string;
+  /** Fastify's logger option (false by default). */
+  logger?: boolean | Record<string, unknown>;
+  /** The version shown in the OpenAPI document. */
+  version?: string;
+}
+
+/** The route registrars, one per operation group. */
+const groups = [
+  registerAgentRoutes,
+  registerDeviceRoutes,
+  registerHistoryRoutes,
+  registerRtdSpeedRoutes,
+  registerVariableRoutes,
+  registerActivityLogRoutes,
+  registerCustomDriverRoutes,
+  registerSensorRoutes,
+  registerApplicationRoutes,
+  registerConnectionRoutes,
+  registerPowerRoutes,
+];
+
+export async function createMonitoringApi(options: MonitoringApiOptions): Promise<FastifyInstance> {
+  if (options.apiKeys.length === 0) throw new Error('the Monitoring API needs at least one API key');
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Count operations are HEAD routes of their own, with their own meaning.
+    exposeHeadRoutes: false,
+    ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false } },
+  });
+  const ctx: ApiContext = { store: options.store, host: options.host, user: options.user ?? 'api' };
+  installErrorHandling(app);
+  app.addHook('onRequest', apiKeyCheck(options.apiKeys));
+  const routes = collectRoutes(app);
+  await app.register(
+    async (api) => {
+      for (const register of groups) register(api, ctx);
+      registerMetaRoutes(api, () => openApi);
+    },
+    { prefix: API_PREFIX },
+  );
+  await app.ready();
+  const openApi = buildOpenApiDocument(routes, options.version ?? '1.12.1');
+  return app;
+}
+
+export interface RunningMonitoringServer {
+  app: FastifyInstance;
+  /** http://127.0.0.1:<port> — the base URL clients are given (without /public-api/v1). */
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startMonitoringServer(
+  options: MonitoringApiOptions & { listen?: { host?: string; port?: number } },
+): Promise<RunningMonitoringServer> {
+  const app = await createMonitoringApi(options);
+  const host = options.listen?.host ?? '127.0.0.1';
+  await app.listen({ host, port: options.listen?.port ?? 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return { app, url: `http://${shownHost}:${port}`, close: () => app.close() };
+}

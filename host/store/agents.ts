@@ -1,0 +1,121 @@
+// Agents: the collectors devices belong to. A driverbox process is itself an agent (the
+// "local agent"), which devices reported from `driverbox run --report` and the Public API
+// belong to unless another is named.
+import { parseJsonColumn } from './json-column.js';
+import type { Store } from './store.js';
+
+export type AgentStatus = 'ONLINE' | 'OFFLINE';
+export type AgentAccessStatus = 'OWNED' | 'PROPOSED' | 'GRANTED' | 'ASSIGNED';
+
+export interface AgentRow {
+  id: number;
+  displayName: string;
+  creationTime: number;
+  status: AgentStatus;
+  statusLastChange: number;
+  apiEnabled: boolean;
+  accessStatus: AgentAccessStatus;
+  grantingUser: string | null;
+  timezone: string;
+  listenOn: string | null;
+  agentVersion: string | null;
+  packageVersion: string | null;
+  enterprisePlan: boolean;
+  /** installation_info, licence, location, organization, team, as the API shows them. */
+  extra: Record<string, unknown>;
+}
+
+export interface NewAgent {
+  displayName: string;
+  status?: AgentStatus;
+  apiEnabled?: boolean;
+  accessStatus?: AgentAccessStatus;
+  grantingUser?: string | null;
+  timezone?: string;
+  listenOn?: string | null;
+  agentVersion?: string | null;
+  packageVersion?: string | null;
+  enterprisePlan?: boolean;
+  extra?: Record<string, unknown>;
+}
+
+interface AgentDbRow {
+  id: number;
+  display_name: string;
+  creation_time: number;
+  status: AgentStatus;
+  status_last_change: number;
+  api_enabled: number;
+  access_status: AgentAccessStatus;
+  granting_user: string | null;
+  timezone: string;
+  listen_on: string | null;
+  agent_version: string | null;
+  package_version: string | null;
+  enterprise_plan: number;
+  extra: string;
+}
+
+export function agentFromDb(row: AgentDbRow): AgentRow {
+  return {
+    id: row.id,
+    displayName: row.display_name,
+    creationTime: row.creation_time,
+    status: row.status,
+    statusLastChange: row.status_last_change,
+    apiEnabled: row.api_enabled === 1,
+    accessStatus: row.access_status,
+    grantingUser: row.granting_user,
+    timezone: row.timezone,
+    listenOn: row.listen_on,
+    agentVersion: row.agent_version,
+    packageVersion: row.package_version,
+    enterprisePlan: row.enterprise_plan === 1,
+    extra: parseJsonColumn<Record<string, unknown>>(row.extra, {}),
+  };
+}
+
+export function createAgent(store: Store, input: NewAgent): AgentRow {
+  const now = store.now();
+  const info = store
+    .statement(
+      `INSERT INTO agents (display_name, creation_time, status, status_last_change, api_enabled, access_status,
+         granting_user, timezone, listen_on, agent_version, package_version, enterprise_plan, extra)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      input.displayName,
+      now,
+      input.status ?? 'ONLINE',
+      now,
+      input.apiEnabled === false ? 0 : 1,
+      input.accessStatus ?? 'OWNED',
+      input.grantingUser ?? null,
+      input.timezone ?? 'UTC',
+      input.listenOn ?? null,
+      input.agentVersion ?? null,
+      input.packageVersion ?? null,
+      input.enterprisePlan ? 1 : 0,
+      JSON.stringify(input.extra ?? {}),
+    );
+  return getAgent(store, Number(info.lastInsertRowid))!;
+}
+
+export function getAgent(store: Store, id: number): AgentRow | undefined {
+  const row = store.statement<[number], AgentDbRow>('SELECT * FROM agents WHERE id = ?').get(id);
+  return row ? agentFromDb(row) : undefined;
+}
+
+/** The agent that stands for this driverbox process: made on first use, remembered in meta. */
+export function ensureLocalAgent(store: Store, displayName = 'driverbox'): AgentRow {
+  return store.transaction(() => {
+    const known = store.statement<[], { value: string }>(`SELECT value FROM meta WHERE key = 'local_agent_id'`).get();
+    if (known) {
+      const agent = getAgent(store, Number(known.value));
+      if (agent) return agent;
+    }
+    const agent = createAgent(store, { displayName });
+    store.statement(`INSERT OR REPLACE INTO meta (key, value) VALUES ('local_agent_id', ?)`).run(String(agent.id));
+    return agent;
+  });
+}

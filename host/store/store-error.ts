@@ -1,0 +1,19 @@
+// Errors the store throws at its callers: a file it cannot open, a schema from a newer
+// driverbox, a missing or wrong secret key.
+export type StoreErrorCode =
+  | 'STORE_UNOPENABLE'
+  | 'STORE_TOO_NEW'
+  | 'SECRET_KEY_MISSING'
+  | 'SECRET_KEY_MISMATCH'
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'INVALID';
+
+export class StoreError extends Error {
+  readonly code: StoreErrorCode;
+  constructor(code: StoreErrorCode, message: string) {
+    super(message);
+    this.name = 'StoreError';
+    this.code = code;
+  }
+}

@@ -1,0 +1,56 @@
+// The Monitoring API's common behaviour: the API key, the error body, the OpenAPI document,
+// and the client's typed errors.
+import { describe, expect, it } from 'vitest';
+import { request } from 'undici';
+import { MonitoringAuthError, MonitoringClient, MonitoringConnectionError, MonitoringNotFoundError, clientOperationIds } from '../host/api/monitoring/client/index.js';
+import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
+
+const api = await startMonitoringFixture();
+
+describe('X-Api-Key', () => {
+  it('answers 401 with a JSON body without a key or with a wrong one', async () => {
+    const none = await request(`${api.server.url}/public-api/v1/meta/open-api-definition`);
+    expect(none.statusCode).toBe(401);
+    expect(await none.body.json()).toEqual({ status: 401, code: 'UNAUTHORIZED', message: 'missing X-Api-Key header' });
+    const wrong = new MonitoringClient({ baseUrl: api.server.url, apiKey: 'nope' });
+    await expect(wrong.getOpenApiDefinition()).rejects.toBeInstanceOf(MonitoringAuthError);
+    await wrong.close();
+  });
+
+  it('answers an unknown path with a JSON 404 naming it', async () => {
+    const res = await request(`${api.server.url}/public-api/v1/no/such/thing?x=1`, { headers: { 'x-api-key': TEST_API_KEY } });
+    expect(res.statusCode).toBe(404);
+    expect(await res.body.json()).toMatchObject({ status: 404, code: 'NO_SUCH_OPERATION', message: 'no operation at GET /public-api/v1/no/such/thing' });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('lists every operation the client has, with the API key scheme', async () => {
+    const doc = (await api.client.getOpenApiDefinition()) as { openapi: string; paths: Record<string, Record<string, { operationId: string }>>; components: { securitySchemes: unknown } };
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.components.securitySchemes).toEqual({ ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-Api-Key' } });
+    const served = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(served).toContain('getOpenApiDefinition');
+    expect([...served].sort()).toEqual([...clientOperationIds].sort());
+  });
+});
+
+describe('the client', () => {
+  it('accepts a base URL with or without /public-api/v1', () => {
+    expect(new MonitoringClient({ baseUrl: 'https://api.example.com/', apiKey: 'k' }).baseUrl).toBe('https://api.example.com/public-api/v1');
+    expect(new MonitoringClient({ baseUrl: 'http://127.0.0.1:9/public-api/v1', apiKey: 'k' }).baseUrl).toBe('http://127.0.0.1:9/public-api/v1');
+  });
+
+  it('throws a connection error naming the operation when the server is unreachable', async () => {
+    const down = new MonitoringClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'k' });
+    const error = await down.getOpenApiDefinition().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MonitoringConnectionError);
+    expect((error as MonitoringConnectionError).code).toBe('ECONNREFUSED');
+    expect((error as Error).message).toContain('getOpenApiDefinition');
+    await down.close();
+  });
+
+  it('exposes 404s as MonitoringNotFoundError', () => {
+    expect(new MonitoringNotFoundError('getAgent', 404, { message: 'agent 9 not found' }).message).toBe('getAgent failed with HTTP 404: agent 9 not found');
+  });
+});

@@ -1,0 +1,113 @@
+// The store's core: schema migrations, the secret key, sealed credentials, the local agent.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openStore, SCHEMA_VERSION, StoreError } from '../host/store/index.js';
+import { ensureLocalAgent, getAgent } from '../host/store/agents.js';
+import { createDevice, findDeviceByAddress, getDevice } from '../host/store/devices.js';
+import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';
+import { formatApiTime, parseApiTime } from '../host/store/time.js';
+import { defaultDataDir } from '../host/store/data-dir.js';
+
+const tempFile = () => join(mkdtempSync(join(tmpdir(), 'driverbox-store-')), 'nested', 'driverbox.db');
+
+describe('schema migrations', () => {
+  it('creates the schema at the current version in a new file, and reopens it without re-running', () => {
+    const path = tempFile();
+    const store = openStore({ path });
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    const agent = ensureLocalAgent(store);
+    store.close();
+    const again = openStore({ path });
+    expect(ensureLocalAgent(again).id).toBe(agent.id);
+    expect(again.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    again.close();
+  });
+
+  it('refuses a store written by a newer driverbox, naming both versions', () => {
+    const path = tempFile();
+    openStore({ path }).close();
+    const raw = new Database(path);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => openStore({ path })).toThrow(StoreError);
+    try {
+      openStore({ path });
+    } catch (error) {
+      expect((error as StoreError).code).toBe('STORE_TOO_NEW');
+      expect((error as Error).message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
+    }
+  });
+
+  it('says which file it cannot open', () => {
+    const blocker = join(mkdtempSync(join(tmpdir(), 'driverbox-store-')), 'file');
+    Database(blocker).close();
+    expect(() => openStore({ path: join(blocker, 'sub', 'x.db') })).toThrow(/cannot open the store at .*sub/);
+  });
+});
+
+describe('credentials at rest', () => {
+  it('are sealed in the file, read back with the same secret, refused with another', () => {
+    const path = tempFile();
+    const store = openStore({ path, secretKey: 'correct horse' });
+    const agent = ensureLocalAgent(store);
+    const device = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
+    setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'admin', password: 'pa55-w0rd-unique' });
+    expect(getDeviceCredentials(store, device.id)).toEqual({ scope: 'DEVICE_MANAGEMENT', username: 'admin', password: 'pa55-w0rd-unique' });
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+    store.close();
+    expect(readFileSync(path).includes('pa55-w0rd-unique')).toBe(false);
+
+    const reopened = openStore({ path, secretKey: 'correct horse' });
+    expect(getDeviceCredentials(reopened, device.id)?.password).toBe('pa55-w0rd-unique');
+    reopened.close();
+    expect(() => openStore({ path, secretKey: 'wrong' })).toThrow(/does not match/);
+    const locked = openStore({ path });
+    expect(() => getDeviceCredentials(locked, device.id)).toThrow(/needs a secret key/);
+    locked.close();
+  });
+
+  it('prefers the custom-driver scope over device management', () => {
+    const store = openStore({ path: ':memory:', secretKey: 's' });
+    const agent = ensureLocalAgent(store);
+    const device = createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.8' });
+    setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'a', password: 'b' });
+    setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'c', password: 'd' });
+    expect(getDeviceCredentials(store, device.id)).toMatchObject({ username: 'c', password: 'd' });
+    store.close();
+  });
+});
+
+describe('agents and devices', () => {
+  it('keeps one local agent, and finds devices by host name or IP', () => {
+    const store = openStore({ path: ':memory:', clock: () => Date.UTC(2026, 0, 1) });
+    const agent = ensureLocalAgent(store);
+    expect(ensureLocalAgent(store).id).toBe(agent.id);
+    expect(getAgent(store, agent.id)).toMatchObject({ displayName: 'driverbox', status: 'ONLINE', apiEnabled: true, creationTime: Date.UTC(2026, 0, 1) });
+    const byIp = createDevice(store, agent.id, { displayName: 'a', ip: '10.0.0.1' });
+    const byName = createDevice(store, agent.id, { displayName: 'b', ip: '10.0.0.1', hostName: 'b.lan' });
+    expect(findDeviceByAddress(store, agent.id, { ip: '10.0.0.1' })?.id).toBe(byIp.id);
+    expect(findDeviceByAddress(store, agent.id, { hostName: 'b.lan', ip: '10.0.0.9' })?.id).toBe(byName.id);
+    expect(findDeviceByAddress(store, agent.id, { ip: '10.0.0.2' })).toBeUndefined();
+    expect(getDevice(store, agent.id, byIp.id)).toMatchObject({ mainId: byIp.id, ipAddresses: ['10.0.0.1'], protocol: 'IP' });
+    store.close();
+  });
+});
+
+describe('time and paths', () => {
+  it('writes and reads API date-times in UTC without a zone, refusing anything else', () => {
+    expect(formatApiTime(Date.UTC(2026, 1, 3, 4, 5, 6))).toBe('2026-02-03T04:05:06');
+    expect(parseApiTime('2026-02-03T04:05:06')).toBe(Date.UTC(2026, 1, 3, 4, 5, 6));
+    for (const bad of ['2026-02-03T04:05:06Z', '2026-02-03T04:05:06+01:00', '2026-02-30T00:00:00', '2026-13-01T00:00:00', '2026-02-03 04:05:06', '2026-02-03T04:05:06.123']) {
+      expect(parseApiTime(bad), bad).toBeNull();
+    }
+  });
+
+  it('puts the store in the platform data folder unless told otherwise', () => {
+    expect(defaultDataDir({ DRIVERBOX_DATA_DIR: '/x/y' })).toBe('/x/y');
+    expect(defaultDataDir({ XDG_DATA_HOME: '/xdg' }, 'linux')).toBe('/xdg/driverbox');
+    expect(defaultDataDir({ APPDATA: 'C:\\Users\\u\\AppData\\Roaming' }, 'win32')).toContain('driverbox');
+  });
+});
