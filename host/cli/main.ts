@@ -5,6 +5,8 @@ import { demoCommand } from './commands/demo.js';
 import { runCommand, runHelp } from './commands/run.js';
 import { initCommand, initHelp } from './commands/init.js';
 import { simulateCommand, simulateHelp } from './commands/simulate.js';
+import { serveCommand, serveHelp } from './commands/serve.js';
+import { StoreError } from '../store/store-error.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
 
@@ -26,6 +28,7 @@ Commands:
   demo                  run the example drivers against their simulated devices
   simulate <fixture>    serve a simulated device from a fixture file until Ctrl-C
   init <name>           create a driver folder: driver, simulated device, test, jsconfig
+  serve                 serve the Monitoring Public API v1 over the embedded store
 
 Run \`driverbox <command> --help\` for a command's options.`;
 
@@ -35,6 +38,7 @@ const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
   demo: { run: demoCommand },
   simulate: { run: simulateCommand, help: simulateHelp },
   init: { run: initCommand, help: initHelp },
+  serve: { run: serveCommand, help: serveHelp },
 };
 
 function version(): string {
@@ -85,6 +89,10 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
       io.stderr(`driverbox ${name}: ${(error as Error).message}\nRun \`driverbox ${name} --help\` for usage.`);
       return 2;
+    }
+    if (error instanceof StoreError) {
+      io.stderr(`driverbox ${name}: ${error.message}`);
+      return 1;
     }
     if (error instanceof DriverboxError) {
       io.stderr(`driverbox ${name}: ${error.message}`);

@@ -33,6 +33,8 @@ export interface MonitoringApiOptions {
   logger?: boolean | Record<string, unknown>;
   /** The version shown in the OpenAPI document. */
   version?: string;
+  /** Told of every answered request (the CLI prints one line each). */
+  onRequestDone?: (request: { method: string; url: string; status: number; ms: number }) => void;
 }
 
 /** The route registrars, one per operation group. */
@@ -61,6 +63,12 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
   const ctx: ApiContext = { store: options.store, host: options.host, user: options.user ?? 'api' };
   installErrorHandling(app);
   app.addHook('onRequest', apiKeyCheck(options.apiKeys));
+  const onDone = options.onRequestDone;
+  if (onDone) {
+    app.addHook('onResponse', async (request, reply) => {
+      onDone({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime });
+    });
+  }
   const routes = collectRoutes(app);
   await app.register(
     async (api) => {

@@ -1,0 +1,119 @@
+// `driverbox serve`: the local Monitoring Public API v1 over the embedded store, on loopback
+// by default, until Ctrl-C / SIGTERM. Drivers executed through the API run in this process.
+import { parseArgs } from 'node:util';
+import { createHost } from '../../host.js';
+import { startMonitoringServer } from '../../api/monitoring/server.js';
+import { ensureLocalAgent } from '../../store/agents.js';
+import { openStore } from '../../store/store.js';
+import { ConfigError, DEFAULT_PORT, resolveServerConfig } from '../../config/server-config.js';
+import { parseIntegerFlag } from '../options.js';
+import type { CliIo } from '../main.js';
+import { UsageError } from '../usage-error.js';
+
+export const serveHelp = `Usage: driverbox serve [options]
+
+Serves the Monitoring Public API v1 (/public-api/v1) over the embedded store until Ctrl-C.
+Every request needs an X-Api-Key header with one of the accepted keys.
+
+Options:
+  --store <file>            the store (default: driverbox.db in the data folder; env DRIVERBOX_STORE)
+  --host <address>          listen address (default 127.0.0.1)
+  --port <n>                listen port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --api-key <key>           an accepted API key, repeatable (env DRIVERBOX_API_KEYS, comma-separated;
+                            default: a key made once and kept in <data folder>/api-key)
+  --secret-key-file <file>  the secret device credentials are encrypted with (env DRIVERBOX_SECRET_KEY;
+                            default: made once and kept in <data folder>/secret.key)
+  --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile}; flags and
+                            environment win over it (env DRIVERBOX_CONFIG)
+  --quiet                   do not print a line per request
+  -h, --help                this help
+
+The data folder is $DRIVERBOX_DATA_DIR, else the platform's (~/.local/share/driverbox on Linux).
+Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 the store or the port cannot be used, 2 usage or config error.`;
+
+function untilStopped(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const stop = (signal: NodeJS.Signals) => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve(signal);
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      store: { type: 'string' },
+      host: { type: 'string' },
+      port: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      'secret-key-file': { type: 'string' },
+      config: { type: 'string' },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout(serveHelp);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
+  const port = parseIntegerFlag('port', values.port, 0);
+  if (port !== undefined && port > 65535) throw new UsageError(`--port must be a port number 0–65535 (got "${values.port}")`);
+
+  let config;
+  try {
+    config = resolveServerConfig({
+      flags: { store: values.store, host: values.host, port, apiKeys: values['api-key'], secretKeyFile: values['secret-key-file'], config: values.config },
+      env: io.env,
+      cwd: io.cwd,
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+
+  const store = openStore({ path: config.storePath, secretKey: config.secretKey });
+  const host = createHost();
+  try {
+    ensureLocalAgent(store);
+    let server;
+    try {
+      server = await startMonitoringServer({
+        store,
+        host,
+        apiKeys: config.apiKeys,
+        listen: config.listen,
+        onRequestDone: values.quiet ? undefined : (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`),
+      });
+    } catch (error) {
+      io.stderr(`driverbox serve: cannot listen on ${config.listen.host}:${config.listen.port}: ${(error as Error).message}`);
+      return 1;
+    }
+    io.stdout(
+      [
+        `driverbox Monitoring API on ${server.url}/public-api/v1`,
+        `  store        ${config.storePath}`,
+        `  API keys     ${config.apiKeys.length} accepted, from ${config.sources.apiKeys}`,
+        `  credentials  encrypted with the secret from ${config.sources.secretKey}`,
+        `  OpenAPI      ${server.url}/public-api/v1/meta/open-api-definition`,
+        '',
+        `Try: curl -H "X-Api-Key: <key>" ${server.url}/public-api/v1/agent`,
+        'Ctrl-C to stop.',
+      ].join('\n'),
+    );
+    const signal = await untilStopped();
+    await server.close();
+    io.stdout(`Stopped (${signal}).`);
+    return 0;
+  } finally {
+    await host.close();
+    store.close();
+  }
+}

@@ -1,0 +1,147 @@
+// What `driverbox serve` (and later `driverbox agent`) runs with: the store file, the listen
+// address, the accepted API keys and the credential secret. Each comes from a flag, else the
+// environment, else a JSON config file, else a default; the key and secret defaults are made
+// once and kept in the data folder (mode 0600), so a restarted server accepts the same key and
+// can read the credentials it sealed.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { defaultDataDir } from '../store/data-dir.js';
+
+export interface ServerConfigFile {
+  store?: string;
+  listen?: { host?: string; port?: number };
+  apiKeys?: string[];
+  secretKey?: string;
+  secretKeyFile?: string;
+}
+
+export interface ServerConfigInput {
+  /** Flags given on the command line (undefined when not given). */
+  flags: { store?: string; host?: string; port?: number; apiKeys?: string[]; secretKeyFile?: string; config?: string };
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+export interface ServerConfig {
+  storePath: string;
+  listen: { host: string; port: number };
+  apiKeys: string[];
+  secretKey: string;
+  /** Where each setting came from, for the start-up banner. */
+  sources: { apiKeys: string; secretKey: string };
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_PORT = 7420;
+
+function readConfigFile(file: string): ServerConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read the config file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${file}: expected a JSON object`);
+  const config = parsed as Record<string, unknown>;
+  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile']);
+  for (const key of Object.keys(config)) if (!known.has(key)) throw new ConfigError(`${file}: unknown field "${key}" (known: ${[...known].join(', ')})`);
+  const expect = (ok: boolean, field: string, what: string) => {
+    if (!ok) throw new ConfigError(`${file}: ${field} must be ${what}`);
+  };
+  if (config.store !== undefined) expect(typeof config.store === 'string', 'store', 'a file path');
+  if (config.listen !== undefined) {
+    const listen = config.listen as Record<string, unknown>;
+    expect(typeof listen === 'object' && listen !== null, 'listen', 'an object {host, port}');
+    if (listen.host !== undefined) expect(typeof listen.host === 'string', 'listen.host', 'an address');
+    if (listen.port !== undefined) expect(Number.isInteger(listen.port) && (listen.port as number) >= 0 && (listen.port as number) <= 65535, 'listen.port', 'a port number 0–65535');
+  }
+  if (config.apiKeys !== undefined) {
+    expect(Array.isArray(config.apiKeys) && config.apiKeys.length > 0 && config.apiKeys.every((k) => typeof k === 'string' && k.length >= 8), 'apiKeys', 'a non-empty array of strings of 8 characters or more');
+  }
+  if (config.secretKey !== undefined) expect(typeof config.secretKey === 'string' && config.secretKey.length >= 8, 'secretKey', 'a string of 8 characters or more');
+  if (config.secretKeyFile !== undefined) expect(typeof config.secretKeyFile === 'string', 'secretKeyFile', 'a file path');
+  const resolved = config as ServerConfigFile;
+  const base = path.dirname(file);
+  return {
+    ...resolved,
+    ...(resolved.store && resolved.store !== ':memory:' ? { store: path.resolve(base, resolved.store) } : {}),
+    ...(resolved.secretKeyFile ? { secretKeyFile: path.resolve(base, resolved.secretKeyFile) } : {}),
+  };
+}
+
+function readSecretFile(file: string, what: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (error) {
+    throw new ConfigError(`cannot read the ${what} file ${file}: ${(error as Error).message}`);
+  }
+  if (text.length < 8) throw new ConfigError(`the ${what} in ${file} is shorter than 8 characters`);
+  return text;
+}
+
+/** A secret kept in the data folder: read it, or make it on first use. */
+function keptSecret(file: string): string {
+  if (existsSync(file)) return readSecretFile(file, 'generated secret');
+  mkdirSync(path.dirname(file), { recursive: true });
+  const secret = randomBytes(24).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+  chmodSync(file, 0o600);
+  return secret;
+}
+
+export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): ServerConfig {
+  const configPath = flags.config ?? env.DRIVERBOX_CONFIG;
+  const file = configPath ? readConfigFile(path.resolve(cwd, configPath)) : {};
+  const dataDir = defaultDataDir(env);
+
+  const storeFlag = flags.store ?? env.DRIVERBOX_STORE;
+  const storePath = storeFlag ? (storeFlag === ':memory:' ? storeFlag : path.resolve(cwd, storeFlag)) : (file.store ?? path.join(dataDir, 'driverbox.db'));
+
+  let apiKeys: string[];
+  let apiKeySource: string;
+  const envKeys = env.DRIVERBOX_API_KEYS?.split(',').map((k) => k.trim()).filter(Boolean);
+  if (flags.apiKeys?.length) [apiKeys, apiKeySource] = [flags.apiKeys, '--api-key'];
+  else if (envKeys?.length) [apiKeys, apiKeySource] = [envKeys, 'DRIVERBOX_API_KEYS'];
+  else if (file.apiKeys) [apiKeys, apiKeySource] = [file.apiKeys, 'the config file'];
+  else {
+    const keyFile = path.join(dataDir, 'api-key');
+    [apiKeys, apiKeySource] = [[keptSecret(keyFile)], keyFile];
+  }
+  for (const key of apiKeys) if (key.length < 8) throw new ConfigError(`API keys must be 8 characters or more (${apiKeySource} has a shorter one)`);
+
+  let secretKey: string;
+  let secretSource: string;
+  const secretFlagFile = flags.secretKeyFile ? path.resolve(cwd, flags.secretKeyFile) : undefined;
+  if (secretFlagFile) [secretKey, secretSource] = [readSecretFile(secretFlagFile, 'secret key'), secretFlagFile];
+  else if (env.DRIVERBOX_SECRET_KEY) {
+    if (env.DRIVERBOX_SECRET_KEY.length < 8) throw new ConfigError('DRIVERBOX_SECRET_KEY is shorter than 8 characters');
+    [secretKey, secretSource] = [env.DRIVERBOX_SECRET_KEY, 'DRIVERBOX_SECRET_KEY'];
+  } else if (file.secretKey) [secretKey, secretSource] = [file.secretKey, 'the config file'];
+  else if (file.secretKeyFile) [secretKey, secretSource] = [readSecretFile(file.secretKeyFile, 'secret key'), file.secretKeyFile];
+  else {
+    const keyFile = path.join(dataDir, 'secret.key');
+    [secretKey, secretSource] = [keptSecret(keyFile), keyFile];
+  }
+
+  return {
+    storePath,
+    listen: { host: flags.host ?? file.listen?.host ?? '127.0.0.1', port: flags.port ?? file.listen?.port ?? DEFAULT_PORT },
+    apiKeys,
+    secretKey,
+    sources: { apiKeys: apiKeySource, secretKey: secretSource },
+  };
+}

@@ -1,0 +1,119 @@
+// `driverbox serve`: the real bin/driverbox.js serving the Monitoring API until SIGTERM,
+// with the key and secret made once in the data folder; and its usage / config errors.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../host/cli/main.js';
+import { MonitoringAuthError, MonitoringClient } from '../host/api/monitoring/client/index.js';
+
+const bin = path.resolve('bin/driverbox.js');
+
+async function runMain(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = tmpdir()) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd, env, stdoutStream: {} };
+  const code = await main(argv, io);
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+/** Starts `driverbox serve`, waits for its banner, answers the URL and a stop function. */
+async function startServe(args: string[], env: NodeJS.ProcessEnv) {
+  const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { env: { PATH: process.env.PATH, ...env } });
+  let stdout = '';
+  let stderr = '';
+  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    proc.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const m = /Monitoring API on (http:\/\/127\.0\.0\.1:\d+)\/public-api\/v1/.exec(stdout);
+      if (m) resolve(m[1]!);
+    });
+    proc.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  const stop = () =>
+    new Promise<{ code: number | null; stdout: string }>((resolve) => {
+      proc.on('exit', (code) => resolve({ code, stdout }));
+      proc.kill('SIGTERM');
+    });
+  return { url, stop, output: () => stdout };
+}
+
+describe('driverbox serve', () => {
+  it('makes an API key and a secret once in the data folder, serves the API with them, and stops on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-'));
+    const first = await startServe([], { DRIVERBOX_DATA_DIR: dataDir });
+    const key = readFileSync(path.join(dataDir, 'api-key'), 'utf8').trim();
+    expect(statSync(path.join(dataDir, 'api-key')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600);
+    expect(first.output()).toContain(`store        ${path.join(dataDir, 'driverbox.db')}`);
+    const client = new MonitoringClient({ baseUrl: first.url, apiKey: key });
+    const doc = await client.getOpenApiDefinition();
+    expect(doc.openapi).toBe('3.0.3');
+    const bad = new MonitoringClient({ baseUrl: first.url, apiKey: 'not-the-key' });
+    await expect(bad.getOpenApiDefinition()).rejects.toBeInstanceOf(MonitoringAuthError);
+    const stopped = await first.stop();
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/GET \/public-api\/v1\/meta\/open-api-definition → 200/);
+    expect(stopped.stdout).toMatch(/→ 401/);
+    expect(stopped.stdout).toContain('Stopped (SIGTERM).');
+
+    // A restart keeps the same key.
+    const second = await startServe([], { DRIVERBOX_DATA_DIR: dataDir });
+    const again = new MonitoringClient({ baseUrl: second.url, apiKey: key });
+    await expect(again.getOpenApiDefinition()).resolves.toHaveProperty('paths');
+    expect((await second.stop()).code).toBe(0);
+    await Promise.all([client.close(), bad.close(), again.close()]);
+  });
+
+  it('takes keys from the flags over the environment and the config file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-'));
+    const config = path.join(dir, 'serve.json');
+    writeFileSync(config, JSON.stringify({ store: 'here.db', apiKeys: ['from-config-file'], secretKey: 'config-secret' }));
+    const running = await startServe(['--config', config, '--api-key', 'from-the-flag', '--quiet'], { DRIVERBOX_DATA_DIR: dir, DRIVERBOX_API_KEYS: 'from-env-key' });
+    const flagClient = new MonitoringClient({ baseUrl: running.url, apiKey: 'from-the-flag' });
+    const configClient = new MonitoringClient({ baseUrl: running.url, apiKey: 'from-config-file' });
+    await expect(flagClient.getOpenApiDefinition()).resolves.toBeTruthy();
+    await expect(configClient.getOpenApiDefinition()).rejects.toBeInstanceOf(MonitoringAuthError);
+    expect(running.output()).toContain(`store        ${path.join(dir, 'here.db')}`);
+    expect(running.output()).toContain('from --api-key');
+    const stopped = await running.stop();
+    expect(stopped.stdout).not.toMatch(/→ 200/); // --quiet
+    await Promise.all([flagClient.close(), configClient.close()]);
+  });
+
+  it('refuses bad flags and config files with exit 2 and a specific message', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-'));
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ listen: { port: 'x' } }));
+    const unknown = path.join(dir, 'unknown.json');
+    writeFileSync(unknown, JSON.stringify({ apiKey: 'x' }));
+    const cases: Array<[string[], RegExp]> = [
+      [['--port', 'abc'], /--port must be an integer/],
+      [['--port', '70000'], /--port must be a port number/],
+      [['--config', path.join(dir, 'missing.json')], /cannot read the config file .*missing\.json: no such file/],
+      [['--config', bad], /listen\.port must be a port number/],
+      [['--config', unknown], /unknown field "apiKey"/],
+      [['--api-key', 'short'], /API keys must be 8 characters or more/],
+      [['--bogus'], /Unknown option '--bogus'/],
+      [['extra'], /serve takes no arguments/],
+    ];
+    for (const [argv, message] of cases) {
+      const result = await runMain(['serve', ...argv], { DRIVERBOX_DATA_DIR: dir }, dir);
+      expect(result.code, argv.join(' ')).toBe(2);
+      expect(result.stderr, argv.join(' ')).toMatch(message);
+    }
+  });
+
+  it('exits 1 naming the store when its secret does not match', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-'));
+    const storeFile = path.join(dir, 'x.db');
+    const first = await startServe(['--store', storeFile], { DRIVERBOX_DATA_DIR: dir, DRIVERBOX_SECRET_KEY: 'first-secret' });
+    await first.stop();
+    // The first run sealed the store's check text with first-secret.
+    const result = await runMain(['serve', '--store', storeFile], { DRIVERBOX_DATA_DIR: dir, DRIVERBOX_SECRET_KEY: 'other-secret' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/secret key does not match/);
+  });
+});
