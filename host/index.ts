@@ -12,3 +12,7 @@ export { FixtureError } from './simulator/fixture-error.js';
 export { FIXTURE_VERSION, type Fixture, type FixtureSpec, type RouteSpec, type ResponseSpec, type FixtureRoute, type FixtureResponse } from './simulator/fixture-types.js';
 export { startSimulator, type Simulator, type SimulatorOptions, type SimulatedDevice, type SimulatedRequest, type RequestOutcome } from './simulator/simulator.js';
 export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './bridges/record/format.js';
+// The embedded store and the local Monitoring Public API v1 (docs/MONITORING-API.md).
+export { openStore, Store, type StoreOptions, StoreError, type StoreErrorCode, defaultDataDir, defaultStorePath, SCHEMA_VERSION } from './store/index.js';
+export { createMonitoringApi, startMonitoringServer, type MonitoringApiOptions, type RunningMonitoringServer } from './api/monitoring/server.js';
+export * from './api/monitoring/client/index.js';
