@@ -73,7 +73,12 @@ export function openStore(options: StoreOptions = {}): Store {
   try {
     // WAL lets API readers go on while a run's result is written; foreign keys enforce the
     // cascades (deleting a device deletes its variables, credentials, sensors…).
-    if (path !== ':memory:') db.pragma('journal_mode = WAL');
+    // In WAL mode, synchronous NORMAL cannot corrupt the file; a power cut may lose the last
+    // transactions, not a consistent store, and each write saves an fsync.
+    if (path !== ':memory:') {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db, path);
