@@ -85,7 +85,7 @@ describe('driverbox drivers add', () => {
     const result = await run(['add', broken, '--store', store]);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('added custom driver 2 "broken", version 1: INVALID');
-    expect(result.stderr).toContain(`${broken}:3: SyntaxError: SyntaxError: Unexpected token ';' at driver.js:3:11`);
+    expect(result.stderr).toContain(`${broken}:3: SyntaxError: Unexpected token ';' at driver.js:3:11`);
     expect(result.stderr).toContain('the driver is stored but cannot run until its code is fixed');
   });
 

@@ -126,7 +126,9 @@ async function addDriver(argv: string[], io: CliIo): Promise<number> {
     }
     io.stdout(`${values.update ? 'updated' : 'added'} ${describeDriver(driver).join('\n')}`);
     if (driver.isValid) return 0;
-    for (const e of driver.inspection.errors) io.stderr(`${file}${e.line ? `:${e.line}` : ''}: ${e.type}: ${e.message}`);
+    for (const e of driver.inspection.errors) {
+      io.stderr(`${file}${e.line ? `:${e.line}` : ''}: ${e.message.startsWith(e.type) ? e.message : `${e.type}: ${e.message}`}`);
+    }
     io.stderr('the driver is stored but cannot run until its code is fixed (driverbox drivers add --update)');
     return 1;
   } finally {
