@@ -1,0 +1,115 @@
+// executeCustomDriverAction: runs an action of a library driver in the sandbox against an
+// associated device (its address from the device row, its stored credentials, the
+// association's parameter values) and shapes the RunResult as CustomDriverExecutionResult.
+// Action ids are the reference's custom_N ↔ N (1–30); 0 runs get_status (a driverbox
+// extension, so collection can be triggered through the API). validate is not executable.
+import type { Host } from '../../host.js';
+import type { DeviceSpec } from '../../device.js';
+import { DriverboxError } from '../../errors.js';
+import type { RunResult } from '../../run-result.js';
+import { findAssociation, runParameters, type AssociationRow } from '../../store/associations.js';
+import { getDeviceCredentials } from '../../store/credentials.js';
+import { getCustomDriver, type CustomDriverRow } from '../../store/custom-drivers.js';
+import { getDevice, type DeviceRow } from '../../store/devices.js';
+import { getAgent } from '../../store/agents.js';
+import type { Store } from '../../store/store.js';
+import { ApiError, conflict, notFound } from './api-error.js';
+import type { CustomDriverExecutionResult } from './schemas/custom-drivers.js';
+
+/** The action id that runs get_status (driverbox extension). */
+export const GET_STATUS_ACTION_ID = 0;
+
+export interface ExecutionRequest {
+  customDriverId: number;
+  agentId: number;
+  deviceId: number;
+  actionId: number;
+}
+
+export interface ExecutionPlan {
+  driver: CustomDriverRow;
+  association: AssociationRow;
+  device: DeviceRow;
+  /** get_status or custom_N. */
+  action: string;
+}
+
+export function actionName(actionId: number): string {
+  return actionId === GET_STATUS_ACTION_ID ? 'get_status' : `custom_${actionId}`;
+}
+
+/** Checks that the action can run, most general entity first; throws the ApiError that says why not. */
+export function planExecution(store: Store, request: ExecutionRequest): ExecutionPlan {
+  if (!getAgent(store, request.agentId)) throw notFound('agent', request.agentId);
+  const device = getDevice(store, request.agentId, request.deviceId);
+  if (!device) throw notFound('device', request.deviceId);
+  const driver = getCustomDriver(store, request.customDriverId);
+  if (!driver) throw notFound('custom driver', request.customDriverId);
+  const association = findAssociation(store, driver.id, device.id);
+  if (!association) {
+    throw new ApiError(
+      404,
+      'NOT_ASSOCIATED',
+      `custom driver ${driver.id} is not applied to device ${device.id}: create an association first (createCustomDriverAssociation)`,
+    );
+  }
+  if (!driver.isValid) {
+    const first = driver.inspection.errors[0]!;
+    throw conflict(`custom driver ${driver.id} has invalid code and cannot run (${first.type}${first.line ? ` at line ${first.line}` : ''}: ${first.message})`);
+  }
+  const action = actionName(request.actionId);
+  if (request.actionId !== GET_STATUS_ACTION_ID && !driver.inspection.actions.some((a) => a.id === request.actionId)) {
+    const known = [`${GET_STATUS_ACTION_ID} (get_status)`, ...driver.inspection.actions.map((a) => `${a.id} (${a.label})`)].join(', ');
+    throw new ApiError(404, 'NO_SUCH_ACTION', `custom driver ${driver.id} defines no ${action}; its actions: ${known}`);
+  }
+  return { driver, association, device, action };
+}
+
+/** The device as the sandbox reaches it: its address, port map and driver credentials. */
+export function deviceSpecOf(store: Store, device: DeviceRow): DeviceSpec {
+  const credentials = getDeviceCredentials(store, device.id);
+  const portMap: Record<number, number> = {};
+  for (const [from, to] of Object.entries(device.portMap)) portMap[Number(from)] = to;
+  return {
+    // Keeps the device's cookie jar and connections between runs.
+    id: `agent-${device.agentId}-device-${device.id}`,
+    ip: device.ip,
+    host: device.hostName,
+    portMap,
+    username: credentials?.username ?? null,
+    password: credentials?.password ?? null,
+    macAddress: device.macAddress,
+    serial: device.details.serial ?? null,
+  };
+}
+
+/** A file name for the driver's stack frames and messages. */
+function driverFilename(driver: CustomDriverRow): string {
+  return `${driver.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || `custom-driver-${driver.id}`}.js`;
+}
+
+export async function runPlannedAction(store: Store, host: Host, plan: ExecutionPlan): Promise<RunResult> {
+  try {
+    return await host.run({
+      source: plan.driver.source,
+      filename: driverFilename(plan.driver),
+      action: plan.action,
+      device: deviceSpecOf(store, plan.device),
+      parameters: runParameters(plan.association),
+    });
+  } catch (error) {
+    if (!(error instanceof DriverboxError)) throw error;
+    const status = error.code === 'HOST_CLOSED' ? 503 : 500;
+    throw new ApiError(status, error.code, `${plan.action} of custom driver ${plan.driver.id} could not be run: ${error.message}`);
+  }
+}
+
+export function toExecutionResult(result: RunResult): CustomDriverExecutionResult {
+  return {
+    elapsed: Math.round(result.durationMs),
+    errorMessage: result.message,
+    errorType: result.errorType,
+    log: [...result.logs.map((l) => `${l.level}: ${l.message}`), ...result.warnings.map((w) => `warning: ${w}`)],
+    outcome: result.status,
+  };
+}

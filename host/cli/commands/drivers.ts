@@ -1,0 +1,189 @@
+// `driverbox drivers add | list`: the custom driver library of the store that `driverbox serve`
+// answers from, so a driver can be associated with devices and executed through the API.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  createCustomDriver,
+  findCustomDriverByName,
+  listCustomDrivers,
+  updateCustomDriver,
+  type CustomDriverRow,
+  type NewCustomDriver,
+} from '../../store/custom-drivers.js';
+import { PARAMETER_VALUE_TYPES, type ParameterDefinition, type ParameterValueType } from '../../store/driver-input.js';
+import { openStore, StoreError, defaultStorePath, type Store } from '../../store/index.js';
+import { customDriverRecord } from '../../api/monitoring/custom-driver-records.js';
+import { alignedTable } from '../format.js';
+import type { CliIo } from '../main.js';
+import { parseIntegerFlag } from '../options.js';
+import { UsageError } from '../usage-error.js';
+
+export const driversHelp = `Usage: driverbox drivers add <driver.js> [options]
+       driverbox drivers list [--store <path>] [--json]
+
+Manages the custom driver library of the store (what \`driverbox serve\` lists as Custom Drivers).
+
+add: stores the driver's code, inspected (actions, syntax, what it uses). Invalid code is stored
+     too, with its errors, and the command exits 1.
+  --name <name>              name in the library (default: the file's name, or its folder's
+                             name for a file called driver.js)
+  --description <text>
+  --param <name:TYPE[=default]>
+                             a parameter (repeatable); TYPE is STRING, NUMBER or LIST; a LIST
+                             default is comma-separated: --param hosts:LIST=a,b
+  --min-sample-period <s>    minimal sample period (300, 600, 900, … 86400; default 300)
+  --requires-credentials / --no-credentials
+                             default: whether the code uses the device's credentials
+  --update                   replace the code (a new version) of the driver of that name
+list: the library: id, name, version, validity, actions and devices it is applied to.
+  --json                     the records as listCustomDrivers answers them
+Both:
+  --store <path>             the store file (default: ${'$'}DRIVERBOX_DATA_DIR/driverbox.db or the
+                             user's data folder)`;
+
+/** `outlet:NUMBER=2` → { name: 'outlet', valueType: 'NUMBER', defaultValue: 2 } */
+export function parseParamFlag(text: string): ParameterDefinition {
+  const match = /^([^:=]+):([A-Za-z]+)(?:=(.*))?$/s.exec(text);
+  if (!match) throw new UsageError(`--param expects name:TYPE or name:TYPE=default, e.g. outlet:NUMBER=1 (got "${text}")`);
+  const [, name, rawType, rawDefault] = match as unknown as [string, string, string, string | undefined];
+  const valueType = rawType.toUpperCase() as ParameterValueType;
+  if (!PARAMETER_VALUE_TYPES.includes(valueType)) {
+    throw new UsageError(`--param ${name}: type must be one of ${PARAMETER_VALUE_TYPES.join(', ')} (got "${rawType}")`);
+  }
+  if (rawDefault === undefined) return { name, valueType, defaultValue: null };
+  if (valueType === 'NUMBER') {
+    const n = Number(rawDefault);
+    if (rawDefault.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--param ${name}: a NUMBER default must be a number (got "${rawDefault}")`);
+    return { name, valueType, defaultValue: n };
+  }
+  if (valueType === 'LIST') return { name, valueType, defaultValue: rawDefault === '' ? [] : rawDefault.split(',') };
+  return { name, valueType, defaultValue: rawDefault };
+}
+
+function defaultName(file: string): string {
+  const base = path.basename(file, path.extname(file));
+  return base === 'driver' ? path.basename(path.dirname(file)) : base;
+}
+
+function openLibrary(io: CliIo, storeFlag: string | undefined): Store {
+  // The library holds no secrets: no key is needed to add or list drivers.
+  return openStore({ path: storeFlag ? path.resolve(io.cwd, storeFlag) : defaultStorePath(io.env), secretKey: null });
+}
+
+function describeDriver(driver: CustomDriverRow): string[] {
+  const lines = [`custom driver ${driver.id} "${driver.name}", version ${driver.version}: ${driver.isValid ? 'valid' : 'INVALID'}`];
+  for (const a of driver.inspection.actions) lines.push(`  action ${a.id}: ${a.label} (line ${a.line})`);
+  for (const p of driver.parameters) {
+    lines.push(`  parameter ${p.id} ${p.name}: ${p.valueType}${p.defaultValue === null ? '' : ` = ${JSON.stringify(p.defaultValue)}`}`);
+  }
+  lines.push(`  minimal sample period ${driver.minimalSamplePeriod} s; ${driver.requiresCredentials ? 'requires' : 'does not require'} credentials`);
+  return lines;
+}
+
+async function addDriver(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      name: { type: 'string' },
+      description: { type: 'string' },
+      param: { type: 'string', multiple: true },
+      'min-sample-period': { type: 'string' },
+      'requires-credentials': { type: 'boolean' },
+      'no-credentials': { type: 'boolean' },
+      update: { type: 'boolean', default: false },
+      store: { type: 'string' },
+    },
+  });
+  if (positionals.length !== 1) throw new UsageError('drivers add needs one driver file: driverbox drivers add <driver.js>');
+  if (values['requires-credentials'] && values['no-credentials']) throw new UsageError('give --requires-credentials or --no-credentials, not both');
+  const file = path.resolve(io.cwd, positionals[0]!);
+  let code: string;
+  try {
+    code = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read driver file ${file}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message}`);
+  }
+  const input: NewCustomDriver = { name: values.name ?? defaultName(file), code };
+  if (values.description !== undefined) input.description = values.description;
+  if (values.param) input.parameters = values.param.map(parseParamFlag);
+  const period = parseIntegerFlag('min-sample-period', values['min-sample-period']);
+  if (period !== undefined) input.minimalSamplePeriod = period;
+  if (values['requires-credentials']) input.requiresCredentials = true;
+  if (values['no-credentials']) input.requiresCredentials = false;
+
+  const store = openLibrary(io, values.store);
+  try {
+    let driver: CustomDriverRow;
+    if (values.update) {
+      const existing = findCustomDriverByName(store, input.name);
+      if (!existing) throw new UsageError(`--update: the library has no driver named "${input.name}"`);
+      driver = updateCustomDriver(store, existing.id, input);
+    } else {
+      driver = createCustomDriver(store, input);
+    }
+    io.stdout(`${values.update ? 'updated' : 'added'} ${describeDriver(driver).join('\n')}`);
+    if (driver.isValid) return 0;
+    for (const e of driver.inspection.errors) {
+      io.stderr(`${file}${e.line ? `:${e.line}` : ''}: ${e.message.startsWith(e.type) ? e.message : `${e.type}: ${e.message}`}`);
+    }
+    io.stderr('the driver is stored but cannot run until its code is fixed (driverbox drivers add --update)');
+    return 1;
+  } finally {
+    store.close();
+  }
+}
+
+async function listDrivers(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { store: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  if (positionals.length) throw new UsageError(`drivers list takes no arguments (got "${positionals.join(' ')}")`);
+  const store = openLibrary(io, values.store);
+  try {
+    const drivers = listCustomDrivers(store);
+    if (values.json) {
+      io.stdout(JSON.stringify(drivers.map(customDriverRecord)));
+      return 0;
+    }
+    if (drivers.length === 0) {
+      io.stdout(`the library of ${store.path} holds no custom driver; add one with driverbox drivers add <driver.js>`);
+      return 0;
+    }
+    const rows = drivers.map((d) => [
+      String(d.id),
+      d.name,
+      String(d.version),
+      d.isValid ? 'yes' : 'no',
+      d.inspection.actions.map((a) => `${a.id} ${a.label}`).join(', '),
+      d.deviceIds.join(', '),
+    ]);
+    io.stdout(alignedTable(['ID', 'NAME', 'VERSION', 'VALID', 'ACTIONS', 'DEVICES'], rows, 100).join('\n'));
+    return 0;
+  } finally {
+    store.close();
+  }
+}
+
+export async function driversCommand(argv: string[], io: CliIo): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!sub || sub === '-h' || sub === '--help' || rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(driversHelp);
+    return sub ? 0 : 2;
+  }
+  try {
+    if (sub === 'add') return await addDriver(rest, io);
+    if (sub === 'list') return await listDrivers(rest, io);
+  } catch (error) {
+    if (!(error instanceof StoreError)) throw error;
+    if (error.code === 'INVALID') throw new UsageError(error.message);
+    io.stderr(`driverbox drivers ${sub}: ${error.message}`);
+    return 1;
+  }
+  throw new UsageError(`unknown drivers command "${sub}": use drivers add <driver.js> or drivers list`);
+}

@@ -1,0 +1,260 @@
+// Associations: a library driver applied to one device, with its parameter values and sample
+// period. Variables a run of the association writes carry its id, so deleting the association
+// deletes them (ON DELETE CASCADE on variables.association_id).
+import { DRIVER_CREDENTIAL_SCOPES, setDeviceCredentials, type DeviceCredentials } from './credentials.js';
+import { getCustomDriver, type CustomDriverRow } from './custom-drivers.js';
+import { parameterValueProblem, refuseProblems, samplePeriodProblem, type InputProblem, type ParameterValueType } from './driver-input.js';
+import { parseJsonColumn } from './json-column.js';
+import { StoreError } from './store-error.js';
+import type { Store } from './store.js';
+
+/** The scope credentials given with an association are stored under. */
+export const ASSOCIATION_CREDENTIAL_SCOPE = 'CUSTOM_DRIVER_MANAGEMENT';
+
+export interface ParameterValueInput {
+  parameterId: number;
+  /** null or absent: the driver's default applies. */
+  value?: unknown;
+}
+
+export interface AssociationParameter {
+  parameterId: number;
+  name: string;
+  description: string | null;
+  valueType: ParameterValueType;
+  /** The association's value, else the driver's default, else null. */
+  value: unknown;
+}
+
+export interface AssociationRow {
+  id: number;
+  customDriverId: number;
+  agentId: number;
+  deviceId: number;
+  samplePeriod: number;
+  status: 'ENABLED' | 'DISABLED';
+  creationTime: number;
+  lastInspectionTime: number;
+  parameters: AssociationParameter[];
+  usedVariables: number;
+}
+
+export interface NewAssociation {
+  customDriverId: number;
+  agentId: number;
+  deviceId: number;
+  /** Default: the driver's minimal_sample_period. */
+  samplePeriod?: number;
+  parameters?: ParameterValueInput[];
+  /** Stored sealed for the device under CUSTOM_DRIVER_MANAGEMENT. */
+  credentials?: DeviceCredentials;
+}
+
+interface AssociationDbRow {
+  id: number;
+  custom_driver_id: number;
+  agent_id: number;
+  device_id: number;
+  sample_period: number;
+  status: 'ENABLED' | 'DISABLED';
+  creation_time: number;
+  last_inspection_time: number;
+}
+
+/** Problems of parameter values given for a driver: unknown ids, ids given twice, values of the wrong type. */
+export function parameterValueProblems(driver: CustomDriverRow, values: readonly ParameterValueInput[], where: Array<string | number>): InputProblem[] {
+  const problems: InputProblem[] = [];
+  const seen = new Set<number>();
+  values.forEach((v, i) => {
+    const parameter = driver.parameters.find((p) => p.id === v.parameterId);
+    if (!parameter) {
+      const known = driver.parameters.map((p) => `${p.id} (${p.name})`).join(', ') || 'none';
+      problems.push({ loc: [...where, i, 'custom_driver_parameter_id'], msg: `custom driver ${driver.id} has no parameter ${v.parameterId}; its parameters: ${known}` });
+      return;
+    }
+    if (seen.has(v.parameterId)) problems.push({ loc: [...where, i, 'custom_driver_parameter_id'], msg: `parameter ${v.parameterId} is given twice` });
+    seen.add(v.parameterId);
+    if (v.value === undefined || v.value === null) return;
+    const msg = parameterValueProblem(parameter.valueType, v.value);
+    if (msg) problems.push({ loc: [...where, i, 'value'], msg: `${parameter.name}: ${msg}` });
+  });
+  return problems;
+}
+
+/** Parameters that would have no value at all: no default on the driver, none given. */
+export function missingParameterProblems(driver: CustomDriverRow, values: readonly ParameterValueInput[], where: Array<string | number>): InputProblem[] {
+  const given = new Set(values.filter((v) => v.value !== undefined && v.value !== null).map((v) => v.parameterId));
+  return driver.parameters
+    .filter((p) => p.defaultValue === null && !given.has(p.id))
+    .map((p) => ({ loc: where, msg: `parameter ${p.id} (${p.name}) has no default value: give it a value` }));
+}
+
+export function hasDriverCredentials(store: Store, deviceId: number): boolean {
+  const marks = DRIVER_CREDENTIAL_SCOPES.map(() => '?').join(', ');
+  return !!store.statement(`SELECT 1 FROM device_credentials WHERE device_id = ? AND scope IN (${marks}) LIMIT 1`).get(deviceId, ...DRIVER_CREDENTIAL_SCOPES);
+}
+
+function associationFromDb(store: Store, row: AssociationDbRow): AssociationRow {
+  const parameters = store
+    .statement<[number, number], { id: number; name: string; description: string | null; value_type: ParameterValueType; default_value: string | null; value: string | null }>(
+      `SELECT p.id, p.name, p.description, p.value_type, p.default_value, ap.value
+       FROM custom_driver_parameters p
+       LEFT JOIN custom_driver_association_parameters ap ON ap.parameter_id = p.id AND ap.association_id = ?
+       WHERE p.custom_driver_id = ? ORDER BY p.id`,
+    )
+    .all(row.id, row.custom_driver_id)
+    .map((p) => ({
+      parameterId: p.id,
+      name: p.name,
+      description: p.description,
+      valueType: p.value_type,
+      value: parseJsonColumn<unknown>(p.value, null) ?? parseJsonColumn<unknown>(p.default_value, null),
+    }));
+  const used = store.statement<[number], { n: number }>('SELECT count(*) AS n FROM variables WHERE association_id = ?').get(row.id)!;
+  return {
+    id: row.id,
+    customDriverId: row.custom_driver_id,
+    agentId: row.agent_id,
+    deviceId: row.device_id,
+    samplePeriod: row.sample_period,
+    status: row.status,
+    creationTime: row.creation_time,
+    lastInspectionTime: row.last_inspection_time,
+    parameters,
+    usedVariables: used.n,
+  };
+}
+
+export function getAssociation(store: Store, id: number): AssociationRow | undefined {
+  const row = store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
+  return row ? associationFromDb(store, row) : undefined;
+}
+
+export function findAssociation(store: Store, customDriverId: number, deviceId: number): AssociationRow | undefined {
+  const row = store
+    .statement<[number, number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE custom_driver_id = ? AND device_id = ?')
+    .get(customDriverId, deviceId);
+  return row ? associationFromDb(store, row) : undefined;
+}
+
+export function listAssociations(store: Store, agentId: number): AssociationRow[] {
+  return store
+    .statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE agent_id = ? ORDER BY id')
+    .all(agentId)
+    .map((row) => associationFromDb(store, row));
+}
+
+/**
+ * Why the association cannot be made in the current state of the library and the device
+ * (the API answers these as 201 {error}); null when it can.
+ */
+export function associationRefusal(store: Store, driver: CustomDriverRow, deviceId: number, credentialsGiven: boolean): string | null {
+  if (!driver.isValid) {
+    const first = driver.inspection.errors[0]!;
+    return `custom driver ${driver.id} has invalid code (${first.type}${first.line ? ` at line ${first.line}` : ''}: ${first.message}); fix it before applying it`;
+  }
+  const existing = findAssociation(store, driver.id, deviceId);
+  if (existing) return `custom driver ${driver.id} is already applied to device ${deviceId} (association ${existing.id})`;
+  if (driver.requiresCredentials && !credentialsGiven && !hasDriverCredentials(store, deviceId)) {
+    return `custom driver ${driver.id} requires credentials and device ${deviceId} has none saved: give credentials {username, password}`;
+  }
+  return null;
+}
+
+function writeParameterValues(store: Store, associationId: number, values: readonly ParameterValueInput[]): void {
+  for (const v of values) {
+    if (v.value === undefined || v.value === null) {
+      store.statement('DELETE FROM custom_driver_association_parameters WHERE association_id = ? AND parameter_id = ?').run(associationId, v.parameterId);
+    } else {
+      store
+        .statement(
+          `INSERT INTO custom_driver_association_parameters (association_id, parameter_id, value) VALUES (?, ?, ?)
+           ON CONFLICT (association_id, parameter_id) DO UPDATE SET value = excluded.value`,
+        )
+        .run(associationId, v.parameterId, JSON.stringify(v.value));
+    }
+  }
+}
+
+/**
+ * Applies a driver to a device. Bad input throws StoreError INVALID; a refusal of the current
+ * state (see associationRefusal) throws StoreError CONFLICT.
+ */
+export function createAssociation(store: Store, input: NewAssociation): AssociationRow {
+  return store.transaction(() => {
+    const driver = getCustomDriver(store, input.customDriverId);
+    if (!driver) throw new StoreError('NOT_FOUND', `custom driver ${input.customDriverId} not found`);
+    const device = store.statement<[number, number], { id: number }>('SELECT id FROM devices WHERE id = ? AND agent_id = ?').get(input.deviceId, input.agentId);
+    if (!device) throw new StoreError('NOT_FOUND', `device ${input.deviceId} of agent ${input.agentId} not found`);
+    const values = input.parameters ?? [];
+    const samplePeriod = input.samplePeriod ?? driver.minimalSamplePeriod;
+    const periodProblem = samplePeriodProblem(samplePeriod, driver.minimalSamplePeriod);
+    refuseProblems([
+      ...(periodProblem ? [{ loc: ['body', 'sample_period'], msg: periodProblem }] : []),
+      ...parameterValueProblems(driver, values, ['body', 'parameters']),
+      ...missingParameterProblems(driver, values, ['body', 'parameters']),
+    ]);
+    const refusal = associationRefusal(store, driver, input.deviceId, !!input.credentials);
+    if (refusal) throw new StoreError('CONFLICT', refusal);
+    const now = store.now();
+    const info = store
+      .statement(
+        `INSERT INTO custom_driver_associations (custom_driver_id, agent_id, device_id, sample_period, status, creation_time, last_inspection_time)
+         VALUES (?, ?, ?, ?, 'ENABLED', ?, ?)`,
+      )
+      .run(driver.id, input.agentId, input.deviceId, samplePeriod, now, now);
+    const id = Number(info.lastInsertRowid);
+    writeParameterValues(store, id, values);
+    if (input.credentials) setDeviceCredentials(store, input.deviceId, ASSOCIATION_CREDENTIAL_SCOPE, input.credentials);
+    return getAssociation(store, id)!;
+  });
+}
+
+/** The association of that driver, or NOT_FOUND naming both. */
+export function getDriverAssociation(store: Store, customDriverId: number, associationId: number): AssociationRow {
+  const association = getAssociation(store, associationId);
+  if (!association || association.customDriverId !== customDriverId) {
+    throw new StoreError('NOT_FOUND', `association ${associationId} of custom driver ${customDriverId} not found`);
+  }
+  return association;
+}
+
+/** Sets (or, with a null value, resets to the default) the given parameters; others keep theirs. */
+export function updateAssociationParameters(store: Store, customDriverId: number, associationId: number, values: readonly ParameterValueInput[]): AssociationRow {
+  return store.transaction(() => {
+    const association = getDriverAssociation(store, customDriverId, associationId);
+    const driver = getCustomDriver(store, customDriverId)!;
+    const after = new Map(association.parameters.map((p) => [p.parameterId, p.value]));
+    for (const v of values) after.set(v.parameterId, v.value ?? driver.parameters.find((p) => p.id === v.parameterId)?.defaultValue ?? null);
+    refuseProblems([
+      ...parameterValueProblems(driver, values, ['body', 'parameters']),
+      ...missingParameterProblems(
+        driver,
+        [...after].map(([parameterId, value]) => ({ parameterId, value })),
+        ['body', 'parameters'],
+      ),
+    ]);
+    writeParameterValues(store, associationId, values);
+    return getAssociation(store, associationId)!;
+  });
+}
+
+/** Deletes the association and, by cascade, the variables and tables its runs wrote. */
+export function deleteAssociation(store: Store, customDriverId: number, associationId: number): void {
+  store.transaction(() => {
+    getDriverAssociation(store, customDriverId, associationId);
+    store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(associationId);
+  });
+}
+
+/** The parameters a run of the association gets: name → value (those with no value are left out). */
+export function runParameters(association: AssociationRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const p of association.parameters) if (p.value !== null) out[p.name] = p.value;
+  return out;
+}
+
+/** Records that the association's driver ran on the device now. */
+export function markAssociationRun(store: Store, associationId: number): void {
+  store.statement('UPDATE custom_driver_associations SET last_inspection_time = ? WHERE id = ?').run(store.now(), associationId);
+}

@@ -1,0 +1,104 @@
+// Inspects a driver's code when it enters the library (and on every new version): its custom
+// actions with their @label / @documentation, whether it compiles, and what it uses. This is
+// what getCustomDriver shows as actions, errors, is_valid and code_inspection.
+import vm from 'node:vm';
+import { findImport } from '../driver/checks.js';
+import { listEntryPoints } from '../driver/entry-points.js';
+import { segments } from '../driver/scan.js';
+
+/** Custom action ids run 1–30 (the reference's range). */
+export const MAX_CUSTOM_ACTION = 30;
+
+export interface DriverAction {
+  id: number;
+  label: string;
+  documentation: string;
+  line: number;
+}
+
+export interface DriverCodeError {
+  line: number | null;
+  message: string;
+  /** SyntaxError, IMPORT_NOT_ALLOWED, MISSING_FUNCTION, INVALID_ACTION. */
+  type: string;
+}
+
+export interface CodeInspection {
+  has_independent_variables: boolean;
+  has_parameters: boolean;
+  has_table: boolean;
+}
+
+export interface DriverInspection {
+  actions: DriverAction[];
+  errors: DriverCodeError[];
+  code_inspection: CodeInspection;
+  /** Does the code ask for the device's credentials (D.device.username/password, an `auth` option)? */
+  uses_credentials: boolean;
+}
+
+export function inspectDriver(source: string, filename = 'driver.js'): DriverInspection {
+  const errors: DriverCodeError[] = [];
+  const imported = findImport(source, filename);
+  const syntax = syntaxError(source, filename);
+  // An import statement is also a syntax error in a script: report it once, as the sandbox does.
+  if (syntax && !(imported && /\bimport\b/.test(syntax.message))) errors.push(syntax);
+  if (imported) errors.push({ line: lineOf(imported.message, filename), message: imported.message, type: imported.errorType });
+
+  const entries = listEntryPoints(source);
+  const actions: DriverAction[] = [];
+  for (const entry of entries) {
+    if (!entry.name.startsWith('custom_')) continue;
+    const id = Number(entry.name.slice('custom_'.length));
+    if (id > MAX_CUSTOM_ACTION) {
+      errors.push({ line: entry.line, message: `${entry.name}: custom actions are custom_1 to custom_${MAX_CUSTOM_ACTION}`, type: 'INVALID_ACTION' });
+      continue;
+    }
+    actions.push({ id, label: entry.label ?? entry.name, documentation: entry.documentation ?? '', line: entry.line });
+  }
+  for (const required of ['validate', 'get_status']) {
+    if (!entries.some((e) => e.name === required)) {
+      errors.push({ line: null, message: `the driver defines no top-level function ${required}()`, type: 'MISSING_FUNCTION' });
+    }
+  }
+
+  const code = segments(source)
+    .filter((s) => s.kind === 'code')
+    .map((s) => s.text)
+    .join(' ');
+  return {
+    actions,
+    errors,
+    code_inspection: {
+      has_independent_variables: /\bD\s*\.\s*createVariable\s*\(/.test(code),
+      has_parameters: /\bD\s*\.\s*getParameter\s*\(/.test(code),
+      has_table: /\bD\s*\.\s*createTable\s*\(/.test(code),
+    },
+    uses_credentials: /\bD\s*\.\s*device\s*\.\s*(username|password)\s*\(/.test(code) || /[{,]\s*auth\s*:/.test(code),
+  };
+}
+
+/**
+ * Compiles without running (node:vm compiles with the same V8 the sandbox uses), so a
+ * syntax error is found when the driver is stored rather than at its first run.
+ */
+function syntaxError(source: string, filename: string): DriverCodeError | null {
+  try {
+    new vm.Script(source, { filename });
+    return null;
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    // V8 puts "file:line", the line's text and a caret under the offending token in the stack.
+    const [where = '', text = '', caret = ''] = (error.stack ?? '').split('\n');
+    const line = Number(/:(\d+)$/.exec(where)?.[1]) || null;
+    const column = caret.indexOf('^') + 1;
+    const at = line ? ` at ${filename}:${line}${column > 0 ? `:${column}` : ''}` : '';
+    const excerpt = line && text.trim() ? `: ${text.trim()}` : '';
+    return { line, message: `SyntaxError: ${error.message}${at}${excerpt}`, type: 'SyntaxError' };
+  }
+}
+
+function lineOf(message: string, filename: string): number | null {
+  const escaped = filename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return Number(new RegExp(`${escaped}:(\\d+):\\d+`).exec(message)?.[1]) || null;
+}
