@@ -1,13 +1,11 @@
 // `driverbox drivers add | list` against a real store file, then read back through the store and
-// a Monitoring API server over that same file. Called as main() calls a command (driversCommand
-// with a CliIo): the `drivers` line of host/cli/main.ts is added when the branches are merged.
+// a Monitoring API server over that same file, called through main() as the CLI calls it.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { driversCommand, parseParamFlag } from '../host/cli/commands/drivers.js';
-import type { CliIo } from '../host/cli/main.js';
-import { UsageError } from '../host/cli/usage-error.js';
+import { parseParamFlag } from '../host/cli/commands/drivers.js';
+import { main, type CliIo } from '../host/cli/main.js';
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { listCustomDrivers } from '../host/store/custom-drivers.js';
@@ -20,8 +18,15 @@ async function run(argv: string[], env: NodeJS.ProcessEnv = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: work, env: { NO_COLOR: '1', ...env }, stdoutStream: {} };
-  const code = await driversCommand(argv, io);
+  const code = await main(['drivers', ...argv], io);
   return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+/** A usage mistake: exit 2 and the message on stderr. */
+async function expectUsage(argv: string[], message: string): Promise<void> {
+  const result = await run(argv);
+  expect(result.code, argv.join(' ')).toBe(2);
+  expect(result.stderr, argv.join(' ')).toContain(message);
 }
 
 describe('driverbox drivers add', () => {
@@ -100,14 +105,14 @@ describe('driverbox drivers add', () => {
   });
 
   it('names the mistake in its usage errors', async () => {
-    await expect(run(['add', '--store', store])).rejects.toThrow(new UsageError('drivers add needs one driver file: driverbox drivers add <driver.js>'));
-    await expect(run(['add', path.join(work, 'nope.js')])).rejects.toThrow(`cannot read driver file ${path.join(work, 'nope.js')}: no such file`);
-    await expect(run(['add', pdu, '--param', 'outlet'])).rejects.toThrow('--param expects name:TYPE or name:TYPE=default');
-    await expect(run(['add', pdu, '--param', 'outlet:BOOL'])).rejects.toThrow('--param outlet: type must be one of STRING, NUMBER, LIST (got "BOOL")');
-    await expect(run(['add', pdu, '--param', 'outlet:NUMBER=two'])).rejects.toThrow('--param outlet: a NUMBER default must be a number (got "two")');
-    await expect(run(['add', pdu, '--name', 'x', '--min-sample-period', '42', '--store', store])).rejects.toThrow('minimal_sample_period: must be one of 300, 600');
-    await expect(run(['add', pdu, '--requires-credentials', '--no-credentials'])).rejects.toThrow('not both');
-    await expect(run(['remove'])).rejects.toThrow('unknown drivers command "remove"');
+    await expectUsage(['add', '--store', store], 'drivers add needs one driver file: driverbox drivers add <driver.js>');
+    await expectUsage(['add', path.join(work, 'nope.js')], `cannot read driver file ${path.join(work, 'nope.js')}: no such file`);
+    await expectUsage(['add', pdu, '--param', 'outlet'], '--param expects name:TYPE or name:TYPE=default');
+    await expectUsage(['add', pdu, '--param', 'outlet:BOOL'], '--param outlet: type must be one of STRING, NUMBER, LIST (got "BOOL")');
+    await expectUsage(['add', pdu, '--param', 'outlet:NUMBER=two'], '--param outlet: a NUMBER default must be a number (got "two")');
+    await expectUsage(['add', pdu, '--name', 'x', '--min-sample-period', '42', '--store', store], 'minimal_sample_period: must be one of 300, 600');
+    await expectUsage(['add', pdu, '--requires-credentials', '--no-credentials'], 'not both');
+    await expectUsage(['remove'], 'unknown drivers command "remove"');
     expect((await run([])).code).toBe(2);
     expect((await run(['add', '--help'])).stdout).toContain('Usage: driverbox drivers add <driver.js> [options]');
   });

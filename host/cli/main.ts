@@ -6,6 +6,7 @@ import { runCommand, runHelp } from './commands/run.js';
 import { initCommand, initHelp } from './commands/init.js';
 import { simulateCommand, simulateHelp } from './commands/simulate.js';
 import { serveCommand, serveHelp } from './commands/serve.js';
+import { driversCommand, driversHelp } from './commands/drivers.js';
 import { StoreError } from '../store/store-error.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
@@ -29,6 +30,7 @@ Commands:
   simulate <fixture>    serve a simulated device from a fixture file until Ctrl-C
   init <name>           create a driver folder: driver, simulated device, test, jsconfig
   serve                 serve the Monitoring Public API v1 over the embedded store
+  drivers add|list      the custom driver library of the store
 
 Run \`driverbox <command> --help\` for a command's options.`;
 
@@ -39,6 +41,7 @@ const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
   simulate: { run: simulateCommand, help: simulateHelp },
   init: { run: initCommand, help: initHelp },
   serve: { run: serveCommand, help: serveHelp },
+  drivers: { run: driversCommand, help: driversHelp },
 };
 
 function version(): string {
