@@ -119,3 +119,37 @@ export function ensureLocalAgent(store: Store, displayName = 'driverbox'): Agent
     return agent;
   });
 }
+
+export interface AgentFilter {
+  /** Case-insensitive "contains" on display_name. */
+  displayName?: string;
+  /** Equality (case-insensitive) on the team name kept in extra.team.name. */
+  teamName?: string;
+}
+
+// One WHERE clause for both the list and its count, so the count is the list's length.
+// instr(lower()) rather than LIKE: the user's text is matched literally ('%' and '_' included).
+const AGENT_FILTER_SQL = `(? IS NULL OR instr(lower(display_name), lower(?)) > 0)
+  AND (? IS NULL OR lower(json_extract(extra, '$.team.name')) = lower(?))`;
+
+function agentFilterParams(filter: AgentFilter): unknown[] {
+  const name = filter.displayName ?? null;
+  const team = filter.teamName ?? null;
+  return [name, name, team, team];
+}
+
+export function listAgents(store: Store, filter: AgentFilter = {}, page: { limit: number; offset: number } = { limit: -1, offset: 0 }): AgentRow[] {
+  return store
+    .statement<unknown[], AgentDbRow>(`SELECT * FROM agents WHERE ${AGENT_FILTER_SQL} ORDER BY id LIMIT ? OFFSET ?`)
+    .all(...agentFilterParams(filter), page.limit, page.offset)
+    .map(agentFromDb);
+}
+
+export function countAgents(store: Store, filter: AgentFilter = {}): number {
+  return store.statement<unknown[], { n: number }>(`SELECT count(*) AS n FROM agents WHERE ${AGENT_FILTER_SQL}`).get(...agentFilterParams(filter))!.n;
+}
+
+/** Deletes an agent with everything it holds (devices, variables, histories… by cascade). */
+export function deleteAgent(store: Store, id: number): boolean {
+  return store.statement('DELETE FROM agents WHERE id = ?').run(id).changes > 0;
+}
