@@ -193,18 +193,8 @@ export function hideDevice(store: Store, agentId: number, deviceId: number): voi
   store.statement('UPDATE devices SET hidden = 1 WHERE id = ?').run(deviceId);
 }
 
-/** The fields editDevice may change, as the API names them. */
-export const EDITABLE_DEVICE_FIELDS = [
-  'importance',
-  'user_data/model',
-  'user_data/type',
-  'user_data/name',
-  'user_data/vendor',
-  'details/room',
-  'details/zone',
-  'details/serial',
-] as const;
-export type EditableDeviceField = (typeof EDITABLE_DEVICE_FIELDS)[number];
+/** A device field editDevice may change, as the API names it (the API decides which ones). */
+export type EditableDeviceField = 'importance' | `user_data/${string}` | `details/${string}`;
 
 /**
  * Sets one editable field (values already checked by the caller). user_data/name also
