@@ -131,7 +131,13 @@ export function computeUptime(
   let downSince: number | null = up ? null : start;
   const intervals: Array<{ start: number; end: number }> = [];
   for (const change of within) {
-    if (change.timestamp < start || change.timestamp > end || change.up === up) continue;
+    if (change.timestamp > end || change.up === up) continue;
+    if (change.timestamp <= start) {
+      // Before the clipped start: it only decides the state the window starts in.
+      up = change.up;
+      downSince = up ? null : start;
+      continue;
+    }
     up = change.up;
     if (up && downSince !== null) {
       if (change.timestamp > downSince) intervals.push({ start: downSince, end: change.timestamp });
