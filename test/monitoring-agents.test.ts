@@ -1,5 +1,6 @@
 // Agents through MonitoringClient against a real server: list paging and filters, counts,
 // detail records, delete, and the 403 of agents without API access.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { listAll, MonitoringApiError, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
@@ -94,11 +95,13 @@ describe('getAgent', () => {
     });
   });
 
-  it('answers the list item without listen_on, and null versions when unknown', async () => {
+  it('answers the list item without listen_on; the local agent carries the driverbox version, others null when unknown', async () => {
     const [item] = await client.listAgents({ display_name: 'Warehouse' });
     expect(item).not.toHaveProperty('listen_on');
+    const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
     const detail = await client.getAgent(local.id);
-    expect(detail).toMatchObject({ display_name: 'driverbox', listen_on: null, version: { agent: null, package: null }, status: { value: 'ONLINE' } });
+    expect(detail).toMatchObject({ display_name: 'driverbox', listen_on: null, version: { agent: version, package: version }, status: { value: 'ONLINE' } });
+    expect((await client.getAgent(sites[0]!.id)).version).toEqual({ agent: null, package: null });
   });
 
   it('answers 404 for an unknown agent and 422 for a non-integer id', async () => {

@@ -1,6 +1,8 @@
 // Agents: the collectors devices belong to. A driverbox process is itself an agent (the
 // "local agent"), which devices reported from `driverbox run --report` and the Public API
 // belong to unless another is named.
+import { readFileSync } from 'node:fs';
+import { packagePath } from '../package-path.js';
 import { parseJsonColumn } from './json-column.js';
 import type { Store } from './store.js';
 
@@ -106,6 +108,17 @@ export function getAgent(store: Store, id: number): AgentRow | undefined {
   return row ? agentFromDb(row) : undefined;
 }
 
+/** driverbox's own version: the local agent's version.agent and version.package. */
+function driverboxVersion(): string | null {
+  const file = packagePath('package.json');
+  if (!file) return null;
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The agent that stands for this driverbox process: made on first use, remembered in meta. */
 export function ensureLocalAgent(store: Store, displayName = 'driverbox'): AgentRow {
   return store.transaction(() => {
@@ -114,7 +127,8 @@ export function ensureLocalAgent(store: Store, displayName = 'driverbox'): Agent
       const agent = getAgent(store, Number(known.value));
       if (agent) return agent;
     }
-    const agent = createAgent(store, { displayName });
+    const version = driverboxVersion();
+    const agent = createAgent(store, { displayName, agentVersion: version, packageVersion: version });
     store.statement(`INSERT OR REPLACE INTO meta (key, value) VALUES ('local_agent_id', ?)`).run(String(agent.id));
     return agent;
   });
