@@ -1,6 +1,8 @@
 // Agents: the collectors devices belong to. A driverbox process is itself an agent (the
 // "local agent"), which devices reported from `driverbox run --report` and the Public API
 // belong to unless another is named.
+import { readFileSync } from 'node:fs';
+import { packagePath } from '../package-path.js';
 import { parseJsonColumn } from './json-column.js';
 import type { Store } from './store.js';
 
@@ -106,6 +108,17 @@ export function getAgent(store: Store, id: number): AgentRow | undefined {
   return row ? agentFromDb(row) : undefined;
 }
 
+/** driverbox's own version: the local agent's version.agent and version.package. */
+function driverboxVersion(): string | null {
+  const file = packagePath('package.json');
+  if (!file) return null;
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version?: string }).version ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The agent that stands for this driverbox process: made on first use, remembered in meta. */
 export function ensureLocalAgent(store: Store, displayName = 'driverbox'): AgentRow {
   return store.transaction(() => {
@@ -114,8 +127,43 @@ export function ensureLocalAgent(store: Store, displayName = 'driverbox'): Agent
       const agent = getAgent(store, Number(known.value));
       if (agent) return agent;
     }
-    const agent = createAgent(store, { displayName });
+    const version = driverboxVersion();
+    const agent = createAgent(store, { displayName, agentVersion: version, packageVersion: version });
     store.statement(`INSERT OR REPLACE INTO meta (key, value) VALUES ('local_agent_id', ?)`).run(String(agent.id));
     return agent;
   });
+}
+
+export interface AgentFilter {
+  /** Case-insensitive "contains" on display_name. */
+  displayName?: string;
+  /** Equality (case-insensitive) on the team name kept in extra.team.name. */
+  teamName?: string;
+}
+
+// One WHERE clause for both the list and its count, so the count is the list's length.
+// instr(lower()) rather than LIKE: the user's text is matched literally ('%' and '_' included).
+const AGENT_FILTER_SQL = `(? IS NULL OR instr(lower(display_name), lower(?)) > 0)
+  AND (? IS NULL OR lower(json_extract(extra, '$.team.name')) = lower(?))`;
+
+function agentFilterParams(filter: AgentFilter): unknown[] {
+  const name = filter.displayName ?? null;
+  const team = filter.teamName ?? null;
+  return [name, name, team, team];
+}
+
+export function listAgents(store: Store, filter: AgentFilter = {}, page: { limit: number; offset: number } = { limit: -1, offset: 0 }): AgentRow[] {
+  return store
+    .statement<unknown[], AgentDbRow>(`SELECT * FROM agents WHERE ${AGENT_FILTER_SQL} ORDER BY id LIMIT ? OFFSET ?`)
+    .all(...agentFilterParams(filter), page.limit, page.offset)
+    .map(agentFromDb);
+}
+
+export function countAgents(store: Store, filter: AgentFilter = {}): number {
+  return store.statement<unknown[], { n: number }>(`SELECT count(*) AS n FROM agents WHERE ${AGENT_FILTER_SQL}`).get(...agentFilterParams(filter))!.n;
+}
+
+/** Deletes an agent with everything it holds (devices, variables, histories… by cascade). */
+export function deleteAgent(store: Store, id: number): boolean {
+  return store.statement('DELETE FROM agents WHERE id = ?').run(id).changes > 0;
 }

@@ -1,5 +1,7 @@
 // Devices of an agent, with the address a driver reaches them at (IP, host name, port map).
+import { isIP } from 'node:net';
 import { parseJsonColumn } from './json-column.js';
+import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 
 export type DeviceProtocol = 'IP' | 'DUMMY' | 'IP_EXTERNAL';
@@ -162,4 +164,86 @@ export function findDeviceByAddress(
           .get(agentId, address.ip)
       : undefined;
   return row ? deviceFromDb(row) : undefined;
+}
+
+export function listDevices(store: Store, agentId: number, options: { showHidden?: boolean } = {}): DeviceRow[] {
+  return store
+    .statement<[number, number], DeviceDbRow>('SELECT * FROM devices WHERE agent_id = ? AND (hidden = 0 OR ?) ORDER BY id')
+    .all(agentId, options.showHidden ? 1 : 0)
+    .map(deviceFromDb);
+}
+
+/** Deletes one device with its variables, credentials, sensors and history (by cascade). */
+export function deleteDevice(store: Store, agentId: number, deviceId: number): boolean {
+  return store.statement('DELETE FROM devices WHERE agent_id = ? AND id = ?').run(agentId, deviceId).changes > 0;
+}
+
+/** Deletes the agent's DOWN devices of IP protocol (external hosts and dummies stay); answers how many. */
+export function deleteDownDevices(store: Store, agentId: number): number {
+  return store.statement(`DELETE FROM devices WHERE agent_id = ? AND protocol = 'IP' AND status = 'DOWN'`).run(agentId).changes;
+}
+
+/** Hides a DOWN device: it is then listed only on request. Hiding a device in another state is refused. */
+export function hideDevice(store: Store, agentId: number, deviceId: number): void {
+  const device = getDevice(store, agentId, deviceId);
+  if (!device) throw new StoreError('NOT_FOUND', `device ${deviceId} not found`);
+  if (device.status !== 'DOWN') {
+    throw new StoreError('CONFLICT', `device ${deviceId} is ${device.status}: only DOWN devices can be hidden`);
+  }
+  store.statement('UPDATE devices SET hidden = 1 WHERE id = ?').run(deviceId);
+}
+
+/** A device field editDevice may change, as the API names it (the API decides which ones). */
+export type EditableDeviceField = 'importance' | `user_data/${string}` | `details/${string}`;
+
+/**
+ * Sets one editable field (values already checked by the caller). user_data/name also
+ * becomes the display name, as a user-given name does on the platform; null removes a
+ * user_data or details entry (details/serial: back to the discovered one).
+ */
+export function editDeviceField(store: Store, deviceId: number, field: EditableDeviceField, value: string | number | null): void {
+  if (field === 'importance') {
+    store.statement('UPDATE devices SET importance = ? WHERE id = ?').run(value, deviceId);
+    return;
+  }
+  const [column, key] = field.split('/') as ['user_data' | 'details', string];
+  const path = `$.${key}`;
+  if (value === null) {
+    store.statement(`UPDATE devices SET ${column} = json_remove(${column}, ?) WHERE id = ?`).run(path, deviceId);
+  } else {
+    store.statement(`UPDATE devices SET ${column} = json_set(${column}, ?, ?) WHERE id = ?`).run(path, value, deviceId);
+  }
+  if (field === 'user_data/name' && typeof value === 'string') {
+    store.statement('UPDATE devices SET display_name = ? WHERE id = ?').run(value, deviceId);
+  }
+}
+
+export function setAuthenticationStatus(store: Store, deviceId: number, status: AuthenticationStatus): void {
+  store.statement('UPDATE devices SET authentication_status = ? WHERE id = ?').run(status, deviceId);
+}
+
+/** Adds an external host (an IP_EXTERNAL device reached at a host name or IP). */
+export function createExternalHost(store: Store, agentId: number, input: { host: string; name: string }): DeviceRow {
+  const existing = store
+    .statement<[number, string], { id: number }>(`SELECT id FROM devices WHERE agent_id = ? AND protocol = 'IP_EXTERNAL' AND host_name = ?`)
+    .get(agentId, input.host);
+  if (existing) throw new StoreError('CONFLICT', `agent ${agentId} already has external host ${input.host} (device ${existing.id})`);
+  return createDevice(store, agentId, {
+    displayName: input.name,
+    protocol: 'IP_EXTERNAL',
+    hostName: input.host,
+    ip: isIP(input.host) ? input.host : null,
+  });
+}
+
+/** The sealed SNMP authentication of a device, opened; undefined when never set. */
+export function getSnmpAuthentication<T>(store: Store, deviceId: number): T | undefined {
+  const row = store.statement<[number], { snmp_authentication: string | null }>('SELECT snmp_authentication FROM devices WHERE id = ?').get(deviceId);
+  if (!row?.snmp_authentication) return undefined;
+  return JSON.parse(store.secrets.decrypt(row.snmp_authentication)) as T;
+}
+
+/** Seals and stores a device's SNMP authentication (it holds keys and communities). */
+export function setSnmpAuthentication(store: Store, deviceId: number, settings: object): void {
+  store.statement('UPDATE devices SET snmp_authentication = ? WHERE id = ?').run(store.secrets.encrypt(JSON.stringify(settings)), deviceId);
 }

@@ -1,0 +1,26 @@
+// The agent and device of a request path, checked once for every route group: an unknown
+// agent, or a device of another agent, is a 404; an agent whose plan gives no API access
+// (access_right.api_enabled false) is only visible in the agent list, every other operation
+// on it answers 403.
+import { getAgent, type AgentRow } from '../../store/agents.js';
+import { getDevice, type DeviceRow } from '../../store/devices.js';
+import type { Store } from '../../store/store.js';
+import { ApiError, notFound } from './api-error.js';
+
+export function apiAccessDenied(agentId: number): ApiError {
+  return new ApiError(403, 'API_ACCESS_DISABLED', `agent ${agentId} does not allow API access (access_right.api_enabled is false)`);
+}
+
+export function requireAgent(store: Store, agentId: number): AgentRow {
+  const agent = getAgent(store, agentId);
+  if (!agent) throw notFound('agent', agentId);
+  if (!agent.apiEnabled) throw apiAccessDenied(agentId);
+  return agent;
+}
+
+export function requireDevice(store: Store, agentId: number, deviceId: number): DeviceRow {
+  requireAgent(store, agentId);
+  const device = getDevice(store, agentId, deviceId);
+  if (!device) throw notFound('device', deviceId);
+  return device;
+}
