@@ -11,7 +11,7 @@ import { findAssociation, runParameters, type AssociationRow } from '../../store
 import { getDeviceCredentials } from '../../store/credentials.js';
 import { getCustomDriver, type CustomDriverRow } from '../../store/custom-drivers.js';
 import { getDevice, type DeviceRow } from '../../store/devices.js';
-import { getAgent } from '../../store/agents.js';
+import { requireDevice } from './access.js';
 import type { Store } from '../../store/store.js';
 import { ApiError, conflict, notFound } from './api-error.js';
 import type { CustomDriverExecutionResult } from './schemas/custom-drivers.js';
@@ -40,9 +40,7 @@ export function actionName(actionId: number): string {
 
 /** Checks that the action can run, most general entity first; throws the ApiError that says why not. */
 export function planExecution(store: Store, request: ExecutionRequest): ExecutionPlan {
-  if (!getAgent(store, request.agentId)) throw notFound('agent', request.agentId);
-  const device = getDevice(store, request.agentId, request.deviceId);
-  if (!device) throw notFound('device', request.deviceId);
+  const device = requireDevice(store, request.agentId, request.deviceId);
   const driver = getCustomDriver(store, request.customDriverId);
   if (!driver) throw notFound('custom driver', request.customDriverId);
   const association = findAssociation(store, driver.id, device.id);

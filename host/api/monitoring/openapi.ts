@@ -63,6 +63,7 @@ function responsesOf(schema: ApiRouteSchema): Record<string, JsonSchema> {
   }
   const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
   responses['401'] = { description: 'Missing or invalid X-Api-Key', ...error };
+  if (JSON.stringify(schema.params ?? {}).includes('"agent_id"')) responses['403'] = { description: "The agent's plan gives no API access", ...error };
   if (JSON.stringify(schema.params ?? {}).includes('_id')) responses['404'] = { description: 'An entity of the path does not exist', ...error };
   responses['422'] = { description: 'A path, query or body value is invalid', ...error };
   return responses;

@@ -2,7 +2,7 @@
 // an action. createCustomDriver, updateCustomDriver and deleteCustomDriver are driverbox
 // extensions (the cloud API has no way to add a driver); see docs/monitoring-api/custom-drivers.md.
 import type { FastifyInstance } from 'fastify';
-import { getAgent } from '../../../store/agents.js';
+import { requireAgent, requireDevice } from '../access.js';
 import {
   createAssociation,
   deleteAssociation,
@@ -143,7 +143,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     response: { 200: { type: 'array', items: customDriverAssociationSchema } },
   };
   app.get<{ Params: AgentParams }>('/custom-driver/agent/:agent_id/association', { schema: listAssoc }, async (request) => {
-    if (!getAgent(store, request.params.agent_id)) throw notFound('agent', request.params.agent_id);
+    requireAgent(store, request.params.agent_id);
     return listAssociations(store, request.params.agent_id).map(associationRecord);
   });
 
@@ -164,8 +164,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     { schema: createAssoc },
     async (request, reply) => {
       const { custom_driver_id, agent_id, device_id } = request.params;
-      if (!getAgent(store, agent_id)) throw notFound('agent', agent_id);
-      if (!getDevice(store, agent_id, device_id)) throw notFound('device', device_id);
+      requireDevice(store, agent_id, device_id);
       const driver = driverOr404(custom_driver_id);
       const body = request.body ?? {};
       const values = parameterValuesInput(body.parameters);
