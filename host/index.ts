@@ -12,3 +12,5 @@ export { FixtureError } from './simulator/fixture-error.js';
 export { FIXTURE_VERSION, type Fixture, type FixtureSpec, type RouteSpec, type ResponseSpec, type FixtureRoute, type FixtureResponse } from './simulator/fixture-types.js';
 export { startSimulator, type Simulator, type SimulatorOptions, type SimulatedDevice, type SimulatedRequest, type RequestOutcome } from './simulator/simulator.js';
 export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './bridges/record/format.js';
+export { openStore, Store, type StoreOptions } from './store/index.js';
+export { reportRun, type ReportRunInput, type ReportedLocalRun } from './store/report-local-run.js';
