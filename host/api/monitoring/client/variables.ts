@@ -5,14 +5,10 @@ import type {
   AgentDeviceVariableListQuery,
   Variable,
   VariableFilterQuery,
+  VariableHistoryQuery,
   VariableHistorySample,
   VariableListQuery,
 } from '../schemas/variables.js';
-
-interface TimeWindowQuery {
-  from?: string;
-  to?: string;
-}
 
 export const variableOperations = {
   listAgentDeviceVariables(this: ClientCore, agentId: number, query: AgentDeviceVariableListQuery = {}): Promise<AgentDeviceVariable[]> {
@@ -33,7 +29,7 @@ export const variableOperations = {
     return this.count('countDeviceVariables', this.fillPath('/agent/{agent_id}/device/{device_id}/variable', { agent_id: agentId, device_id: deviceId }), query as Query);
   },
 
-  getVariableHistory(this: ClientCore, agentId: number, deviceId: number, variableId: number, query: TimeWindowQuery = {}): Promise<VariableHistorySample[]> {
+  getVariableHistory(this: ClientCore, agentId: number, deviceId: number, variableId: number, query: VariableHistoryQuery = {}): Promise<VariableHistorySample[]> {
     const path = this.fillPath('/agent/{agent_id}/device/{device_id}/variable/{variable_id}/history', {
       agent_id: agentId,
       device_id: deviceId,
@@ -50,7 +46,7 @@ export const variableOperations = {
     return this.count('countAgentVariables', this.fillPath('/agent/{agent_id}/variable', { agent_id: agentId }), query as Query);
   },
 
-  getAgentVariableHistory(this: ClientCore, agentId: number, variableId: number, query: TimeWindowQuery = {}): Promise<VariableHistorySample[]> {
+  getAgentVariableHistory(this: ClientCore, agentId: number, variableId: number, query: VariableHistoryQuery = {}): Promise<VariableHistorySample[]> {
     const path = this.fillPath('/agent/{agent_id}/variable/{variable_id}/history', { agent_id: agentId, variable_id: variableId });
     return this.call('getAgentVariableHistory', 'GET', path, { query: { ...query } });
   },

@@ -28,6 +28,12 @@ export interface VariableHistorySample {
   value: string | null;
 }
 
+/** from / to: yyyy-mm-ddThh:mm:ss in UTC; default the week before now. */
+export interface VariableHistoryQuery {
+  from?: string;
+  to?: string;
+}
+
 export type VariableSortBy = 'path' | 'id' | 'value' | 'label' | 'value_update_time' | 'creation_time';
 
 /** Filters of the lists and counts: exact, case-sensitive matches. */
