@@ -9,7 +9,7 @@ import {
   MonitoringValidationError,
   listAll,
 } from '../host/api/monitoring/client/index.js';
-import type { Variable } from '../host/api/monitoring/schemas/variables.js';
+import type { Variable, VariableListQuery } from '../host/api/monitoring/schemas/variables.js';
 import { createAgent, ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { writeRunResult } from '../host/store/report-run.js';
@@ -140,7 +140,7 @@ describe('listDeviceVariables', () => {
     expect(pages).toEqual([['cpu', 'memory', 'name'], ['temp'], []]);
     expect((await client.listDeviceVariables(agent.id, nas.id, { page_size: 1 })).length).toBe(1);
     expect((await client.listDeviceVariables(agent.id, nas.id, { page_size: 1000 })).length).toBe(4);
-    const all = await listAll((q) => client.listDeviceVariables(agent.id, nas.id, q), { sort_by: 'path' }, 1);
+    const all = await listAll((q: VariableListQuery) => client.listDeviceVariables(agent.id, nas.id, q), { sort_by: 'path' }, 1);
     expect(all.map((v) => v.path)).toEqual(['cpu', 'memory', 'name', 'temp']);
   });
 
