@@ -16,3 +16,4 @@ export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, Record
 export { openStore, Store, type StoreOptions, StoreError, type StoreErrorCode, defaultDataDir, defaultStorePath, SCHEMA_VERSION } from './store/index.js';
 export { createMonitoringApi, startMonitoringServer, type MonitoringApiOptions, type RunningMonitoringServer } from './api/monitoring/server.js';
 export * from './api/monitoring/client/index.js';
+export { reportRun, type ReportRunInput, type ReportedLocalRun } from './store/report-local-run.js';

@@ -1,6 +1,14 @@
-// Writing a run's result into the store. (Being built: the signature is settled, the body is not.)
-import type { RunResult } from '../run-result.js';
+// Writing a run's result into the store, in one transaction: the device's variables and their
+// history samples, its tables, the run's record and an activity-log entry. A failed run
+// changes no variable or table, but its record and log entry are kept like any other.
+import type { RunResult, VariableRecord } from '../run-result.js';
+import { addActivity } from './activity-log.js';
+import { getDevice } from './devices.js';
+import { insertRun } from './runs.js';
+import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
+import { writeDeviceTable } from './tables.js';
+import { writeVariable } from './variables.js';
 
 export interface ReportTarget {
   agentId: number;
@@ -19,6 +27,110 @@ export interface ReportedRun {
   variableIds: number[];
 }
 
-export function writeRunResult(_store: Store, _target: ReportTarget, _result: RunResult): ReportedRun {
-  throw new Error('writeRunResult is not built yet');
+export function writeRunResult(store: Store, target: ReportTarget, result: RunResult): ReportedRun {
+  checkResult(result);
+  return store.transaction(() => {
+    if (!getDevice(store, target.agentId, target.deviceId)) {
+      throw new StoreError('NOT_FOUND', `device ${target.deviceId} of agent ${target.agentId} not found`);
+    }
+    const now = store.now();
+    const associationId = target.associationId ?? null;
+    const warnings = [...result.warnings];
+    const variableIds: number[] = [];
+    let tableCount = 0;
+    if (result.status === 'success') {
+      const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
+      for (const variable of firstOfEachUid(result.variables, warnings)) {
+        variableIds.push(
+          writeVariable(
+            store,
+            owner,
+            { path: variable.uid, label: variable.label, unit: variable.unit, value: variable.value, valueType: variable.valueType, metric: null, hasHistory: true },
+            now,
+          ),
+        );
+      }
+      for (const table of result.tables) writeDeviceTable(store, target.deviceId, associationId, table, now);
+      tableCount = result.tables.length;
+    }
+    const runId = insertRun(store, {
+      agentId: target.agentId,
+      deviceId: target.deviceId,
+      customDriverId: target.customDriverId,
+      associationId,
+      driverName: target.driverName,
+      ended: now,
+      result,
+      warnings,
+      variableCount: variableIds.length,
+      tableCount,
+    });
+    addActivity(store, {
+      agentId: target.agentId,
+      deviceId: target.deviceId,
+      type: 'custom_driver_execute',
+      user: target.user ?? 'driverbox',
+      description: describeRun(target.driverName ?? null, result, variableIds.length),
+      details: {
+        run_id: runId,
+        custom_driver_id: target.customDriverId ?? null,
+        association_id: associationId,
+        driver: target.driverName ?? null,
+        action: result.action,
+        outcome: result.status,
+        error_type: result.errorType,
+        message: result.message,
+        limit_exceeded: result.limitExceeded,
+        variable_count: variableIds.length,
+        table_count: tableCount,
+        elapsed_ms: Math.round(result.durationMs),
+      },
+      timestamp: now,
+    });
+    return { runId, variableIds };
+  });
+}
+
+/** "driver.js get_status: success, 12 variables" / "driver.js get_status: failure (AUTHENTICATION_ERROR: …)" */
+function describeRun(driverName: string | null, result: RunResult, variableCount: number): string {
+  const what = `${driverName ? `${driverName} ` : 'custom driver '}${result.action}`;
+  if (result.status === 'success') return `${what}: success, ${variableCount} variable${variableCount === 1 ? '' : 's'}`;
+  const why = [result.errorType, result.message].filter(Boolean).join(': ');
+  return `${what}: failure${why ? ` (${why})` : ''}`;
+}
+
+/** The runtime already keeps the first of duplicate uids; a result built elsewhere may not. */
+function firstOfEachUid(variables: readonly VariableRecord[], warnings: string[]): VariableRecord[] {
+  const seen = new Set<string>();
+  const kept: VariableRecord[] = [];
+  for (const variable of variables) {
+    if (seen.has(variable.uid)) {
+      warnings.push(`duplicate variable uid "${variable.uid}": only the first one is stored`);
+      continue;
+    }
+    seen.add(variable.uid);
+    kept.push(variable);
+  }
+  return kept;
+}
+
+/** Results reach here from embedders too: refuse one the store cannot hold, naming the field. */
+function checkResult(result: RunResult): void {
+  const bad = (field: string, why: string) => new StoreError('INVALID', `cannot store the run result: ${field} ${why}`);
+  if (result === null || typeof result !== 'object') throw bad('result', 'is not an object');
+  if (result.status !== 'success' && result.status !== 'failure') throw bad('status', `must be "success" or "failure" (got ${JSON.stringify(result.status)})`);
+  if (typeof result.action !== 'string' || !result.action) throw bad('action', 'must be a non-empty string');
+  if (!Array.isArray(result.variables)) throw bad('variables', 'must be an array');
+  if (!Array.isArray(result.tables)) throw bad('tables', 'must be an array');
+  if (!Array.isArray(result.logs)) throw bad('logs', 'must be an array');
+  if (!Array.isArray(result.warnings)) throw bad('warnings', 'must be an array');
+  if (typeof result.durationMs !== 'number' || !Number.isFinite(result.durationMs)) throw bad('durationMs', 'must be a number');
+  result.variables.forEach((v, i) => {
+    if (!v || typeof v.uid !== 'string' || v.uid === '') throw bad(`variables[${i}].uid`, 'must be a non-empty string');
+    if (v.value !== null && typeof v.value !== 'string') throw bad(`variables[${i}].value`, 'must be a string or null');
+  });
+  result.tables.forEach((t, i) => {
+    if (!t || typeof t.label !== 'string' || t.label === '') throw bad(`tables[${i}].label`, 'must be a non-empty string');
+    if (!Array.isArray(t.columnHeaders) || !Array.isArray(t.rows)) throw bad(`tables[${i}]`, 'must have columnHeaders and rows arrays');
+  });
 }

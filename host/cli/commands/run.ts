@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createHost } from '../../host.js';
 import { loadEnvironment } from '../env-file.js';
 import { formatResult, jsonResult, styleFor } from '../format.js';
+import { openReportStore, reportResult } from '../report-option.js';
 import { parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
@@ -35,6 +36,11 @@ Options:
                          (credentials, cookies and passwords redacted), to replay later
   --replay <file.json>   answer the driver's requests from a recording: no device is
                          contacted and --device-ip is not needed (docs/RECORD-REPLAY.md)
+  --report               write the result to the store as the device's variables, under
+                         the local agent (the device, found by host name or IP, is made
+                         when new; --username / --password are not stored)
+  --store <file.db>      the store --report writes to (default: driverbox.db in the
+                         user's data folder, or $DRIVERBOX_DATA_DIR)
   -h, --help             this help
 
 DEVICE_* values are also read from a .env file in the working directory.
@@ -59,6 +65,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       memory: { type: 'string' },
       record: { type: 'string' },
       replay: { type: 'string' },
+      report: { type: 'boolean', default: false },
+      store: { type: 'string' },
       json: { type: 'boolean', default: false },
       verbose: { type: 'boolean', short: 'v', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -87,6 +95,9 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const record = values.record === undefined ? undefined : path.resolve(io.cwd, values.record);
   const replay = values.replay === undefined ? undefined : path.resolve(io.cwd, values.replay);
 
+  const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap } };
+  const store = openReportStore(reporting, io.cwd, io.env);
+
   const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs });
   try {
     const driver = path.resolve(io.cwd, positionals[0]!);
@@ -95,8 +106,14 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     if (values.json) io.stdout(jsonResult(result));
     else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${where}`, styleFor(io.stdoutStream, io.env)));
     if (record && !result.warnings.some((w) => w.startsWith(`the recording ${record}`))) io.stderr(`recorded to ${record}`);
+    if (store) {
+      const report = reportResult(store, reporting, path.basename(driver), result);
+      io.stderr(report.line);
+      if (!report.ok) return 1;
+    }
     return result.status === 'success' ? 0 : 1;
   } finally {
+    store?.close();
     await host.close();
   }
 }

@@ -1,7 +1,8 @@
 // Schema v1, run results: variables (device and agent), their history, tables, the record of
 // every run, and the activity log.
 export const resultsSchema = `
--- device_id NULL: an agent variable. association_id: the custom driver association whose
+-- device_id NULL: an agent variable. metric: the platform metric an agent variable measures;
+-- NULL for driver variables (their D.valueType is kept in value_type). association_id: the custom driver association whose
 -- runs wrote it (deleted with the association); NULL for runs reported outside one.
 CREATE TABLE variables (
   id INTEGER PRIMARY KEY,
@@ -56,8 +57,10 @@ CREATE TABLE runs (
   outcome TEXT NOT NULL, -- success | failure
   error_type TEXT,
   error_message TEXT,
+  limit_exceeded TEXT,    -- timeout | cpu | memory
   log TEXT NOT NULL,      -- JSON [LogMessage]
   warnings TEXT NOT NULL, -- JSON [string]
+  http TEXT NOT NULL DEFAULT '[]', -- JSON [HttpExchange], secrets already redacted by the bridge
   variable_count INTEGER NOT NULL,
   table_count INTEGER NOT NULL
 );

@@ -1,0 +1,51 @@
+// `driverbox run … --report [--store <path>]`: the store is opened before the run (a bad path
+// is a usage error, found before the device is contacted) and the result written after it.
+import path from 'node:path';
+import { defaultStorePath } from '../store/data-dir.js';
+import { reportRun } from '../store/report-local-run.js';
+import { openStore, type Store } from '../store/store.js';
+import type { RunResult } from '../run-result.js';
+import { UsageError } from './usage-error.js';
+
+export interface ReportOptions {
+  report: boolean;
+  store: string | undefined;
+  device: { ip: string | null; host: string | null; portMap?: Record<number, number> };
+}
+
+/** The store to report to, or undefined without --report. */
+export function openReportStore(options: ReportOptions, cwd: string, env: NodeJS.ProcessEnv): Store | undefined {
+  if (!options.report) {
+    if (options.store !== undefined) throw new UsageError('--store is only used with --report');
+    return undefined;
+  }
+  if (!options.device.ip && !options.device.host) {
+    throw new UsageError('--report needs the device address (--device-ip or --device-host) to know which device the result belongs to');
+  }
+  const file = options.store === undefined ? defaultStorePath(env) : path.resolve(cwd, options.store);
+  try {
+    return openStore({ path: file });
+  } catch (error) {
+    throw new UsageError(`--report: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Writes the result (device credentials are not stored); answers the line to print and
+ * whether it was written. A result that could not be written fails the command.
+ */
+export function reportResult(store: Store, options: ReportOptions, driverName: string, result: RunResult): { ok: boolean; line: string } {
+  try {
+    const reported = reportRun(store, { device: options.device, driverName, result, user: 'driverbox run' });
+    const device = options.device.host ?? options.device.ip;
+    const count = reported.variableIds.length;
+    return {
+      ok: true,
+      line:
+        `reported to ${store.path}: agent ${reported.agentId}, device ${reported.deviceId} (${device}${reported.deviceCreated ? ', new' : ''}), ` +
+        `run ${reported.runId}, ${count} variable${count === 1 ? '' : 's'}`,
+    };
+  } catch (error) {
+    return { ok: false, line: `driverbox run: the result was not reported to ${store.path}: ${(error as Error).message}` };
+  }
+}

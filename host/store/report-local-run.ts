@@ -1,0 +1,56 @@
+// Reporting a run made outside the API (the CLI's --report, or a program embedding the host):
+// the device is found by its address under the local agent, or created there, and the result
+// is written to it. Credentials used for the run are never stored here.
+import { ensureLocalAgent } from './agents.js';
+import { createDevice, findDeviceByAddress } from './devices.js';
+import { writeRunResult, type ReportedRun } from './report-run.js';
+import { StoreError } from './store-error.js';
+import type { Store } from './store.js';
+import type { RunResult } from '../run-result.js';
+
+export interface ReportRunInput {
+  /** The device the run was made against: a host name identifies it when given, else its IP. */
+  device: { ip?: string | null; host?: string | null; portMap?: Record<number, number>; displayName?: string };
+  /** The driver's name or file, for the run record and the activity log. */
+  driverName?: string | null;
+  result: RunResult;
+  /** Who ran it, for the activity log (default "driverbox"). */
+  user?: string;
+}
+
+export interface ReportedLocalRun extends ReportedRun {
+  agentId: number;
+  deviceId: number;
+  /** True when the device was not in the store before this report. */
+  deviceCreated: boolean;
+}
+
+export function reportRun(store: Store, input: ReportRunInput): ReportedLocalRun {
+  const ip = input.device.ip || null;
+  const hostName = input.device.host || null;
+  if (!ip && !hostName) {
+    throw new StoreError('INVALID', 'cannot report a run without the device address: give device.ip or device.host');
+  }
+  return store.transaction(() => {
+    const agent = ensureLocalAgent(store);
+    let device = findDeviceByAddress(store, agent.id, { ip, hostName });
+    const deviceCreated = !device;
+    device ??= createDevice(store, agent.id, {
+      displayName: input.device.displayName ?? hostName ?? ip!,
+      ip,
+      hostName,
+      portMap: portMapOf(input.device.portMap),
+    });
+    const reported = writeRunResult(
+      store,
+      { agentId: agent.id, deviceId: device.id, driverName: input.driverName ?? null, user: input.user },
+      input.result,
+    );
+    return { ...reported, agentId: agent.id, deviceId: device.id, deviceCreated };
+  });
+}
+
+function portMapOf(map: Record<number, number> | undefined): Record<string, number> | undefined {
+  if (!map) return undefined;
+  return Object.fromEntries(Object.entries(map).map(([from, to]) => [String(from), to]));
+}

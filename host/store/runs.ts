@@ -1,0 +1,129 @@
+// The record of every reported run, failed ones included, with its log, warnings and HTTP
+// exchanges: what a run said is kept even when it wrote no variables.
+import { parseJsonColumn } from './json-column.js';
+import type { Store } from './store.js';
+import type { HttpExchange, LimitName, LogMessage, RunResult } from '../run-result.js';
+
+export interface RunRow {
+  id: number;
+  agentId: number;
+  deviceId: number | null;
+  customDriverId: number | null;
+  associationId: number | null;
+  driverName: string | null;
+  action: string;
+  started: number;
+  elapsedMs: number;
+  outcome: 'success' | 'failure';
+  errorType: string | null;
+  errorMessage: string | null;
+  limitExceeded: LimitName | null;
+  log: LogMessage[];
+  warnings: string[];
+  http: HttpExchange[];
+  variableCount: number;
+  tableCount: number;
+}
+
+interface RunDbRow {
+  id: number;
+  agent_id: number;
+  device_id: number | null;
+  custom_driver_id: number | null;
+  association_id: number | null;
+  driver_name: string | null;
+  action: string;
+  started: number;
+  elapsed_ms: number;
+  outcome: 'success' | 'failure';
+  error_type: string | null;
+  error_message: string | null;
+  limit_exceeded: LimitName | null;
+  log: string;
+  warnings: string;
+  http: string;
+  variable_count: number;
+  table_count: number;
+}
+
+function runFromDb(row: RunDbRow): RunRow {
+  return {
+    id: row.id,
+    agentId: row.agent_id,
+    deviceId: row.device_id,
+    customDriverId: row.custom_driver_id,
+    associationId: row.association_id,
+    driverName: row.driver_name,
+    action: row.action,
+    started: row.started,
+    elapsedMs: row.elapsed_ms,
+    outcome: row.outcome,
+    errorType: row.error_type,
+    errorMessage: row.error_message,
+    limitExceeded: row.limit_exceeded,
+    log: parseJsonColumn(row.log, []),
+    warnings: parseJsonColumn(row.warnings, []),
+    http: parseJsonColumn(row.http, []),
+    variableCount: row.variable_count,
+    tableCount: row.table_count,
+  };
+}
+
+export interface NewRun {
+  agentId: number;
+  deviceId: number | null;
+  customDriverId?: number | null;
+  associationId?: number | null;
+  driverName?: string | null;
+  /** When the run ended (the store's now when reported); started is this minus its duration. */
+  ended: number;
+  result: RunResult;
+  /** The result's warnings plus any the store added while writing it. */
+  warnings: string[];
+  variableCount: number;
+  tableCount: number;
+}
+
+export function insertRun(store: Store, run: NewRun): number {
+  const { result } = run;
+  const elapsed = Math.max(0, Math.round(result.durationMs));
+  const info = store
+    .statement(
+      `INSERT INTO runs (agent_id, device_id, custom_driver_id, association_id, driver_name, action, started, elapsed_ms,
+         outcome, error_type, error_message, limit_exceeded, log, warnings, http, variable_count, table_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      run.agentId,
+      run.deviceId,
+      run.customDriverId ?? null,
+      run.associationId ?? null,
+      run.driverName ?? null,
+      result.action,
+      run.ended - elapsed,
+      elapsed,
+      result.status,
+      result.errorType,
+      result.message,
+      result.limitExceeded,
+      JSON.stringify(result.logs),
+      JSON.stringify(run.warnings),
+      JSON.stringify(result.http ?? []),
+      run.variableCount,
+      run.tableCount,
+    );
+  return Number(info.lastInsertRowid);
+}
+
+export function getRun(store: Store, id: number): RunRow | undefined {
+  const row = store.statement<[number], RunDbRow>('SELECT * FROM runs WHERE id = ?').get(id);
+  return row ? runFromDb(row) : undefined;
+}
+
+/** A device's runs, newest first. */
+export function listDeviceRuns(store: Store, deviceId: number, limit = 100): RunRow[] {
+  return store
+    .statement<[number, number], RunDbRow>('SELECT * FROM runs WHERE device_id = ? ORDER BY started DESC, id DESC LIMIT ?')
+    .all(deviceId, limit)
+    .map(runFromDb);
+}

@@ -1,0 +1,60 @@
+// Tables a driver reported for a device (D.createTable): the latest table per device,
+// association and label replaces the one before it; tables keep no history.
+import { parseJsonColumn } from './json-column.js';
+import type { Store } from './store.js';
+import type { TableRecord } from '../run-result.js';
+
+export interface DeviceTableRow {
+  id: number;
+  deviceId: number;
+  associationId: number | null;
+  label: string;
+  columns: TableRecord['columnHeaders'];
+  rows: TableRecord['rows'];
+  updateTime: number;
+}
+
+interface DeviceTableDbRow {
+  id: number;
+  device_id: number;
+  association_id: number | null;
+  label: string;
+  columns: string;
+  rows: string;
+  update_time: number;
+}
+
+/** Writes a table over the one of the same device, association and label (its id is kept). */
+export function writeDeviceTable(store: Store, deviceId: number, associationId: number | null, table: TableRecord, at: number = store.now()): number {
+  const columns = JSON.stringify(table.columnHeaders);
+  const rows = JSON.stringify(table.rows);
+  const existing = store
+    .statement<[number, number, string], { id: number }>(
+      'SELECT id FROM device_tables WHERE device_id = ? AND ifnull(association_id, 0) = ? AND label = ?',
+    )
+    .get(deviceId, associationId ?? 0, table.label);
+  if (existing) {
+    store.statement('UPDATE device_tables SET columns = ?, rows = ?, update_time = ? WHERE id = ?').run(columns, rows, at, existing.id);
+    return existing.id;
+  }
+  const info = store
+    .statement('INSERT INTO device_tables (device_id, association_id, label, columns, rows, update_time) VALUES (?, ?, ?, ?, ?, ?)')
+    .run(deviceId, associationId, table.label, columns, rows, at);
+  return Number(info.lastInsertRowid);
+}
+
+/** A device's tables, by label. */
+export function listDeviceTables(store: Store, deviceId: number): DeviceTableRow[] {
+  return store
+    .statement<[number], DeviceTableDbRow>('SELECT * FROM device_tables WHERE device_id = ? ORDER BY label, id')
+    .all(deviceId)
+    .map((row) => ({
+      id: row.id,
+      deviceId: row.device_id,
+      associationId: row.association_id,
+      label: row.label,
+      columns: parseJsonColumn(row.columns, []),
+      rows: parseJsonColumn(row.rows, []),
+      updateTime: row.update_time,
+    }));
+}

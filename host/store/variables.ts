@@ -1,0 +1,288 @@
+// Variables: a device's (written by driver runs) or an agent's own (device_id NULL). A variable
+// is identified by its path within its device or agent, so its id stays the same across runs;
+// every write keeps the value it replaces as previous_value and, when the variable has
+// history, adds a sample to variable_history.
+import { StoreError } from './store-error.js';
+import type { Store } from './store.js';
+
+export interface VariableRow {
+  id: number;
+  agentId: number;
+  /** null: an agent variable. */
+  deviceId: number | null;
+  associationId: number | null;
+  path: string;
+  label: string | null;
+  unit: string | null;
+  value: string | null;
+  previousValue: string | null;
+  /** The driver's D.valueType (STRING, NUMBER…); null for agent variables set without one. */
+  valueType: string | null;
+  metric: string | null;
+  hasHistory: boolean;
+  creationTime: number;
+  valueUpdateTime: number | null;
+}
+
+interface VariableDbRow {
+  id: number;
+  agent_id: number;
+  device_id: number | null;
+  association_id: number | null;
+  path: string;
+  label: string | null;
+  unit: string | null;
+  value: string | null;
+  previous_value: string | null;
+  value_type: string | null;
+  metric: string | null;
+  has_history: number;
+  creation_time: number;
+  value_update_time: number | null;
+}
+
+function variableFromDb(row: VariableDbRow): VariableRow {
+  return {
+    id: row.id,
+    agentId: row.agent_id,
+    deviceId: row.device_id,
+    associationId: row.association_id,
+    path: row.path,
+    label: row.label,
+    unit: row.unit,
+    value: row.value,
+    previousValue: row.previous_value,
+    valueType: row.value_type,
+    metric: row.metric,
+    hasHistory: row.has_history === 1,
+    creationTime: row.creation_time,
+    valueUpdateTime: row.value_update_time,
+  };
+}
+
+/** What one write of a variable says. */
+export interface VariableWrite {
+  path: string;
+  label?: string | null;
+  unit?: string | null;
+  value: string | null;
+  valueType?: string | null;
+  metric?: string | null;
+  /** Default true: a sample is kept per write. */
+  hasHistory?: boolean;
+}
+
+/** Whose variable it is: a device's (with the association whose run wrote it) or the agent's. */
+export interface VariableOwner {
+  agentId: number;
+  deviceId: number | null;
+  associationId?: number | null;
+}
+
+/**
+ * Creates or updates one variable and records its history sample, at time `at`. Callers that
+ * write several wrap this in one transaction (writeRunResult does).
+ */
+export function writeVariable(store: Store, owner: VariableOwner, write: VariableWrite, at: number = store.now()): number {
+  const existing =
+    owner.deviceId === null
+      ? store
+          .statement<[number, string], { id: number; value: string | null }>(
+            'SELECT id, value FROM variables WHERE agent_id = ? AND device_id IS NULL AND path = ?',
+          )
+          .get(owner.agentId, write.path)
+      : store
+          .statement<[number, string], { id: number; value: string | null }>('SELECT id, value FROM variables WHERE device_id = ? AND path = ?')
+          .get(owner.deviceId, write.path);
+  const hasHistory = write.hasHistory === false ? 0 : 1;
+  let id: number;
+  if (existing) {
+    id = existing.id;
+    // The association that wrote last owns the variable: deleting it deletes what it reports.
+    store
+      .statement(
+        `UPDATE variables SET association_id = ?, label = ?, unit = ?, previous_value = ?, value = ?, value_type = ?,
+           metric = ?, has_history = ?, value_update_time = ? WHERE id = ?`,
+      )
+      .run(owner.associationId ?? null, write.label ?? null, write.unit ?? null, existing.value, write.value, write.valueType ?? null, write.metric ?? null, hasHistory, at, id);
+  } else {
+    const info = store
+      .statement(
+        `INSERT INTO variables (agent_id, device_id, association_id, path, label, unit, value, previous_value, value_type,
+           metric, has_history, creation_time, value_update_time)
+         VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
+      )
+      .run(owner.agentId, owner.deviceId, owner.associationId ?? null, write.path, write.label ?? null, write.unit ?? null, write.value, write.valueType ?? null, write.metric ?? null, hasHistory, at, at);
+    id = Number(info.lastInsertRowid);
+  }
+  if (hasHistory) {
+    store.statement('INSERT INTO variable_history (variable_id, timestamp, value) VALUES (?, ?, ?)').run(id, at, write.value);
+    const retention = historyRetentionMs(store);
+    if (retention !== null) {
+      store.statement('DELETE FROM variable_history WHERE variable_id = ? AND timestamp < ?').run(id, at - retention);
+    }
+  }
+  return id;
+}
+
+/**
+ * Sets one of the agent's own variables (device_id NULL), e.g. figures an agent reports
+ * about itself. Answers the variable as stored.
+ */
+export function setAgentVariable(store: Store, agentId: number, write: VariableWrite): VariableRow {
+  if (!write.path) throw new StoreError('INVALID', 'an agent variable needs a non-empty path');
+  return store.transaction(() => {
+    const id = writeVariable(store, { agentId, deviceId: null }, write);
+    return getVariable(store, id)!;
+  });
+}
+
+export function getVariable(store: Store, id: number): VariableRow | undefined {
+  const row = store.statement<[number], VariableDbRow>('SELECT * FROM variables WHERE id = ?').get(id);
+  return row ? variableFromDb(row) : undefined;
+}
+
+// ---- lists and counts ------------------------------------------------------------------
+
+/** The sort_by values of the API, each with the column it orders by. */
+export const VARIABLE_SORT_COLUMNS = {
+  path: 'path',
+  id: 'id',
+  value: 'value',
+  label: 'label',
+  value_update_time: 'value_update_time',
+  creation_time: 'creation_time',
+  device_id: 'device_id',
+} as const;
+
+export type VariableSortBy = keyof typeof VARIABLE_SORT_COLUMNS;
+
+/**
+ * Filters of the variable lists and counts. Each is an exact, case-sensitive match: the
+ * reference says "Allows filtering by `x`" here, and spells out "containing … (case
+ * insensitive)" where it means a substring match (listAgents' display_name).
+ */
+export interface VariableFilters {
+  value?: string;
+  path?: string;
+  hasHistory?: boolean;
+  metric?: string;
+}
+
+export interface VariableListQuery extends VariableFilters {
+  sortBy?: VariableSortBy;
+  direction?: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+}
+
+/** Which variables a list covers. */
+export type VariableScope =
+  | { kind: 'device'; agentId: number; deviceId: number }
+  | { kind: 'agent-devices'; agentId: number }
+  | { kind: 'agent'; agentId: number };
+
+function whereOf(scope: VariableScope, filters: VariableFilters): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (scope.kind === 'device') {
+    clauses.push('agent_id = ?', 'device_id = ?');
+    params.push(scope.agentId, scope.deviceId);
+  } else if (scope.kind === 'agent-devices') {
+    clauses.push('agent_id = ?', 'device_id IS NOT NULL');
+    params.push(scope.agentId);
+  } else {
+    clauses.push('agent_id = ?', 'device_id IS NULL');
+    params.push(scope.agentId);
+  }
+  if (filters.value !== undefined) {
+    clauses.push('value = ?');
+    params.push(filters.value);
+  }
+  if (filters.path !== undefined) {
+    clauses.push('path = ?');
+    params.push(filters.path);
+  }
+  if (filters.hasHistory !== undefined) {
+    clauses.push('has_history = ?');
+    params.push(filters.hasHistory ? 1 : 0);
+  }
+  if (filters.metric !== undefined) {
+    clauses.push('metric = ?');
+    params.push(filters.metric);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+/**
+ * A page of variables. Ties (and NULLs, which SQLite puts first in ascending order) are
+ * broken by id, so pages never overlap or skip. Values are compared as text.
+ */
+export function listVariables(store: Store, scope: VariableScope, query: VariableListQuery): VariableRow[] {
+  const where = whereOf(scope, query);
+  const column = VARIABLE_SORT_COLUMNS[query.sortBy ?? 'id'];
+  if (!column) throw new StoreError('INVALID', `cannot sort variables by "${query.sortBy}"`);
+  const direction = query.direction === 'desc' ? 'DESC' : 'ASC';
+  const order = column === 'id' ? `id ${direction}` : `${column} ${direction}, id ${direction}`;
+  return store
+    .statement<unknown[], VariableDbRow>(`SELECT * FROM variables WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
+    .all(...where.params, query.limit, query.offset)
+    .map(variableFromDb);
+}
+
+export function countVariables(store: Store, scope: VariableScope, filters: VariableFilters): number {
+  const where = whereOf(scope, filters);
+  return store.statement<unknown[], { n: number }>(`SELECT count(*) AS n FROM variables WHERE ${where.sql}`).get(...where.params)!.n;
+}
+
+// ---- history -------------------------------------------------------------------------
+
+export interface VariableSample {
+  timestamp: number;
+  value: string | null;
+}
+
+/** The samples of a variable with from <= timestamp <= to, oldest first. */
+export function variableHistory(store: Store, variableId: number, from: number, to: number): VariableSample[] {
+  return store
+    .statement<[number, number, number], VariableSample>(
+      'SELECT timestamp, value FROM variable_history WHERE variable_id = ? AND timestamp >= ? AND timestamp <= ? ORDER BY timestamp, rowid',
+    )
+    .all(variableId, from, to);
+}
+
+// ---- history retention -----------------------------------------------------------------
+
+const RETENTION_KEY = 'variable_history_retention_days';
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Bounds variable history to the last `days` days (null: keep everything, the default).
+ * Older samples of a variable are dropped when it is next written; pruneVariableHistory()
+ * drops them all at once.
+ */
+export function setHistoryRetention(store: Store, days: number | null): void {
+  if (days === null) {
+    store.statement('DELETE FROM meta WHERE key = ?').run(RETENTION_KEY);
+    return;
+  }
+  if (!Number.isFinite(days) || days <= 0) throw new StoreError('INVALID', `history retention must be a positive number of days (got ${days})`);
+  store.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(RETENTION_KEY, String(days));
+}
+
+export function historyRetentionDays(store: Store): number | null {
+  const row = store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(RETENTION_KEY);
+  return row ? Number(row.value) : null;
+}
+
+function historyRetentionMs(store: Store): number | null {
+  const days = historyRetentionDays(store);
+  return days === null ? null : days * DAY_MS;
+}
+
+/** Drops every sample older than the retention bound; answers how many. */
+export function pruneVariableHistory(store: Store): number {
+  const retention = historyRetentionMs(store);
+  if (retention === null) return 0;
+  return store.statement('DELETE FROM variable_history WHERE timestamp < ?').run(store.now() - retention).changes;
+}
