@@ -5,6 +5,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
+import { openStore } from '../host/store/store.js';
 
 const exec = promisify(execFile);
 const bin = path.resolve('bin/driverbox.js');
@@ -197,10 +198,21 @@ describe('driverbox CLI', () => {
     expect(text.stdout).toMatch(/custom_1\s+Reboot\s+Restarts the device\./);
   });
 
-  it('demo runs every example driver against its simulated device', async () => {
-    const { code, stdout } = await cli(['demo']);
+  it('demo runs every example driver against its simulated device and stores the results', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'driverbox-demo-'));
+    const { code, stdout } = await cli(['demo'], { env: { DRIVERBOX_DATA_DIR: dataDir } });
     expect(code).toBe(0);
-    expect(stdout).toMatch(/(\d+) of \1 example drivers succeeded/);
+    const examples = Number(/(\d+) of \1 example drivers succeeded/.exec(stdout)?.[1]);
+    expect(examples).toBeGreaterThanOrEqual(8);
     expect(stdout).toMatch(/battery\s+Battery charge\s+97\.5\s+%\s+NUMBER/);
+    const stored = new RegExp(`Stored in ${path.join(dataDir, 'driverbox.db')}: agent "driverbox demo" \\(id (\\d+)\\), (\\d+) devices, (\\d+) variables`).exec(stdout);
+    expect(stored?.[2]).toBe(String(examples));
+    // A second demo updates the same devices and variables instead of adding more.
+    const again = await cli(['demo'], { env: { DRIVERBOX_DATA_DIR: dataDir } });
+    expect(again.stdout).toContain(stored![0]);
+    const store = openStore({ path: path.join(dataDir, 'driverbox.db') });
+    const runs = store.db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number };
+    store.close();
+    expect(runs.n).toBe(examples * 2);
   });
 });

@@ -1,7 +1,7 @@
 // The driverbox command line: dispatches to one module per sub-command.
 import { readFileSync } from 'node:fs';
 import { actionsCommand, actionsHelp } from './commands/actions.js';
-import { demoCommand } from './commands/demo.js';
+import { demoCommand, demoHelp } from './commands/demo.js';
 import { runCommand, runHelp } from './commands/run.js';
 import { initCommand, initHelp } from './commands/init.js';
 import { simulateCommand, simulateHelp } from './commands/simulate.js';
@@ -37,7 +37,7 @@ Run \`driverbox <command> --help\` for a command's options.`;
 const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<number>; help?: string }> = {
   run: { run: runCommand, help: runHelp },
   actions: { run: actionsCommand, help: actionsHelp },
-  demo: { run: demoCommand },
+  demo: { run: demoCommand, help: demoHelp },
   simulate: { run: simulateCommand, help: simulateHelp },
   init: { run: initCommand, help: initHelp },
   serve: { run: serveCommand, help: serveHelp },

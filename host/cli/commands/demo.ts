@@ -1,7 +1,18 @@
 // `driverbox demo` (npm start): serves each example's simulated device on loopback,
-// runs the example driver against it, and prints what it reported. No device, no network.
+// runs the example driver against it, prints what it reported, stores each result in the
+// embedded store (under an agent of its own, "driverbox demo"), and reads the variables back
+// through the Monitoring API served in this process. No device, no network.
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { MonitoringClient } from '../../api/monitoring/client/client.js';
+import { startMonitoringServer } from '../../api/monitoring/server.js';
+import { createAgent, listAgents, type AgentRow } from '../../store/agents.js';
+import { defaultStorePath } from '../../store/data-dir.js';
+import { createDevice, listDevices } from '../../store/devices.js';
+import { writeRunResult } from '../../store/report-run.js';
+import { openStore, type Store } from '../../store/store.js';
 import { packagePath } from '../../package-path.js';
 import { runDriver } from '../../testing/run-driver.js';
 import { formatResult, styleFor } from '../format.js';
@@ -24,7 +35,46 @@ function externalHosts(folder: string): Record<string, string> {
   );
 }
 
-export async function demoCommand(_argv: string[], io: CliIo): Promise<number> {
+export const demoHelp = `Usage: driverbox demo [--store <file>]
+
+Runs every example driver (drivers-examples/) against its simulated device, prints what each
+reported, stores the results in the embedded store under the agent "driverbox demo" (one device
+per example), and reads the variables back through the Monitoring API.
+
+Options:
+  --store <file>   the store (default: driverbox.db in the data folder; env DRIVERBOX_STORE)
+  -h, --help       this help`;
+
+const DEMO_AGENT = 'driverbox demo';
+
+function demoAgent(store: Store): AgentRow {
+  return listAgents(store, { displayName: DEMO_AGENT }).find((a) => a.displayName === DEMO_AGENT) ?? createAgent(store, { displayName: DEMO_AGENT });
+}
+
+/** The example's device under the demo agent, made on first use (the simulator's port changes every run). */
+function demoDevice(store: Store, agentId: number, example: string): number {
+  const name = `example ${example}`;
+  return (listDevices(store, agentId).find((d) => d.displayName === name) ?? createDevice(store, agentId, { displayName: name, ip: '127.0.0.1' })).id;
+}
+
+export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({ args: argv, strict: true, options: { store: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+  if (values.help) {
+    io.stdout(demoHelp);
+    return 0;
+  }
+  const storeFlag = values.store ?? io.env.DRIVERBOX_STORE;
+  const storePath = storeFlag ? (storeFlag === ':memory:' ? storeFlag : path.resolve(io.cwd, storeFlag)) : defaultStorePath(io.env);
+  const store = openStore({ path: storePath });
+  try {
+    return await runExamples(io, store, storePath);
+  } finally {
+    store.close();
+  }
+}
+
+async function runExamples(io: CliIo, store: Store, storePath: string): Promise<number> {
+  const agent = demoAgent(store);
   const root = examplesDir();
   const examples = readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(root, d.name, 'driver.js')) && existsSync(path.join(root, d.name, 'device.json')))
@@ -37,9 +87,29 @@ export async function demoCommand(_argv: string[], io: CliIo): Promise<number> {
     const hosts = externalHosts(folder);
     const result = await runDriver({ path: path.join(folder, 'driver.js'), simulate: path.join(folder, 'device.json'), simulateHosts: hosts });
     if (result.status !== 'success') failed++;
+    writeRunResult(store, { agentId: agent.id, deviceId: demoDevice(store, agent.id, name), driverName: name, user: 'driverbox demo' }, result);
     const where = ['device.json', ...Object.keys(hosts)].join(' + ');
     io.stdout(`${formatResult(result, `${name} · get_status · simulated: ${where}`, style)}\n`);
   }
   io.stdout(`${examples.length - failed} of ${examples.length} example drivers succeeded`);
+
+  // Read the stored results back the way any monitoring client would: through the API.
+  const apiKey = randomBytes(16).toString('hex');
+  const server = await startMonitoringServer({ store, apiKeys: [apiKey] });
+  const client = new MonitoringClient({ baseUrl: server.url, apiKey });
+  try {
+    const devices = await client.listDevices(agent.id);
+    const variables = await client.countAgentDeviceVariables(agent.id);
+    io.stdout(
+      [
+        `Stored in ${storePath}: agent "${DEMO_AGENT}" (id ${agent.id}), ${devices.length} devices, ${variables} variables,`,
+        `read back through the Monitoring API (GET /public-api/v1/agent/${agent.id}/device/variable).`,
+        'Browse them with `driverbox serve`.',
+      ].join('\n'),
+    );
+  } finally {
+    await client.close();
+    await server.close();
+  }
   return failed === 0 ? 0 : 1;
 }
