@@ -1,6 +1,6 @@
 // Applications through MonitoringClient: Enterprise Plan only, paging, filters, counts.
 import { describe, expect, it } from 'vitest';
-import { MonitoringApiError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
+import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
 import { createAgent } from '../host/store/agents.js';
 import { recordApplications } from '../host/store/applications.js';
 import { createDevice } from '../host/store/devices.js';
@@ -117,5 +117,14 @@ describe('applications elsewhere', () => {
     expect((await failure(client.listAgentDeviceApplications(777))).status).toBe(404);
     expect((await failure(client.listDeviceApplications(enterprise.id, basicPc.id))).status).toBe(404);
     expect((await failure(client.countDeviceApplications(enterprise.id, 5555))).status).toBe(404);
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 to lists and HEAD counts without a valid key', async () => {
+    const stranger = new MonitoringClient({ baseUrl: api.server.url, apiKey: 'wrong' });
+    await expect(stranger.listAgentDeviceApplications(enterprise.id)).rejects.toBeInstanceOf(MonitoringAuthError);
+    await expect(stranger.countDeviceApplications(enterprise.id, laptop.id)).rejects.toBeInstanceOf(MonitoringAuthError);
+    await stranger.close();
   });
 });

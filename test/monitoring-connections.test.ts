@@ -2,7 +2,7 @@
 // device connections, and consumption against the agent's limit.
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { MonitoringApiError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
+import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
 import { createAgent } from '../host/store/agents.js';
 import { addConnectionBytes } from '../host/store/connections.js';
 import { createDevice } from '../host/store/devices.js';
@@ -119,5 +119,16 @@ describe('connection consumption', () => {
     expect(vpn.message).toMatch(/consumed 5000 of its 5000 connection bytes/);
     expect((await failure(client.connectToDevice(agent.id, nas.id, { allowed_ip: '203.0.113.7', port: 80, protocol: 'http' }))).status).toBe(409);
     expect((await failure(client.getConnectionConsumption(31337))).status).toBe(404);
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 without a valid key and opens nothing', async () => {
+    const before = activity('vpn_session_start').length;
+    const stranger = new MonitoringClient({ baseUrl: api.server.url, apiKey: 'wrong' });
+    await expect(stranger.createAgentVPNConnection(agent.id, { allowed_ip: '203.0.113.7', routing_policy: 'local' })).rejects.toBeInstanceOf(MonitoringAuthError);
+    await expect(stranger.getConnectionConsumption(agent.id)).rejects.toBeInstanceOf(MonitoringAuthError);
+    await stranger.close();
+    expect(activity('vpn_session_start')).toHaveLength(before);
   });
 });

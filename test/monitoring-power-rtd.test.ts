@@ -1,6 +1,6 @@
 // Power actions, RTD statistics and history, and speed-test history through MonitoringClient.
 import { describe, expect, it } from 'vitest';
-import { MonitoringApiError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
+import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
 import { createAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { listPowerActions, setPowerAvailability } from '../host/store/power.js';
@@ -131,5 +131,16 @@ describe('speed tests', () => {
     expect(await client.getSpeedTestHistory(other.id)).toEqual([]);
     expect((await failure(client.getSpeedTestHistory(agent.id, { from: 'yesterday' }))).status).toBe(422);
     expect((await failure(client.getSpeedTestHistory(12345))).status).toBe(404);
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 without a valid key and performs no power action', async () => {
+    const before = listPowerActions(store, quiet.id).length;
+    const stranger = new MonitoringClient({ baseUrl: api.server.url, apiKey: 'wrong' });
+    await expect(stranger.powerActionOnDevice(agent.id, quiet.id, 'off')).rejects.toBeInstanceOf(MonitoringAuthError);
+    await expect(stranger.getDeviceRTDHistory(agent.id, quiet.id)).rejects.toBeInstanceOf(MonitoringAuthError);
+    await stranger.close();
+    expect(listPowerActions(store, quiet.id)).toHaveLength(before);
   });
 });

@@ -2,7 +2,7 @@
 // alerts, TCP sensors probed for real on loopback, and sensor usage against the limit.
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MonitoringApiError, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
+import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
 import { createAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { setAgentLimits } from '../host/store/monitoring-limits.js';
@@ -186,5 +186,16 @@ describe('sensor usage', () => {
     expect(await client.eyesUsageInfo(agent.id)).toEqual({ limit: 3, usage: { snmp: 1, tcp: 2, total: 3 } });
     expect(await client.eyesUsageInfo(other.id)).toEqual({ limit: 50, usage: { snmp: 0, tcp: 0, total: 0 } });
     await expect(client.eyesUsageInfo(424242)).rejects.toBeInstanceOf(MonitoringNotFoundError);
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 to every sensor operation without a valid key, before looking anything up', async () => {
+    const stranger = new MonitoringClient({ baseUrl: api.server.url, apiKey: 'not-a-key' });
+    await expect(stranger.eyesUsageInfo(agent.id)).rejects.toBeInstanceOf(MonitoringAuthError);
+    await expect(stranger.createEyeTCP(agent.id, device.id, { port: 1 })).rejects.toBeInstanceOf(MonitoringAuthError);
+    await expect(stranger.listAgentEyesSNMP(9999)).rejects.toBeInstanceOf(MonitoringAuthError);
+    await stranger.close();
+    expect((await client.listAgentEyesTCP(agent.id)).map((e) => e.port)).not.toContain(1);
   });
 });
