@@ -1,7 +1,14 @@
 // Schema v1, the emulated monitoring features: SNMP and TCP sensors, SNMP triggers, sensor
 // histories, applications, VPN sessions and device connections, power actions, round-trip
-// delay and speed-test samples.
+// delay and speed-test samples, and the per-agent quotas (sensor count, connection bytes).
 export const monitoringSchema = `
+-- Quotas of an agent; an agent without a row has the defaults of monitoring-limits.ts.
+CREATE TABLE agent_limits (
+  agent_id INTEGER PRIMARY KEY REFERENCES agents(id) ON DELETE CASCADE,
+  sensor_limit INTEGER,
+  connection_limit_bytes INTEGER
+);
+
 CREATE TABLE snmp_sensors (
   id INTEGER PRIMARY KEY,
   device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
@@ -38,8 +45,8 @@ CREATE TABLE tcp_sensors (
   id INTEGER PRIMARY KEY,
   device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
   port INTEGER NOT NULL,
-  status TEXT CHECK (status IN ('UP', 'DOWN')),
-  last_update INTEGER,
+  status TEXT NOT NULL CHECK (status IN ('UP', 'DOWN')),
+  last_update INTEGER NOT NULL,
   creation_time INTEGER NOT NULL,
   UNIQUE (device_id, port)
 );
@@ -63,9 +70,9 @@ CREATE TABLE applications (
 CREATE TABLE vpn_sessions (
   id INTEGER PRIMARY KEY,
   agent_id INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
-  name TEXT NOT NULL,
-  allowed_ip TEXT,
-  routing_policy TEXT,
+  name TEXT NOT NULL, -- the user that started it
+  allowed_ip TEXT NOT NULL,
+  routing_policy TEXT NOT NULL,
   bytes INTEGER NOT NULL DEFAULT 0,
   creation_time INTEGER NOT NULL,
   expiration_time INTEGER NOT NULL,
@@ -76,10 +83,11 @@ CREATE TABLE device_connections (
   id INTEGER PRIMARY KEY,
   agent_id INTEGER NOT NULL REFERENCES agents(id) ON DELETE CASCADE,
   device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
-  allowed_ip TEXT,
+  allowed_ip TEXT NOT NULL,
   port INTEGER NOT NULL,
   protocol TEXT NOT NULL,
   link TEXT NOT NULL,
+  user TEXT NOT NULL,
   creation_time INTEGER NOT NULL,
   expiration_time INTEGER NOT NULL,
   bytes INTEGER NOT NULL DEFAULT 0
@@ -89,7 +97,18 @@ CREATE TABLE power_actions (
   id INTEGER PRIMARY KEY,
   device_id INTEGER NOT NULL REFERENCES devices(id) ON DELETE CASCADE,
   action TEXT NOT NULL CHECK (action IN ('on', 'off', 'cycle', 'software-reboot')),
+  user TEXT NOT NULL,
   timestamp INTEGER NOT NULL
+);
+CREATE INDEX power_actions_by_device ON power_actions(device_id, timestamp);
+
+-- Which power actions a device offers; a device without a row offers all four.
+CREATE TABLE power_availability (
+  device_id INTEGER PRIMARY KEY REFERENCES devices(id) ON DELETE CASCADE,
+  power_on INTEGER NOT NULL,
+  power_off INTEGER NOT NULL,
+  power_cycle INTEGER NOT NULL,
+  software_reboot INTEGER NOT NULL
 );
 
 CREATE TABLE rtd_samples (
