@@ -13,7 +13,7 @@ export { FIXTURE_VERSION, type Fixture, type FixtureSpec, type RouteSpec, type R
 export { startSimulator, type Simulator, type SimulatorOptions, type SimulatedDevice, type SimulatedRequest, type RequestOutcome } from './simulator/simulator.js';
 export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './bridges/record/format.js';
 // The embedded store and the local Monitoring Public API v1 (docs/MONITORING-API.md).
-export { openStore, Store, type StoreOptions, StoreError, type StoreErrorCode, defaultDataDir, defaultStorePath, SCHEMA_VERSION } from './store/index.js';
+export * from './store/index.js';
 export { createMonitoringApi, startMonitoringServer, type MonitoringApiOptions, type RunningMonitoringServer } from './api/monitoring/server.js';
 export * from './api/monitoring/client/index.js';
 export { reportRun, type ReportRunInput, type ReportedLocalRun } from './store/report-local-run.js';

@@ -1,12 +1,16 @@
 // `driverbox serve`: the real bin/driverbox.js serving the Monitoring API until SIGTERM,
 // with the key and secret made once in the data folder; and its usage / config errors.
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main, type CliIo } from '../host/cli/main.js';
 import { MonitoringAuthError, MonitoringClient } from '../host/api/monitoring/client/index.js';
+import { openStore } from '../host/store/store.js';
+import { ensureLocalAgent } from '../host/store/agents.js';
+import { createDevice } from '../host/store/devices.js';
 
 const bin = path.resolve('bin/driverbox.js');
 
@@ -81,6 +85,33 @@ describe('driverbox serve', () => {
     const stopped = await running.stop();
     expect(stopped.stdout).not.toMatch(/→ 200/); // --quiet
     await Promise.all([flagClient.close(), configClient.close()]);
+  });
+
+  it('probes TCP sensors every --probe-interval: a port that closes turns DOWN', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-'));
+    const storeFile = path.join(dir, 'probe.db');
+    const seeded = openStore({ path: storeFile, secretKey: 'probe-secret' });
+    const agentId = ensureLocalAgent(seeded).id;
+    const deviceId = createDevice(seeded, agentId, { displayName: 'box', ip: '127.0.0.1' }).id;
+    seeded.close();
+    const listener = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as net.AddressInfo).port;
+
+    const running = await startServe(['--store', storeFile, '--api-key', 'probe-key-1', '--probe-interval', '1', '--quiet'], { DRIVERBOX_DATA_DIR: dir, DRIVERBOX_SECRET_KEY: 'probe-secret' });
+    expect(running.output()).toContain('TCP sensors  probed every 1 s');
+    const client = new MonitoringClient({ baseUrl: running.url, apiKey: 'probe-key-1' });
+    await client.createEyeTCP(agentId, deviceId, { port });
+    expect((await client.listEyesTCP(agentId, deviceId)).map((s) => s.status)).toEqual(['UP']);
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+    let status = 'UP';
+    for (let i = 0; i < 40 && status === 'UP'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await client.listEyesTCP(agentId, deviceId))[0]!.status;
+    }
+    expect(status).toBe('DOWN');
+    await client.close();
+    expect((await running.stop()).code).toBe(0);
   });
 
   it('refuses bad flags and config files with exit 2 and a specific message', async () => {

@@ -3,3 +3,18 @@ export { openStore, Store, type StoreOptions } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
 export { defaultDataDir, defaultStorePath } from './data-dir.js';
 export { SCHEMA_VERSION } from './migrations.js';
+// What an embedding program feeds the store with (what a real agent would discover or measure).
+export { createAgent, ensureLocalAgent, getAgent, type AgentRow, type NewAgent } from './agents.js';
+export { createDevice, getDevice, findDeviceByAddress, type DeviceRow, type NewDevice } from './devices.js';
+export { setAgentStatus, setDeviceStatus } from './status-history.js';
+export { setDeviceCredentials, getDeviceCredentials, type DeviceCredentials } from './credentials.js';
+export { createCustomDriver } from './custom-drivers.js';
+export { setAgentVariable, setHistoryRetention, pruneVariableHistory } from './variables.js';
+export { writeRunResult, type ReportTarget, type ReportedRun } from './report-run.js';
+export { addActivity, type NewActivity } from './activity-log.js';
+export { recordSnmpSample } from './sensors.js';
+export { recordApplications } from './applications.js';
+export { recordSpeedSample } from './rtd-speed.js';
+export { addConnectionBytes } from './connections.js';
+export { setPowerAvailability } from './power.js';
+export { setAgentLimits } from './monitoring-limits.js';

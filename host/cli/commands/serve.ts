@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createHost } from '../../host.js';
 import { startMonitoringServer } from '../../api/monitoring/server.js';
 import { ensureLocalAgent } from '../../store/agents.js';
+import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { openStore } from '../../store/store.js';
 import { ConfigError, DEFAULT_PORT, resolveServerConfig } from '../../config/server-config.js';
 import { parseIntegerFlag } from '../options.js';
@@ -25,6 +26,7 @@ Options:
                             default: made once and kept in <data folder>/secret.key)
   --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile}; flags and
                             environment win over it (env DRIVERBOX_CONFIG)
+  --probe-interval <s>      seconds between TCP sensor probe rounds (default ${DEFAULT_PROBE_INTERVAL_MS / 1000})
   --quiet                   do not print a line per request
   -h, --help                this help
 
@@ -55,6 +57,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       'api-key': { type: 'string', multiple: true },
       'secret-key-file': { type: 'string' },
       config: { type: 'string' },
+      'probe-interval': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -65,6 +68,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
   const port = parseIntegerFlag('port', values.port, 0);
+  const probeSeconds = parseIntegerFlag('probe-interval', values['probe-interval'], 1);
   if (port !== undefined && port > 65535) throw new UsageError(`--port must be a port number 0–65535 (got "${values.port}")`);
 
   let config;
@@ -81,6 +85,11 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
 
   const store = openStore({ path: config.storePath, secretKey: config.secretKey });
   const host = createHost();
+  // TCP sensors are really probed: each round writes UP / DOWN and the round trips as RTD samples.
+  const prober = createMonitorProber(store, {
+    intervalMs: (probeSeconds ?? DEFAULT_PROBE_INTERVAL_MS / 1000) * 1000,
+    onError: (error) => io.stderr(`driverbox serve: a TCP probe round failed: ${error.message}`),
+  });
   try {
     ensureLocalAgent(store);
     let server;
@@ -103,16 +112,20 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         `  API keys     ${config.apiKeys.length} accepted, from ${config.sources.apiKeys}`,
         `  credentials  encrypted with the secret from ${config.sources.secretKey}`,
         `  OpenAPI      ${server.url}/public-api/v1/meta/open-api-definition`,
+        `  TCP sensors  probed every ${prober.intervalMs / 1000} s`,
         '',
         `Try: curl -H "X-Api-Key: <key>" ${server.url}/public-api/v1/agent`,
         'Ctrl-C to stop.',
       ].join('\n'),
     );
+    prober.start();
     const signal = await untilStopped();
+    await prober.stop();
     await server.close();
     io.stdout(`Stopped (${signal}).`);
     return 0;
   } finally {
+    await prober.stop();
     await host.close();
     store.close();
   }

@@ -7,7 +7,7 @@ import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
 import { ApiError } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { page } from '../query.js';
-import { requireAgent, requireDevice } from '../require-entities.js';
+import { requireAgent, requireDevice } from '../access.js';
 import { idParams, pagingQuery, type ApiRouteSchema } from '../route-schema.js';
 import {
   agentDeviceApplicationSchema,

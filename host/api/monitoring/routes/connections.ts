@@ -19,7 +19,7 @@ import type { DeviceRow } from '../../../store/devices.js';
 import { formatApiTime } from '../../../store/time.js';
 import { conflict, invalid, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
-import { requireAgent, requireDevice } from '../require-entities.js';
+import { requireAgent, requireDevice } from '../access.js';
 import { idParams, type ApiRouteSchema } from '../route-schema.js';
 import {
   connectionConsumptionSchema,

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { getPowerAvailability, performPowerAction, POWER_ACTIONS, type PowerAction } from '../../../store/power.js';
 import type { ApiContext } from '../context.js';
-import { requireDevice } from '../require-entities.js';
+import { requireDevice } from '../access.js';
 import { idParams, type ApiRouteSchema } from '../route-schema.js';
 import { devicePowerActionSchema, type DevicePowerAction } from '../schemas/power.js';
 

@@ -5,7 +5,7 @@ import { agentRtdStatistics, deviceRtdHistory, speedHistory } from '../../../sto
 import { formatApiTime } from '../../../store/time.js';
 import type { ApiContext } from '../context.js';
 import { timeWindow } from '../query.js';
-import { requireAgent, requireDevice } from '../require-entities.js';
+import { requireAgent, requireDevice } from '../access.js';
 import { idParams, timeWindowQuery, type ApiRouteSchema } from '../route-schema.js';
 import {
   rtdHistorySampleSchema,

@@ -33,7 +33,7 @@ import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
 import { conflict, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { timeWindow } from '../query.js';
-import { requireAgent, requireDevice } from '../require-entities.js';
+import { requireAgent, requireDevice } from '../access.js';
 import { idParams, timeWindowQuery, type ApiRouteSchema } from '../route-schema.js';
 import {
   eyesUsageSchema,
