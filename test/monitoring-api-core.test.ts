@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { MonitoringAuthError, MonitoringClient, MonitoringConnectionError, MonitoringNotFoundError, clientOperationIds } from '../host/api/monitoring/client/index.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
+import { ensureLocalAgent } from '../host/store/agents.js';
 
 const api = await startMonitoringFixture();
 
@@ -21,6 +22,37 @@ describe('X-Api-Key', () => {
     const res = await request(`${api.server.url}/public-api/v1/no/such/thing?x=1`, { headers: { 'x-api-key': TEST_API_KEY } });
     expect(res.statusCode).toBe(404);
     expect(await res.body.json()).toMatchObject({ status: 404, code: 'NO_SUCH_OPERATION', message: 'no operation at GET /public-api/v1/no/such/thing' });
+  });
+});
+
+describe('bad requests', () => {
+  const post = (path: string, body: string, type = 'application/json') =>
+    request(`${api.server.url}/public-api/v1${path}`, { method: 'POST', body, headers: { 'x-api-key': TEST_API_KEY, 'content-type': type } });
+
+  it('answers a body that is not JSON with a 400 JSON body', async () => {
+    const agent = ensureLocalAgent(api.store);
+    const res = await post(`/agent/${agent.id}/device/external-host`, '{"host": "a.example",');
+    expect(res.statusCode).toBe(400);
+    const body = (await res.body.json()) as { status: number; code: string; message: string };
+    expect(body).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect(body.message).toMatch(/JSON/);
+  });
+
+  it('answers a body of another media type with 415', async () => {
+    const agent = ensureLocalAgent(api.store);
+    const res = await post(`/agent/${agent.id}/device/external-host`, 'host=a.example', 'application/x-www-form-urlencoded');
+    expect(res.statusCode).toBe(415);
+    expect(await res.body.json()).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
+  });
+
+  it('answers a failure of its own with a 500 that shows no stack or internals', async () => {
+    const broken = await startMonitoringFixture();
+    broken.store.close(); // every query now throws inside better-sqlite3
+    const res = await request(`${broken.server.url}/public-api/v1/agent`, { headers: { 'x-api-key': TEST_API_KEY } });
+    expect(res.statusCode).toBe(500);
+    const text = await res.body.text();
+    expect(JSON.parse(text)).toEqual({ status: 500, code: 'INTERNAL_ERROR', message: 'the server failed to answer this request; see its log' });
+    expect(text).not.toMatch(/at \w|better-sqlite3|node_modules/);
   });
 });
 
