@@ -10,6 +10,7 @@ import { ConfigError, DEFAULT_PORT, resolveServerConfig } from '../../config/ser
 import { parseIntegerFlag } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { untilStopped } from '../until-stopped.js';
 
 export const serveHelp = `Usage: driverbox serve [options]
 
@@ -32,18 +33,6 @@ Options:
 
 The data folder is $DRIVERBOX_DATA_DIR, else the platform's (~/.local/share/driverbox on Linux).
 Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 the store or the port cannot be used, 2 usage or config error.`;
-
-function untilStopped(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
-}
 
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -9,6 +9,7 @@ import { loadFixture } from '../../simulator/load-fixture.js';
 import { startSimulator, type SimulatedRequest, type Simulator } from '../../simulator/simulator.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { untilStopped } from '../until-stopped.js';
 
 export const simulateHelp = `Usage: driverbox simulate <fixture.json> [options]
 
@@ -59,18 +60,6 @@ export function requestLine(request: SimulatedRequest, stateBefore: string): str
   const reason = request.reason ? `: ${request.reason}` : '';
   const state = request.state !== stateBefore ? ` · state "${request.state}"` : '';
   return `#${request.seq} ${request.protocol.padEnd(5)} ${request.method} ${request.url} → ${outcome}  ${route}${reason}${state}`;
-}
-
-function untilStopped(): Promise<string> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve(signal);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }
 
 export async function simulateCommand(argv: string[], io: CliIo): Promise<number> {
