@@ -135,6 +135,15 @@ describe('agent scheduler', () => {
     expect(Math.max(...shortFirsts)).toBeLessThan(800);
   });
 
+  it('keeps a straying jitter source inside the window', async () => {
+    const s = make({ jitterMs: 1_000, random: () => 1 });
+    const rec = record(s, t0);
+    s.add({ key: 'edge', deviceKey: 'd', periodMs: 10_000, run: takes(1) });
+    await vi.advanceTimersByTimeAsync(999);
+    expect(rec.startsOf('edge')).toHaveLength(1);
+    expect(rec.startsOf('edge')[0]).toBeLessThan(1_000);
+  });
+
   it('never runs two runs of one job at once: a run still going at its next due time is skipped and counted', async () => {
     const { peak, wrap } = concurrencyProbe();
     const s = make({ jitterMs: 0 });

@@ -219,7 +219,9 @@ export class Scheduler extends EventEmitter<SchedulerEvents> {
     if (this.jobs.has(job.key)) {
       throw new SchedulerError('DUPLICATE_JOB', `scheduler job "${job.key}" is already scheduled (use replace to change it)`);
     }
-    const draw = Math.min(Math.max(this.random(), 0), 1);
+    // Clamped so a jitter source that strays (1, −0.1, NaN) still lands inside the window.
+    const raw = this.random();
+    const draw = Number.isFinite(raw) ? Math.min(Math.max(raw, 0), 1 - Number.EPSILON) : 0;
     const offset = Math.min(job.periodMs, this.jitterMs) * draw;
     const state: JobState = {
       job: { ...job },
