@@ -35,7 +35,9 @@ export function readDriverFile(
   }
   const inspection = inspectDriver(source, path);
   for (const e of inspection.errors) {
-    checker.problem(fieldPath(at, 'path'), `${relativePath}${e.line ? ` line ${e.line}` : ''}: ${e.type}: ${e.message}`);
+    // Inspection messages may already start with their type ("SyntaxError: …"): say it once.
+    const message = e.message.startsWith(`${e.type}: `) ? e.message : `${e.type}: ${e.message}`;
+    checker.problem(fieldPath(at, 'path'), `${relativePath}${e.line ? ` line ${e.line}` : ''}: ${message}`);
   }
   const defined = new Set(['get_status', 'validate', ...inspection.actions.map((a) => `custom_${a.id}`)]);
   actions?.forEach((action, i) => {
