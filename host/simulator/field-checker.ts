@@ -33,7 +33,8 @@ function distance(a: string, b: string): number {
   return row[b.length]!;
 }
 
-function suggestion(key: string, known: readonly string[]): string {
+/** " (did you mean "x"?)" for a name close to one of `known`, else "". */
+export function suggestion(key: string, known: readonly string[]): string {
   const lower = key.toLowerCase();
   const close = known.filter((k) => k.toLowerCase() === lower || distance(lower, k.toLowerCase()) <= 2 || (lower.length > 3 && k.toLowerCase().startsWith(lower)));
   return close.length ? ` (did you mean ${close.map((k) => `"${k}"`).join(' or ')}?)` : '';

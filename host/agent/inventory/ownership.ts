@@ -1,0 +1,38 @@
+// Which store entities the inventory made, kept in the store's meta table (no schema change):
+// a reload removes those the inventory no longer lists and leaves alone the ones made through
+// the API. Ids whose entity has since been deleted (through the API) are forgotten on read.
+import type { Store } from '../../store/store.js';
+
+const META_KEY = 'agent_inventory_entities';
+
+export interface InventoryOwnership {
+  /** Device name → id, and whether the inventory set its credentials (so it may remove them). */
+  devices: Record<string, { id: number; credentials: boolean }>;
+  drivers: Record<string, number>;
+  /** `driver@device` → association id. */
+  associations: Record<string, number>;
+}
+
+export function readOwnership(store: Store): InventoryOwnership {
+  const row = store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
+  const saved = row ? (JSON.parse(row.value) as Partial<InventoryOwnership>) : {};
+  const exists = (table: string, id: number) => !!store.statement(`SELECT 1 FROM ${table} WHERE id = ?`).get(id);
+  const keep = <T>(entries: Record<string, T> | undefined, table: string, idOf: (v: T) => number): Record<string, T> =>
+    Object.fromEntries(Object.entries(entries ?? {}).filter(([, v]) => exists(table, idOf(v))));
+  return {
+    devices: keep(saved.devices, 'devices', (v) => v.id),
+    drivers: keep(saved.drivers, 'custom_drivers', (v) => v),
+    associations: keep(saved.associations, 'custom_driver_associations', (v) => v),
+  };
+}
+
+export function writeOwnership(store: Store, ownership: InventoryOwnership): void {
+  store.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META_KEY, JSON.stringify(ownership));
+}
+
+/** Is this entity one the inventory made? (The API may use it to explain a refusal.) */
+export function isInventoryOwned(store: Store, kind: 'device' | 'driver' | 'association', id: number): boolean {
+  const o = readOwnership(store);
+  if (kind === 'device') return Object.values(o.devices).some((d) => d.id === id);
+  return Object.values(kind === 'driver' ? o.drivers : o.associations).includes(id);
+}

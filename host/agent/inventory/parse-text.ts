@@ -1,0 +1,72 @@
+// Inventory text → a plain document. YAML and JSON both report where the text is broken
+// (line and column), so a typo in a big file is found without bisecting it.
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import { InventoryError } from './inventory-error.js';
+
+export type InventoryFormat = 'yaml' | 'json';
+
+export interface ParsedText {
+  value: unknown;
+  /** Line of a field by its path, for messages; undefined when unknown (JSON, or no such node). */
+  lineOf(path: ReadonlyArray<string | number>): number | undefined;
+}
+
+/** The format a file name implies; null when its extension is neither. */
+export function formatOfFile(file: string): InventoryFormat | null {
+  if (/\.ya?ml$/i.test(file)) return 'yaml';
+  if (/\.json$/i.test(file)) return 'json';
+  return null;
+}
+
+export function parseText(text: string, format: InventoryFormat, file: string | null): ParsedText {
+  return format === 'yaml' ? parseYaml(text, file) : parseJson(text, file);
+}
+
+function parseYaml(text: string, file: string | null): ParsedText {
+  const lines = new LineCounter();
+  const doc: Document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    throw new InventoryError(
+      file,
+      doc.errors.map((e) => {
+        const at = lines.linePos(e.pos[0]);
+        // The library's message also quotes the line; the location is what the user needs.
+        return `line ${at.line}, column ${at.col}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+      }),
+    );
+  }
+  return {
+    value: doc.toJS({ maxAliasCount: 1000 }) as unknown,
+    lineOf(path) {
+      // A missing field has no node: point at the nearest parent that has one.
+      for (let n = path.length; n > 0; n--) {
+        const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+        if (node && typeof node === 'object' && node.range) return lines.linePos(node.range[0]).line;
+      }
+      return undefined;
+    },
+  };
+}
+
+function parseJson(text: string, file: string | null): ParsedText {
+  try {
+    return { value: JSON.parse(text) as unknown, lineOf: () => undefined };
+  } catch (error) {
+    const message = (error as Error).message.replace(/ in JSON at position \d+.*$/s, '').replace(/, ".*" is not valid JSON$/s, '');
+    const at = jsonErrorPosition(text, (error as Error).message);
+    throw new InventoryError(file, [`${at ? `line ${at.line}, column ${at.col}: ` : ''}not valid JSON: ${message}`]);
+  }
+}
+
+/** Where JSON.parse stopped: its "at position N" when it says, else where YAML (a superset) stops. */
+function jsonErrorPosition(text: string, message: string): { line: number; col: number } | undefined {
+  const lines = new LineCounter();
+  const position = /at position (\d+)/.exec(message);
+  if (position) {
+    parseDocument(text, { lineCounter: lines });
+    return lines.linePos(Number(position[1]));
+  }
+  const doc = parseDocument(text, { lineCounter: lines });
+  const first = doc.errors[0];
+  return first ? lines.linePos(first.pos[0]) : undefined;
+}

@@ -1,0 +1,289 @@
+// Brings the store in line with an inventory, under the local agent, in one transaction:
+// devices, library drivers and associations the inventory lists are added or updated (matched
+// by name); those it made earlier and no longer lists are removed; those made through the API
+// are left alone. Answers what changed, so a reload reschedules only what it must.
+import { ensureLocalAgent } from '../../store/agents.js';
+import { ASSOCIATION_CREDENTIAL_SCOPE, createAssociation, hasDriverCredentials, listAssociations, updateAssociationParameters } from '../../store/associations.js';
+import { getDeviceCredentials, setDeviceCredentials } from '../../store/credentials.js';
+import { createCustomDriver, deleteCustomDriver, findCustomDriverByName, getCustomDriver, updateCustomDriver, type CustomDriverRow } from '../../store/custom-drivers.js';
+import { createDevice, deleteDevice, getDevice, type DeviceRow } from '../../store/devices.js';
+import { StoreError } from '../../store/store-error.js';
+import type { Store } from '../../store/store.js';
+import { InventoryError } from './inventory-error.js';
+import { readOwnership, writeOwnership, type InventoryOwnership } from './ownership.js';
+import { associationKey, type Inventory, type InventoryAssociation, type InventoryDevice, type InventoryDriver } from './types.js';
+
+export interface NamedId {
+  name: string;
+  id: number;
+}
+
+export interface ChangeSet {
+  added: NamedId[];
+  updated: NamedId[];
+  removed: NamedId[];
+}
+
+/** An inventory association as the scheduler needs it. */
+export interface ScheduledAssociation {
+  id: number;
+  /** `driver@device`. */
+  name: string;
+  driverId: number;
+  deviceId: number;
+  samplePeriod: number;
+  actions: string[];
+  enabled: boolean;
+}
+
+export interface InventorySyncResult {
+  agentId: number;
+  devices: ChangeSet;
+  drivers: ChangeSet;
+  /** Associations named `driver@device`; removed includes those deleted with their device or driver. */
+  associations: ChangeSet;
+  /** Ids of associations (of any origin) whose runs change: added, updated, or whose driver or device was updated. */
+  reschedule: number[];
+  /** Every association the inventory defines. */
+  scheduled: ScheduledAssociation[];
+  changed: boolean;
+}
+
+const emptyChanges = (): ChangeSet => ({ added: [], updated: [], removed: [] });
+
+export function syncInventory(store: Store, inventory: Inventory): InventorySyncResult {
+  return store.transaction(() => {
+    const agentId = ensureLocalAgent(store).id;
+    const owned = readOwnership(store);
+    const result: InventorySyncResult = {
+      agentId,
+      devices: emptyChanges(),
+      drivers: emptyChanges(),
+      associations: emptyChanges(),
+      reschedule: [],
+      scheduled: [],
+      changed: false,
+    };
+    const next: InventoryOwnership = { devices: {}, drivers: {}, associations: {} };
+    const where = inventory.file ?? null;
+
+    for (const d of inventory.drivers) next.drivers[d.name] = guard(where, `drivers "${d.name}"`, () => syncDriver(store, d, owned, result.drivers));
+    for (const d of inventory.devices) next.devices[d.name] = guard(where, `devices "${d.name}"`, () => syncDevice(store, agentId, d, owned, result.devices));
+    for (const a of inventory.associations) {
+      const key = associationKey(a);
+      const driverId = next.drivers[a.driver]!;
+      const deviceId = next.devices[a.device]!.id;
+      const id = guard(where, `associations "${key}"`, () => syncAssociation(store, agentId, a, driverId, deviceId, owned, result.associations));
+      next.associations[key] = id;
+      result.scheduled.push({ id, name: key, driverId, deviceId, samplePeriod: a.samplePeriod, actions: [...a.actions], enabled: a.enabled });
+    }
+
+    removeUnlisted(store, agentId, owned, next, result);
+    writeOwnership(store, next);
+
+    const touched = new Set([...result.associations.added, ...result.associations.updated].map((a) => a.id));
+    const updatedDrivers = new Set(result.drivers.updated.map((d) => d.id));
+    const updatedDevices = new Set(result.devices.updated.map((d) => d.id));
+    for (const a of listAssociations(store, agentId)) {
+      if (updatedDrivers.has(a.customDriverId) || updatedDevices.has(a.deviceId)) touched.add(a.id);
+    }
+    result.reschedule = [...touched].sort((x, y) => x - y);
+    result.changed = [result.devices, result.drivers, result.associations].some((c) => c.added.length + c.updated.length + c.removed.length > 0);
+    return result;
+  });
+}
+
+/** Store refusals name ids; say which inventory entry they are about. */
+function guard<T>(file: string | null, what: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof StoreError) throw new InventoryError(file, [`${what}: ${error.message}`]);
+    throw error;
+  }
+}
+
+function driverDefinition(d: InventoryDriver) {
+  return {
+    name: d.name,
+    code: d.source,
+    description: d.description,
+    parameters: d.parameters.map((p) => ({ name: p.name, valueType: p.type, defaultValue: p.default, description: p.description })),
+  };
+}
+
+function sameDriver(row: CustomDriverRow, d: InventoryDriver): boolean {
+  const normal = (list: Array<{ name: string; type: string; default: unknown; description: string | null }>) =>
+    JSON.stringify([...list].sort((a, b) => a.name.localeCompare(b.name)).map((p) => [p.name, p.type, p.default ?? null, p.description ?? null]));
+  const stored = row.parameters.map((p) => ({ name: p.name, type: p.valueType, default: p.defaultValue, description: p.description }));
+  return row.source === d.source && row.description === d.description && normal(stored) === normal(d.parameters);
+}
+
+function syncDriver(store: Store, d: InventoryDriver, owned: InventoryOwnership, changes: ChangeSet): number {
+  const id = owned.drivers[d.name];
+  if (id !== undefined) {
+    if (!sameDriver(getCustomDriver(store, id)!, d)) {
+      updateCustomDriver(store, id, driverDefinition(d));
+      changes.updated.push({ name: d.name, id });
+    }
+    return id;
+  }
+  const taken = findCustomDriverByName(store, d.name);
+  if (taken) {
+    throw new StoreError('CONFLICT', `the library already has a driver named "${d.name}" (id ${taken.id}) made through the API; rename one of them`);
+  }
+  const created = createCustomDriver(store, driverDefinition(d));
+  changes.added.push({ name: d.name, id: created.id });
+  return created.id;
+}
+
+function sameAddress(row: DeviceRow, d: InventoryDevice): boolean {
+  const ports = (map: Record<string | number, number>) => JSON.stringify(Object.entries(map).map(([k, v]) => [Number(k), v]).sort((a, b) => a[0]! - b[0]!));
+  return (
+    row.displayName === d.name &&
+    row.ip === d.ip &&
+    row.hostName === d.host &&
+    ports(row.portMap) === ports(d.portMap) &&
+    row.macAddress === d.mac &&
+    (row.details.serial ?? null) === d.serial
+  );
+}
+
+function syncDevice(store: Store, agentId: number, d: InventoryDevice, owned: InventoryOwnership, changes: ChangeSet): { id: number; credentials: boolean } {
+  const mine = owned.devices[d.name];
+  let id: number;
+  let updated = false;
+  if (mine) {
+    id = mine.id;
+    const row = getDevice(store, agentId, id)!;
+    if (!sameAddress(row, d)) {
+      const details: Record<string, string> = { ...row.details };
+      if (d.serial === null) delete details.serial;
+      else details.serial = d.serial;
+      store
+        .statement('UPDATE devices SET display_name = ?, ip = ?, host_name = ?, port_map = ?, ip_addresses = ?, mac_address = ?, details = ? WHERE id = ?')
+        .run(d.name, d.ip, d.host, JSON.stringify(d.portMap), JSON.stringify(d.ip ? [d.ip] : []), d.mac, JSON.stringify(details), id);
+      updated = true;
+    }
+  } else {
+    const taken = store
+      .statement<[number, string], { id: number }>('SELECT id FROM devices WHERE agent_id = ? AND display_name = ? ORDER BY id LIMIT 1')
+      .get(agentId, d.name);
+    if (taken) throw new StoreError('CONFLICT', `the agent already has a device named "${d.name}" (id ${taken.id}) made through the API or a report; rename one of them`);
+    id = createDevice(store, agentId, {
+      displayName: d.name,
+      ip: d.ip,
+      hostName: d.host,
+      portMap: d.portMap,
+      macAddress: d.mac,
+      details: d.serial === null ? {} : { serial: d.serial },
+    }).id;
+    changes.added.push({ name: d.name, id });
+  }
+  if (d.credentials) {
+    const current = getDeviceCredentials(store, id, [ASSOCIATION_CREDENTIAL_SCOPE]);
+    if (current?.username !== d.credentials.username || current.password !== d.credentials.password) {
+      setDeviceCredentials(store, id, ASSOCIATION_CREDENTIAL_SCOPE, d.credentials);
+      updated = updated || !!mine;
+    }
+  } else if (mine?.credentials) {
+    // Credentials the inventory set and now leaves out are removed; others (set through the API) stay.
+    store.statement('DELETE FROM device_credentials WHERE device_id = ? AND scope = ?').run(id, ASSOCIATION_CREDENTIAL_SCOPE);
+    updated = true;
+  }
+  if (updated) changes.updated.push({ name: d.name, id });
+  return { id, credentials: d.credentials !== null };
+}
+
+/** The values an association was given (not the defaults it falls back on), by parameter name. */
+function givenValues(store: Store, associationId: number): Record<string, unknown> {
+  const rows = store
+    .statement<[number], { name: string; value: string | null }>(
+      `SELECT p.name, ap.value FROM custom_driver_association_parameters ap JOIN custom_driver_parameters p ON p.id = ap.parameter_id
+       WHERE ap.association_id = ? AND ap.value IS NOT NULL`,
+    )
+    .all(associationId);
+  return Object.fromEntries(rows.map((r) => [r.name, JSON.parse(r.value!) as unknown]));
+}
+
+const sortedJson = (values: Record<string, unknown>) => JSON.stringify(Object.entries(values).sort(([a], [b]) => a.localeCompare(b)));
+
+function syncAssociation(
+  store: Store,
+  agentId: number,
+  a: InventoryAssociation,
+  driverId: number,
+  deviceId: number,
+  owned: InventoryOwnership,
+  changes: ChangeSet,
+): number {
+  const key = associationKey(a);
+  const driver = getCustomDriver(store, driverId)!;
+  const values = driver.parameters.map((p) => ({ parameterId: p.id, value: a.parameters[p.name] ?? null }));
+  const status = a.enabled ? 'ENABLED' : 'DISABLED';
+  // Inventory periods are any whole number of seconds (an agent may poll every 10 s), not only
+  // the platform's list that createAssociation enforces, so period and status are set here.
+  const setPeriodAndStatus = (id: number) =>
+    store.statement('UPDATE custom_driver_associations SET sample_period = ?, status = ? WHERE id = ?').run(a.samplePeriod, status, id);
+  const id = owned.associations[key];
+  if (id !== undefined) {
+    const row = store.statement<[number], { sample_period: number; status: string; custom_driver_id: number; device_id: number }>(
+      'SELECT sample_period, status, custom_driver_id, device_id FROM custom_driver_associations WHERE id = ?',
+    ).get(id)!;
+    if (row.custom_driver_id === driverId && row.device_id === deviceId) {
+      const sameValues = sortedJson(givenValues(store, id)) === sortedJson(a.parameters);
+      if (!sameValues) updateAssociationParameters(store, driverId, id, values);
+      if (row.sample_period !== a.samplePeriod || row.status !== status) setPeriodAndStatus(id);
+      if (!sameValues || row.sample_period !== a.samplePeriod || row.status !== status) changes.updated.push({ name: key, id });
+      return id;
+    }
+  }
+  const existing = store
+    .statement<[number, number], { id: number }>('SELECT id FROM custom_driver_associations WHERE custom_driver_id = ? AND device_id = ?')
+    .get(driverId, deviceId);
+  if (existing) throw new StoreError('CONFLICT', `driver "${a.driver}" is already applied to device "${a.device}" through the API (association ${existing.id}); delete that association or this entry`);
+  if (driver.requiresCredentials && !hasDriverCredentials(store, deviceId)) {
+    throw new StoreError('CONFLICT', `driver "${a.driver}" uses the device's credentials and device "${a.device}" has none: give the device credentials`);
+  }
+  const created = createAssociation(store, { customDriverId: driverId, agentId, deviceId, parameters: values.filter((v) => v.value !== null) });
+  setPeriodAndStatus(created.id);
+  changes.added.push({ name: key, id: created.id });
+  return created.id;
+}
+
+function associationName(store: Store, id: number): string {
+  const row = store
+    .statement<[number], { driver: string; device: string }>(
+      `SELECT d.name AS driver, v.display_name AS device FROM custom_driver_associations a
+       JOIN custom_drivers d ON d.id = a.custom_driver_id JOIN devices v ON v.id = a.device_id WHERE a.id = ?`,
+    )
+    .get(id);
+  return row ? associationKey(row) : `association ${id}`;
+}
+
+function removeAssociations(store: Store, ids: number[], changes: ChangeSet): void {
+  for (const id of ids) {
+    const name = associationName(store, id);
+    if (store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(id).changes > 0) changes.removed.push({ name, id });
+  }
+}
+
+function removeUnlisted(store: Store, agentId: number, owned: InventoryOwnership, next: InventoryOwnership, result: InventorySyncResult): void {
+  const keptAssociations = new Set(Object.values(next.associations));
+  removeAssociations(store, Object.values(owned.associations).filter((id) => !keptAssociations.has(id)), result.associations);
+  const idsWhere = (column: 'custom_driver_id' | 'device_id', value: number) =>
+    store.statement<[number], { id: number }>(`SELECT id FROM custom_driver_associations WHERE ${column} = ?`).all(value);
+  for (const [name, id] of Object.entries(owned.drivers)) {
+    if (next.drivers[name] === id) continue;
+    // A driver cannot stay without its code source: associations made on it through the API go with it.
+    removeAssociations(store, idsWhere('custom_driver_id', id).map((r) => r.id), result.associations);
+    deleteCustomDriver(store, id);
+    result.drivers.removed.push({ name, id });
+  }
+  for (const [name, { id }] of Object.entries(owned.devices)) {
+    if (next.devices[name]?.id === id) continue;
+    removeAssociations(store, idsWhere('device_id', id).map((r) => r.id), result.associations);
+    deleteDevice(store, agentId, id);
+    result.devices.removed.push({ name, id });
+  }
+}
