@@ -1,11 +1,10 @@
 // The supervised sandbox process: runs execute in a forked child; when it dies, exactly the
 // runs in flight fail with the reason, it restarts (backing off when it keeps dying), queued
 // runs go to the new child, and close() drains what was accepted.
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RestartBackoff } from '../host/agent/sandbox-process/backoff.js';
-import { startSandboxProcess, type SandboxExitEvent, type SandboxProcess, type SandboxRestartEvent } from '../host/agent/sandbox-process/index.js';
+import { startSandboxProcess, type SandboxEvents, type SandboxExitEvent, type SandboxProcess } from '../host/agent/sandbox-process/index.js';
 import type { RunRequest } from '../host/index.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 
@@ -62,6 +61,10 @@ async function until(check: () => boolean, what: string): Promise<void> {
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`timed out waiting for ${what}`);
+}
+
+function nextEvent<E extends keyof SandboxEvents>(sandbox: SandboxProcess, event: E): Promise<SandboxEvents[E][0]> {
+  return new Promise((resolve) => sandbox.once(event, ((payload: SandboxEvents[E][0]) => resolve(payload)) as never));
 }
 
 function releaseHeld(): void {
@@ -127,7 +130,7 @@ describe('a crash of the sandbox process', () => {
     expect(sandbox.stats()).toMatchObject({ inFlight: 2, queued: 1 });
 
     const pid = sandbox.stats().pid!;
-    const restarted = once(sandbox, 'restart') as Promise<[SandboxRestartEvent]>;
+    const restarted = nextEvent(sandbox, 'restart');
     process.kill(pid, 'SIGKILL');
 
     for (const result of [await first, await second]) {
@@ -137,7 +140,7 @@ describe('a crash of the sandbox process', () => {
       expect(result.message).toContain('restarted');
       expect(result.action).toBe('get_status');
     }
-    const [restart] = await restarted;
+    const restart = await restarted;
     expect(restart).toMatchObject({ previousPid: pid, restarts: 1, delayMs: 0 });
     expect(restart.pid).not.toBe(pid);
     expect(exits).toEqual([{ pid, code: null, signal: 'SIGKILL', expected: false, lostRuns: 2 }]);
@@ -157,11 +160,11 @@ describe('repeated crashes', () => {
     try {
       const delays: number[] = [];
       for (let i = 0; i < 4; i++) {
-        const restarted = once(sandbox, 'restart') as Promise<[SandboxRestartEvent]>;
+        const restarted = nextEvent(sandbox, 'restart');
         const pid = sandbox.stats().pid!;
         process.kill(pid, 'SIGKILL');
         await until(() => sandbox.stats().pid !== pid, 'the child to go');
-        const [event] = await restarted;
+        const event = await restarted;
         delays.push(event.delayMs);
       }
       expect(delays).toEqual([0, 150, 300, 300]);
@@ -176,7 +179,7 @@ describe('repeated crashes', () => {
     const sandbox = await startSandboxProcess({ host: { threads: 1, warmIsolates: 0 }, restart: { initialDelayMs: 200 } });
     try {
       for (let i = 0; i < 2; i++) {
-        const restarted = once(sandbox, 'restart');
+        const restarted = nextEvent(sandbox, 'restart');
         process.kill(sandbox.stats().pid!, 'SIGKILL');
         if (i === 1) {
           await until(() => sandbox.stats().state === 'restarting', 'the restart to be pending');

@@ -1,6 +1,7 @@
 // The supervised sandbox process: the agent's RunExecutor that keeps isolated-vm out of the agent's own process.
 export {
   startSandboxProcess,
+  type SandboxEvents,
   type SandboxExitEvent,
   type SandboxProcess,
   type SandboxProcessOptions,

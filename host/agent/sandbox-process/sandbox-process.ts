@@ -69,12 +69,12 @@ export interface SandboxRestartEvent {
   delayMs: number;
 }
 
-type Events = { exit: [SandboxExitEvent]; restart: [SandboxRestartEvent] };
+export type SandboxEvents = { exit: [SandboxExitEvent]; restart: [SandboxRestartEvent] };
+type Events = SandboxEvents;
 
-export interface SandboxProcess extends RunExecutor {
+/** A RunExecutor with counters, and an EventEmitter of 'exit' and 'restart'. */
+export interface SandboxProcess extends RunExecutor, EventEmitter<SandboxEvents> {
   stats(): SandboxProcessStats;
-  on<E extends keyof Events>(event: E, listener: (...args: Events[E]) => void): this;
-  off<E extends keyof Events>(event: E, listener: (...args: Events[E]) => void): this;
 }
 
 interface PendingRun {
