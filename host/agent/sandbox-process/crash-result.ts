@@ -1,0 +1,23 @@
+// The RunResult of a run the sandbox process could not finish (it died, or close() stopped it):
+// a failure like any other, so the scheduler records it and carries on. GENERIC_ERROR, as the
+// host reports other failures of the sandbox itself (sandbox/run.ts); the logs and HTTP
+// exchanges of the run died with the process.
+import type { RunRequest } from '../../host.js';
+import type { RunResult } from '../../run-result.js';
+
+export function lostRunResult(request: RunRequest, message: string, durationMs: number): RunResult {
+  return {
+    status: 'failure',
+    errorType: 'GENERIC_ERROR',
+    message,
+    variables: [],
+    tables: [],
+    logs: [],
+    warnings: ['the logs and HTTP exchanges of this run were lost with the sandbox process'],
+    http: [],
+    // A replay without an action would have used the recorded one; this process never read it.
+    action: request.action ?? 'get_status',
+    limitExceeded: null,
+    durationMs: Math.round(durationMs * 100) / 100,
+  };
+}

@@ -1,0 +1,13 @@
+// The supervised sandbox process: the agent's RunExecutor that keeps isolated-vm out of the agent's own process.
+export {
+  startSandboxProcess,
+  type SandboxEvents,
+  type SandboxExitEvent,
+  type SandboxProcess,
+  type SandboxProcessOptions,
+  type SandboxProcessStats,
+  type SandboxRestartEvent,
+  type SandboxState,
+} from './sandbox-process.js';
+export type { SandboxHostOptions } from './protocol.js';
+export type { BackoffOptions } from './backoff.js';

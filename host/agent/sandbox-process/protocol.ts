@@ -1,0 +1,27 @@
+// Messages between the agent and its sandbox process over the fork IPC channel
+// (serialization 'advanced': structured clone, so only plain data crosses).
+import type { HostOptions, RunRequest } from '../../host.js';
+import type { RunResult } from '../../run-result.js';
+import type { PoolStats } from '../../sandbox/pool.js';
+
+/** Host options that can cross the process boundary: externalHosts as a list, not a predicate. */
+export type SandboxHostOptions = Omit<HostOptions, 'externalHosts'> & { externalHosts?: string[] };
+
+/** A thrown DriverboxError (or any error) as plain data. */
+export interface WireError {
+  code: string | null;
+  message: string;
+}
+
+export type ToChild =
+  | { t: 'init'; host: SandboxHostOptions }
+  | { t: 'run'; id: number; request: RunRequest }
+  | { t: 'close' };
+
+export type FromChild =
+  /** createHost succeeded: runs may come. */
+  | { t: 'ready' }
+  /** createHost failed: the child exits after sending this. */
+  | { t: 'init-failed'; error: WireError }
+  | { t: 'result'; id: number; result: RunResult; pool: PoolStats }
+  | { t: 'error'; id: number; error: WireError; pool: PoolStats };

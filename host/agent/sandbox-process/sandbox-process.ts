@@ -1,0 +1,407 @@
+// startSandboxProcess: a RunExecutor whose runs execute in a forked child holding the isolate
+// pool, so that a catastrophic isolate error kills that child and not the agent. The agent
+// side supervises it: runs in flight when it dies end as failed results naming the exit code
+// or signal, it is restarted (with backoff when it keeps dying), and runs not yet sent wait
+// for the new child. Only maxInFlight runs are sent at once, so a crash loses no more.
+import { fork, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import { performance } from 'node:perf_hooks';
+import { DriverboxError, type DriverboxErrorCode } from '../../errors.js';
+import type { RunRequest } from '../../host.js';
+import type { RunResult } from '../../run-result.js';
+import type { PoolStats } from '../../sandbox/pool.js';
+import type { RunExecutor } from '../run-executor.js';
+import { RestartBackoff, type BackoffOptions } from './backoff.js';
+import { lostRunResult } from './crash-result.js';
+import { sandboxEntryPath } from './entry-path.js';
+import { assertSendable } from './plain-data.js';
+import type { FromChild, SandboxHostOptions, ToChild, WireError } from './protocol.js';
+
+export interface SandboxProcessOptions {
+  /** createHost options for the child (externalHosts only as a list: a function cannot be sent). */
+  host?: SandboxHostOptions;
+  /** Runs sent to the child at once; more wait here, safe from a crash (default host.maxIsolates, else 16). */
+  maxInFlight?: number;
+  /** Restart delays when the child keeps dying (defaults 100 ms, 30 s, 60 s). */
+  restart?: Partial<BackoffOptions>;
+  /** close(): how long runs already accepted may take to finish before the child is killed, ms (default 10 s). */
+  closeGraceMs?: number;
+  /** Extra Node flags for the child (e.g. --max-old-space-size=512); --no-node-snapshot is always given. */
+  execArgv?: string[];
+}
+
+export type SandboxState = 'starting' | 'ready' | 'restarting' | 'closing' | 'closed';
+
+export interface SandboxProcessStats {
+  /** The current child's pid; null while none is running. */
+  pid: number | null;
+  state: SandboxState;
+  /** Children started after the first one. */
+  restarts: number;
+  /** Runs sent to the child and not answered yet. */
+  inFlight: number;
+  /** Runs accepted and waiting to be sent (at maxInFlight, or while the child restarts). */
+  queued: number;
+  /** How long the current child has been serving runs, ms; 0 while none is. */
+  uptimeMs: number;
+  /** Runs that ended as failed because the child died or was killed under them. */
+  lostRuns: number;
+  /** The child's isolate pool, as of its last answer; null before any. */
+  pool: PoolStats | null;
+}
+
+export interface SandboxExitEvent {
+  pid: number;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when close() stopped it; false for a crash. */
+  expected: boolean;
+  /** Runs in flight that ended as failed because of this exit. */
+  lostRuns: number;
+}
+
+export interface SandboxRestartEvent {
+  /** The new child's pid, now ready for runs. */
+  pid: number;
+  previousPid: number;
+  restarts: number;
+  /** The backoff waited before forking it, ms. */
+  delayMs: number;
+}
+
+export type SandboxEvents = { exit: [SandboxExitEvent]; restart: [SandboxRestartEvent] };
+type Events = SandboxEvents;
+
+/** A RunExecutor with counters, and an EventEmitter of 'exit' and 'restart'. */
+export interface SandboxProcess extends RunExecutor, EventEmitter<SandboxEvents> {
+  stats(): SandboxProcessStats;
+}
+
+interface PendingRun {
+  id: number;
+  request: RunRequest;
+  resolve(result: RunResult): void;
+  reject(error: Error): void;
+  sentAt: number;
+}
+
+/** One forked child and what the supervisor knows of it. */
+interface Child {
+  process: ChildProcess;
+  pid: number;
+  ready: boolean;
+  readyAt: number;
+  startedAt: number;
+  /** Why the supervisor killed it, when it did (an IPC failure, close()'s grace ran out). */
+  killedBecause: string | null;
+  /** The init error it reported, when createHost failed there. */
+  initError: WireError | null;
+  /** The end of its stderr, for the reason of a crash. */
+  stderrTail: string;
+}
+
+const STDERR_TAIL_CHARS = 600;
+/** After close() sends 'close', how long the child may take to close its host and exit, ms. */
+const EXIT_WAIT_MS = 5_000;
+
+function integer(value: number | undefined, fallback: number, name: string, min: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < min) {
+    throw new DriverboxError('INVALID_OPTIONS', `sandbox process: ${name} must be an integer >= ${min} (got ${JSON.stringify(value)})`);
+  }
+  return value;
+}
+
+function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
+  return signal ? `was killed by ${signal}` : `exited with code ${code}`;
+}
+
+class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
+  readonly #options: Required<Omit<SandboxProcessOptions, 'restart' | 'host'>> & { host: SandboxHostOptions };
+  readonly #backoff: RestartBackoff;
+  readonly #entry: string;
+  readonly #queue: PendingRun[] = [];
+  readonly #inFlight = new Map<number, PendingRun>();
+  #child: Child | null = null;
+  #state: SandboxState = 'starting';
+  #nextId = 1;
+  #restarts = 0;
+  #lostRuns = 0;
+  #pool: PoolStats | null = null;
+  #restartTimer: NodeJS.Timeout | null = null;
+  #closing: Promise<void> | null = null;
+  /** Wakes close() when the last accepted run is answered, or the child is gone. */
+  #onIdle: (() => void) | null = null;
+  #onChildGone: (() => void) | null = null;
+  /** The first child: startSandboxProcess resolves once it is ready, or rejects with why it is not. */
+  readonly started: Promise<void>;
+  #startSettled = false;
+  #startResolve!: () => void;
+  #startReject!: (error: Error) => void;
+
+  constructor(options: SandboxProcessOptions) {
+    super();
+    const host = options.host ?? {};
+    assertSendable(host, 'host', 'sandbox process options');
+    this.#options = {
+      host,
+      maxInFlight: integer(options.maxInFlight, host.maxIsolates ?? 16, 'maxInFlight', 1),
+      closeGraceMs: integer(options.closeGraceMs, 10_000, 'closeGraceMs', 0),
+      execArgv: options.execArgv ?? [],
+    };
+    if (!Array.isArray(this.#options.execArgv) || this.#options.execArgv.some((a) => typeof a !== 'string')) {
+      throw new DriverboxError('INVALID_OPTIONS', 'sandbox process: execArgv must be a list of Node flags');
+    }
+    const restart = options.restart ?? {};
+    this.#backoff = new RestartBackoff({
+      initialDelayMs: integer(restart.initialDelayMs, 100, 'restart.initialDelayMs', 0),
+      maxDelayMs: integer(restart.maxDelayMs, 30_000, 'restart.maxDelayMs', 0),
+      stableAfterMs: integer(restart.stableAfterMs, 60_000, 'restart.stableAfterMs', 0),
+    });
+    this.#entry = sandboxEntryPath();
+    this.started = new Promise<void>((resolve, reject) => {
+      this.#startResolve = resolve;
+      this.#startReject = reject;
+    });
+    this.#spawn();
+  }
+
+  run(request: RunRequest): Promise<RunResult> {
+    if (this.#state === 'closing' || this.#state === 'closed') {
+      return Promise.reject(new DriverboxError('HOST_CLOSED', 'the sandbox process is closed'));
+    }
+    try {
+      assertSendable(request, 'request', `run of ${request?.path ?? request?.filename ?? 'an inline driver'}`);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<RunResult>((resolve, reject) => {
+      this.#queue.push({ id: this.#nextId++, request, resolve, reject, sentAt: 0 });
+      this.#pump();
+    });
+  }
+
+  stats(): SandboxProcessStats {
+    const child = this.#child;
+    return {
+      pid: child?.pid ?? null,
+      state: this.#state,
+      restarts: this.#restarts,
+      inFlight: this.#inFlight.size,
+      queued: this.#queue.length,
+      uptimeMs: child?.ready ? Math.round(performance.now() - child.readyAt) : 0,
+      lostRuns: this.#lostRuns,
+      pool: this.#pool,
+    };
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    this.#state = 'closing';
+    if (this.#restartTimer) {
+      clearTimeout(this.#restartTimer);
+      this.#restartTimer = null;
+    }
+    const child = this.#child;
+    if (child?.ready) {
+      // Drain: what was accepted still runs, within the grace.
+      await this.#waitFor((wake) => (this.#onIdle = wake), () => this.#inFlight.size === 0 && this.#queue.length === 0, this.#options.closeGraceMs);
+      this.#onIdle = null;
+    }
+    this.#rejectQueued('the sandbox process was closed before this run started');
+    if (this.#child) {
+      const current = this.#child;
+      if (this.#inFlight.size > 0) {
+        this.#kill(current, `close() stopped it after its grace of ${this.#options.closeGraceMs} ms`);
+      } else {
+        this.#send(current, { t: 'close' });
+      }
+      const exited = await this.#waitFor((wake) => (this.#onChildGone = wake), () => this.#child !== current, EXIT_WAIT_MS);
+      if (!exited) this.#kill(current, 'it did not exit after close()');
+      await this.#waitFor((wake) => (this.#onChildGone = wake), () => this.#child !== current, EXIT_WAIT_MS);
+      this.#onChildGone = null;
+    }
+    this.#state = 'closed';
+    if (!this.#startSettled) this.#settleStart(new DriverboxError('HOST_CLOSED', 'the sandbox process was closed before it was ready'));
+  }
+
+  /** Resolves true once done() holds (checked whenever `register`'s wake-up is called), false after timeoutMs. */
+  #waitFor(register: (wake: () => void) => void, done: () => boolean, timeoutMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      if (done()) return resolve(true);
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      register(() => {
+        if (!done()) return;
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+
+  #spawn(delayMs = 0, previousPid: number | null = null): void {
+    const child = fork(this.#entry, [], {
+      execArgv: ['--no-node-snapshot', ...this.#options.execArgv],
+      serialization: 'advanced',
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
+    const state: Child = {
+      process: child,
+      pid: child.pid ?? -1,
+      ready: false,
+      readyAt: 0,
+      startedAt: performance.now(),
+      killedBecause: null,
+      initError: null,
+      stderrTail: '',
+    };
+    this.#child = state;
+    this.#state = this.#restarts === 0 && previousPid === null ? 'starting' : 'restarting';
+    // Forwarded as it comes (crash reports matter); the tail also goes into the failed runs' reason.
+    child.stderr?.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      state.stderrTail = (state.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
+    });
+    child.on('message', (message: FromChild) => this.#onMessage(state, message, delayMs, previousPid));
+    child.on('error', (error) => this.#kill(state, `its IPC channel failed (${error.message})`));
+    // The channel is gone but the process may linger: without it no result can come back.
+    child.on('disconnect', () => {
+      // (While closing, the child disconnects itself on its way out: close() waits for its exit.)
+      if (this.#child === state && this.#state !== 'closing' && child.exitCode === null && child.signalCode === null) this.#kill(state, null);
+    });
+    child.on('close', (code, signal) => this.#onExit(state, code, signal));
+    if (child.pid === undefined) this.#kill(state, 'it could not be started');
+    else this.#send(state, { t: 'init', host: this.#options.host });
+  }
+
+  #onMessage(child: Child, message: FromChild, delayMs: number, previousPid: number | null): void {
+    if (this.#child !== child) return;
+    switch (message.t) {
+      case 'ready':
+        child.ready = true;
+        child.readyAt = performance.now();
+        if (this.#state !== 'closing') this.#state = 'ready';
+        if (previousPid === null) this.#settleStart(null);
+        else this.emit('restart', { pid: child.pid, previousPid, restarts: this.#restarts, delayMs });
+        this.#pump();
+        return;
+      case 'init-failed':
+        child.initError = message.error;
+        return;
+      case 'result':
+      case 'error': {
+        this.#pool = message.pool;
+        const run = this.#inFlight.get(message.id);
+        if (!run) return;
+        this.#inFlight.delete(message.id);
+        if (message.t === 'result') run.resolve(message.result);
+        else run.reject(new DriverboxError((message.error.code ?? 'SANDBOX_FAILED') as DriverboxErrorCode, message.error.message));
+        this.#pump();
+        this.#onIdle?.();
+        return;
+      }
+    }
+  }
+
+  /** Sends queued runs while the child is ready and below maxInFlight. */
+  #pump(): void {
+    const child = this.#child;
+    if (!child?.ready || child.killedBecause !== null) return;
+    while (this.#queue.length > 0 && this.#inFlight.size < this.#options.maxInFlight) {
+      const run = this.#queue.shift()!;
+      run.sentAt = performance.now();
+      this.#inFlight.set(run.id, run);
+      if (!this.#send(child, { t: 'run', id: run.id, request: run.request }, run)) return;
+    }
+  }
+
+  /** False when the message could not be sent; a run it carried is answered, the child killed when the channel failed. */
+  #send(child: Child, message: ToChild, run?: PendingRun): boolean {
+    try {
+      child.process.send(message, (error) => {
+        if (error) this.#kill(child, `sending to it failed (${error.message})`);
+      });
+      return true;
+    } catch (error) {
+      // The serializer refused this value (assertSendable missed a kind): only this run fails.
+      if (run && error instanceof Error && error.name === 'DataCloneError') {
+        this.#inFlight.delete(run.id);
+        run.reject(new DriverboxError('INVALID_OPTIONS', `run of ${run.request.path ?? run.request.filename ?? 'an inline driver'}: ${error.message}; only plain data can be sent to the sandbox process`));
+        return true;
+      }
+      if (run) {
+        // Never sent: it goes to the next child with the rest of the queue.
+        this.#inFlight.delete(run.id);
+        this.#queue.unshift(run);
+      }
+      this.#kill(child, `sending to it failed (${error instanceof Error ? error.message : String(error)})`);
+      return false;
+    }
+  }
+
+  #kill(child: Child, reason: string | null): void {
+    if (child.killedBecause === null && reason !== null) child.killedBecause = reason;
+    child.process.kill('SIGKILL');
+  }
+
+  #onExit(child: Child, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.#child !== child) return;
+    this.#child = null;
+    const expected = this.#state === 'closing' && child.killedBecause === null;
+    const how = child.killedBecause ? `was killed because ${child.killedBecause}` : describeExit(code, signal);
+    const output = child.stderrTail.trim() ? `; its last output: ${JSON.stringify(child.stderrTail.trim().slice(-300))}` : '';
+    const closing = this.#state === 'closing';
+    const next = closing ? 'it was not restarted: the sandbox process is closing' : 'the sandbox process was restarted and the run was not retried';
+    const lost = [...this.#inFlight.values()];
+    this.#inFlight.clear();
+    const now = performance.now();
+    for (const run of lost) {
+      run.resolve(lostRunResult(run.request, `the sandbox process (pid ${child.pid}) ${how} while this run was in flight; ${next}${output}`, now - run.sentAt));
+    }
+    this.#lostRuns += lost.length;
+    this.emit('exit', { pid: child.pid, code, signal, expected, lostRuns: lost.length });
+    this.#onChildGone?.();
+    this.#onIdle?.();
+    if (!child.ready && !this.#startSettled) {
+      // The first child never got ready: bad options, a missing flag or build; restarting will not help.
+      const error = child.initError
+        ? new DriverboxError((child.initError.code ?? 'SANDBOX_FAILED') as DriverboxErrorCode, child.initError.message)
+        : new DriverboxError('SANDBOX_FAILED', `the sandbox process (pid ${child.pid}) ${how} before it was ready${output}`);
+      this.#state = 'closed';
+      this.#rejectQueued(error.message);
+      this.#settleStart(error);
+      return;
+    }
+    if (closing) return;
+    this.#state = 'restarting';
+    const delayMs = this.#backoff.next(child.ready ? now - child.readyAt : 0);
+    this.#restartTimer = setTimeout(() => {
+      this.#restartTimer = null;
+      this.#restarts++;
+      this.#spawn(delayMs, child.pid);
+    }, delayMs);
+  }
+
+  #rejectQueued(message: string): void {
+    for (const run of this.#queue.splice(0)) run.reject(new DriverboxError('HOST_CLOSED', message));
+  }
+
+  #settleStart(error: Error | null): void {
+    this.#startSettled = true;
+    if (error) this.#startReject(error);
+    else this.#startResolve();
+  }
+}
+
+/**
+ * Forks the sandbox process and resolves once its host is ready. Rejects with the child's own
+ * error when createHost fails there (bad host options: INVALID_OPTIONS, …).
+ */
+export async function startSandboxProcess(options: SandboxProcessOptions = {}): Promise<SandboxProcess> {
+  const sandbox = new SupervisedSandbox(options);
+  await sandbox.started;
+  return sandbox;
+}
