@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DriverboxError } from './errors.js';
 
 /** The absolute path of `relative` in the nearest enclosing package that has it, or null. */
 export function packagePath(relative: string): string | null {
@@ -15,4 +16,16 @@ export function packagePath(relative: string): string | null {
     if (parent === dir) return null;
     dir = parent;
   }
+}
+
+/**
+ * A script a child process runs (it cannot load TypeScript): `sibling` when this code runs from
+ * dist/, else the built copy at `distRelative` (tests and tsx run host/ from source).
+ */
+export function builtScriptPath(sibling: URL, distRelative: string): string {
+  const beside = fileURLToPath(sibling);
+  if (existsSync(beside)) return beside;
+  const built = packagePath(distRelative);
+  if (!built) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', `${distRelative} is missing: run \`npm run build\``);
+  return built;
 }

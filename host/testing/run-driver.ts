@@ -3,9 +3,7 @@
 // driverbox's own tests are) and in a short-lived child process otherwise, so a user's test
 // runner needs no special flags.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RecordingFile } from '../bridges/record/format.js';
 import type { DeviceSpec } from '../device.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
@@ -13,7 +11,7 @@ import { createHost, type HostOptions, type RunRequest } from '../host.js';
 import type { RunLimits } from '../limits.js';
 import type { ResolveOption } from '../resolve.js';
 import type { RunResult } from '../run-result.js';
-import { packagePath } from '../package-path.js';
+import { builtScriptPath } from '../package-path.js';
 import { hasNoNodeSnapshot } from '../sandbox/node-flags.js';
 import type { Fixture, FixtureSpec } from '../simulator/fixture-types.js';
 import { startSimulator, type Simulator } from '../simulator/simulator.js';
@@ -58,11 +56,7 @@ export interface RunDriverOptions {
 }
 
 function childRunnerPath(): string {
-  const sibling = fileURLToPath(new URL('./child-runner.js', import.meta.url));
-  if (existsSync(sibling)) return sibling; // running from dist/
-  const built = packagePath(path.join('dist', 'host', 'testing', 'child-runner.js'));
-  if (!built) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'dist/host/testing/child-runner.js is missing: run `npm run build`');
-  return built;
+  return builtScriptPath(new URL('./child-runner.js', import.meta.url), path.join('dist', 'host', 'testing', 'child-runner.js'));
 }
 
 function runInChild(request: ChildRequest): Promise<RunResult> {
