@@ -8,7 +8,7 @@ import { insertRun } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 import { writeDeviceTable } from './tables.js';
-import { writeVariable } from './variables.js';
+import { historyRetentionMs, writeVariable } from './variables.js';
 
 export interface ReportTarget {
   agentId: number;
@@ -40,6 +40,7 @@ export function writeRunResult(store: Store, target: ReportTarget, result: RunRe
     let tableCount = 0;
     if (result.status === 'success') {
       const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
+      const retention = historyRetentionMs(store);
       for (const variable of firstOfEachUid(result.variables, warnings)) {
         variableIds.push(
           writeVariable(
@@ -47,6 +48,7 @@ export function writeRunResult(store: Store, target: ReportTarget, result: RunRe
             owner,
             { path: variable.uid, label: variable.label, unit: variable.unit, value: variable.value, valueType: variable.valueType, metric: null, hasHistory: true },
             now,
+            retention,
           ),
         );
       }

@@ -81,9 +81,15 @@ export interface VariableOwner {
 
 /**
  * Creates or updates one variable and records its history sample, at time `at`. Callers that
- * write several wrap this in one transaction (writeRunResult does).
+ * write several wrap this in one transaction and read the retention bound once (writeRunResult does).
  */
-export function writeVariable(store: Store, owner: VariableOwner, write: VariableWrite, at: number = store.now()): number {
+export function writeVariable(
+  store: Store,
+  owner: VariableOwner,
+  write: VariableWrite,
+  at: number = store.now(),
+  retention: number | null = historyRetentionMs(store),
+): number {
   const existing =
     owner.deviceId === null
       ? store
@@ -117,7 +123,6 @@ export function writeVariable(store: Store, owner: VariableOwner, write: Variabl
   }
   if (hasHistory) {
     store.statement('INSERT INTO variable_history (variable_id, timestamp, value) VALUES (?, ?, ?)').run(id, at, write.value);
-    const retention = historyRetentionMs(store);
     if (retention !== null) {
       store.statement('DELETE FROM variable_history WHERE variable_id = ? AND timestamp < ?').run(id, at - retention);
     }
@@ -275,7 +280,8 @@ export function historyRetentionDays(store: Store): number | null {
   return row ? Number(row.value) : null;
 }
 
-function historyRetentionMs(store: Store): number | null {
+/** The history retention bound in ms, or null for none. */
+export function historyRetentionMs(store: Store): number | null {
   const days = historyRetentionDays(store);
   return days === null ? null : days * DAY_MS;
 }
