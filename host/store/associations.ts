@@ -258,3 +258,36 @@ export function runParameters(association: AssociationRow): Record<string, unkno
 export function markAssociationRun(store: Store, associationId: number): void {
   store.statement('UPDATE custom_driver_associations SET last_inspection_time = ? WHERE id = ?').run(store.now(), associationId);
 }
+
+/** What a scheduler needs of an association, without its parameters: who, how often, and names for messages. */
+export interface AssociationSchedule {
+  id: number;
+  customDriverId: number;
+  deviceId: number;
+  samplePeriod: number;
+  enabled: boolean;
+  driverName: string;
+  deviceName: string;
+}
+
+/** Every association of an agent with its driver's and device's names, oldest first. */
+export function listAssociationSchedules(store: Store, agentId: number): AssociationSchedule[] {
+  return store
+    .statement<[number], { id: number; custom_driver_id: number; device_id: number; sample_period: number; status: string; driver_name: string; device_name: string }>(
+      `SELECT a.id, a.custom_driver_id, a.device_id, a.sample_period, a.status, d.name AS driver_name, v.display_name AS device_name
+         FROM custom_driver_associations a
+         JOIN custom_drivers d ON d.id = a.custom_driver_id
+         JOIN devices v ON v.id = a.device_id
+        WHERE a.agent_id = ? ORDER BY a.id`,
+    )
+    .all(agentId)
+    .map((r) => ({
+      id: r.id,
+      customDriverId: r.custom_driver_id,
+      deviceId: r.device_id,
+      samplePeriod: r.sample_period,
+      enabled: r.status === 'ENABLED',
+      driverName: r.driver_name,
+      deviceName: r.device_name,
+    }));
+}

@@ -10,7 +10,7 @@ export { setAgentStatus, setDeviceStatus } from './status-history.js';
 export { setDeviceCredentials, getDeviceCredentials, type DeviceCredentials } from './credentials.js';
 export { createCustomDriver } from './custom-drivers.js';
 export { setAgentVariable, setHistoryRetention, pruneVariableHistory } from './variables.js';
-export { writeRunResult, type ReportTarget, type ReportedRun } from './report-run.js';
+export { writeRunResult, type ReportTarget, type ReportedRun, type WriteRunOptions } from './report-run.js';
 export { addActivity, type NewActivity } from './activity-log.js';
 export { recordSnmpSample } from './sensors.js';
 export { recordApplications } from './applications.js';

@@ -4,7 +4,7 @@
 import type { RunResult, VariableRecord } from '../run-result.js';
 import { addActivity } from './activity-log.js';
 import { getDevice } from './devices.js';
-import { insertRun } from './runs.js';
+import { insertRun, pruneDeviceRuns } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 import { writeDeviceTable } from './tables.js';
@@ -21,13 +21,20 @@ export interface ReportTarget {
   user?: string;
 }
 
+export interface WriteRunOptions {
+  /** Add a custom_driver_execute entry to the activity log (default true; the agent's scheduled runs skip it). */
+  activity?: boolean;
+  /** Keep only the device's newest N runs afterwards (default: keep all). */
+  keepRunsPerDevice?: number | null;
+}
+
 export interface ReportedRun {
   runId: number;
   /** Ids of the variables the run wrote, in the order reported. */
   variableIds: number[];
 }
 
-export function writeRunResult(store: Store, target: ReportTarget, result: RunResult): ReportedRun {
+export function writeRunResult(store: Store, target: ReportTarget, result: RunResult, options: WriteRunOptions = {}): ReportedRun {
   checkResult(result);
   return store.transaction(() => {
     if (!getDevice(store, target.agentId, target.deviceId)) {
@@ -67,28 +74,31 @@ export function writeRunResult(store: Store, target: ReportTarget, result: RunRe
       variableCount: variableIds.length,
       tableCount,
     });
-    addActivity(store, {
-      agentId: target.agentId,
-      deviceId: target.deviceId,
-      type: 'custom_driver_execute',
-      user: target.user ?? 'driverbox',
-      description: describeRun(target.driverName ?? null, result, variableIds.length),
-      details: {
-        run_id: runId,
-        custom_driver_id: target.customDriverId ?? null,
-        association_id: associationId,
-        driver: target.driverName ?? null,
-        action: result.action,
-        outcome: result.status,
-        error_type: result.errorType,
-        message: result.message,
-        limit_exceeded: result.limitExceeded,
-        variable_count: variableIds.length,
-        table_count: tableCount,
-        elapsed_ms: Math.round(result.durationMs),
-      },
-      timestamp: now,
-    });
+    if (options.keepRunsPerDevice != null) pruneDeviceRuns(store, target.deviceId, options.keepRunsPerDevice);
+    if (options.activity ?? true) {
+      addActivity(store, {
+        agentId: target.agentId,
+        deviceId: target.deviceId,
+        type: 'custom_driver_execute',
+        user: target.user ?? 'driverbox',
+        description: describeRun(target.driverName ?? null, result, variableIds.length),
+        details: {
+          run_id: runId,
+          custom_driver_id: target.customDriverId ?? null,
+          association_id: associationId,
+          driver: target.driverName ?? null,
+          action: result.action,
+          outcome: result.status,
+          error_type: result.errorType,
+          message: result.message,
+          limit_exceeded: result.limitExceeded,
+          variable_count: variableIds.length,
+          table_count: tableCount,
+          elapsed_ms: Math.round(result.durationMs),
+        },
+        timestamp: now,
+      });
+    }
     return { runId, variableIds };
   });
 }

@@ -127,3 +127,16 @@ export function listDeviceRuns(store: Store, deviceId: number, limit = 100): Run
     .all(deviceId, limit)
     .map(runFromDb);
 }
+
+/**
+ * Keeps a device's newest `keep` runs and deletes the older ones; answers how many went. An agent
+ * polling every few seconds would otherwise grow the table without end.
+ */
+export function pruneDeviceRuns(store: Store, deviceId: number, keep: number): number {
+  return store
+    .statement<[number, number, number]>(
+      `DELETE FROM runs WHERE device_id = ? AND id IN (
+         SELECT id FROM runs WHERE device_id = ? ORDER BY started DESC, id DESC LIMIT -1 OFFSET ?)`,
+    )
+    .run(deviceId, deviceId, keep).changes;
+}

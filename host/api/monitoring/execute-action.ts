@@ -3,14 +3,12 @@
 // association's parameter values) and shapes the RunResult as CustomDriverExecutionResult.
 // Action ids are the reference's custom_N ↔ N (1–30); 0 runs get_status (a driverbox
 // extension, so collection can be triggered through the API). validate is not executable.
-import type { Host } from '../../host.js';
-import type { DeviceSpec } from '../../device.js';
+import type { RunExecutor } from '../../agent/run-executor.js';
 import { DriverboxError } from '../../errors.js';
 import type { RunResult } from '../../run-result.js';
-import { findAssociation, runParameters, type AssociationRow } from '../../store/associations.js';
-import { getDeviceCredentials } from '../../store/credentials.js';
-import { getCustomDriver, type CustomDriverRow } from '../../store/custom-drivers.js';
-import { getDevice, type DeviceRow } from '../../store/devices.js';
+import { findAssociation } from '../../store/associations.js';
+import { getCustomDriver } from '../../store/custom-drivers.js';
+import { buildRunRequest, type PlannedRun } from '../../store/run-request.js';
 import { requireDevice } from './access.js';
 import type { Store } from '../../store/store.js';
 import { ApiError, conflict, notFound } from './api-error.js';
@@ -26,13 +24,8 @@ export interface ExecutionRequest {
   actionId: number;
 }
 
-export interface ExecutionPlan {
-  driver: CustomDriverRow;
-  association: AssociationRow;
-  device: DeviceRow;
-  /** get_status or custom_N. */
-  action: string;
-}
+/** What planExecution settled: the driver, association, device and action to run. */
+export type ExecutionPlan = PlannedRun;
 
 export function actionName(actionId: number): string {
   return actionId === GET_STATUS_ACTION_ID ? 'get_status' : `custom_${actionId}`;
@@ -63,38 +56,9 @@ export function planExecution(store: Store, request: ExecutionRequest): Executio
   return { driver, association, device, action };
 }
 
-/** The device as the sandbox reaches it: its address, port map and driver credentials. */
-export function deviceSpecOf(store: Store, device: DeviceRow): DeviceSpec {
-  const credentials = getDeviceCredentials(store, device.id);
-  const portMap: Record<number, number> = {};
-  for (const [from, to] of Object.entries(device.portMap)) portMap[Number(from)] = to;
-  return {
-    // Keeps the device's cookie jar and connections between runs.
-    id: `agent-${device.agentId}-device-${device.id}`,
-    ip: device.ip,
-    host: device.hostName,
-    portMap,
-    username: credentials?.username ?? null,
-    password: credentials?.password ?? null,
-    macAddress: device.macAddress,
-    serial: device.details.serial ?? null,
-  };
-}
-
-/** A file name for the driver's stack frames and messages. */
-function driverFilename(driver: CustomDriverRow): string {
-  return `${driver.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || `custom-driver-${driver.id}`}.js`;
-}
-
-export async function runPlannedAction(store: Store, host: Host, plan: ExecutionPlan): Promise<RunResult> {
+export async function runPlannedAction(store: Store, host: RunExecutor, plan: ExecutionPlan): Promise<RunResult> {
   try {
-    return await host.run({
-      source: plan.driver.source,
-      filename: driverFilename(plan.driver),
-      action: plan.action,
-      device: deviceSpecOf(store, plan.device),
-      parameters: runParameters(plan.association),
-    });
+    return await host.run(buildRunRequest(store, plan));
   } catch (error) {
     if (!(error instanceof DriverboxError)) throw error;
     const status = error.code === 'HOST_CLOSED' ? 503 : 500;

@@ -2,7 +2,7 @@
 // operation group in routes/; this file wires them with the API-key check, the error body and
 // the OpenAPI document.
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Host } from '../../host.js';
+import type { RunExecutor } from '../../agent/run-executor.js';
 import type { Store } from '../../store/store.js';
 import { apiKeyCheck } from './auth.js';
 import type { ApiContext } from './context.js';
@@ -25,8 +25,8 @@ export interface MonitoringApiOptions {
   store: Store;
   /** Accepted X-Api-Key values; at least one. */
   apiKeys: readonly string[];
-  /** Runs drivers for executeCustomDriverAction. */
-  host?: Host;
+  /** Runs drivers for executeCustomDriverAction (a Host, or the agent's sandbox process). */
+  host?: RunExecutor;
   /** The user written into activity-log entries made through the API. Default "api". */
   user?: string;
   /** Fastify's logger option (false by default). */
@@ -35,6 +35,16 @@ export interface MonitoringApiOptions {
   version?: string;
   /** Told of every answered request (the CLI prints one line each). */
   onRequestDone?: (request: { method: string; url: string; status: number; ms: number }) => void;
+  /**
+   * Told after every successful request that may have changed the store (any method but GET):
+   * the agent re-reads its associations then, so those made through the API are scheduled.
+   */
+  onStoreChanged?: () => void;
+  /**
+   * Routes of the embedding application served beside the API (the agent's /metrics and
+   * status), outside the API prefix and its X-Api-Key check, which they handle themselves.
+   */
+  extraRoutes?: (app: FastifyInstance) => Promise<void>;
 }
 
 /** The route registrars, one per operation group. */
@@ -62,16 +72,23 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
   });
   const ctx: ApiContext = { store: options.store, host: options.host, user: options.user ?? 'api' };
   installErrorHandling(app);
-  app.addHook('onRequest', apiKeyCheck(options.apiKeys));
   const onDone = options.onRequestDone;
   if (onDone) {
     app.addHook('onResponse', async (request, reply) => {
       onDone({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime });
     });
   }
+  const onStoreChanged = options.onStoreChanged;
+  if (onStoreChanged) {
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onStoreChanged();
+    });
+  }
   const routes = collectRoutes(app);
+  if (options.extraRoutes) await app.register(options.extraRoutes);
   await app.register(
     async (api) => {
+      api.addHook('onRequest', apiKeyCheck(options.apiKeys));
       for (const register of groups) register(api, ctx);
       registerMetaRoutes(api, () => openApi);
     },

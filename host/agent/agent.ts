@@ -1,0 +1,497 @@
+// createAgent: the long-running collector. It brings the store in line with the inventory,
+// turns every enabled association of the local agent (from the inventory or made through the
+// API) into a scheduler job, runs those jobs in the supervised sandbox process, writes each
+// result to the store, and optionally serves the Monitoring API with /metrics and the
+// application status beside it. docs/agent/agent.md tells how to embed it.
+import { EventEmitter } from 'node:events';
+import { startMonitoringServer, type RunningMonitoringServer } from '../api/monitoring/server.js';
+import { DriverboxError } from '../errors.js';
+import type { RunLimits } from '../limits.js';
+import type { RunResult } from '../run-result.js';
+import { ensureLocalAgent } from '../store/agents.js';
+import { listAssociationSchedules, type AssociationSchedule } from '../store/associations.js';
+import type { Store } from '../store/store.js';
+import { agentRoutes } from './agent-routes.js';
+import { runAssociation, type ActionRun } from './association-run.js';
+import { loadInventory, syncInventory, type Inventory, type InventorySyncResult } from './inventory/index.js';
+import { DEFAULT_ACTIONS } from './inventory/types.js';
+import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './metrics.js';
+import type { RunExecutor } from './run-executor.js';
+import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './sandbox-process/index.js';
+import { createScheduler, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
+import { createStatusSource, type HealthProbe } from './status.js';
+
+/** How long stop() lets runs in flight finish by default. */
+export const DEFAULT_GRACE_MS = 30_000;
+/** Runs kept per device in the store by default (older records are pruned as new ones come). */
+export const DEFAULT_KEEP_RUNS_PER_DEVICE = 100;
+/** How often the agent re-reads its associations by default (to see changes other processes made). */
+export const DEFAULT_STORE_REFRESH_MS = 30_000;
+
+export interface AgentApiOptions {
+  /** Accepted X-Api-Key values (at least one). */
+  apiKeys: readonly string[];
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Told of every answered request. */
+  onRequestDone?: (request: { method: string; url: string; status: number; ms: number }) => void;
+  /** Ask for a key on GET /metrics too (default false: scrapers rarely send one). */
+  metricsNeedKey?: boolean;
+}
+
+export interface AgentOptions {
+  /** An open store; the agent works under its local agent. Closed by stop() only with closeStore. */
+  store: Store;
+  /** The inventory, or the path of its file (read again by reload()). None: only associations made through the API run. */
+  inventory?: Inventory | string;
+  /** Where `{ env: NAME }` credentials of an inventory file are read (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Runs drivers. Default: a supervised sandbox process made from `sandbox`, closed by stop(). */
+  executor?: RunExecutor;
+  /** Options of the default sandbox process. */
+  sandbox?: SandboxProcessOptions;
+  /** Bounds and jitter: maxConcurrent (32), maxPerDevice (2), jitterMs (30 s, capped at each period). */
+  scheduler?: SchedulerOptions;
+  /** Limits given to every scheduled run (the run timeout, CPU, memory…). */
+  limits?: Partial<RunLimits>;
+  /** stop(): how long runs in flight may take to finish, ms (default 30 s). */
+  graceMs?: number;
+  /** Runs kept per device in the store (default 100; null keeps all). */
+  keepRunsPerDevice?: number | null;
+  /** Also write each scheduled run into the activity log (default false: it is for people's actions). */
+  activityLog?: boolean;
+  /** How often associations are re-read from the store, ms (default 30 s; 0: only on API changes and reload). */
+  storeRefreshMs?: number;
+  /** Serve the Monitoring API, /metrics and /backend-api/v1/status from this process. */
+  api?: AgentApiOptions;
+  metrics?: AgentMetricsOptions;
+  /** stop() closes the store too (the CLI's case). Default false. */
+  closeStore?: boolean;
+}
+
+export interface AgentRunStarted {
+  associationId: number;
+  /** `driver@device`. */
+  name: string;
+  driverId: number;
+  deviceId: number;
+  dueAt: number;
+  startedAt: number;
+  /** startedAt − dueAt, ms. */
+  latenessMs: number;
+}
+
+export interface AgentRunFinished extends AgentRunStarted {
+  action: string;
+  result: RunResult;
+  /** The run's record in the store (null when the association went away meanwhile, or writing failed). */
+  runId: number | null;
+}
+
+export interface AgentRunSkipped {
+  associationId: number;
+  name: string;
+  dueAt: number;
+  reason: SkipReason;
+  /** Due times skipped at once (more than 1 after a blocked event loop). */
+  count: number;
+}
+
+export type AgentEvents = {
+  runStarted: [AgentRunStarted];
+  /** One per action run (an association with several actions gives several). */
+  runFinished: [AgentRunFinished];
+  runSkipped: [AgentRunSkipped];
+  /** A result that could not be stored, a failed store refresh, a sandbox crash… The agent goes on. */
+  error: [Error];
+  /** The inventory was synced (start, reload). */
+  synced: [InventorySyncResult];
+};
+
+export type AgentState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
+
+export interface AgentStats {
+  state: AgentState;
+  agentId: number | null;
+  /** Associations scheduled now. */
+  associations: number;
+  scheduler: SchedulerStats | null;
+  /** The default executor's figures; null with an executor of your own. */
+  sandbox: SandboxProcessStats | null;
+}
+
+export interface AgentStopResult {
+  /** Runs in flight at stop that finished within the grace. */
+  finished: number;
+  /** Runs still going when the grace ran out: ended as failed (their sandbox was stopped). */
+  aborted: number;
+  /** Due runs still waiting for a slot: never started. */
+  dropped: number;
+}
+
+interface PlannedJob {
+  schedule: AssociationSchedule;
+  name: string;
+  actions: string[];
+}
+
+const jobKey = (associationId: number) => `association-${associationId}`;
+
+function toError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function optionalCount(value: number | null | undefined, fallback: number | null, name: string): number | null {
+  if (value === undefined) return fallback;
+  if (value === null) return null;
+  if (!Number.isInteger(value) || value < 0) throw new DriverboxError('INVALID_OPTIONS', `agent option ${name} must be an integer ≥ 0 (got ${String(value)})`);
+  return value;
+}
+
+export class Agent extends EventEmitter<AgentEvents> {
+  readonly metrics: AgentMetrics;
+  readonly #options: AgentOptions;
+  readonly #graceMs: number;
+  readonly #refreshMs: number;
+  readonly #keepRuns: number | null;
+  #state: AgentState = 'new';
+  #agentId: number | null = null;
+  #scheduler: Scheduler | null = null;
+  #executor: RunExecutor | null = null;
+  #sandbox: SandboxProcess | null = null;
+  #server: RunningMonitoringServer | null = null;
+  #refreshTimer: NodeJS.Timeout | null = null;
+  /** Actions the inventory gives its associations; others run get_status. */
+  #inventoryActions = new Map<number, string[]>();
+  readonly #planned = new Map<string, PlannedJob>();
+  readonly #started = new Map<string, AgentRunStarted>();
+  #stopping: Promise<AgentStopResult> | null = null;
+
+  constructor(options: AgentOptions) {
+    super();
+    if (!options || typeof options !== 'object' || !options.store) throw new DriverboxError('INVALID_OPTIONS', 'createAgent: a store is required (openStore(...))');
+    this.#options = options;
+    this.#graceMs = optionalCount(options.graceMs, DEFAULT_GRACE_MS, 'graceMs')!;
+    this.#refreshMs = optionalCount(options.storeRefreshMs, DEFAULT_STORE_REFRESH_MS, 'storeRefreshMs')!;
+    this.#keepRuns = optionalCount(options.keepRunsPerDevice, DEFAULT_KEEP_RUNS_PER_DEVICE, 'keepRunsPerDevice');
+    this.metrics = createAgentMetrics(options.metrics);
+  }
+
+  get state(): AgentState {
+    return this.#state;
+  }
+
+  /** The served API's base URL (http://127.0.0.1:<port>), or null when not serving. */
+  get url(): string | null {
+    return this.#server?.url ?? null;
+  }
+
+  get agentId(): number | null {
+    return this.#agentId;
+  }
+
+  /**
+   * Syncs the inventory, starts the sandbox, schedules every enabled association and serves the
+   * API when asked. A bad inventory or a port in use rejects, with everything started undone.
+   */
+  async start(): Promise<void> {
+    if (this.#state !== 'new') throw new DriverboxError('INVALID_OPTIONS', `agent.start(): the agent is ${this.#state} (an agent starts once)`);
+    this.#state = 'starting';
+    const { store } = this.#options;
+    try {
+      this.#agentId = ensureLocalAgent(store).id;
+      if (this.#options.inventory !== undefined) this.#applySync(syncInventory(store, this.#readInventory(this.#options.inventory)));
+      this.#scheduler = this.#makeScheduler();
+      await this.#startExecutor();
+      this.refresh();
+      if (this.#options.api) await this.#serve(this.#options.api);
+      if (this.#refreshMs > 0) {
+        this.#refreshTimer = setInterval(() => this.refresh(), this.#refreshMs);
+        this.#refreshTimer.unref();
+      }
+      this.#state = 'running';
+    } catch (error) {
+      this.#state = 'stopping';
+      await this.#shutDown(0).catch(() => undefined);
+      this.#state = 'stopped';
+      throw error;
+    }
+  }
+
+  /**
+   * Reads the inventory again (its file, or the one given) and syncs it: runs in flight go on,
+   * changed associations take their new period at their next due time. A bad inventory rejects
+   * and the agent keeps the one it had.
+   */
+  async reload(inventory?: Inventory | string): Promise<InventorySyncResult> {
+    if (this.#state !== 'running') throw new DriverboxError('INVALID_OPTIONS', `agent.reload(): the agent is ${this.#state}`);
+    const source = inventory ?? this.#options.inventory;
+    if (source === undefined) throw new DriverboxError('INVALID_OPTIONS', 'agent.reload(): the agent was started without an inventory and none was given');
+    const result = syncInventory(this.#options.store, this.#readInventory(source));
+    if (inventory !== undefined) this.#options.inventory = inventory;
+    this.#applySync(result);
+    this.refresh();
+    return result;
+  }
+
+  /**
+   * Brings the jobs in line with the store's associations: new ones scheduled, removed or
+   * disabled ones unscheduled, a changed period applied. Called on start, after reloads and API
+   * changes, and every storeRefreshMs.
+   */
+  refresh(): void {
+    const scheduler = this.#scheduler;
+    if (!scheduler || scheduler.stopped || this.#agentId === null) return;
+    let schedules: AssociationSchedule[];
+    try {
+      schedules = listAssociationSchedules(this.#options.store, this.#agentId);
+    } catch (error) {
+      this.#report(new Error(`agent: could not read the associations from the store: ${toError(error).message}`));
+      return;
+    }
+    const wanted = new Map<string, PlannedJob>();
+    for (const schedule of schedules) {
+      if (!schedule.enabled) continue;
+      wanted.set(jobKey(schedule.id), {
+        schedule,
+        name: `${schedule.driverName}@${schedule.deviceName}`,
+        actions: this.#inventoryActions.get(schedule.id) ?? [...DEFAULT_ACTIONS],
+      });
+    }
+    for (const key of [...this.#planned.keys()]) {
+      if (wanted.has(key)) continue;
+      scheduler.remove(key);
+      this.#planned.delete(key);
+    }
+    for (const [key, job] of wanted) {
+      const before = this.#planned.get(key);
+      if (before && sameJob(before, job)) continue;
+      this.#planned.set(key, job);
+      scheduler.upsert({
+        key,
+        deviceKey: `device-${job.schedule.deviceId}`,
+        periodMs: job.schedule.samplePeriod * 1000,
+        run: (signal) => this.#runJob(key, signal),
+      });
+    }
+  }
+
+  stats(): AgentStats {
+    return {
+      state: this.#state,
+      agentId: this.#agentId,
+      associations: this.#planned.size,
+      scheduler: this.#scheduler?.stats() ?? null,
+      sandbox: this.#sandbox?.stats() ?? null,
+    };
+  }
+
+  /**
+   * Stops scheduling, lets runs in flight finish within the grace (their results are written),
+   * ends those still going as failed, then closes the API server, the sandbox and (closeStore)
+   * the store. Calling it again returns the same result.
+   */
+  stop(options: { graceMs?: number } = {}): Promise<AgentStopResult> {
+    if (this.#stopping) return this.#stopping;
+    const graceMs = optionalCount(options.graceMs, this.#graceMs, 'graceMs')!;
+    this.#state = 'stopping';
+    this.#stopping = this.#shutDown(graceMs).finally(() => {
+      this.#state = 'stopped';
+    });
+    return this.#stopping;
+  }
+
+  async #shutDown(graceMs: number): Promise<AgentStopResult> {
+    if (this.#refreshTimer) clearInterval(this.#refreshTimer);
+    this.#refreshTimer = null;
+    const scheduler = this.#scheduler;
+    const drained = scheduler ? await scheduler.stop({ graceMs }) : { finished: 0, aborted: [], dropped: 0 };
+    // Runs past the grace end when their sandbox is stopped; idle() then sees their results written.
+    if (this.#executor) await this.#executor.close();
+    if (scheduler) await scheduler.idle();
+    if (this.#server) await this.#server.close();
+    if (this.#options.closeStore) this.#options.store.close();
+    return { finished: drained.finished, aborted: drained.aborted.length, dropped: drained.dropped };
+  }
+
+  #readInventory(source: Inventory | string): Inventory {
+    return typeof source === 'string' ? loadInventory(source, { env: this.#options.env }) : source;
+  }
+
+  #applySync(result: InventorySyncResult): void {
+    this.#inventoryActions = new Map(result.scheduled.map((a) => [a.id, a.actions]));
+    // Jobs whose association changed are scheduled again with what the store now says.
+    for (const id of result.reschedule) this.#planned.delete(jobKey(id));
+    this.emit('synced', result);
+  }
+
+  #makeScheduler(): Scheduler {
+    const scheduler = createScheduler(this.#options.scheduler ?? {});
+    scheduler.on('runStarted', (event) => {
+      const job = this.#planned.get(event.key);
+      if (!job) return;
+      const started: AgentRunStarted = {
+        associationId: job.schedule.id,
+        name: job.name,
+        driverId: job.schedule.customDriverId,
+        deviceId: job.schedule.deviceId,
+        dueAt: event.dueAt,
+        startedAt: event.startedAt,
+        latenessMs: event.latenessMs,
+      };
+      this.#started.set(event.key, started);
+      this.emit('runStarted', started);
+    });
+    scheduler.on('runFinished', (event) => {
+      this.#started.delete(event.key);
+      if (event.outcome === 'failed' && event.error && !(this.#state === 'stopping' && isClosedError(event.error))) {
+        this.#report(new Error(`agent: the run of ${this.#planned.get(event.key)?.name ?? event.key} failed: ${event.error.message}`));
+      }
+    });
+    scheduler.on('runSkipped', (event) => {
+      const job = this.#planned.get(event.key);
+      for (let i = 0; i < event.count; i += 1) this.metrics.recordSkipped();
+      if (!job) return;
+      this.emit('runSkipped', { associationId: job.schedule.id, name: job.name, dueAt: event.dueAt, reason: event.reason, count: event.count });
+    });
+    scheduler.on('error', (error) => this.#report(error));
+    return scheduler;
+  }
+
+  async #startExecutor(): Promise<void> {
+    if (this.#options.executor) {
+      this.#executor = this.#options.executor;
+      return;
+    }
+    const maxConcurrent = this.#options.scheduler?.maxConcurrent ?? 32;
+    const sandboxOptions = this.#options.sandbox ?? {};
+    const sandbox = await startSandboxProcess({
+      ...sandboxOptions,
+      // The scheduler already bounds runs; the child gets an isolate for each so none queues there.
+      host: { maxIsolates: maxConcurrent, ...sandboxOptions.host },
+      // stop() waits for the grace itself: what is left then is ended at once.
+      closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
+    });
+    sandbox.on('restart', () => this.metrics.recordRestart());
+    sandbox.on('exit', (event) => {
+      if (event.expected) return;
+      const how = event.signal ? `signal ${event.signal}` : `exit code ${event.code}`;
+      this.#report(new Error(`agent: the sandbox process (pid ${event.pid}) died (${how}); ${event.lostRuns} run(s) in flight ended as failed; it is being restarted`));
+    });
+    this.#sandbox = sandbox;
+    this.#executor = sandbox;
+  }
+
+  async #serve(api: AgentApiOptions): Promise<void> {
+    const status = createStatusSource({ probes: this.#probes() });
+    this.#server = await startMonitoringServer({
+      store: this.#options.store,
+      host: this.#executor ?? undefined,
+      apiKeys: api.apiKeys,
+      listen: { host: api.host ?? '127.0.0.1', port: api.port ?? 0 },
+      user: 'api',
+      onRequestDone: api.onRequestDone,
+      // An association made or deleted through the API is scheduled or unscheduled at once.
+      onStoreChanged: () => this.refresh(),
+      extraRoutes: (app) =>
+        agentRoutes(app, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } }),
+    });
+  }
+
+  #probes(): Record<'sandbox' | 'store' | 'scheduler' | 'http', HealthProbe> {
+    return {
+      sandbox: () => {
+        const state = this.#sandbox?.stats().state;
+        if (state !== undefined && state !== 'ready') throw new Error(`the sandbox process is ${state}`);
+        if (!this.#executor) throw new Error('no sandbox is running');
+      },
+      store: () => {
+        this.#options.store.db.prepare('SELECT 1').get();
+      },
+      scheduler: () => {
+        if (!this.#scheduler || this.#scheduler.stopped) throw new Error(`the scheduler is not running (agent ${this.#state})`);
+      },
+      http: () => {
+        if (!this.#server?.app.server.listening) throw new Error('the API server is not listening');
+      },
+    };
+  }
+
+  async #runJob(key: string, signal: AbortSignal): Promise<number> {
+    const job = this.#planned.get(key);
+    const executor = this.#executor;
+    if (!job || !executor || this.#agentId === null) return 0;
+    const ctx = {
+      store: this.#options.store,
+      executor,
+      agentId: this.#agentId,
+      limits: this.#options.limits,
+      write: { activity: this.#options.activityLog ?? false, keepRunsPerDevice: this.#keepRuns },
+    };
+    const runs = await runAssociation(ctx, job.schedule.id, job.actions, signal, {
+      // Counted per action, so runs_total and runs_in_flight agree.
+      started: () => this.metrics.recordRunStarted(),
+      finished: (run) => this.#onActionRun(key, job, run),
+      abandoned: (action, error) =>
+        this.metrics.recordRunFinished({
+          action,
+          outcome: 'failure',
+          errorType: error instanceof DriverboxError ? error.code : null,
+          durationMs: 0,
+          limitExceeded: null,
+        }),
+    });
+    return runs.length;
+  }
+
+  #onActionRun(key: string, job: PlannedJob, run: ActionRun): void {
+    const { result } = run;
+    this.metrics.recordRunFinished({
+      action: run.action,
+      outcome: result.status,
+      errorType: result.errorType,
+      durationMs: Math.max(0, result.durationMs),
+      limitExceeded: result.limitExceeded,
+    });
+    const pool = this.#sandbox?.stats().pool;
+    if (pool) this.metrics.setPoolSize(pool.alive);
+    if (run.storeError) this.#report(new Error(`agent: the ${run.action} result of ${job.name} could not be stored: ${run.storeError.message}`));
+    const started = this.#started.get(key) ?? {
+      associationId: job.schedule.id,
+      name: job.name,
+      driverId: job.schedule.customDriverId,
+      deviceId: job.schedule.deviceId,
+      dueAt: Number.NaN,
+      startedAt: Number.NaN,
+      latenessMs: Number.NaN,
+    };
+    this.emit('runFinished', { ...started, action: run.action, result, runId: run.runId });
+  }
+
+  /** An 'error' event when someone listens; otherwise stderr, so an embedding app is never thrown at. */
+  #report(error: Error): void {
+    if (this.listenerCount('error') > 0) this.emit('error', error);
+    else process.stderr.write(`${error.message}\n`);
+  }
+}
+
+function sameJob(a: PlannedJob, b: PlannedJob): boolean {
+  return (
+    a.schedule.samplePeriod === b.schedule.samplePeriod &&
+    a.schedule.deviceId === b.schedule.deviceId &&
+    a.name === b.name &&
+    a.actions.length === b.actions.length &&
+    a.actions.every((action, i) => action === b.actions[i])
+  );
+}
+
+function isClosedError(error: Error): boolean {
+  return error instanceof DriverboxError && error.code === 'HOST_CLOSED';
+}
+
+/** A new agent; call start() to run it. */
+export function createAgent(options: AgentOptions): Agent {
+  return new Agent(options);
+}

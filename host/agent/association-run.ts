@@ -1,0 +1,89 @@
+// One scheduled run of an association: each of its actions in turn, read fresh from the store
+// (so an edit made through the API or a reload applies to the next run), executed in the
+// sandbox, and written back as variables. An association deleted meanwhile simply ends the run.
+import type { RunLimits } from '../limits.js';
+import type { RunResult } from '../run-result.js';
+import { getAssociation, markAssociationRun } from '../store/associations.js';
+import { getCustomDriver } from '../store/custom-drivers.js';
+import { getDevice } from '../store/devices.js';
+import { writeRunResult, type WriteRunOptions } from '../store/report-run.js';
+import { buildRunRequest } from '../store/run-request.js';
+import type { Store } from '../store/store.js';
+import type { RunExecutor } from './run-executor.js';
+
+export interface AssociationRunContext {
+  store: Store;
+  executor: RunExecutor;
+  agentId: number;
+  limits?: Partial<RunLimits>;
+  write: WriteRunOptions;
+}
+
+export interface ActionRun {
+  action: string;
+  result: RunResult;
+  /** The run's record in the store; null when writing it failed (storeError says why). */
+  runId: number | null;
+  storeError: Error | null;
+}
+
+export interface AssociationRunHooks {
+  /** An action is about to be sent to the executor. */
+  started(action: string): void;
+  /** An action ran and its result was written (or failed to be). */
+  finished(run: ActionRun): void;
+  /** The executor threw instead of answering (it was closed): the run ends with this error. */
+  abandoned(action: string, error: Error): void;
+}
+
+/**
+ * Runs the association's actions in order, telling the hooks about each. Stops
+ * early when the signal aborts (the agent is stopping) or the association is gone. A failed
+ * action does not stop the next one: each is its own run, as on a collector.
+ */
+export async function runAssociation(
+  ctx: AssociationRunContext,
+  associationId: number,
+  actions: readonly string[],
+  signal: AbortSignal,
+  hooks: AssociationRunHooks,
+): Promise<ActionRun[]> {
+  const done: ActionRun[] = [];
+  for (const action of actions) {
+    if (signal.aborted) break;
+    const association = getAssociation(ctx.store, associationId);
+    const driver = association && getCustomDriver(ctx.store, association.customDriverId);
+    const device = association && getDevice(ctx.store, ctx.agentId, association.deviceId);
+    if (!association || !driver || !device) break;
+    const request = buildRunRequest(ctx.store, { driver, association, device, action }, ctx.limits);
+    hooks.started(action);
+    let result: RunResult;
+    try {
+      result = await ctx.executor.run(request);
+    } catch (error) {
+      const reason = error instanceof Error ? error : new Error(String(error));
+      hooks.abandoned(action, reason);
+      throw reason;
+    }
+    let runId: number | null = null;
+    let storeError: Error | null = null;
+    try {
+      // Re-checked: the association may have been deleted while the run was going.
+      if (getAssociation(ctx.store, associationId)) {
+        markAssociationRun(ctx.store, associationId);
+        runId = writeRunResult(
+          ctx.store,
+          { agentId: ctx.agentId, deviceId: device.id, customDriverId: driver.id, associationId, driverName: driver.name, user: 'driverbox agent' },
+          result,
+          ctx.write,
+        ).runId;
+      }
+    } catch (error) {
+      storeError = error instanceof Error ? error : new Error(String(error));
+    }
+    const run = { action, result, runId, storeError };
+    done.push(run);
+    hooks.finished(run);
+  }
+  return done;
+}

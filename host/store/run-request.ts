@@ -1,0 +1,53 @@
+// The RunRequest for an action of a library driver on an associated device, built from the
+// store: the device's address and port map, its sealed driver credentials, the association's
+// parameter values. The API's execute operation and the agent's scheduled runs both use it.
+import type { DeviceSpec } from '../device.js';
+import type { RunRequest } from '../host.js';
+import type { RunLimits } from '../limits.js';
+import { runParameters, type AssociationRow } from './associations.js';
+import { getDeviceCredentials } from './credentials.js';
+import type { CustomDriverRow } from './custom-drivers.js';
+import type { DeviceRow } from './devices.js';
+import type { Store } from './store.js';
+
+export interface PlannedRun {
+  driver: CustomDriverRow;
+  association: AssociationRow;
+  device: DeviceRow;
+  /** get_status, validate or custom_N. */
+  action: string;
+}
+
+/** The device as the sandbox reaches it: its address, port map and driver credentials. */
+export function deviceSpecOf(store: Store, device: DeviceRow): DeviceSpec {
+  const credentials = getDeviceCredentials(store, device.id);
+  const portMap: Record<number, number> = {};
+  for (const [from, to] of Object.entries(device.portMap)) portMap[Number(from)] = to;
+  return {
+    // Keeps the device's cookie jar and connections between runs.
+    id: `agent-${device.agentId}-device-${device.id}`,
+    ip: device.ip,
+    host: device.hostName,
+    portMap,
+    username: credentials?.username ?? null,
+    password: credentials?.password ?? null,
+    macAddress: device.macAddress,
+    serial: device.details.serial ?? null,
+  };
+}
+
+/** A file name for the driver's stack frames and messages. */
+export function driverFilename(driver: CustomDriverRow): string {
+  return `${driver.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || `custom-driver-${driver.id}`}.js`;
+}
+
+export function buildRunRequest(store: Store, plan: PlannedRun, limits?: Partial<RunLimits>): RunRequest {
+  return {
+    source: plan.driver.source,
+    filename: driverFilename(plan.driver),
+    action: plan.action,
+    device: deviceSpecOf(store, plan.device),
+    parameters: runParameters(plan.association),
+    ...(limits ? { limits } : {}),
+  };
+}
