@@ -117,6 +117,8 @@ export interface AgentStats {
   agentId: number | null;
   /** Associations scheduled now. */
   associations: number;
+  /** Action runs since start by outcome (the scheduler counts jobs; a job with 2 actions is 2 runs here). */
+  results: { success: number; failure: number };
   scheduler: SchedulerStats | null;
   /** The default executor's figures; null with an executor of your own. */
   sandbox: SandboxProcessStats | null;
@@ -167,6 +169,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   #inventoryActions = new Map<number, string[]>();
   readonly #planned = new Map<string, PlannedJob>();
   readonly #started = new Map<string, AgentRunStarted>();
+  readonly #results = { success: 0, failure: 0 };
   #stopping: Promise<AgentStopResult> | null = null;
 
   constructor(options: AgentOptions) {
@@ -283,6 +286,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       state: this.#state,
       agentId: this.#agentId,
       associations: this.#planned.size,
+      results: { ...this.#results },
       scheduler: this.#scheduler?.stats() ?? null,
       sandbox: this.#sandbox?.stats() ?? null,
     };
@@ -434,20 +438,23 @@ export class Agent extends EventEmitter<AgentEvents> {
       // Counted per action, so runs_total and runs_in_flight agree.
       started: () => this.metrics.recordRunStarted(),
       finished: (run) => this.#onActionRun(key, job, run),
-      abandoned: (action, error) =>
+      abandoned: (action, error) => {
+        this.#results.failure += 1;
         this.metrics.recordRunFinished({
           action,
           outcome: 'failure',
           errorType: error instanceof DriverboxError ? error.code : null,
           durationMs: 0,
           limitExceeded: null,
-        }),
+        });
+      },
     });
     return runs.length;
   }
 
   #onActionRun(key: string, job: PlannedJob, run: ActionRun): void {
     const { result } = run;
+    this.#results[result.status] += 1;
     this.metrics.recordRunFinished({
       action: run.action,
       outcome: result.status,

@@ -7,6 +7,7 @@ import { initCommand, initHelp } from './commands/init.js';
 import { simulateCommand, simulateHelp } from './commands/simulate.js';
 import { serveCommand, serveHelp } from './commands/serve.js';
 import { driversCommand, driversHelp } from './commands/drivers.js';
+import { agentCommand, agentHelp } from './commands/agent.js';
 import { StoreError } from '../store/store-error.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
@@ -31,6 +32,7 @@ Commands:
   init <name>           create a driver folder: driver, simulated device, test, jsconfig
   serve                 serve the Monitoring Public API v1 over the embedded store
   drivers add|list      the custom driver library of the store
+  agent                 run an inventory's drivers on schedule, results to the store, API served
 
 Run \`driverbox <command> --help\` for a command's options.`;
 
@@ -42,6 +44,7 @@ const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
   init: { run: initCommand, help: initHelp },
   serve: { run: serveCommand, help: serveHelp },
   drivers: { run: driversCommand, help: driversHelp },
+  agent: { run: agentCommand, help: agentHelp },
 };
 
 function version(): string {

@@ -6,10 +6,10 @@ import { startMonitoringServer } from '../../api/monitoring/server.js';
 import { ensureLocalAgent } from '../../store/agents.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { openStore } from '../../store/store.js';
-import { ConfigError, DEFAULT_PORT, resolveServerConfig } from '../../config/server-config.js';
 import { parseIntegerFlag } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { untilStopped } from '../until-stopped.js';
 
 export const serveHelp = `Usage: driverbox serve [options]
@@ -18,13 +18,7 @@ Serves the Monitoring Public API v1 (/public-api/v1) over the embedded store unt
 Every request needs an X-Api-Key header with one of the accepted keys.
 
 Options:
-  --store <file>            the store (default: driverbox.db in the data folder; env DRIVERBOX_STORE)
-  --host <address>          listen address (default 127.0.0.1)
-  --port <n>                listen port (default ${DEFAULT_PORT}; 0 picks a free one)
-  --api-key <key>           an accepted API key, repeatable (env DRIVERBOX_API_KEYS, comma-separated;
-                            default: a key made once and kept in <data folder>/api-key)
-  --secret-key-file <file>  the secret device credentials are encrypted with (env DRIVERBOX_SECRET_KEY;
-                            default: made once and kept in <data folder>/secret.key)
+${serverFlagsHelp}
   --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile}; flags and
                             environment win over it (env DRIVERBOX_CONFIG)
   --probe-interval <s>      seconds between TCP sensor probe rounds (default ${DEFAULT_PROBE_INTERVAL_MS / 1000})
@@ -40,11 +34,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     allowPositionals: true,
     strict: true,
     options: {
-      store: { type: 'string' },
-      host: { type: 'string' },
-      port: { type: 'string' },
-      'api-key': { type: 'string', multiple: true },
-      'secret-key-file': { type: 'string' },
+      ...serverFlagOptions,
       config: { type: 'string' },
       'probe-interval': { type: 'string' },
       quiet: { type: 'boolean', default: false },
@@ -56,21 +46,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (positionals.length) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
-  const port = parseIntegerFlag('port', values.port, 0);
   const probeSeconds = parseIntegerFlag('probe-interval', values['probe-interval'], 1);
-  if (port !== undefined && port > 65535) throw new UsageError(`--port must be a port number 0–65535 (got "${values.port}")`);
-
-  let config;
-  try {
-    config = resolveServerConfig({
-      flags: { store: values.store, host: values.host, port, apiKeys: values['api-key'], secretKeyFile: values['secret-key-file'], config: values.config },
-      env: io.env,
-      cwd: io.cwd,
-    });
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
+  const config = serverConfigFromFlags(values, values.config, io);
 
   const store = openStore({ path: config.storePath, secretKey: config.secretKey });
   const host = createHost();

@@ -1,0 +1,202 @@
+// `driverbox agent`: the long-running collector. Schedules every association of the inventory
+// (and those made through the API) in the supervised sandbox process, writes results to the
+// store, serves the Monitoring API with /metrics and /backend-api/v1/status, and reacts to
+// signals: SIGINT / SIGTERM drain and stop, SIGHUP reloads the inventory.
+import { parseArgs } from 'node:util';
+import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from '../../agent/agent.js';
+import { InventoryError } from '../../agent/inventory/index.js';
+import type { InventorySyncResult } from '../../agent/inventory/index.js';
+import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
+import { openStore } from '../../store/store.js';
+import type { CliIo } from '../main.js';
+import { parseIntegerFlag } from '../options.js';
+import { serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
+import { UsageError } from '../usage-error.js';
+
+const DEFAULT_SUMMARY_SECONDS = 60;
+
+export const agentHelp = `Usage: driverbox agent [--config inventory.yaml] [options]
+
+Runs every association of the inventory on its sample period (get_status, or the driver's
+actions), in a supervised sandbox process, and writes the results to the store. Associations made
+through the API are scheduled the same way. Serves the Monitoring API (/public-api/v1), /metrics
+(Prometheus) and /backend-api/v1/status from the same process.
+
+Options:
+  --config <file>           the inventory (YAML or JSON: devices, drivers, associations; see
+                            docs/agent/inventory.md). Without it only API-made associations run.
+${serverFlagsHelp}
+  --server-config <file>    JSON {store, listen, apiKeys, secretKey | secretKeyFile} (env DRIVERBOX_CONFIG)
+  --max-concurrent <n>      runs in flight at once (default 32)
+  --max-per-device <n>      runs in flight at once on one device (default 2)
+  --jitter <s>              first runs are spread over min(period, this) seconds (default 30)
+  --run-timeout <s>         a run's deadline, seconds (default 60)
+  --grace <s>               on SIGINT / SIGTERM, how long runs in flight may finish (default ${DEFAULT_GRACE_MS / 1000})
+  --probe-interval <s>      seconds between TCP sensor probe rounds (default ${DEFAULT_PROBE_INTERVAL_MS / 1000})
+  --summary-interval <s>    print a summary line this often (default ${DEFAULT_SUMMARY_SECONDS}; 0: never)
+  --verbose                 print every run and every API request (default: failed runs only)
+  --quiet                   print only errors
+  -h, --help                this help
+
+Signals: SIGINT / SIGTERM stop scheduling, let runs in flight finish within --grace, close the
+store and exit 0 (a second one exits at once, 130). SIGHUP reads the inventory again: changes apply
+without dropping runs in flight; a bad inventory is reported and the old one kept.
+Exit code: 0 stopped by a signal, 1 the store or the port cannot be used, 2 usage or inventory error.`;
+
+function seconds(flag: string, value: string | undefined, min: number): number | undefined {
+  const n = parseIntegerFlag(flag, value, min);
+  return n === undefined ? undefined : n * 1000;
+}
+
+function describeRun(run: AgentRunFinished): string {
+  const r = run.result;
+  const what = `${run.name} ${run.action}`;
+  const ms = `${Math.round(r.durationMs)} ms`;
+  if (r.status === 'success') return `run ${what}: success, ${r.variables.length} variable(s) (${ms})`;
+  return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${r.message}` : ''} (${ms})`;
+}
+
+function describeSync(sync: InventorySyncResult): string {
+  const a = sync.associations;
+  return `${sync.scheduled.length} association(s) in the inventory (${a.added.length} added, ${a.updated.length} updated, ${a.removed.length} removed)`;
+}
+
+export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      config: { type: 'string' },
+      ...serverFlagOptions,
+      'server-config': { type: 'string' },
+      'max-concurrent': { type: 'string' },
+      'max-per-device': { type: 'string' },
+      jitter: { type: 'string' },
+      'run-timeout': { type: 'string' },
+      grace: { type: 'string' },
+      'probe-interval': { type: 'string' },
+      'summary-interval': { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    io.stdout(agentHelp);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`agent takes no arguments (got ${positionals.join(' ')}); the inventory goes after --config`);
+  if (values.verbose && values.quiet) throw new UsageError('--verbose and --quiet cannot be used together');
+  const maxConcurrent = parseIntegerFlag('max-concurrent', values['max-concurrent'], 1);
+  const maxPerDevice = parseIntegerFlag('max-per-device', values['max-per-device'], 1);
+  const jitterMs = seconds('jitter', values.jitter, 0);
+  const timeoutMs = seconds('run-timeout', values['run-timeout'], 1);
+  const graceMs = seconds('grace', values.grace, 0);
+  const probeMs = seconds('probe-interval', values['probe-interval'], 1) ?? DEFAULT_PROBE_INTERVAL_MS;
+  const summaryMs = seconds('summary-interval', values['summary-interval'], 0) ?? DEFAULT_SUMMARY_SECONDS * 1000;
+  const config = serverConfigFromFlags(values, values['server-config'], io);
+  const say = values.quiet ? () => undefined : io.stdout;
+
+  const store = openStore({ path: config.storePath, secretKey: config.secretKey });
+  const agent = createAgent({
+    store,
+    inventory: values.config ? values.config : undefined,
+    env: io.env,
+    scheduler: { maxConcurrent, maxPerDevice, jitterMs },
+    limits: timeoutMs ? { timeoutMs } : undefined,
+    graceMs,
+    api: {
+      apiKeys: config.apiKeys,
+      host: config.listen.host,
+      port: config.listen.port,
+      onRequestDone: values.verbose ? (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`) : undefined,
+    },
+  });
+  agent.on('error', (error) => io.stderr(`driverbox agent: ${error.message}`));
+  agent.on('runFinished', (run) => {
+    if (values.verbose) io.stdout(describeRun(run));
+    else if (run.result.status === 'failure' && !values.quiet) io.stderr(describeRun(run));
+  });
+  const prober = createMonitorProber(store, { intervalMs: probeMs, onError: (error) => io.stderr(`driverbox agent: a TCP probe round failed: ${error.message}`) });
+
+  try {
+    try {
+      await agent.start();
+    } catch (error) {
+      if (error instanceof InventoryError) {
+        io.stderr(`driverbox agent: the inventory cannot be used: ${error.message}`);
+        return 2;
+      }
+      const message = (error as Error).message;
+      if ((error as { code?: string }).code === 'EADDRINUSE' || /listen/i.test(message)) {
+        io.stderr(`driverbox agent: cannot listen on ${config.listen.host}:${config.listen.port}: ${message}`);
+        return 1;
+      }
+      throw error;
+    }
+    prober.start();
+    say(banner(agent, config, values.config));
+    const summary = summaryMs > 0 ? setInterval(() => say(summaryLine(agent)), summaryMs) : null;
+    summary?.unref();
+    const signal = await untilStopSignal(agent, io, say);
+    if (summary) clearInterval(summary);
+    say(`Stopping (${signal}): letting runs in flight finish…`);
+    await prober.stop();
+    const stopped = await agent.stop();
+    say(`Stopped: ${stopped.finished} run(s) finished, ${stopped.aborted} ended by the grace, ${stopped.dropped} never started.`);
+    return 0;
+  } finally {
+    await prober.stop();
+    await agent.stop({ graceMs: 0 });
+    store.close();
+  }
+}
+
+function banner(agent: Agent, config: ReturnType<typeof serverConfigFromFlags>, inventory: string | undefined): string {
+  const stats = agent.stats();
+  return [
+    `driverbox agent: ${stats.associations} association(s) scheduled${inventory ? ` from ${inventory}` : ''}`,
+    `  API          ${agent.url}/public-api/v1 (${config.apiKeys.length} key(s), from ${config.sources.apiKeys})`,
+    `  metrics      ${agent.url}/metrics`,
+    `  status       ${agent.url}/backend-api/v1/status`,
+    `  store        ${config.storePath}`,
+    `  sandbox      process ${stats.sandbox?.pid ?? '?'}`,
+    'Ctrl-C to stop, SIGHUP to reload the inventory.',
+  ].join('\n');
+}
+
+function summaryLine(agent: Agent): string {
+  const s = agent.stats();
+  const c = s.scheduler;
+  if (!c) return 'agent: not running';
+  return (
+    `agent: ${s.associations} association(s); runs ${s.results.success} succeeded, ${s.results.failure} failed, ` +
+    `${c.skipped} skipped; lateness p99 ${Math.round(c.lateness.p99)} ms; sandbox pid ${s.sandbox?.pid ?? '?'}, ${s.sandbox?.restarts ?? 0} restart(s)`
+  );
+}
+
+/** Resolves with the first SIGINT / SIGTERM; SIGHUP reloads meanwhile; a second stop signal exits at once. */
+function untilStopSignal(agent: Agent, io: CliIo, say: (text: string) => void): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onStop = (signal: NodeJS.Signals) => {
+      if (stopping) {
+        io.stderr(`driverbox agent: ${signal} again: exiting without waiting for runs in flight`);
+        process.exit(130);
+      }
+      stopping = true;
+      process.off('SIGHUP', onReload);
+      resolve(signal);
+    };
+    const onReload = () => {
+      agent.reload().then(
+        (sync) => say(`Reloaded: ${describeSync(sync)}; ${agent.stats().associations} scheduled.`),
+        (error: unknown) => io.stderr(`driverbox agent: reload refused, the previous inventory stays in use: ${(error as Error).message}`),
+      );
+    };
+    process.on('SIGINT', onStop);
+    process.on('SIGTERM', onStop);
+    process.on('SIGHUP', onReload);
+  });
+}

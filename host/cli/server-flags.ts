@@ -1,0 +1,47 @@
+// The flags `serve` and `agent` share to open the store and serve the API: their parseArgs
+// definitions, their help lines, and their resolution (flags > environment > config file >
+// defaults kept in the data folder) with a usage error for each mistake.
+import { ConfigError, DEFAULT_PORT, resolveServerConfig, type ServerConfig } from '../config/server-config.js';
+import type { CliIo } from './main.js';
+import { parseIntegerFlag } from './options.js';
+import { UsageError } from './usage-error.js';
+
+export const serverFlagOptions = {
+  store: { type: 'string' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  'api-key': { type: 'string', multiple: true },
+  'secret-key-file': { type: 'string' },
+} as const;
+
+export const serverFlagsHelp = `  --store <file>            the store (default: driverbox.db in the data folder; env DRIVERBOX_STORE)
+  --host <address>          listen address (default 127.0.0.1)
+  --port <n>                listen port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --api-key <key>           an accepted API key, repeatable (env DRIVERBOX_API_KEYS, comma-separated;
+                            default: a key made once and kept in <data folder>/api-key)
+  --secret-key-file <file>  the secret device credentials are encrypted with (env DRIVERBOX_SECRET_KEY;
+                            default: made once and kept in <data folder>/secret.key)`;
+
+export interface ServerFlagValues {
+  store?: string;
+  host?: string;
+  port?: string;
+  'api-key'?: string[];
+  'secret-key-file'?: string;
+}
+
+/** Resolves the shared flags plus the JSON server config file (`configFile`, else env DRIVERBOX_CONFIG). */
+export function serverConfigFromFlags(values: ServerFlagValues, configFile: string | undefined, io: CliIo): ServerConfig {
+  const port = parseIntegerFlag('port', values.port, 0);
+  if (port !== undefined && port > 65535) throw new UsageError(`--port must be a port number 0–65535 (got "${values.port}")`);
+  try {
+    return resolveServerConfig({
+      flags: { store: values.store, host: values.host, port, apiKeys: values['api-key'], secretKeyFile: values['secret-key-file'], config: configFile },
+      env: io.env,
+      cwd: io.cwd,
+    });
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}

@@ -1,0 +1,144 @@
+// `driverbox agent`: the real bin/driverbox.js running an inventory against a device on
+// loopback, serving /metrics, reloading on SIGHUP and draining on SIGTERM; and its usage errors.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { main, type CliIo } from '../host/cli/main.js';
+import { openStore } from '../host/store/store.js';
+import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
+
+const bin = path.resolve('bin/driverbox.js');
+
+const DRIVER = `
+function validate() { D.success(); }
+function get_status() {
+  D.device.http.get({ url: '/status?body=up' }, function (error, response, body) {
+    if (error) return D.failure(D.errorType.GENERIC_ERROR);
+    D.success([D.createVariable('state', 'State', body)]);
+  });
+}`;
+
+const SLOW_DRIVER = `
+function validate() { D.success(); }
+function get_status() {
+  D.device.http.get({ url: '/slow?ms=1500' }, function (error, response, body) {
+    D.success([D.createVariable('slow', 'Slow', body)]);
+  });
+}`;
+
+let device: DeviceServer | null = null;
+afterEach(async () => {
+  await device?.close();
+  device = null;
+});
+
+async function runMain(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = tmpdir()) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd, env, stdoutStream: {} };
+  const code = await main(argv, io);
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
+
+function inventory(port: number, associations: string[]): string {
+  return [
+    'version: 1',
+    'devices:',
+    `  - { name: a, ip: 127.0.0.1, portMap: { 80: ${port} } }`,
+    `  - { name: b, ip: 127.0.0.1, portMap: { 80: ${port} } }`,
+    'drivers:',
+    '  - { name: poll, path: poll.js, samplePeriod: 1 }',
+    '  - { name: slow, path: slow.js, samplePeriod: 60 }',
+    'associations:',
+    ...associations.map((a) => `  - ${a}`),
+    '',
+  ].join('\n');
+}
+
+async function waitFor(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('driverbox agent', () => {
+  it('schedules the inventory, serves /metrics, reloads on SIGHUP, and drains the run in flight on SIGTERM', async () => {
+    device = await startDeviceServer();
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-agent-'));
+    writeFileSync(path.join(dir, 'poll.js'), DRIVER);
+    writeFileSync(path.join(dir, 'slow.js'), SLOW_DRIVER);
+    const file = path.join(dir, 'inventory.yaml');
+    writeFileSync(file, inventory(device.port, ['{ driver: poll, device: a }']));
+    const proc = spawn(process.execPath, [bin, 'agent', '--config', file, '--port', '0', '--jitter', '0', '--verbose'], {
+      env: { PATH: process.env.PATH, DRIVERBOX_DATA_DIR: dir },
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
+
+    await waitFor('the banner', () => /metrics +http:\/\/127\.0\.0\.1:\d+\/metrics/.test(stdout));
+    expect(stdout).toContain(`1 association(s) scheduled from ${file}`);
+    const base = /metrics +(http:\/\/127\.0\.0\.1:\d+)\/metrics/.exec(stdout)![1]!;
+    await waitFor('two runs', () => (stdout.match(/run poll@a get_status: success/g) ?? []).length >= 2);
+    const metrics = await fetch(`${base}/metrics`).then((r) => r.text());
+    expect(metrics).toMatch(/driverbox_runs_total\{action="get_status",outcome="success"\} [2-9]/);
+
+    // SIGHUP with a new association: the slow one starts and is in flight at SIGTERM.
+    writeFileSync(file, inventory(device.port, ['{ driver: poll, device: a }', '{ driver: slow, device: b }']));
+    proc.kill('SIGHUP');
+    await waitFor('the reload', () => stdout.includes('Reloaded: 2 association(s) in the inventory (1 added'));
+    await waitFor('the slow run to start', () => device!.seen.some((r) => r.url.startsWith('/slow')));
+
+    // A bad inventory on SIGHUP is refused; the agent keeps going.
+    writeFileSync(file, 'version: 2\n');
+    proc.kill('SIGHUP');
+    await waitFor('the refused reload', () => stderr.includes('reload refused, the previous inventory stays in use'));
+
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('Stopping (SIGTERM)');
+    expect(stdout).toMatch(/Stopped: 1 run\(s\) finished, 0 ended by the grace/);
+    expect(stdout).toContain('run slow@b get_status: success');
+
+    // The store was closed cleanly and holds the runs, the slow one included.
+    const secretKey = readFileSync(path.join(dir, 'secret.key'), 'utf8').trim();
+    const store = openStore({ path: path.join(dir, 'driverbox.db'), secretKey });
+    try {
+      const rows = store.db.prepare("SELECT driver_name, outcome FROM runs WHERE driver_name = 'slow'").all();
+      expect(rows).toEqual([{ driver_name: 'slow', outcome: 'success' }]);
+      const polls = store.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE driver_name = 'poll'").get() as { n: number };
+      expect(polls.n).toBeGreaterThanOrEqual(2);
+    } finally {
+      store.close();
+    }
+  });
+
+  it('refuses a bad inventory with the file and every problem, exit 2', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-agent-'));
+    const file = path.join(dir, 'inventory.yaml');
+    writeFileSync(file, 'version: 1\ndevices:\n  - { name: a, ip: not-an-ip }\ndrivers:\n  - { name: x, path: missing.js }\n');
+    const r = await runMain(['agent', '--config', file, '--port', '0'], { DRIVERBOX_DATA_DIR: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`the inventory cannot be used: ${file}: 2 problems`);
+    expect(r.stderr).toContain('missing.js');
+  });
+
+  it.each([
+    [['--max-concurrent', '0'], '--max-concurrent must be an integer >= 1 (got "0")'],
+    [['--grace', 'soon'], '--grace must be an integer >= 0 (got "soon")'],
+    [['--verbose', '--quiet'], '--verbose and --quiet cannot be used together'],
+    [['inventory.yaml'], 'the inventory goes after --config'],
+    [['--nope'], "Unknown option '--nope'"],
+  ])('refuses %j with a usage error', async (args, message) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-agent-'));
+    const r = await runMain(['agent', ...args], { DRIVERBOX_DATA_DIR: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+  });
+});
