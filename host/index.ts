@@ -17,3 +17,23 @@ export * from './store/index.js';
 export { createMonitoringApi, startMonitoringServer, type MonitoringApiOptions, type RunningMonitoringServer } from './api/monitoring/server.js';
 export * from './api/monitoring/client/index.js';
 export { reportRun, type ReportRunInput, type ReportedLocalRun } from './store/report-local-run.js';
+// Agent mode: an inventory's drivers on schedule in a supervised sandbox process (docs/agent/).
+export {
+  createAgent,
+  Agent,
+  DEFAULT_GRACE_MS,
+  type AgentOptions,
+  type AgentApiOptions,
+  type AgentEvents,
+  type AgentRunStarted,
+  type AgentRunFinished,
+  type AgentRunSkipped,
+  type AgentState,
+  type AgentStats,
+  type AgentStopResult,
+} from './agent/agent.js';
+export { loadInventory, parseInventory, syncInventory, InventoryError, type Inventory, type InventorySyncResult } from './agent/inventory/index.js';
+export { createScheduler, type SchedulerOptions, type SchedulerJob, type SchedulerStats } from './agent/scheduler.js';
+export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './agent/sandbox-process/index.js';
+export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
+export type { RunExecutor } from './agent/run-executor.js';

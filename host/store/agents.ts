@@ -77,7 +77,7 @@ export function agentFromDb(row: AgentDbRow): AgentRow {
   };
 }
 
-export function createAgent(store: Store, input: NewAgent): AgentRow {
+export function createAgentRecord(store: Store, input: NewAgent): AgentRow {
   const now = store.now();
   const info = store
     .statement(
@@ -128,7 +128,7 @@ export function ensureLocalAgent(store: Store, displayName = 'driverbox'): Agent
       if (agent) return agent;
     }
     const version = driverboxVersion();
-    const agent = createAgent(store, { displayName, agentVersion: version, packageVersion: version });
+    const agent = createAgentRecord(store, { displayName, agentVersion: version, packageVersion: version });
     store.statement(`INSERT OR REPLACE INTO meta (key, value) VALUES ('local_agent_id', ?)`).run(String(agent.id));
     return agent;
   });

@@ -4,7 +4,7 @@ export { StoreError, type StoreErrorCode } from './store-error.js';
 export { defaultDataDir, defaultStorePath } from './data-dir.js';
 export { SCHEMA_VERSION } from './migrations.js';
 // What an embedding program feeds the store with (what a real agent would discover or measure).
-export { createAgent, ensureLocalAgent, getAgent, type AgentRow, type NewAgent } from './agents.js';
+export { createAgentRecord, ensureLocalAgent, getAgent, type AgentRow, type NewAgent } from './agents.js';
 export { createDevice, getDevice, findDeviceByAddress, type DeviceRow, type NewDevice } from './devices.js';
 export { setAgentStatus, setDeviceStatus } from './status-history.js';
 export { setDeviceCredentials, getDeviceCredentials, type DeviceCredentials } from './credentials.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MonitoringClient } from '../../api/monitoring/client/client.js';
 import { startMonitoringServer } from '../../api/monitoring/server.js';
-import { createAgent, listAgents, type AgentRow } from '../../store/agents.js';
+import { createAgentRecord, listAgents, type AgentRow } from '../../store/agents.js';
 import { defaultStorePath } from '../../store/data-dir.js';
 import { createDevice, listDevices } from '../../store/devices.js';
 import { writeRunResult } from '../../store/report-run.js';
@@ -48,7 +48,7 @@ Options:
 const DEMO_AGENT = 'driverbox demo';
 
 function demoAgent(store: Store): AgentRow {
-  return listAgents(store, { displayName: DEMO_AGENT }).find((a) => a.displayName === DEMO_AGENT) ?? createAgent(store, { displayName: DEMO_AGENT });
+  return listAgents(store, { displayName: DEMO_AGENT }).find((a) => a.displayName === DEMO_AGENT) ?? createAgentRecord(store, { displayName: DEMO_AGENT });
 }
 
 /** The example's device under the demo agent, made on first use (the simulator's port changes every run). */
