@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
 import { addActivity } from '../host/store/activity-log.js';
-import { createAgent, ensureLocalAgent } from '../host/store/agents.js';
+import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
@@ -17,8 +17,8 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 const agent = ensureLocalAgent(store);
 const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
-const other = createAgent(store, { displayName: 'elsewhere' });
-const closed = createAgent(store, { displayName: 'no api', apiEnabled: false });
+const other = createAgentRecord(store, { displayName: 'elsewhere' });
+const closed = createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
 
 const t0 = clock.now;
 addActivity(store, { agentId: agent.id, type: 'note', user: 'alice', description: 'old note' });

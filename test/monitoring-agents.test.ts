@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { listAll, MonitoringApiError, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgent, ensureLocalAgent } from '../host/store/agents.js';
+import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 
@@ -13,8 +13,8 @@ const { client, store } = api;
 
 // 23 agents: the local one, 20 "site-NN", a "Warehouse" of team "Blue", and one without API access.
 const local = ensureLocalAgent(store);
-const sites = Array.from({ length: 20 }, (_, i) => createAgent(store, { displayName: `site-${String(i).padStart(2, '0')}` }));
-const warehouse = createAgent(store, {
+const sites = Array.from({ length: 20 }, (_, i) => createAgentRecord(store, { displayName: `site-${String(i).padStart(2, '0')}` }));
+const warehouse = createAgentRecord(store, {
   displayName: 'Warehouse 100%_off',
   status: 'OFFLINE',
   accessStatus: 'GRANTED',
@@ -31,7 +31,7 @@ const warehouse = createAgent(store, {
     team: { id: 4, name: 'Blue', leader_id: 8, area: { id: 2 } },
   },
 });
-const locked = createAgent(store, { displayName: 'no-api site', apiEnabled: false });
+const locked = createAgentRecord(store, { displayName: 'no-api site', apiEnabled: false });
 
 describe('listAgents and countAgents', () => {
   it('pages 10 at a time by default, and a last short page, and an empty page past the end', async () => {
@@ -143,7 +143,7 @@ describe('agents without API access', () => {
 
 describe('deleteAgent', () => {
   it('deletes the agent and its devices; then it is 404', async () => {
-    const doomed = createAgent(store, { displayName: 'doomed' });
+    const doomed = createAgentRecord(store, { displayName: 'doomed' });
     const device = createDevice(store, doomed.id, { displayName: 'goes too', ip: '10.0.0.1' });
     const before = await client.countAgents();
     await client.deleteAgent(doomed.id);

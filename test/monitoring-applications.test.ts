@@ -1,15 +1,15 @@
 // Applications through MonitoringClient: Enterprise Plan only, paging, filters, counts.
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgent } from '../host/store/agents.js';
+import { createAgentRecord } from '../host/store/agents.js';
 import { recordApplications } from '../host/store/applications.js';
 import { createDevice } from '../host/store/devices.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const enterprise = createAgent(store, { displayName: 'hq', enterprisePlan: true });
-const basic = createAgent(store, { displayName: 'branch' });
+const enterprise = createAgentRecord(store, { displayName: 'hq', enterprisePlan: true });
+const basic = createAgentRecord(store, { displayName: 'branch' });
 const laptop = createDevice(store, enterprise.id, { displayName: 'laptop', ip: '10.0.0.5' });
 const server = createDevice(store, enterprise.id, { displayName: 'server', ip: '10.0.0.6' });
 const basicPc = createDevice(store, basic.id, { displayName: 'pc', ip: '10.1.0.5' });

@@ -3,7 +3,7 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgent } from '../host/store/agents.js';
+import { createAgentRecord } from '../host/store/agents.js';
 import { addConnectionBytes } from '../host/store/connections.js';
 import { createDevice } from '../host/store/devices.js';
 import { setAgentLimits } from '../host/store/monitoring-limits.js';
@@ -11,8 +11,8 @@ import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const agent = createAgent(store, { displayName: 'office' });
-const other = createAgent(store, { displayName: 'depot' });
+const agent = createAgentRecord(store, { displayName: 'office' });
+const other = createAgentRecord(store, { displayName: 'depot' });
 const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '192.168.1.20', portMap: { 443: 8443 } });
 const named = createDevice(store, agent.id, { displayName: 'cloud thing', hostName: 'thing.example.net' });
 const nowhere = createDevice(store, agent.id, { displayName: 'no address' });

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
 import { planExecution, runPlannedAction, toExecutionResult } from '../host/api/monitoring/execute-action.js';
-import { createAgent } from '../host/store/agents.js';
+import { createAgentRecord } from '../host/store/agents.js';
 import { getDeviceCredentials } from '../host/store/credentials.js';
 import { createDevice } from '../host/store/devices.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
@@ -29,8 +29,8 @@ async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
   return error as MonitoringApiError;
 }
 
-const agent = createAgent(api.store, { displayName: 'lab' });
-const otherAgent = createAgent(api.store, { displayName: 'elsewhere' });
+const agent = createAgentRecord(api.store, { displayName: 'lab' });
+const otherAgent = createAgentRecord(api.store, { displayName: 'elsewhere' });
 const plainDevice = createDevice(api.store, agent.id, { displayName: 'plain', ip: '192.0.2.10' });
 
 describe('the driver library', () => {
@@ -354,7 +354,7 @@ describe('executing actions', () => {
   });
 
   it('answers 503 on a server started without a host', async () => {
-    const a = createAgent(noHost.store, { displayName: 'headless' });
+    const a = createAgentRecord(noHost.store, { displayName: 'headless' });
     const device = createDevice(noHost.store, a.id, { displayName: 'd', ip: '127.0.0.1' });
     const driver = await noHost.client.createCustomDriver({ name: 'ups', code: upsCode, requires_credentials: false });
     await noHost.client.createCustomDriverAssociation(driver.id, a.id, device.id);

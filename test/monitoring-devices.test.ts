@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { MonitoringApiError, MonitoringClient, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
-import { createAgent, ensureLocalAgent } from '../host/store/agents.js';
+import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
 import { getDeviceCredentials } from '../host/store/credentials.js';
 import { createDevice, getDevice } from '../host/store/devices.js';
 import { setDeviceStatus } from '../host/store/status-history.js';
@@ -14,7 +14,7 @@ import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 const api = await startMonitoringFixture();
 const { client, store } = api;
 const agent = ensureLocalAgent(store);
-const other = createAgent(store, { displayName: 'other' });
+const other = createAgentRecord(store, { displayName: 'other' });
 
 const status = (error: unknown): number => (error as MonitoringApiError).status;
 
@@ -110,7 +110,7 @@ describe('deleteDevice and deleteDownDevices', () => {
   });
 
   it('deletes the DOWN devices of IP protocol only, hidden ones included', async () => {
-    const site = createAgent(store, { displayName: 'cleanup site' });
+    const site = createAgentRecord(store, { displayName: 'cleanup site' });
     const downIp = createDevice(store, site.id, { displayName: 'down ip', ip: '10.2.0.1', status: 'DOWN' });
     const hiddenDown = createDevice(store, site.id, { displayName: 'hidden down', ip: '10.2.0.2', status: 'DOWN' });
     await client.hideDevice(site.id, hiddenDown.id);

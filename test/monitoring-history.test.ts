@@ -2,7 +2,7 @@
 // setDeviceStatus, windows (defaults, clipping to creation, open downtime), and bad windows.
 import { describe, expect, it } from 'vitest';
 import { MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgent } from '../host/store/agents.js';
+import { createAgentRecord } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { computeUptime, formatPercentage, setAgentStatus, setDeviceIpAddresses, setDeviceStatus } from '../host/store/status-history.js';
 import { formatApiTime, WEEK_MS } from '../host/store/time.js';
@@ -16,7 +16,7 @@ const HOUR = 60 * MIN;
 const at = (ms: number) => formatApiTime(T0 + ms);
 
 describe('agent status history and uptime', () => {
-  const agent = createAgent(store, { displayName: 'branch office' });
+  const agent = createAgentRecord(store, { displayName: 'branch office' });
   // Down 1:00–1:30 (stopped), link lost 3:00–3:10.
   setAgentStatus(store, agent.id, 'OFFLINE', { at: T0 + HOUR });
   setAgentStatus(store, agent.id, 'ONLINE', { at: T0 + 90 * MIN });
@@ -58,7 +58,7 @@ describe('agent status history and uptime', () => {
   });
 
   it('ends an open downtime at the window end', async () => {
-    const down = createAgent(store, { displayName: 'down now' });
+    const down = createAgentRecord(store, { displayName: 'down now' });
     setAgentStatus(store, down.id, 'OFFLINE', { at: T0 + 2 * HOUR });
     expect(await client.getAgentUptime(down.id, { from: at(0), to: at(4 * HOUR) })).toMatchObject({
       online_seconds: 7200,
@@ -70,7 +70,7 @@ describe('agent status history and uptime', () => {
 
   it('does not count time before the agent existed, and answers 0.00 for a window before it', async () => {
     api.clock.now = T0 + 2 * 24 * HOUR;
-    const late = createAgent(store, { displayName: 'late' });
+    const late = createAgentRecord(store, { displayName: 'late' });
     api.clock.now = T0 + 3 * 24 * HOUR;
     expect(await client.getAgentUptime(late.id, { from: at(0), to: at(3 * 24 * HOUR) })).toMatchObject({
       online_seconds: 24 * 3600,
@@ -99,7 +99,7 @@ describe('agent status history and uptime', () => {
   });
 
   it('lists the uptime of every agent with API access', async () => {
-    const locked = createAgent(store, { displayName: 'locked', apiEnabled: false });
+    const locked = createAgentRecord(store, { displayName: 'locked', apiEnabled: false });
     const all = await client.getAgentListUptime({ from: at(0), to: at(4 * HOUR) });
     expect(all.map((u) => u.agent_id)).toContain(agent.id);
     expect(all.map((u) => u.agent_id)).not.toContain(locked.id);
@@ -125,7 +125,7 @@ describe('agent status history and uptime', () => {
 describe('device status history and uptime', () => {
   it('lists CREATED, UP / DOWN and IP_CHANGE events; OFFLINE and DOWN both count as down', async () => {
     api.clock.now = T0;
-    const agent = createAgent(store, { displayName: 'devices site' });
+    const agent = createAgentRecord(store, { displayName: 'devices site' });
     const device = createDevice(store, agent.id, { displayName: 'tv', ip: '10.0.0.5' });
     setDeviceStatus(store, device.id, 'OFFLINE', { at: T0 + HOUR });
     expect(setDeviceStatus(store, device.id, 'DOWN', { at: T0 + 70 * MIN })).toBe(true);
@@ -151,7 +151,7 @@ describe('device status history and uptime', () => {
 
   it('treats a device created DOWN as down until its first UP, and gives the agent uptime of the same window', async () => {
     api.clock.now = T0;
-    const agent = createAgent(store, { displayName: 'flaky site' });
+    const agent = createAgentRecord(store, { displayName: 'flaky site' });
     setAgentStatus(store, agent.id, 'OFFLINE', { at: T0 + 3 * HOUR });
     const device = createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.9', status: 'DOWN' });
     setDeviceStatus(store, device.id, 'ONLINE', { at: T0 + HOUR });
@@ -166,8 +166,8 @@ describe('device status history and uptime', () => {
   });
 
   it('answers 404 for a device of another agent and 422 for a bad window', async () => {
-    const a = createAgent(store, { displayName: 'a' });
-    const b = createAgent(store, { displayName: 'b' });
+    const a = createAgentRecord(store, { displayName: 'a' });
+    const b = createAgentRecord(store, { displayName: 'b' });
     const device = createDevice(store, b.id, { displayName: 'bs', ip: '10.0.0.1' });
     await expect(client.getDeviceStatusHistory(a.id, device.id)).rejects.toBeInstanceOf(MonitoringNotFoundError);
     await expect(client.getDeviceUptime(a.id, device.id)).rejects.toBeInstanceOf(MonitoringNotFoundError);

@@ -1,7 +1,7 @@
 // Power actions, RTD statistics and history, and speed-test history through MonitoringClient.
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgent } from '../host/store/agents.js';
+import { createAgentRecord } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { listPowerActions, setPowerAvailability } from '../host/store/power.js';
 import { recordRtdSample, recordSpeedSample } from '../host/store/rtd-speed.js';
@@ -9,8 +9,8 @@ import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const agent = createAgent(store, { displayName: 'plant' });
-const other = createAgent(store, { displayName: 'elsewhere' });
+const agent = createAgentRecord(store, { displayName: 'plant' });
+const other = createAgentRecord(store, { displayName: 'elsewhere' });
 const pump = createDevice(store, agent.id, { displayName: 'pump controller', ip: '10.0.0.9' });
 const camera = createDevice(store, agent.id, { displayName: 'camera', ip: '10.0.0.10' });
 const quiet = createDevice(store, agent.id, { displayName: 'quiet', ip: '10.0.0.11' });

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgent } from '../host/store/agents.js';
+import { createAgentRecord } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { setAgentLimits } from '../host/store/monitoring-limits.js';
 import { deviceRtdHistory } from '../host/store/rtd-speed.js';
@@ -12,8 +12,8 @@ import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const agent = createAgent(store, { displayName: 'sensor site' });
-const other = createAgent(store, { displayName: 'other site' });
+const agent = createAgentRecord(store, { displayName: 'sensor site' });
+const other = createAgentRecord(store, { displayName: 'other site' });
 const device = createDevice(store, agent.id, { displayName: 'switch', ip: '127.0.0.1' });
 const device2 = createDevice(store, agent.id, { displayName: 'printer', ip: '127.0.0.1' });
 const foreign = createDevice(store, other.id, { displayName: 'elsewhere', ip: '127.0.0.1' });

@@ -10,7 +10,7 @@ import {
   listAll,
 } from '../host/api/monitoring/client/index.js';
 import type { Variable, VariableListQuery } from '../host/api/monitoring/schemas/variables.js';
-import { createAgent, ensureLocalAgent } from '../host/store/agents.js';
+import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import { setAgentVariable } from '../host/store/variables.js';
@@ -28,9 +28,9 @@ const start = clock.now;
 const agent = ensureLocalAgent(store);
 const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
 const ups = createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.9' });
-const other = createAgent(store, { displayName: 'elsewhere' });
+const other = createAgentRecord(store, { displayName: 'elsewhere' });
 const otherDevice = createDevice(store, other.id, { displayName: 'router', ip: '10.1.0.1' });
-const closed = createAgent(store, { displayName: 'no api', apiEnabled: false });
+const closed = createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
 
 const nasTarget = { agentId: agent.id, deviceId: nas.id, driverName: 'nas.js' };
 const early = start;

@@ -2,7 +2,7 @@
 // activity entry in one transaction; failed runs; associations; reportRun for local runs.
 import { describe, expect, it } from 'vitest';
 import { listActivity } from '../host/store/activity-log.js';
-import { ensureLocalAgent, createAgent } from '../host/store/agents.js';
+import { ensureLocalAgent, createAgentRecord } from '../host/store/agents.js';
 import { setDeviceCredentials } from '../host/store/credentials.js';
 import { createDevice } from '../host/store/devices.js';
 import { openStore, StoreError, type Store } from '../host/store/index.js';
@@ -73,6 +73,23 @@ describe('writeRunResult', () => {
     ]);
   });
 
+  it('keeps only the newest runs of the device when asked, and can leave the activity log out', () => {
+    const { store, clock, agent, device, target } = fixture();
+    const other = createDevice(store, agent.id, { displayName: 'other', ip: '10.0.0.8' });
+    const otherRun = writeRunResult(store, { ...target, deviceId: other.id }, success([variable('x', '1')])).runId;
+    const ids: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      clock.now += 1000;
+      ids.push(writeRunResult(store, target, success([variable('cpu', String(i))]), { activity: false, keepRunsPerDevice: 3 }).runId);
+    }
+    expect(listDeviceRuns(store, device.id).map((r) => r.id)).toEqual(ids.slice(2).reverse());
+    // Another device's runs are not touched, and only that first run was logged.
+    expect(getRun(store, otherRun)).toBeDefined();
+    expect(listActivity(store, agent.id, { from: 0, to: clock.now }).map((e) => e.details?.run_id)).toEqual([otherRun]);
+    // The variables and their history are kept whatever happens to run records.
+    expect(variableHistory(store, deviceVariables(store, agent.id, device.id)[0]!.id, 0, clock.now)).toHaveLength(5);
+  });
+
   it('records a failed run with its error, log, warnings and HTTP exchanges, leaving variables and tables untouched', () => {
     const { store, clock, agent, device, target } = fixture();
     const ok = writeRunResult(store, target, success([variable('cpu', '10')], { tables: [{ label: 'T', columnHeaders: [{ label: 'A', unit: null, valueType: 'STRING' }], rows: [['r', 'x']] }] }));
@@ -118,7 +135,7 @@ describe('writeRunResult', () => {
 
   it('refuses a device of another agent, or a result it cannot hold, naming the field', () => {
     const { store, device, target } = fixture();
-    const stranger = createAgent(store, { displayName: 'other' });
+    const stranger = createAgentRecord(store, { displayName: 'other' });
     expect(() => writeRunResult(store, { agentId: stranger.id, deviceId: device.id }, success([]))).toThrow(`device ${device.id} of agent ${stranger.id} not found`);
     const bad = (result: unknown) => {
       try {

@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMonitorProber, dialTarget, probeDevicePort, probeTcp, summariseRoundTrips } from '../host/monitor/index.js';
-import { createAgent } from '../host/store/agents.js';
+import { createAgentRecord } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { openStore } from '../host/store/index.js';
 import { deviceRtdHistory } from '../host/store/rtd-speed.js';
@@ -64,7 +64,7 @@ describe('the monitor prober', () => {
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
   const store = openStore({ path: ':memory:', clock: () => clock.now });
   afterAll(() => store.close());
-  const agent = createAgent(store, { displayName: 'probed' });
+  const agent = createAgentRecord(store, { displayName: 'probed' });
 
   it('probeNow writes each sensor status and one RTD sample per device', async () => {
     const open = await listen();
