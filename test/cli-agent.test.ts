@@ -5,8 +5,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../host/cli/main.js';
 import { openStore } from '../host/store/store.js';
+import { runCli } from './helpers/cli.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 
 const bin = path.resolve('bin/driverbox.js');
@@ -34,13 +34,7 @@ afterEach(async () => {
   device = null;
 });
 
-async function runMain(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = tmpdir()) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd, env, stdoutStream: {} };
-  const code = await main(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const runMain = (argv: string[], env: NodeJS.ProcessEnv = {}) => runCli(argv, { env });
 
 function inventory(port: number, associations: string[]): string {
   return [

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../host/cli/main.js';
+import { runCli } from './helpers/cli.js';
 import { MonitoringAuthError, MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { openStore } from '../host/store/store.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
@@ -14,13 +14,7 @@ import { createDevice } from '../host/store/devices.js';
 
 const bin = path.resolve('bin/driverbox.js');
 
-async function runMain(argv: string[], env: NodeJS.ProcessEnv = {}, cwd = tmpdir()) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd, env, stdoutStream: {} };
-  const code = await main(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const runMain = (argv: string[], env: NodeJS.ProcessEnv = {}, cwd = tmpdir()) => runCli(argv, { env, cwd });
 
 /** Starts `driverbox serve`, waits for its banner, answers the URL and a stop function. */
 async function startServe(args: string[], env: NodeJS.ProcessEnv) {

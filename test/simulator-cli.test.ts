@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { main, type CliIo } from '../host/cli/main.js';
+import { runCli } from './helpers/cli.js';
 
 const exec = promisify(execFile);
 const bin = path.resolve('bin/driverbox.js');
@@ -20,13 +20,7 @@ function write(name: string, data: unknown): string {
   return file;
 }
 
-async function runMain(argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), cwd: work, env: { NO_COLOR: '1' }, stdoutStream: {} };
-  const code = await main(argv, io);
-  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
-}
+const runMain = (argv: string[]) => runCli(argv, { cwd: work, env: { NO_COLOR: '1' } });
 
 const loginFixture = {
   fixture: 1,
