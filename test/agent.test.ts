@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type AgentOptions, type AgentRunFinished } from '../host/agent/agent.js';
 import { InventoryError } from '../host/agent/inventory/index.js';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
+import { createAssociation } from '../host/store/associations.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { createDevice } from '../host/store/devices.js';
 import { openStore, type Store } from '../host/store/index.js';
@@ -258,6 +259,16 @@ describe('createAgent', () => {
     await client.deleteCustomDriverAssociation(driver.id, created.result!);
     expect(agent.stats().associations).toBe(0);
     expect(agent.stats().scheduler!.jobs).toBe(0);
+  });
+
+  it('picks up associations another process wrote into the store at its next refresh', async () => {
+    const f = await fixture();
+    const { agent, finished } = await startAgent(f, { storeRefreshMs: 100 });
+    const driver = createCustomDriver(f.store, { name: 'elsewhere', code: GOOD_DRIVER, minimalSamplePeriod: 300, requiresCredentials: false });
+    const device = createDevice(f.store, agent.agentId!, { displayName: 'written-directly', ip: '127.0.0.1', portMap: { 80: f.device.port } });
+    createAssociation(f.store, { customDriverId: driver.id, agentId: agent.agentId!, deviceId: device.id, samplePeriod: 300 });
+    await until('the association to be scheduled and run', () => finished.length >= 1);
+    expect([finished[0]!.name, finished[0]!.result.status]).toEqual(['elsewhere@written-directly', 'success']);
   });
 
   it('refuses a bad inventory at start with the file and field, and leaves nothing running', async () => {
