@@ -12,8 +12,9 @@
 // Reported: runs due / started / completed (succeeded, failed) / skipped / dropped; completion
 // ratio (completed / due); lateness p50/p99/max over every runStarted event; run duration
 // p50/p99 (in the sandbox: RunResult.durationMs; end to end: slot taken → result stored);
-// host and child RSS sampled every second (start, peak, end); host and child CPU per run;
-// the device server's CPU, requests and TCP connections; store size and rows written.
+// host and child RSS sampled every second (start, peak, end; --json adds every sample); host
+// and child CPU per run; the device server's CPU, requests and TCP connections; store size and
+// rows written.
 // Any run that does not succeed with the expected variables, any aborted run or agent error
 // fails the bench (exit 1): on loopback none is expected.
 //
@@ -250,11 +251,18 @@ async function main(): Promise<number> {
   const hostRss = new Gauge();
   const childRss = new Gauge();
   const childCpu = new ChildCpu();
+  /** Every sample, for --json: whether RSS levels off or keeps growing shows there. */
+  const series: Array<{ t: number; hostRss: number; childRss: number | null }> = [];
+  let seriesT0: number | null = null;
   const sample = () => {
-    hostRss.add(process.memoryUsage().rss);
+    const host = process.memoryUsage().rss;
     const pid = agent.stats().sandbox?.pid ?? null;
-    if (pid !== null) childRss.add(processRssBytes(pid));
+    const child = pid === null ? null : processRssBytes(pid);
+    hostRss.add(host);
+    childRss.add(child);
     childCpu.sample(pid);
+    seriesT0 ??= performance.now();
+    series.push({ t: Math.round((performance.now() - seriesT0) / 100) / 10, hostRss: host, childRss: child });
   };
 
   hostRss.add(process.memoryUsage().rss);
@@ -353,7 +361,7 @@ async function main(): Promise<number> {
       inSandbox: { p50: round1(percentile(box, 50)), p99: round1(percentile(box, 99)) },
       endToEnd: { p50: round1(percentile(e2e, 50)), p99: round1(percentile(e2e, 99)) },
     },
-    rssBytes: { host: { ...hostRss }, child: { ...childRss } },
+    rssBytes: { host: { ...hostRss }, child: { ...childRss }, series },
     cpu: {
       hostMs: round1(hostCpuMs),
       childMs: round1(childCpuMs),
