@@ -252,17 +252,17 @@ async function main(): Promise<number> {
   const childRss = new Gauge();
   const childCpu = new ChildCpu();
   /** Every sample, for --json: whether RSS levels off or keeps growing shows there. */
-  const series: Array<{ t: number; hostRss: number; childRss: number | null }> = [];
+  const series: Array<{ t: number; hostRss: number; hostHeapUsed: number; childRss: number | null }> = [];
   let seriesT0: number | null = null;
   const sample = () => {
-    const host = process.memoryUsage().rss;
+    const { rss: host, heapUsed } = process.memoryUsage();
     const pid = agent.stats().sandbox?.pid ?? null;
     const child = pid === null ? null : processRssBytes(pid);
     hostRss.add(host);
     childRss.add(child);
     childCpu.sample(pid);
     seriesT0 ??= performance.now();
-    series.push({ t: Math.round((performance.now() - seriesT0) / 100) / 10, hostRss: host, childRss: child });
+    series.push({ t: Math.round((performance.now() - seriesT0) / 100) / 10, hostRss: host, hostHeapUsed: heapUsed, childRss: child });
   };
 
   hostRss.add(process.memoryUsage().rss);
