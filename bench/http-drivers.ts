@@ -26,18 +26,14 @@
 //          --connections N (raw undici Agent bound, default 6), --server thread|inline,
 //          --threads N (the host's sandbox threads; default: the host's own default),
 //          --json (one JSON object on stdout).
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
 import { createHost, type Host, type RunResult } from '../host/index.js';
 import { ensureRuntimeBundle, forEachFlag, mean, percentile, positiveInt, runBench, table, usage } from './lib/common.js';
+import { threadCpuMs } from './lib/proc.js';
+import { startStatusDevice, type ServerMode, type StatusDevice as Device } from './lib/status-device.js';
 
 type Side = 'driverbox' | 'undici';
-type ServerMode = 'thread' | 'inline';
 
 interface DriverCase {
   name: string;
@@ -186,100 +182,7 @@ function parseArgs(argv: string[]): Options {
   return options;
 }
 
-// ---------------------------------------------------------------------------- the device
-
-// Plain JavaScript so that it runs as-is in a worker thread (no TypeScript loader there).
-const SERVER_SOURCE = `
-const http = require('node:http');
-function body(i) {
-  return '{"i":' + i + ',"model":"DBX-4200","firmware":"4.2.17","serial":"SN0001234567","uptime":' + (86400 + i) +
-    ',"temperature":41.5,"fans":[2100,2150,2080],"psu":{"a":"ok","b":"ok"},"load":[0.12,0.08,0.05],"status":"ok"}';
-}
-function start(onListening) {
-  const server = http.createServer((req, res) => {
-    const match = /^\\/status\\?i=(\\d+)$/.exec(req.url || '');
-    if (req.method !== 'GET' || !match) {
-      res.writeHead(404, { 'content-type': 'text/plain' });
-      res.end('not found');
-      return;
-    }
-    const text = body(Number(match[1]));
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
-  });
-  server.keepAliveTimeout = 60000;
-  server.listen(0, '127.0.0.1', () => onListening(server));
-  return server;
-}
-`;
-
-interface Device {
-  port: number;
-  /** Event loop utilisation of the server thread since `since` (thread mode), else null. */
-  elu(since?: unknown): { mark: unknown; utilization: number | null };
-  close(): Promise<void>;
-}
-
-async function startDevice(mode: ServerMode): Promise<Device> {
-  if (mode === 'thread') {
-    const worker = new Worker(
-      `${SERVER_SOURCE}
-const { parentPort } = require('node:worker_threads');
-start((server) => parentPort.postMessage(server.address().port));`,
-      { eval: true },
-    );
-    const port = await new Promise<number>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
-    worker.unref();
-    return {
-      port,
-      elu(since) {
-        const now = worker.performance.eventLoopUtilization();
-        const delta = since ? worker.performance.eventLoopUtilization(now, since as typeof now) : now;
-        return { mark: now, utilization: since ? delta.utilization : null };
-      },
-      close: async () => {
-        await worker.terminate();
-      },
-    };
-  }
-  const start = new Function('require', `${SERVER_SOURCE}; return start;`)((id: string) => (id === 'node:http' ? http : undefined)) as (
-    onListening: (server: http.Server) => void,
-  ) => http.Server;
-  const server = await new Promise<http.Server>((resolve) => start(resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    elu: () => ({ mark: null, utilization: null }),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
 // ---------------------------------------------------------------------------- measuring
-
-/** CPU time of the calling thread in ms, from /proc (Linux), else null. Tick resolution (10 ms). */
-function threadCpuMs(): number | null {
-  try {
-    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return null;
-  }
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
 
 /** One run: resolves to null when it did what it should, else to why not. */
 type RunOnce = () => Promise<string | null>;
@@ -472,7 +375,7 @@ async function main(): Promise<number> {
   };
   const runsFor = (driver: DriverCase) => options.runs ?? driver.defaultRuns;
 
-  const device = await startDevice(options.server);
+  const device = await startStatusDevice(options.server);
   const series: Series[] = [];
   const started = performance.now();
   log(

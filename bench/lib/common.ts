@@ -1,5 +1,6 @@
 // Helpers shared by the bench scripts: argument parsing, statistics, setup and text tables.
-import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -58,6 +59,33 @@ export async function ensureRuntimeBundle(): Promise<void> {
   const script = pathToFileURL(path.join(root, 'scripts', 'build-runtime.mjs')).href;
   const mod = (await import(script)) as { buildRuntime: () => Promise<string> };
   await mod.buildRuntime();
+}
+
+/** Newest modification time (ms) of the .ts files under `dir`. */
+function newestSourceMs(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSourceMs(full));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Benches that fork a child (the agent's sandbox process) need dist/: the child cannot load
+ * TypeScript. Runs the full build (`npm run build`) when dist/ is missing or older than host/
+ * or runtime/, so the child never runs stale code beside a host running from source.
+ */
+export function ensureHostBuild(): void {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const marker = path.join(root, 'dist', 'host', 'agent', 'sandbox-process', 'child.js');
+  const built = existsSync(marker) && existsSync(path.join(root, 'dist', 'runtime', 'core.js')) ? statSync(marker).mtimeMs : 0;
+  const source = Math.max(newestSourceMs(path.join(root, 'host')), newestSourceMs(path.join(root, 'runtime')));
+  if (built >= source) return;
+  process.stderr.write('dist/ is missing or older than the sources: building (npm run build) …\n');
+  // stdout stays clean for --json: the build's output goes to stderr.
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: ['ignore', 2, 2] });
 }
 
 // ---------------------------------------------------------------------------- output

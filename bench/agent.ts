@@ -1,0 +1,438 @@
+// The agent under a collector's load: N simulated devices × 1 status driver, each polled every
+// period, for a fixed duration, through createAgent exactly as `driverbox agent` runs it
+// (inventory YAML → real SQLite store file → scheduler → supervised sandbox process → store).
+//
+// What it measures: one node:http "device" on 127.0.0.1 in a worker thread (its own CPU) answers
+// GET /status with a ~200-byte JSON document. The inventory lists N devices, all 127.0.0.1 with
+// portMap 80 → that server's port; each is its own device to driverbox (own cookie jar and
+// connection pool). One driver does one GET, parses the JSON and reports 6 variables; every
+// device has it with samplePeriod = --period and jitter = the period, so first runs spread
+// over one period. After --duration seconds the agent is stopped with a grace of one period.
+//
+// Reported: runs due / started / completed (succeeded, failed) / skipped / dropped; completion
+// ratio (completed / due); lateness p50/p99/max over every runStarted event; run duration
+// p50/p99 (in the sandbox: RunResult.durationMs; end to end: slot taken → result stored);
+// host and child RSS sampled every second (start, peak, end; --json adds every sample); host
+// and child CPU per run; the device server's CPU, requests and TCP connections; store size and
+// rows written.
+// Any run that does not succeed with the expected variables, any aborted run or agent error
+// fails the bench (exit 1): on loopback none is expected.
+//
+// Run:     npm run bench:agent
+//          npm run bench:agent -- --devices 50 --duration 15 --json
+// Options: --devices N (default 1000), --period S (default 10), --duration S (default 60),
+//          --max-concurrent N (the scheduler's global bound, default 32), --json.
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createAgent, type AgentRunFinished } from '../host/agent/agent.js';
+import { openStore } from '../host/store/index.js';
+import { ensureHostBuild, forEachFlag, percentile, positiveInt, runBench, table, usage } from './lib/common.js';
+import { processCpuMs, processRssBytes } from './lib/proc.js';
+import { startStatusDevice } from './lib/status-device.js';
+
+interface Options {
+  devices: number;
+  periodS: number;
+  durationS: number;
+  maxConcurrent: number;
+  json: boolean;
+}
+
+/** The scheduler's per-device bound (the agent's default): one association per device never reaches it. */
+const MAX_PER_DEVICE = 2;
+const EXPECTED_VARIABLES = ['model', 'firmware', 'uptime', 'temperature', 'fan_max', 'status'];
+
+// One GET, the JSON parsed, a few variables: what a real status driver does.
+const DRIVER_SOURCE = `
+function validate() {
+  D.device.http.get({ url: '/status' }, function (error, response) {
+    if (error) return D.failure(D.errorType.NETWORK_ERROR);
+    if (response.statusCode !== 200) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+    D.success();
+  });
+}
+function get_status() {
+  D.device.http.get({ url: '/status' }, function (error, response, body) {
+    if (error) {
+      console.error('GET /status failed: ' + error.code + ' ' + error.message);
+      return D.failure(D.errorType.NETWORK_ERROR);
+    }
+    if (response.statusCode !== 200) {
+      console.error('GET /status answered ' + response.statusCode);
+      return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+    }
+    var data;
+    try {
+      data = JSON.parse(body);
+    } catch (e) {
+      console.error('status document: ' + e.message);
+      return D.failure(D.errorType.PARSING_ERROR);
+    }
+    D.success([
+      D.createVariable('model', 'Model', data.model, null, D.valueType.STRING),
+      D.createVariable('firmware', 'Firmware', data.firmware, null, D.valueType.STRING),
+      D.createVariable('uptime', 'Uptime', data.uptime, 's', D.valueType.NUMBER),
+      D.createVariable('temperature', 'Temperature', data.temperature, 'C', D.valueType.NUMBER),
+      D.createVariable('fan_max', 'Fastest fan', Math.max.apply(null, data.fans), 'rpm', D.valueType.NUMBER),
+      D.createVariable('status', 'Status', data.status, null, D.valueType.STRING)
+    ]);
+  });
+}
+`;
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false };
+  forEachFlag(argv, (flag, value, arg) => {
+    switch (flag) {
+      case '--devices':
+        options.devices = positiveInt(value(), '--devices');
+        break;
+      case '--period':
+        options.periodS = positiveInt(value(), '--period');
+        if (options.periodS > 86_400) usage(`--period must be at most 86400 seconds (got ${options.periodS})`);
+        break;
+      case '--duration':
+        options.durationS = positiveInt(value(), '--duration');
+        break;
+      case '--max-concurrent':
+        options.maxConcurrent = positiveInt(value(), '--max-concurrent');
+        break;
+      case '--json':
+        options.json = true;
+        break;
+      case '--help':
+      case '-h':
+        process.stdout.write('usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json]\n');
+        process.exit(0);
+        break;
+      default:
+        usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
+    }
+  });
+  return options;
+}
+
+function inventoryYaml(devices: number, port: number, periodS: number): string {
+  const width = String(devices).length;
+  const lines = ['# bench/agent inventory: every device is the one simulated server, each its own device to driverbox', 'version: 1', 'devices:'];
+  const names = Array.from({ length: devices }, (_, i) => `dev-${String(i + 1).padStart(width, '0')}`);
+  for (const name of names) lines.push(`  - { name: ${name}, ip: 127.0.0.1, portMap: { 80: ${port} } }`);
+  lines.push('drivers:', `  - { name: status, path: status.js, samplePeriod: ${periodS} }`, 'associations:');
+  for (const name of names) lines.push(`  - { driver: status, device: ${name} }`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Why a finished run is not what the bench expects, or null when it is. */
+function unexpected(run: AgentRunFinished): string | null {
+  const { result } = run;
+  if (result.status !== 'success') {
+    const errors = result.logs.filter((l) => l.level === 'error').map((l) => l.message);
+    return `${run.name}: ${result.errorType ?? 'failure'} ${result.message ?? ''}${errors.length ? ` (driver log: ${errors.join('; ')})` : ''}`;
+  }
+  const uids = result.variables.map((v) => v.uid);
+  if (uids.join(',') !== EXPECTED_VARIABLES.join(',')) return `${run.name}: expected variables ${EXPECTED_VARIABLES.join(', ')}, got ${uids.join(', ')}`;
+  if (result.http.length !== 1 || result.http[0]!.status !== 200) return `${run.name}: expected one exchange answered 200, got ${JSON.stringify(result.http.map((x) => x.status ?? x.error))}`;
+  if (result.warnings.length > 0) return `${run.name}: warnings: ${result.warnings.join('; ')}`;
+  if (run.runId === null) return `${run.name}: the result was not stored`;
+  return null;
+}
+
+/** start / peak / end of a series of samples. */
+class Gauge {
+  start: number | null = null;
+  peak: number | null = null;
+  end: number | null = null;
+
+  add(value: number | null): void {
+    if (value === null) return;
+    this.start ??= value;
+    this.peak = Math.max(this.peak ?? value, value);
+    this.end = value;
+  }
+}
+
+/**
+ * CPU of the sandbox child, summed over every child the run had (a restart brings a new pid):
+ * each pid's last reading is kept, so a child that died counts up to its last sample.
+ */
+class ChildCpu {
+  readonly #byPid = new Map<number, number>();
+
+  sample(pid: number | null): void {
+    if (pid === null) return;
+    const ms = processCpuMs(pid);
+    if (ms !== null) this.#byPid.set(pid, ms);
+  }
+
+  totalMs(): number {
+    let total = 0;
+    for (const ms of this.#byPid.values()) total += ms;
+    return total;
+  }
+}
+
+function storeBytes(file: string): number {
+  let bytes = 0;
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      bytes += statSync(file + suffix).size;
+    } catch {
+      // -wal and -shm exist only while the store is open in WAL mode.
+    }
+  }
+  return bytes;
+}
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const round1 = (n: number | null) => (n === null || !Number.isFinite(n) ? null : Math.round(n * 10) / 10);
+const round2 = (n: number | null) => (n === null || !Number.isFinite(n) ? null : Math.round(n * 100) / 100);
+const mib = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+const f1 = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(1));
+const f2 = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(2));
+
+async function main(): Promise<number> {
+  const options = parseArgs(process.argv.slice(2));
+  ensureHostBuild();
+  const log = (text: string) => {
+    if (!options.json) process.stdout.write(`${text}\n`);
+  };
+  const progress = (text: string) => {
+    if (process.stderr.isTTY) process.stderr.write(`\r${text.padEnd(70)}\r`);
+  };
+  const periodMs = options.periodS * 1000;
+  const graceMs = periodMs;
+
+  const device = await startStatusDevice('thread');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'driverbox-bench-agent-'));
+  const storeFile = path.join(dir, 'store.db');
+  const inventoryFile = path.join(dir, 'inventory.yaml');
+  writeFileSync(path.join(dir, 'status.js'), DRIVER_SOURCE);
+  writeFileSync(inventoryFile, inventoryYaml(options.devices, device.port, options.periodS));
+  const store = openStore({ path: storeFile, secretKey: 'bench-agent-secret' });
+
+  log(
+    `driverbox agent bench — ${options.devices} devices × 1 driver, period ${options.periodS} s (jitter ${options.periodS} s), ` +
+      `${options.durationS} s, maxConcurrent ${options.maxConcurrent}, maxPerDevice ${MAX_PER_DEVICE}, grace ${graceMs / 1000} s`,
+  );
+  log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'})`);
+  log(`device: node:http on 127.0.0.1:${device.port} (worker thread), ~200-byte JSON; store: ${storeFile} (SQLite, WAL)`);
+  log('');
+
+  const agent = createAgent({
+    store,
+    inventory: inventoryFile,
+    scheduler: { maxConcurrent: options.maxConcurrent, maxPerDevice: MAX_PER_DEVICE, jitterMs: periodMs },
+  });
+  const lateness: number[] = [];
+  const inSandbox: number[] = [];
+  const endToEnd: number[] = [];
+  const problems: string[] = [];
+  let succeeded = 0;
+  let failed = 0;
+  let skipped = 0;
+  agent.on('runStarted', (run) => lateness.push(run.latenessMs));
+  agent.on('runFinished', (run) => {
+    // The scheduler's clock is performance.now(): the same scale as startedAt.
+    endToEnd.push(performance.now() - run.startedAt);
+    inSandbox.push(run.result.durationMs);
+    const problem = unexpected(run);
+    if (problem === null) succeeded++;
+    else {
+      failed++;
+      problems.push(problem);
+    }
+  });
+  agent.on('runSkipped', (event) => {
+    skipped += event.count;
+  });
+  agent.on('error', (error) => problems.push(`agent error: ${error.message}`));
+
+  const hostRss = new Gauge();
+  const childRss = new Gauge();
+  const childCpu = new ChildCpu();
+  /** Every sample, for --json: whether RSS levels off or keeps growing shows there. */
+  const series: Array<{ t: number; hostRss: number; hostHeapUsed: number; childRss: number | null }> = [];
+  let seriesT0: number | null = null;
+  const sample = () => {
+    const { rss: host, heapUsed } = process.memoryUsage();
+    const pid = agent.stats().sandbox?.pid ?? null;
+    const child = pid === null ? null : processRssBytes(pid);
+    hostRss.add(host);
+    childRss.add(child);
+    childCpu.sample(pid);
+    seriesT0 ??= performance.now();
+    series.push({ t: Math.round((performance.now() - seriesT0) / 100) / 10, hostRss: host, hostHeapUsed: heapUsed, childRss: child });
+  };
+
+  hostRss.add(process.memoryUsage().rss);
+  const startT0 = performance.now();
+  const startCpu0 = process.cpuUsage();
+  await agent.start();
+  const startMs = performance.now() - startT0;
+  const startCpu = process.cpuUsage(startCpu0);
+
+  // CPU per run counts from here (the inventory sync and the child's start are reported apart).
+  const device0 = await device.counters();
+  const hostCpu0 = process.cpuUsage();
+  const childPid0 = agent.stats().sandbox?.pid ?? null;
+  const childCpu0 = childPid0 === null ? 0 : (processCpuMs(childPid0) ?? 0);
+  sample();
+  const sampler = setInterval(sample, 1000);
+  const t0 = performance.now();
+  await new Promise<void>((resolve) => {
+    const tick = setInterval(() => {
+      const elapsed = (performance.now() - t0) / 1000;
+      progress(`  ${elapsed.toFixed(0)} / ${options.durationS} s — ${succeeded + failed} runs finished, ${skipped} skipped`);
+      if (elapsed >= options.durationS) {
+        clearInterval(tick);
+        resolve();
+      }
+    }, 250);
+  });
+  progress('  stopping (grace ' + graceMs / 1000 + ' s) …');
+  sample(); // the child is gone after stop(): its last readings are taken now
+  const stopT0 = performance.now();
+  const stopped = await agent.stop({ graceMs });
+  const stopMs = performance.now() - stopT0;
+  clearInterval(sampler);
+  hostRss.add(process.memoryUsage().rss);
+  const wallS = (performance.now() - t0) / 1000;
+  const hostCpu = process.cpuUsage(hostCpu0);
+  const device1 = await device.counters();
+  progress('');
+
+  const stats = agent.stats();
+  const scheduler = stats.scheduler!;
+  const count = (sql: string) => (store.db.prepare(sql).get() as { n: number }).n;
+  const rows = {
+    runs: count('SELECT count(*) AS n FROM runs'),
+    variables: count('SELECT count(*) AS n FROM variables'),
+    historySamples: count('SELECT count(*) AS n FROM variable_history'),
+  };
+  const bytesOpen = storeBytes(storeFile);
+  store.close();
+  const bytesClosed = storeBytes(storeFile);
+  await device.close();
+  rmSync(dir, { recursive: true, force: true });
+
+  // Host CPU excludes the device server thread, which runs in this process but is not driverbox.
+  const deviceCpuMs = device0.cpuMs !== null && device1.cpuMs !== null ? device1.cpuMs - device0.cpuMs : null;
+  const hostCpuMs = (hostCpu.user + hostCpu.system) / 1000 - (deviceCpuMs ?? 0);
+  const childCpuMs = childCpu.totalMs() - childCpu0;
+  const completed = scheduler.completed;
+  const perRun = (ms: number) => (completed > 0 ? ms / completed : null);
+  const lat = sorted(lateness);
+  const box = sorted(inSandbox);
+  const e2e = sorted(endToEnd);
+  if (scheduler.failed > 0) problems.push(`${scheduler.failed} scheduled run(s) rejected (the executor threw)`);
+  if (stopped.aborted > 0) problems.push(`${stopped.aborted} run(s) still going after the ${graceMs} ms grace were aborted`);
+
+  const report = {
+    node: process.version,
+    platform: `${process.platform}/${process.arch}`,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model.trim() ?? null,
+    devices: options.devices,
+    periodS: options.periodS,
+    jitterMs: periodMs,
+    durationS: options.durationS,
+    maxConcurrent: options.maxConcurrent,
+    maxPerDevice: MAX_PER_DEVICE,
+    graceMs,
+    startMs: round1(startMs),
+    startHostCpuMs: round1((startCpu.user + startCpu.system) / 1000),
+    stopMs: round1(stopMs),
+    wallS: round1(wallS),
+    runs: {
+      due: scheduler.due,
+      started: scheduler.started,
+      completed,
+      succeeded,
+      failed,
+      skipped: scheduler.skipped,
+      dropped: scheduler.dropped,
+      aborted: stopped.aborted,
+      completionRatio: scheduler.due > 0 ? Math.round((completed / scheduler.due) * 10_000) / 10_000 : null,
+      perSecond: round1(completed / wallS),
+    },
+    latenessMs: { count: lat.length, p50: round1(percentile(lat, 50)), p99: round1(percentile(lat, 99)), max: round1(lat[lat.length - 1] ?? NaN) },
+    durationMs: {
+      inSandbox: { p50: round1(percentile(box, 50)), p99: round1(percentile(box, 99)) },
+      endToEnd: { p50: round1(percentile(e2e, 50)), p99: round1(percentile(e2e, 99)) },
+    },
+    rssBytes: { host: { ...hostRss }, child: { ...childRss }, series },
+    cpu: {
+      hostMs: round1(hostCpuMs),
+      childMs: round1(childCpuMs),
+      hostMsPerRun: round2(perRun(hostCpuMs)),
+      childMsPerRun: round2(perRun(childCpuMs)),
+      /** Both processes together, as a share of one core over the measured window. */
+      coresUsed: round2((hostCpuMs + childCpuMs) / (wallS * 1000)),
+    },
+    deviceServer: {
+      cpuMs: round1(deviceCpuMs),
+      requests: device1.requests - device0.requests,
+      connections: device1.connections - device0.connections,
+    },
+    sandbox: { restarts: stats.sandbox?.restarts ?? null, lostRuns: stats.sandbox?.lostRuns ?? null },
+    store: { bytesOpen, bytesClosed, rows },
+    problems: problems.length,
+    firstProblems: problems.slice(0, 5),
+  };
+
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    const r = report.runs;
+    log(
+      table(
+        ['runs due', 'started', 'completed', 'succeeded', 'failed', 'skipped', 'dropped', 'aborted', 'completed/due', 'runs/s'],
+        [[String(r.due), String(r.started), String(r.completed), String(r.succeeded), String(r.failed), String(r.skipped), String(r.dropped), String(r.aborted), r.completionRatio === null ? '-' : `${(r.completionRatio * 100).toFixed(2)}%`, f1(r.perSecond)]],
+        0,
+      ),
+    );
+    log('');
+    log(
+      table(
+        ['ms', 'p50', 'p99', 'max'],
+        [
+          [`lateness (start − due, ${lat.length} runs)`, f1(report.latenessMs.p50), f1(report.latenessMs.p99), f1(report.latenessMs.max)],
+          ['run duration in the sandbox', f1(report.durationMs.inSandbox.p50), f1(report.durationMs.inSandbox.p99), '-'],
+          ['run duration end to end (slot → stored)', f1(report.durationMs.endToEnd.p50), f1(report.durationMs.endToEnd.p99), '-'],
+        ],
+      ),
+    );
+    log('');
+    log(
+      table(
+        ['process', 'RSS start', 'RSS peak', 'RSS end', 'CPU s', 'CPU ms/run'],
+        [
+          ['host (agent, scheduler, store)', mib(hostRss.start), mib(hostRss.peak), mib(hostRss.end), f1(hostCpuMs / 1000), f2(report.cpu.hostMsPerRun)],
+          ['child (sandbox process)', mib(childRss.start), mib(childRss.peak), mib(childRss.end), f1(childCpuMs / 1000), f2(report.cpu.childMsPerRun)],
+          ['device server thread', '-', '-', '-', f1(deviceCpuMs === null ? null : deviceCpuMs / 1000), f2(deviceCpuMs === null ? null : perRun(deviceCpuMs))],
+        ],
+      ),
+    );
+    log(
+      `RSS sampled every second (host: process.memoryUsage().rss, includes the device thread; child: /proc/<pid>/status VmRSS). ` +
+        `CPU over ${f1(wallS)} s from start() resolved to stop() done: ${f2(report.cpu.coresUsed)} cores used by host + child.`,
+    );
+    log('');
+    log(
+      `start(): ${f1(startMs)} ms (${f1(report.startHostCpuMs)} ms host CPU: inventory sync of ${options.devices} devices, sandbox process start); ` +
+        `stop(): ${f1(stopMs)} ms; sandbox restarts ${report.sandbox.restarts ?? '-'}, runs lost ${report.sandbox.lostRuns ?? '-'}`,
+    );
+    log(`device server: ${report.deviceServer.requests} requests on ${report.deviceServer.connections} TCP connections`);
+    log(
+      `store: ${mib(bytesClosed)} after close (${mib(bytesOpen)} with WAL while open); rows: runs ${rows.runs}, variables ${rows.variables}, ` +
+        `history samples ${rows.historySamples}`,
+    );
+    log(`unexpected outcomes: ${problems.length}`);
+  }
+  for (const problem of problems.slice(0, 10)) process.stderr.write(`bench:agent: ${problem}\n`);
+  if (problems.length > 10) process.stderr.write(`bench:agent: … and ${problems.length - 10} more\n`);
+  return problems.length > 0 ? 1 : 0;
+}
+
+runBench('bench:agent', main);
