@@ -352,7 +352,9 @@ export class Scheduler extends EventEmitter<SchedulerEvents> {
 
   private arm(state: JobState): void {
     this.disarm(state);
-    const delay = Math.max(0, state.nextDueAt - this.clock.now());
+    // Rounded up: Node's timers count whole ms from a cached loop time, so they can fire a
+    // fraction of a ms early; onTimer re-arms then, and a run never starts before its due time.
+    const delay = Math.max(0, Math.ceil(state.nextDueAt - this.clock.now()));
     state.timer = this.clock.setTimeout(() => this.onTimer(state), delay);
   }
 
@@ -364,6 +366,7 @@ export class Scheduler extends EventEmitter<SchedulerEvents> {
   private onTimer(state: JobState): void {
     state.timer = undefined;
     if (this.jobs.get(state.job.key) !== state || this.stopping) return;
+    if (this.clock.now() < state.nextDueAt) return this.arm(state);
     const dueAt = state.nextDueAt;
     const period = state.job.periodMs;
     this.onDue(state, dueAt);
