@@ -175,7 +175,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   constructor(options: AgentOptions) {
     super();
     if (!options || typeof options !== 'object' || !options.store) throw new DriverboxError('INVALID_OPTIONS', 'createAgent: a store is required (openStore(...))');
-    this.#options = options;
+    this.#options = { ...options };
     this.#graceMs = optionalCount(options.graceMs, DEFAULT_GRACE_MS, 'graceMs')!;
     this.#refreshMs = optionalCount(options.storeRefreshMs, DEFAULT_STORE_REFRESH_MS, 'storeRefreshMs')!;
     this.#keepRuns = optionalCount(options.keepRunsPerDevice, DEFAULT_KEEP_RUNS_PER_DEVICE, 'keepRunsPerDevice');
