@@ -11,7 +11,8 @@ export const METRICS_PATH = '/metrics';
 export const STATUS_PATH = '/backend-api/v1/status';
 
 export interface AgentRoutesOptions {
-  metrics: AgentMetrics;
+  /** Served at /metrics; without it (`driverbox serve`, which schedules no runs) there is no /metrics. */
+  metrics?: AgentMetrics;
   status: StatusSource;
   /** X-API-Key values accepted. Without keys no route asks for one. */
   apiKeys?: readonly string[];
@@ -79,10 +80,13 @@ export async function agentRoutes(app: FastifyInstance, options: AgentRoutesOpti
       .send(new ApiError(500, 'INTERNAL_ERROR', 'the server failed to answer this request; see its log').body);
   });
 
-  app.get(METRICS_PATH, { onRequest: needsKey.metrics && checkKey ? checkKey : [] }, async (_request, reply) => {
-    const text = await options.metrics.render();
-    return reply.type(options.metrics.contentType).send(text);
-  });
+  const metrics = options.metrics;
+  if (metrics) {
+    app.get(METRICS_PATH, { onRequest: needsKey.metrics && checkKey ? checkKey : [] }, async (_request, reply) => {
+      const text = await metrics.render();
+      return reply.type(metrics.contentType).send(text);
+    });
+  }
 
   app.get(STATUS_PATH, { onRequest: needsKey.status && checkKey ? checkKey : [] }, async (request, reply) => {
     const query = parseStatusQuery((request.query ?? {}) as Record<string, unknown>);

@@ -4,6 +4,7 @@
 // result to the store, and optionally serves the Monitoring API with /metrics and the
 // application status beside it. docs/agent/agent.md tells how to embed it.
 import { EventEmitter } from 'node:events';
+import { marketplaceRoutes } from '../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../api/monitoring/server.js';
 import { DriverboxError } from '../errors.js';
 import type { RunLimits } from '../limits.js';
@@ -399,8 +400,11 @@ export class Agent extends EventEmitter<AgentEvents> {
       onRequestDone: api.onRequestDone,
       // An association made or deleted through the API is scheduled or unscheduled at once.
       onStoreChanged: () => this.refresh(),
-      extraRoutes: (app) =>
-        agentRoutes(app, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } }),
+      // Each its own plugin, so each keeps its own error bodies.
+      extraRoutes: async (app) => {
+        await app.register(agentRoutes, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } });
+        await app.register(marketplaceRoutes, { store: this.#options.store, apiKeys: api.apiKeys });
+      },
     });
   }
 

@@ -35,8 +35,11 @@ export interface StatusQuery {
 }
 
 export interface StatusSourceOptions {
-  /** One probe per module of the agent. */
-  probes: Record<ModuleName, HealthProbe>;
+  /**
+   * One probe per module; null for a module this process does not have (`driverbox serve` runs
+   * no scheduler), which is then left out of `modules` rather than reported as failing.
+   */
+  probes: Record<ModuleName, HealthProbe | null>;
   /** Services outside this process the agent depends on, probed with check_backend_services. Default none. */
   backendServices?: Record<string, HealthProbe>;
   /** A probe that neither resolves nor throws within this time fails. Default 5000 ms. */
@@ -125,8 +128,12 @@ async function runProbes(probes: Record<string, HealthProbe>, timeoutMs: number)
 }
 
 export function createStatusSource(options: StatusSourceOptions): StatusSource {
+  const probes: Record<string, HealthProbe> = {};
   for (const name of MODULE_NAMES) {
-    if (typeof options.probes[name] !== 'function') throw new TypeError(`status: probes.${name} must be a function`);
+    const probe = options.probes[name];
+    if (probe === null) continue;
+    if (typeof probe !== 'function') throw new TypeError(`status: probes.${name} must be a function (or null for a module this process lacks)`);
+    probes[name] = probe;
   }
   const timeoutMs = options.probeTimeoutMs ?? 5000;
   const clock = options.clock ?? Date.now;
@@ -144,7 +151,7 @@ export function createStatusSource(options: StatusSourceOptions): StatusSource {
     async read(query, listeningPort) {
       const none: Record<string, ModuleStatus> = {};
       const [modules, backend] = await Promise.all([
-        query.check_modules ? runProbes(options.probes, timeoutMs) : none,
+        query.check_modules ? runProbes(probes, timeoutMs) : none,
         query.check_backend_services ? runProbes(options.backendServices ?? {}, timeoutMs) : none,
       ]);
       if (query.get_dependencies && dependencies === null) dependencies = installedDependencies();

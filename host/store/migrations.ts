@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { coreSchema } from './schema/core.js';
 import { driversSchema } from './schema/drivers.js';
+import { marketplaceSchema } from './schema/marketplace.js';
 import { monitoringSchema } from './schema/monitoring.js';
 import { resultsSchema } from './schema/results.js';
 import { StoreError } from './store-error.js';
@@ -24,6 +25,13 @@ export const migrations: readonly Migration[] = [
       db.exec(driversSchema);
       db.exec(resultsSchema);
       db.exec(monitoringSchema);
+    },
+  },
+  {
+    version: 2,
+    name: 'marketplace accounts',
+    up(db) {
+      db.exec(marketplaceSchema);
     },
   },
 ];
