@@ -37,3 +37,6 @@ export { createScheduler, type SchedulerOptions, type SchedulerJob, type Schedul
 export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './agent/sandbox-process/index.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
 export type { RunExecutor } from './agent/run-executor.js';
+// The Marketplace API emulator and its client (docs/MARKETPLACE-API.md).
+export { marketplaceRoutes, DEFAULT_AGREEMENTS, type MarketplaceRoutesOptions } from './api/marketplace/marketplace-routes.js';
+export * from './api/marketplace/client/index.js';

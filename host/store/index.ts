@@ -18,3 +18,12 @@ export { recordSpeedSample } from './rtd-speed.js';
 export { addConnectionBytes } from './connections.js';
 export { setPowerAvailability } from './power.js';
 export { setAgentLimits } from './monitoring-limits.js';
+export {
+  setMarketplaceUsage,
+  getMarketplaceAccount,
+  listMarketplaceAccounts,
+  type MarketplaceAccountRow,
+  type AccountModel,
+  type AccountStatus,
+  type ProductKey,
+} from './marketplace.js';

@@ -25,7 +25,9 @@ export async function startMarketplaceFixture(
   const server = await startMonitoringServer({
     store,
     apiKeys: [MARKET_KEY],
-    extraRoutes: (app) => app.register(marketplaceRoutes, { store, apiKeys: [MARKET_KEY], ...options.routes }),
+    extraRoutes: async (app) => {
+      await app.register(marketplaceRoutes, { store, apiKeys: [MARKET_KEY], ...options.routes });
+    },
   });
   const client = new MarketplaceClient({ baseUrl: server.url, apiKey: MARKET_KEY });
   afterAll(async () => {
