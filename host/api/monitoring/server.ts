@@ -36,7 +36,7 @@ export interface MonitoringApiOptions {
   /** Told of every answered request (the CLI prints one line each). */
   onRequestDone?: (request: { method: string; url: string; status: number; ms: number }) => void;
   /**
-   * Told after every successful request that may have changed the store (any method but GET):
+   * Told after every successful API request that may have changed the store (any method but GET):
    * the agent re-reads its associations then, so those made through the API are scheduled.
    */
   onStoreChanged?: () => void;
@@ -78,17 +78,17 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
       onDone({ method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime });
     });
   }
-  const onStoreChanged = options.onStoreChanged;
-  if (onStoreChanged) {
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onStoreChanged();
-    });
-  }
   const routes = collectRoutes(app);
   if (options.extraRoutes) await app.register(options.extraRoutes);
   await app.register(
     async (api) => {
       api.addHook('onRequest', apiKeyCheck(options.apiKeys));
+      const onStoreChanged = options.onStoreChanged;
+      if (onStoreChanged) {
+        api.addHook('onResponse', async (request, reply) => {
+          if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onStoreChanged();
+        });
+      }
       for (const register of groups) register(api, ctx);
       registerMetaRoutes(api, () => openApi);
     },
