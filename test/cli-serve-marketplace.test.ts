@@ -1,7 +1,7 @@
 // The Marketplace API and the application status as `driverbox serve` (the real bin) and the
 // agent serve them: same keys as the Monitoring API, accounts kept in the store across restarts.
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,29 @@ describe('driverbox serve', () => {
     expect((await again.getAccountListV2()).data).toEqual([{ email: 'served@example.com' }]);
     expect(await second.stop()).toBe(0);
     await Promise.all([client.close(), wrong.close(), again.close()]);
+  });
+
+  it('takes the marketplace name, agreements, access URL and trial length from the config file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-market-'));
+    const config = path.join(dir, 'serve.json');
+    const agreements = {
+      privacy_policy: { version: '2026-03', url: 'https://acme.example/privacy' },
+      terms_and_conditions: { version: '9', url: 'https://acme.example/terms' },
+    };
+    writeFileSync(config, JSON.stringify({ apiKeys: ['config-market-key'], marketplace: { marketplace: 'acme', agreements, accessUrlBase: 'https://portal.acme.example/a', trialDays: 7 } }));
+    const served = await startServe(['--store', ':memory:', '--config', config], { DRIVERBOX_DATA_DIR: dir });
+    const client = new MarketplaceClient({ baseUrl: served.url, apiKey: 'config-market-key' });
+    try {
+      expect(await client.getPrivacyPolicyV2()).toEqual(agreements);
+      const created = await client.createAccountV2(deviceAccount('cfg@example.com'));
+      expect(created.access_url.startsWith('https://portal.acme.example/a/')).toBe(true);
+      const now = new Date();
+      const report = await client.getBillingReportV2(now.getUTCFullYear(), now.getUTCMonth() + 1);
+      expect(report.metadata.marketplace).toBe('acme');
+    } finally {
+      await client.close();
+      expect(await served.stop()).toBe(0);
+    }
   });
 });
 

@@ -114,12 +114,18 @@ describe('driverbox serve', () => {
     writeFileSync(bad, JSON.stringify({ listen: { port: 'x' } }));
     const unknown = path.join(dir, 'unknown.json');
     writeFileSync(unknown, JSON.stringify({ apiKey: 'x' }));
+    const badTerms = path.join(dir, 'terms.json');
+    writeFileSync(badTerms, JSON.stringify({ marketplace: { agreements: { privacy_policy: { version: '1', url: 'https://x.example/p' }, terms_and_conditions: { version: '1', url: 'not a url' } } } }));
+    const badMarket = path.join(dir, 'market.json');
+    writeFileSync(badMarket, JSON.stringify({ marketplace: { trialDays: 30, currency: 'EUR' } }));
     const cases: Array<[string[], RegExp]> = [
       [['--port', 'abc'], /--port must be an integer/],
       [['--port', '70000'], /--port must be a port number/],
       [['--config', path.join(dir, 'missing.json')], /cannot read the config file .*missing\.json: no such file/],
       [['--config', bad], /listen\.port must be a port number/],
       [['--config', unknown], /unknown field "apiKey"/],
+      [['--config', badTerms], /terms\.json: marketplace: agreements\.terms_and_conditions\.url must be an absolute URL, got "not a url"/],
+      [['--config', badMarket], /unknown field "marketplace\.currency"/],
       [['--api-key', 'short'], /API keys must be 8 characters or more/],
       [['--bogus'], /Unknown option '--bogus'/],
       [['extra'], /serve takes no arguments/],

@@ -4,7 +4,7 @@
 // result to the store, and optionally serves the Monitoring API with /metrics and the
 // application status beside it. docs/agent/agent.md tells how to embed it.
 import { EventEmitter } from 'node:events';
-import { marketplaceRoutes } from '../api/marketplace/marketplace-routes.js';
+import { marketplaceRoutes, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../api/monitoring/server.js';
 import { DriverboxError } from '../errors.js';
 import type { RunLimits } from '../limits.js';
@@ -40,6 +40,8 @@ export interface AgentApiOptions {
   onRequestDone?: (request: { method: string; url: string; status: number; ms: number }) => void;
   /** Ask for a key on GET /metrics too (default false: scrapers rarely send one). */
   metricsNeedKey?: boolean;
+  /** The Marketplace API emulator's settings (name, agreements, access URL base, trial days). */
+  marketplace?: MarketplaceSettings;
 }
 
 export interface AgentOptions {
@@ -403,7 +405,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       // Each its own plugin, so each keeps its own error bodies.
       extraRoutes: async (app) => {
         await app.register(agentRoutes, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } });
-        await app.register(marketplaceRoutes, { store: this.#options.store, apiKeys: api.apiKeys });
+        await app.register(marketplaceRoutes, { ...api.marketplace, store: this.#options.store, apiKeys: api.apiKeys });
       },
     });
   }

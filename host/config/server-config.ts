@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { resolveMarketplaceSettings, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
 import { defaultDataDir } from '../store/data-dir.js';
 
 export interface ServerConfigFile {
@@ -14,6 +15,8 @@ export interface ServerConfigFile {
   apiKeys?: string[];
   secretKey?: string;
   secretKeyFile?: string;
+  /** The Marketplace API emulator's name, agreements, access URL base and trial length. */
+  marketplace?: MarketplaceSettings;
 }
 
 export interface ServerConfigInput {
@@ -28,6 +31,8 @@ export interface ServerConfig {
   listen: { host: string; port: number };
   apiKeys: string[];
   secretKey: string;
+  /** From the config file; {} when it sets none (the emulator's defaults apply). */
+  marketplace: MarketplaceSettings;
   /** Where each setting came from, for the start-up banner. */
   sources: { apiKeys: string; secretKey: string };
 }
@@ -56,7 +61,7 @@ function readConfigFile(file: string): ServerConfigFile {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${file}: expected a JSON object`);
   const config = parsed as Record<string, unknown>;
-  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile']);
+  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace']);
   for (const key of Object.keys(config)) if (!known.has(key)) throw new ConfigError(`${file}: unknown field "${key}" (known: ${[...known].join(', ')})`);
   const expect = (ok: boolean, field: string, what: string) => {
     if (!ok) throw new ConfigError(`${file}: ${field} must be ${what}`);
@@ -73,6 +78,17 @@ function readConfigFile(file: string): ServerConfigFile {
   }
   if (config.secretKey !== undefined) expect(typeof config.secretKey === 'string' && config.secretKey.length >= 8, 'secretKey', 'a string of 8 characters or more');
   if (config.secretKeyFile !== undefined) expect(typeof config.secretKeyFile === 'string', 'secretKeyFile', 'a file path');
+  if (config.marketplace !== undefined) {
+    const settings = config.marketplace as Record<string, unknown>;
+    expect(typeof settings === 'object' && settings !== null && !Array.isArray(settings), 'marketplace', 'an object {marketplace, agreements, accessUrlBase, trialDays}');
+    const fields = new Set(['marketplace', 'agreements', 'accessUrlBase', 'trialDays']);
+    for (const key of Object.keys(settings)) if (!fields.has(key)) throw new ConfigError(`${file}: unknown field "marketplace.${key}" (known: ${[...fields].join(', ')})`);
+    try {
+      resolveMarketplaceSettings(settings as MarketplaceSettings);
+    } catch (error) {
+      throw new ConfigError(`${file}: ${(error as Error).message}`);
+    }
+  }
   const resolved = config as ServerConfigFile;
   const base = path.dirname(file);
   return {
@@ -142,6 +158,7 @@ export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): Ser
     listen: { host: flags.host ?? file.listen?.host ?? '127.0.0.1', port: flags.port ?? file.listen?.port ?? DEFAULT_PORT },
     apiKeys,
     secretKey,
+    marketplace: file.marketplace ?? {},
     sources: { apiKeys: apiKeySource, secretKey: secretSource },
   };
 }

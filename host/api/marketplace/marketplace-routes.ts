@@ -46,19 +46,23 @@ function checkAgreements(agreements: Agreements): Agreements {
   return agreements;
 }
 
+/** The plugin's settings beside the store and the keys: what a server config file may set. */
+export type MarketplaceSettings = Omit<MarketplaceRoutesOptions, 'store' | 'apiKeys'>;
+
+/** The settings with their defaults; a bad one throws a TypeError naming it. */
+export function resolveMarketplaceSettings(settings: MarketplaceSettings): Required<MarketplaceSettings> {
+  const trialDays = settings.trialDays ?? DEFAULT_TRIAL_DAYS;
+  if (typeof trialDays !== 'number' || !Number.isFinite(trialDays) || trialDays < 0) throw new TypeError(`marketplace: trialDays must be a number >= 0, got ${String(settings.trialDays)}`);
+  const accessUrlBase = settings.accessUrlBase ?? DEFAULT_ACCESS_URL_BASE;
+  if (typeof accessUrlBase !== 'string' || !URL.canParse(accessUrlBase)) throw new TypeError(`marketplace: accessUrlBase must be an absolute URL, got ${JSON.stringify(accessUrlBase)}`);
+  const marketplace = settings.marketplace ?? DEFAULT_MARKETPLACE_NAME;
+  if (typeof marketplace !== 'string' || marketplace === '') throw new TypeError(`marketplace: marketplace must be a non-empty name, got ${JSON.stringify(marketplace)}`);
+  return { agreements: checkAgreements(settings.agreements ?? DEFAULT_AGREEMENTS), marketplace, accessUrlBase, trialDays };
+}
+
 function contextOf(options: MarketplaceRoutesOptions): MarketplaceContext {
   if (!options.apiKeys || options.apiKeys.length === 0) throw new TypeError('marketplace: the Marketplace API needs at least one API key');
-  const trialDays = options.trialDays ?? DEFAULT_TRIAL_DAYS;
-  if (!Number.isFinite(trialDays) || trialDays < 0) throw new TypeError(`marketplace: trialDays must be a number >= 0, got ${String(options.trialDays)}`);
-  const accessUrlBase = options.accessUrlBase ?? DEFAULT_ACCESS_URL_BASE;
-  if (!URL.canParse(accessUrlBase)) throw new TypeError(`marketplace: accessUrlBase must be an absolute URL, got ${JSON.stringify(accessUrlBase)}`);
-  return {
-    store: options.store,
-    agreements: checkAgreements(options.agreements ?? DEFAULT_AGREEMENTS),
-    marketplace: options.marketplace ?? DEFAULT_MARKETPLACE_NAME,
-    accessUrlBase,
-    trialDays,
-  };
+  return { store: options.store, ...resolveMarketplaceSettings(options) };
 }
 
 export async function marketplaceRoutes(app: FastifyInstance, options: MarketplaceRoutesOptions): Promise<void> {

@@ -26,7 +26,8 @@ Options:
   --config <file>           the inventory (YAML or JSON: devices, drivers, associations; see
                             docs/agent/inventory.md). Without it only API-made associations run.
 ${serverFlagsHelp}
-  --server-config <file>    JSON {store, listen, apiKeys, secretKey | secretKeyFile} (env DRIVERBOX_CONFIG)
+  --server-config <file>    JSON {store, listen, apiKeys, secretKey | secretKeyFile, marketplace}
+                            (env DRIVERBOX_CONFIG)
   --max-concurrent <n>      runs in flight at once (default 32)
   --max-per-device <n>      runs in flight at once on one device (default 2)
   --jitter <s>              first runs are spread over min(period, this) seconds (default 30)
@@ -110,6 +111,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
       apiKeys: config.apiKeys,
       host: config.listen.host,
       port: config.listen.port,
+      marketplace: config.marketplace,
       onRequestDone: values.verbose ? (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`) : undefined,
     },
   });

@@ -25,7 +25,7 @@ the Marketplace API (/marketplace-api/v2, /marketplace-api/v1) and the applicati
 
 Options:
 ${serverFlagsHelp}
-  --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile}; flags and
+  --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile, marketplace}; flags and
                             environment win over it (env DRIVERBOX_CONFIG)
   --probe-interval <s>      seconds between TCP sensor probe rounds (default ${DEFAULT_PROBE_INTERVAL_MS / 1000})
   --quiet                   do not print a line per request
@@ -96,7 +96,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         // Each its own plugin, so each keeps its own error bodies.
         extraRoutes: async (app: FastifyInstance) => {
           await app.register(agentRoutes, { status, apiKeys });
-          await app.register(marketplaceRoutes, { store, apiKeys });
+          await app.register(marketplaceRoutes, { ...config.marketplace, store, apiKeys });
         },
       });
     } catch (error) {
