@@ -28,6 +28,8 @@ const POST_BODY = 'p'.repeat(2000);
 const RUN_MS = 1200;
 const REQUEST_MS = 300;
 const HANG_MS = 10_000;
+/** A blackholed device starts reading again after this (see faults.blackhole), well after the run gave up. */
+const BLACKHOLE_MS = RUN_MS + 300;
 
 interface Case {
   name: string;
@@ -36,6 +38,17 @@ interface Case {
   limits?: Partial<RunLimits>;
   /** The callback's code; null when the run's end comes first and the callback never runs. */
   code: string | null;
+  /**
+   * Past the run's deadline: the request's own bound is the deadline plus 250 ms of slack
+   * (run-network.ts), so on a loaded machine where the sandbox's deadline timer fires late the
+   * callback may get ETIMEDOUT first. Either way the run ends TIMEOUT_ERROR, within its deadline.
+   */
+  orCode?: string;
+  /**
+   * The connection was still being made (TLS handshake) when the hop gave up: undici holds it
+   * until its connect timeout (10 s) or until host.close(), which the last test checks.
+   */
+  lingers?: boolean;
   errorType: string | null;
   /** Extra checks of what the driver got. */
   check?: (p: Probe) => void;
@@ -54,8 +67,9 @@ const cases: Case[] = [
     name: 'slow first byte, past the run deadline (no timeout option)',
     fault: () => faults.slowFirstByte(HANG_MS),
     code: null,
+    orCode: 'ETIMEDOUT',
     errorType: 'TIMEOUT_ERROR',
-    check: (p) => expect(p.result.http[0]).toMatchObject({ status: null, error: 'ABORTED' }),
+    check: (p) => expect(p.result.http[0]).toMatchObject({ status: null, error: p.code ?? 'ABORTED' }),
   },
   {
     name: 'slow body (one byte every 50 ms), past the timeout option',
@@ -70,6 +84,7 @@ const cases: Case[] = [
     name: 'slow body, past the run deadline',
     fault: () => faults.drip(1000, 50),
     code: null,
+    orCode: 'ETIMEDOUT',
     errorType: 'TIMEOUT_ERROR',
   },
   {
@@ -146,11 +161,12 @@ const cases: Case[] = [
     name: 'accepts, reads the request, never answers (run deadline)',
     fault: () => faults.silent(),
     code: null,
+    orCode: 'ETIMEDOUT',
     errorType: 'TIMEOUT_ERROR',
   },
   {
     name: 'accepts and never reads (blackholed), timeout option',
-    fault: () => faults.blackhole(),
+    fault: () => faults.blackhole(BLACKHOLE_MS),
     options: { timeout: REQUEST_MS },
     code: 'ETIMEDOUT',
     errorType: 'TIMEOUT_ERROR',
@@ -163,10 +179,13 @@ describe('HTTP faults', () => {
   let server: FaultyServer;
   const device = (s: FaultyServer = server, id = 'faulty'): DeviceSpec => ({ id, ip: '127.0.0.1', portMap: { 80: s.port, 443: s.port } });
 
+  /** The servers of nested describes, for the last test's host.close() check. */
+  const others: FaultyServer[] = [];
+
   beforeAll(async () => {
     server = await startFaultyServer({ fault: faults.ok() });
   });
-  afterAll(() => server.close());
+  afterAll(() => Promise.all([server, ...others].map((s) => s.close())));
 
   /** Runs one probe and checks what every fault must leave behind. */
   async function faultRun(c: Case, method: 'get' | 'post', s: FaultyServer = server): Promise<Probe> {
@@ -174,17 +193,17 @@ describe('HTTP faults', () => {
     const seen = s.requests.length;
     const options = { url: `/${c.name.replace(/\W+/g, '-')}`, ...c.options, ...(method === 'post' ? { body: POST_BODY } : {}) };
     const p = await probe(host, httpProbe(method, options), device(s), { timeoutMs: RUN_MS, ...c.limits });
-    expect(p.code, p.message ?? p.result.message ?? '').toBe(c.code);
+    expect(p.code === c.orCode ? c.code : p.code, p.message ?? p.result.message ?? '').toBe(c.code);
     expect(p.result.errorType, p.result.message ?? '').toBe(c.errorType);
-    if (c.code) {
+    if (p.code) {
       expect(p.shape).toBe('true,null,null');
       expect(p.message).toContain(`${method.toUpperCase()} http`);
-      expect(p.result.http.at(-1)!.error).toBe(c.code);
+      expect(p.result.http.at(-1)!.error).toBe(p.code);
     }
     // Where the server read the request, the POST body arrived whole.
     if (method === 'post' && s.requests.length > seen) expect(s.requests.at(-1)!.body.length).toBe(POST_BODY.length);
     c.check?.(p);
-    expect(await s.drained(), 'sockets still open on the device after the run').toBe(0);
+    if (!c.lingers) expect(await s.drained(), 'sockets still open on the device after the run').toBe(0);
     return p;
   }
 
@@ -201,13 +220,13 @@ describe('HTTP faults', () => {
   }
 
   it('a POST whose 8 MB body the device never reads ends at the timeout option, and at the deadline without one', async () => {
-    server.fault = faults.blackhole();
+    server.fault = faults.blackhole(BLACKHOLE_MS);
     const big = { url: '/upload', body: 'u'.repeat(8 * 1024 * 1024) };
     const withTimeout = await probe(host, httpProbe('post', { ...big, timeout: REQUEST_MS }), device(), { timeoutMs: RUN_MS });
     expect([withTimeout.code, withTimeout.result.errorType]).toEqual(['ETIMEDOUT', 'TIMEOUT_ERROR']);
     expect(await server.drained()).toBe(0);
     const atDeadline = await probe(host, httpProbe('post', big), device(), { timeoutMs: RUN_MS });
-    expect([atDeadline.code, atDeadline.result.errorType]).toEqual([null, 'TIMEOUT_ERROR']);
+    expect([atDeadline.code === 'ETIMEDOUT' ? null : atDeadline.code, atDeadline.result.errorType]).toEqual([null, 'TIMEOUT_ERROR']);
     expect(await server.drained()).toBe(0);
   });
 
@@ -300,13 +319,15 @@ describe('HTTP faults', () => {
 
   describe('over TLS (protocol: https)', () => {
     let handshakeFaults: FaultyServer;
+    let hangingHandshakes: FaultyServer;
     let tlsDevice: FaultyServer;
     beforeAll(async () => {
       const pki = await makeTestPki();
       handshakeFaults = await startFaultyServer({ fault: faults.silent() });
+      hangingHandshakes = await startFaultyServer({ fault: faults.blackhole(BLACKHOLE_MS) });
       tlsDevice = await startFaultyServer({ fault: faults.ok(), tls: pki.selfSigned });
+      others.push(handshakeFaults, hangingHandshakes, tlsDevice);
     });
-    afterAll(() => Promise.all([handshakeFaults?.close(), tlsDevice?.close()]));
 
     const handshakeCases: Array<Case & { rejectUnauthorized: boolean }> = [];
     for (const rejectUnauthorized of [true, false]) {
@@ -314,8 +335,8 @@ describe('HTTP faults', () => {
         { name: 'the device closes the connection on the ClientHello', fault: () => faults.closeOnHello(), code: 'ECONNRESET', errorType: 'NETWORK_ERROR', rejectUnauthorized },
         { name: 'the device speaks plain HTTP on its https port', fault: () => faults.plainHttpOnTlsPort(), code: 'ERR_SSL_WRONG_VERSION_NUMBER', errorType: 'NETWORK_ERROR', rejectUnauthorized },
         { name: 'the device refuses our TLS version (protocol_version alert)', fault: () => faults.refuseTlsVersion(), code: 'ERR_SSL_TLSV1_ALERT_PROTOCOL_VERSION', errorType: 'NETWORK_ERROR', rejectUnauthorized },
-        { name: 'the device accepts and never answers the ClientHello', fault: () => faults.blackhole(), options: { timeout: REQUEST_MS }, code: 'ETIMEDOUT', errorType: 'TIMEOUT_ERROR', rejectUnauthorized },
-        { name: 'the device never answers the ClientHello, no timeout option', fault: () => faults.blackhole(), code: null, errorType: 'TIMEOUT_ERROR', rejectUnauthorized },
+        { name: 'the device accepts and never answers the ClientHello', fault: () => faults.blackhole(BLACKHOLE_MS), options: { timeout: REQUEST_MS }, code: 'ETIMEDOUT', errorType: 'TIMEOUT_ERROR', rejectUnauthorized, lingers: true },
+        { name: 'the device never answers the ClientHello, no timeout option', fault: () => faults.blackhole(BLACKHOLE_MS), code: null, orCode: 'ETIMEDOUT', errorType: 'TIMEOUT_ERROR', rejectUnauthorized, lingers: true },
       );
     }
 
@@ -323,9 +344,10 @@ describe('HTTP faults', () => {
       for (const method of ['get', 'post'] as const) {
         it(`${c.name}, rejectUnauthorized: ${c.rejectUnauthorized} (${method.toUpperCase()})`, async () => {
           const https = { ...c, options: { ...c.options, protocol: 'https', rejectUnauthorized: c.rejectUnauthorized } };
-          const p = await faultRun(https, method, handshakeFaults);
-          if (c.code) expect(p.message).toContain('https://127.0.0.1');
-          expect(handshakeFaults.requests).toHaveLength(0); // nothing got as far as HTTP
+          const s = c.lingers ? hangingHandshakes : handshakeFaults;
+          const p = await faultRun(https, method, s);
+          if (p.code) expect(p.message).toContain('https://127.0.0.1');
+          expect(s.requests).toHaveLength(0); // nothing got as far as HTTP
         });
       }
     }
@@ -342,9 +364,17 @@ describe('HTTP faults', () => {
 
   it('after all of it, host.close() leaves no socket open on any device and nothing was left unhandled', async () => {
     expect(server.stats().opened).toBeGreaterThan(cases.length * 2);
+    // A handshake that never completes is still held by undici after its run (see Case.lingers) ...
+    const hanging = others[1]!;
+    const p = await probe(host, httpProbe('get', { url: '/', protocol: 'https', timeout: REQUEST_MS }), device(hanging, 'hanging'), { timeoutMs: RUN_MS });
+    expect(p.code).toBe('ETIMEDOUT');
+    expect(hanging.stats().open).toBeGreaterThan(0);
     await host.close();
-    expect(await server.drained()).toBe(0);
-    expect(server.stats().closed).toBe(server.stats().opened);
+    // ... and host.close() drops them with the rest, at once (not after undici's 10 s connect timeout).
+    for (const s of [server, ...others]) {
+      expect(await s.drained()).toBe(0);
+      expect(s.stats().closed).toBe(s.stats().opened);
+    }
     expect(recorded).toEqual({ rejections: [], exceptions: [] });
   });
 });

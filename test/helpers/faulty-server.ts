@@ -26,10 +26,12 @@ export interface Fault {
   onRequest?(socket: Socket, request: RawRequest, later: Later): void;
 }
 
-/** setTimeout / setInterval bound to one socket: cleared when it closes. */
+/** setTimeout / setInterval bound to one socket (cleared when it closes), and an RST of its TCP connection. */
 export interface Later {
   after(ms: number, fn: () => void): void;
   every(ms: number, fn: () => void): void;
+  /** Resets the TCP connection (RST, not FIN): under TLS too, where the socket a fault sees is the TLS one. */
+  reset(): void;
 }
 
 export interface FaultyServer {
@@ -99,7 +101,7 @@ export async function startFaultyServer(options: { fault: Fault; tls?: Credentia
     });
   };
   // The fault in force when the connection came is the one it gets, even if a test changes it later.
-  const handle = (socket: Socket) => {
+  const handle = (socket: Socket, raw: Socket) => {
     // A client that gives up resets the connection: expected here, never a crash of the test.
     socket.on('error', () => {});
     const timers = new Set<NodeJS.Timeout>();
@@ -107,6 +109,10 @@ export async function startFaultyServer(options: { fault: Fault; tls?: Credentia
     const later: Later = {
       after: (ms, fn) => void timers.add(setTimeout(() => !socket.destroyed && fn(), ms)),
       every: (ms, fn) => void timers.add(setInterval(() => !socket.destroyed && fn(), ms)),
+      reset: () => {
+        raw.resetAndDestroy();
+        if (socket !== raw) socket.destroy();
+      },
     };
     const fault = state.fault;
     fault.onConnect?.(socket, later);
@@ -119,14 +125,16 @@ export async function startFaultyServer(options: { fault: Fault; tls?: Credentia
     }
   };
 
-  let server: net.Server;
-  if (options.tls) {
-    server = tls.createServer({ cert: options.tls.cert, key: options.tls.key }, handle);
-    server.on('tlsClientError', () => {}); // a handshake the client abandons is a fault under test
-  } else {
-    server = net.createServer(handle);
-  }
-  server.on('connection', count);
+  // Under TLS the TLS socket is made here around the raw one, so a fault can still reset the raw one.
+  const secureContext = options.tls ? tls.createSecureContext({ cert: options.tls.cert, key: options.tls.key }) : null;
+  const server = net.createServer((raw) => {
+    count(raw);
+    if (!secureContext) return handle(raw, raw);
+    raw.on('error', () => {});
+    const secure = new tls.TLSSocket(raw, { isServer: true, secureContext });
+    secure.on('error', () => {}); // a handshake the client abandons is a fault under test
+    secure.once('secure', () => handle(secure, raw));
+  });
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
@@ -183,7 +191,7 @@ export const faults = {
     return {
       onRequest: (s, _r, later) => {
         s.write(Buffer.concat([head([`Content-Length: ${length}`]), Buffer.alloc(sent, 'x')]));
-        later.after(20, () => s.resetAndDestroy());
+        later.after(20, () => later.reset());
       },
     };
   },
@@ -233,9 +241,18 @@ export const faults = {
   silent(): Fault {
     return { onRequest: () => {} };
   },
-  /** Accepts the connection and never reads from it: the client's writes pile up in the kernel. */
-  blackhole(): Fault {
-    return { onConnect: (s) => void s.pause() };
+  /**
+   * Accepts the connection and does not read from it for `holdMs`: the client's writes pile up
+   * in the kernel. Then it reads (and drops) what came, only so that it sees the client's FIN or
+   * RST: a socket that never reads never learns that the other side has gone.
+   */
+  blackhole(holdMs: number): Fault {
+    return {
+      onConnect: (s, later) => {
+        s.pause();
+        later.after(holdMs, () => s.resume());
+      },
+    };
   },
   /** Closes the connection as soon as the client's first bytes (a TLS ClientHello) arrive. */
   closeOnHello(): Fault {
