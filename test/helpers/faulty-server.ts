@@ -258,6 +258,10 @@ export const faults = {
   closeOnHello(): Fault {
     return { onConnect: (s) => void s.once('data', () => s.destroy()) };
   },
+  /** Resets the connection (RST) as soon as the client's first bytes arrive. */
+  resetOnHello(): Fault {
+    return { onConnect: (s, later) => void s.once('data', () => later.reset()) };
+  },
   /** Answers a ClientHello with plain HTTP, as a device with TLS off on its https port. */
   plainHttpOnTlsPort(): Fault {
     return { onConnect: (s) => void s.once('data', () => s.end('HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')) };
