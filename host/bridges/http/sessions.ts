@@ -2,7 +2,8 @@
 // bounded connections) and its cookie jar. A device's requests only ever use its own
 // session, so cookies never travel to another device or external host. Sessions are
 // kept for the most recently used devices and closed when the host closes.
-import { Agent, type Dispatcher } from 'undici';
+import type { Socket } from 'node:net';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { CookieJar } from 'tough-cookie';
 import type { TrustStore } from '../tls/trust.js';
 import { pinnedLookup } from './pinned-lookup.js';
@@ -37,25 +38,58 @@ export class DeviceSession implements HttpSession {
   dispatcher(rejectUnauthorized: boolean): Agent {
     let agent = this.#agents.get(rejectUnauthorized);
     if (!agent) {
+      // Unverified connections also accept the old protocols of old devices: no security is claimed.
+      const connector = buildConnector({
+        rejectUnauthorized,
+        secureContext: rejectUnauthorized ? this.#trust.secureContext : this.#trust.legacySecureContext,
+        ...(this.#pinnedIp ? { lookup: pinnedLookup(this.#pinnedIp) } : {}),
+      });
       agent = new Agent({
         connections: CONNECTIONS_PER_ORIGIN,
         keepAliveTimeout: KEEP_ALIVE_MS,
-        // Unverified connections also accept the old protocols of old devices: no security is claimed.
-        connect: {
-          rejectUnauthorized,
-          secureContext: rejectUnauthorized ? this.#trust.secureContext : this.#trust.legacySecureContext,
-          ...(this.#pinnedIp ? { lookup: pinnedLookup(this.#pinnedIp) } : {}),
-        },
+        connect: (options, callback) => this.#track(connector, options, callback),
       });
       this.#agents.set(rejectUnauthorized, agent);
     }
     return agent;
   }
 
+  /**
+   * Connections still being made (TCP connect, TLS handshake). undici's Agent does not drop
+   * them on destroy(): a handshake the device never answers would hold its socket until
+   * undici's connect timeout (10 s), after the host closed.
+   */
+  readonly #connecting = new Set<Socket>();
+
+  #track(connector: buildConnector.connector, options: buildConnector.Options, callback: buildConnector.Callback): Socket {
+    let done = false;
+    // The connector returns its socket (its type says void); the callback may come first.
+    const socket = (connector as unknown as (o: buildConnector.Options, c: buildConnector.Callback) => Socket)(options, (...args) => {
+      done = true;
+      this.#connecting.delete(socket);
+      callback(...args);
+    });
+    if (!done && socket) this.#connecting.add(socket);
+    return socket;
+  }
+
   async close(): Promise<void> {
     const agents = [...this.#agents.values()];
     this.#agents.clear();
     await Promise.all(agents.map((a) => a.close().catch(() => a.destroy())));
+  }
+
+  /**
+   * Drops every connection now, those still being made too. close() waits for the requests
+   * undici still holds, and a request whose hop already failed while its connection was being
+   * made (a TLS handshake the device never answers) stays queued until undici's connect timeout.
+   */
+  async destroy(): Promise<void> {
+    const agents = [...this.#agents.values()];
+    this.#agents.clear();
+    for (const socket of this.#connecting) socket.destroy();
+    this.#connecting.clear();
+    await Promise.all(agents.map((a) => a.destroy().catch(() => {})));
   }
 }
 
@@ -90,9 +124,10 @@ export class DeviceSessions implements SessionSource {
     return this.#sessions.size;
   }
 
+  /** The host closes once its runs are over: nothing left in a session belongs to a run any more. */
   async close(): Promise<void> {
     const sessions = [...this.#sessions.values()];
     this.#sessions.clear();
-    await Promise.all(sessions.map((s) => s.close()));
+    await Promise.all(sessions.map((s) => s.destroy()));
   }
 }
