@@ -91,6 +91,15 @@ export function checkRunEnd(payload: unknown, limits: ReportBounds): RunEnd | st
   }
 }
 
+/** Longest outcome message kept: a driver's error text goes to the result, the store and the API. */
+export const MAX_MESSAGE_CHARS = 10_000;
+
+/** The outcome's message, cut to MAX_MESSAGE_CHARS (a driver may throw an error of any size). */
+export function cutMessage(message: string | null): string | null {
+  if (message === null || message.length <= MAX_MESSAGE_CHARS) return message;
+  return `${message.slice(0, MAX_MESSAGE_CHARS - 60)}… (cut: the message had ${message.length} characters)`;
+}
+
 const levels = new Set(['debug', 'info', 'log', 'warn', 'error']);
 
 /** A log line as the host keeps it: a known level and text, whatever the runtime was made to send. */

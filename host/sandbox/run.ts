@@ -12,7 +12,7 @@ import { findImport } from '../driver/checks.js';
 import type { DriverSource } from '../driver/load.js';
 import type { RunLimits } from '../limits.js';
 import type { LimitName, RunResult } from '../run-result.js';
-import { checkLog, checkRunEnd } from './check-report.js';
+import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
 import type { WarmIsolate } from './warm-isolate.js';
 
 /** What a sandbox thread needs to run a driver: plain data, sent from the host thread. */
@@ -282,7 +282,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     return {
       status: end.status,
       errorType: end.errorType,
-      message: end.message,
+      message: cutMessage(end.message),
       variables: end.variables,
       tables: end.tables,
       logs: [...logs],
