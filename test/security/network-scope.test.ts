@@ -141,7 +141,7 @@ describe('security: network scope', () => {
           D.success([D.createVariable('found', 'Found', err ? err.code : 'cert')]);
         });
       }`,
-      { device: { ip: "127.0.0.1", portMap: { 443: elsewhere.port } } },
+      { device: { ip: '127.0.0.1', portMap: { 443: elsewhere.port } } },
     );
     // The device (by its port map) answers plain HTTP on 443, so the read fails; what matters is where it went: the device, not the names in the options.
     expect(r.http[0]!.url).toBe(`tls://127.0.0.1:443`);
