@@ -1,6 +1,7 @@
 // In-sandbox side of the host bridge. The host hands us one Reference (hostCall);
 // we keep it in this closure only, so driver code can never reach it.
 import type { DispatchKind, HostOp, QueuedOp } from './protocol';
+import { parse, stringify } from './intrinsics';
 
 /** The subset of isolated-vm's Reference API the runtime uses. */
 export interface HostReference {
@@ -36,11 +37,11 @@ export function createBridge(hostRef: HostReference): Bridge {
   let dispatching = false;
 
   const call = (op: HostOp, payload: unknown): unknown => {
-    const answer = hostRef.applySync(undefined, [op, JSON.stringify(payload ?? null)]);
-    return typeof answer === 'string' ? JSON.parse(answer) : undefined;
+    const answer = hostRef.applySync(undefined, [op, stringify(payload ?? null)]);
+    return typeof answer === 'string' ? parse(answer) : undefined;
   };
   const enqueue = (op: QueuedOp, payload: unknown) => {
-    if (dispatching) queued[queued.length] = `[${JSON.stringify(op)},${JSON.stringify(payload)}]`;
+    if (dispatching) queued[queued.length] = `[${stringify(op)},${stringify(payload)}]`;
     else call(op, payload);
   };
 
@@ -67,13 +68,13 @@ export function createBridge(hostRef: HostReference): Bridge {
       dispatching = true;
       try {
         if (kind === 'entry') {
-          guard(() => entryHandler(JSON.parse(json) as string));
+          guard(() => entryHandler(parse(json) as string));
         } else {
           const done = pending.get(id);
           if (done) {
             // else cancelled, or answered twice: nothing to do
             pending.delete(id);
-            guard(() => done(JSON.parse(json)));
+            guard(() => done(parse(json)));
           }
         }
       } finally {

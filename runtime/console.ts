@@ -2,6 +2,7 @@
 // dies still has its logs), up to the run's log budget; past it, one notice and silence.
 import type { Bridge } from './bridge';
 import type { LogLevel } from './protocol';
+import { stringify } from './intrinsics';
 
 function formatOne(value: unknown): string {
   if (typeof value === 'string') return value;
@@ -10,7 +11,7 @@ function formatOne(value: unknown): string {
   if (typeof value === 'bigint' || typeof value === 'symbol' || value === undefined) return String(value);
   const seen = new WeakSet<object>();
   try {
-    return JSON.stringify(value, (_key, v: unknown) => {
+    return stringify(value, (_key, v: unknown) => {
       if (typeof v === 'bigint') return `${v}n`;
       if (v && typeof v === 'object') {
         if (seen.has(v)) return '[Circular]';

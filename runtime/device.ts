@@ -2,6 +2,7 @@
 // options to the host (host/bridges/http), which builds and sends the real request.
 import type { Bridge } from './bridge';
 import type { DeviceInfo, HttpAnswer, HttpCall } from './protocol';
+import { parse, stringify } from './intrinsics';
 
 type Callback = (error: unknown, response: unknown, body?: unknown) => void;
 /** Buffer.from of the lazily loaded buffer library. */
@@ -12,7 +13,7 @@ function plainOptions(options: unknown, fn: string): Record<string, unknown> {
   if (typeof options === 'string') return { url: options };
   if (!options || typeof options !== 'object') throw new TypeError(`${fn}: options must be an object such as { url: '/status' }`);
   try {
-    return JSON.parse(JSON.stringify(options)) as Record<string, unknown>;
+    return parse(stringify(options)) as Record<string, unknown>;
   } catch (error) {
     throw new TypeError(`${fn}: options must be plain data (${(error as Error).message})`);
   }

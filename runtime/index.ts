@@ -12,12 +12,16 @@ import { installScheduler } from './scheduler';
 import { Table } from './tables';
 import { createVariableFactory } from './variables';
 import { createWarn } from './warnings';
+import { hasOwn } from './intrinsics';
 
 type BufferApi = { Buffer: { from(...a: unknown[]): never; alloc(...a: unknown[]): never; concat(...a: unknown[]): never; isBuffer(x: unknown): boolean } };
 
 function install(hostRef: HostReference, configJson: string): (kind: DispatchKind, id: number, json: string) => string {
   const g = globalThis as Record<string, unknown>;
   delete g.__driverboxInstall;
+  // WebAssembly memory lives outside the isolate's heap and its memory limit: a driver could
+  // take gigabytes of the host's memory with it. Drivers have no use for WebAssembly.
+  delete g.WebAssembly;
   const config = JSON.parse(configJson) as SandboxConfig;
   const bridge = createBridge(hostRef);
   const warn = createWarn(bridge);
@@ -54,7 +58,7 @@ function install(hostRef: HostReference, configJson: string): (kind: DispatchKin
     createTable: (label: unknown, headers: unknown) => new Table(label, headers, config.limits.maxTableRows, warn),
     getParameter(name: unknown) {
       const key = String(name);
-      if (!Object.prototype.hasOwnProperty.call(parameters, key)) {
+      if (!hasOwn(parameters, key)) {
         warn(`D.getParameter("${key}"): no such parameter was given to this run; returned undefined`);
         return undefined;
       }

@@ -7,6 +7,7 @@ import type { RunEnd, TableRecord } from './protocol';
 import { Table } from './tables';
 import { collectVariables } from './variables';
 import type { Warn } from './warnings';
+import { hasOwn } from './intrinsics';
 
 export interface RunEnder {
   success(...args: unknown[]): void;
@@ -59,7 +60,7 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
     },
     failure(type) {
       let chosen: string = errorType.GENERIC_ERROR;
-      if (typeof type === 'string' && Object.prototype.hasOwnProperty.call(errorType, type)) chosen = type;
+      if (typeof type === 'string' && hasOwn(errorType, type)) chosen = type;
       else if (!ended) warn(`D.failure: error type ${JSON.stringify(type) ?? 'undefined'} is not one of D.errorType; reported as GENERIC_ERROR`);
       end(failure(chosen, `the driver called D.failure(${chosen})`), 'D.failure');
     },

@@ -4,6 +4,7 @@
 import { bounds, reservedPathWords, valueType } from './constants';
 import type { VariableRecord } from './protocol';
 import type { Warn } from './warnings';
+import { hasOwn } from './intrinsics';
 
 export class Variable {
   uid: string;
@@ -28,7 +29,7 @@ export function fitText(text: string, max: number, what: string, warn: Warn): st
 
 export function checkValueType(type: unknown, what: string): string {
   if (type === undefined || type === null || type === '') return valueType.STRING;
-  if (typeof type !== 'string' || !Object.prototype.hasOwnProperty.call(valueType, type)) {
+  if (typeof type !== 'string' || !hasOwn(valueType, type)) {
     throw new TypeError(`${what}: invalid value type ${JSON.stringify(type)}; use one of D.valueType (${Object.keys(valueType).join(', ')})`);
   }
   return type;

@@ -2,6 +2,7 @@
 // the external hosts it was allowed), its request bound and concurrency queue, the abort of
 // what is in flight when the run ends, and its transcript. The sandbox thread only sends
 // the driver's calls here and gets the answers back.
+import { isIP } from 'node:net';
 import type { ExternalDeviceCall, HttpAnswer, HttpCall, TlsCall } from '../../runtime/protocol.js';
 import type { DeviceSpec } from '../device.js';
 import type { RunLimits } from '../limits.js';
@@ -37,6 +38,11 @@ const TLS_TIMEOUT_MS = 30_000;
  */
 const DEADLINE_SLACK_MS = 250;
 
+/** A DNS name (letters, digits, '-', '_', dots) or an IP address: nothing a URL could read as more. */
+function isBareHost(host: string): boolean {
+  return isIP(host) !== 0 || /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,251}[A-Za-z0-9_.])?$/.test(host);
+}
+
 export class RunNetwork {
   readonly #plan: NetworkPlan;
   readonly #started = performance.now();
@@ -64,6 +70,10 @@ export class RunNetwork {
 
   /** D.createExternalDevice: the new target's number, or an Error when the host does not allow it. */
   external({ host, credentials }: ExternalDeviceCall): number {
+    // The allow-list judges the name; the URL is later built around it. Anything but a bare
+    // name or IP ('evil.test/.allowed.test', 'evil.test#', 'a@b') would let a name that passes
+    // the check (a suffix rule, say) dial another host.
+    if (!isBareHost(host)) throw new Error(`D.createExternalDevice: "${host}" is not a host name or IP address (no port, path, user or other URL parts)`);
     if (!this.#plan.allowExternal(host)) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
     this.#targets.push(externalTarget(this.#targets[0]!, host, credentials, this.#plan.resolve));
     return this.#targets.length - 1;

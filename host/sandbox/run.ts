@@ -12,6 +12,7 @@ import { findImport } from '../driver/checks.js';
 import type { DriverSource } from '../driver/load.js';
 import type { RunLimits } from '../limits.js';
 import type { LimitName, RunResult } from '../run-result.js';
+import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
 import type { WarmIsolate } from './warm-isolate.js';
 
 /** What a sandbox thread needs to run a driver: plain data, sent from the host thread. */
@@ -197,19 +198,26 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     if (ending) return undefined;
     switch (op) {
       case 'log': {
-        const entry = payload as LogMessage;
+        const entry = checkLog(payload);
         logChars += entry.message.length;
-        if (logChars <= limits.maxLogChars + 1_000) logs.push({ level: entry.level, message: entry.message });
+        if (logChars <= limits.maxLogChars + 1_000) logs.push(entry);
         return undefined;
       }
       case 'warn':
         if (warnings.length < MAX_WARNINGS) warnings.push(String(payload));
         return undefined;
-      case 'end':
-        reported ??= payload as RunEnd;
+      case 'end': {
+        if (!reported) {
+          const checked = checkRunEnd(payload, limits);
+          reported =
+            typeof checked === 'string'
+              ? failure('GENERIC_ERROR', `the run's report to the host was refused (did the driver replace JSON or define toJSON?): ${checked}`)
+              : checked;
+        }
         // Always from inside a call, which may yet go on: the host gets the outcome now.
-        network.reported(resultOf({ end: reported!, limit: null, discard: false }));
+        network.reported(resultOf({ end: reported, limit: null, discard: false }));
         return undefined;
+      }
       case 'loadLib':
         if (context) warm.lib(payload as LibName).runSync(context, { timeout: budgetMs() });
         return undefined;
@@ -274,7 +282,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     return {
       status: end.status,
       errorType: end.errorType,
-      message: end.message,
+      message: cutMessage(end.message),
       variables: end.variables,
       tables: end.tables,
       logs: [...logs],

@@ -13,7 +13,7 @@ export type BundleName = 'core' | `lib-${LibName}`;
 type CachedScript = ivm.Script & { cachedData?: ivm.ExternalCopy<ArrayBuffer>; cachedDataRejected?: boolean };
 
 function findRuntimeDir(): string {
-  const dir = packagePath(path.join('dist', 'runtime'));
+  const dir = locateRuntimeDir();
   if (!dir) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'the runtime bundle (dist/runtime) is missing: run `npm run build`');
   return dir;
 }
@@ -26,6 +26,16 @@ interface Bundle {
 
 const bundles = new Map<BundleName, Bundle>();
 let runtimeDir: string | null = null;
+
+/** Where the bundles are, when the caller knows better than a look-up from this module (see ThreadConfig.runtimeDir). */
+export function useRuntimeDir(dir: string | null): void {
+  if (dir) runtimeDir = dir;
+}
+
+/** dist/runtime of the package this module belongs to, or null. */
+export function locateRuntimeDir(): string | null {
+  return packagePath(path.join('dist', 'runtime'));
+}
 
 function bundle(name: BundleName): Bundle {
   let entry = bundles.get(name);

@@ -14,6 +14,12 @@ export interface ThreadConfig {
   /** Where synchronous answers come back (see SyncReply); the flag is an Int32Array on a SharedArrayBuffer. */
   syncPort: MessagePort;
   syncFlag: SharedArrayBuffer;
+  /**
+   * dist/runtime as the host thread found it. A thread run from source is a bundle in
+   * node_modules/.cache, and node_modules may be a symlink into another checkout (a git
+   * worktree): looked up from there, it would load that checkout's runtime instead.
+   */
+  runtimeDir: string | null;
 }
 
 export type ToThread =

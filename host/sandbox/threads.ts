@@ -12,6 +12,7 @@ import { DriverboxError } from '../errors.js';
 import type { RunResult } from '../run-result.js';
 import type { PoolOptions, PoolStats } from './pool.js';
 import type { RunPlan } from './run.js';
+import { locateRuntimeDir } from './runtime-bundle.js';
 import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
 
 export interface ThreadsOptions {
@@ -97,7 +98,7 @@ class SandboxThread {
     const flag = new SharedArrayBuffer(4);
     this.#syncPort = channel.port1;
     this.#syncFlag = new Int32Array(flag);
-    const config: ThreadConfig = { pool, prewarmMemoryMb, syncPort: channel.port2, syncFlag: flag };
+    const config: ThreadConfig = { pool, prewarmMemoryMb, syncPort: channel.port2, syncFlag: flag, runtimeDir: locateRuntimeDir() };
     this.worker = new Worker(threadModule(), {
       workerData: config,
       transferList: [channel.port2],

@@ -4,6 +4,13 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, pbkdf2Sync, t
 import type { CryptoAnswer, CryptoCall, WireValue } from '../../../runtime/protocol.js';
 
 const MAX_CIPHERS = 256;
+/**
+ * pbkdf2 runs on the sandbox thread outside the isolate, where the run's time limits cannot
+ * stop it: its work (iterations × derived bytes) is bounded instead. 64 million is a 64-byte
+ * key at a million iterations, far past what device logins use, and takes a few seconds at most.
+ */
+const MAX_PBKDF2_WORK = 64_000_000;
+const MAX_PBKDF2_KEY_BYTES = 1024;
 const encodings = new Set(['utf8', 'utf-8', 'ascii', 'binary', 'latin1', 'hex', 'base64', 'base64url', 'ucs2', 'ucs-2', 'utf16le', 'utf-16le']);
 
 type Value = string | Buffer | number | boolean | null;
@@ -68,8 +75,14 @@ export class CryptoSession {
       }
       case 'pbkdf2': {
         const [password, salt, iterations, keyLength, digest] = a;
+        const rounds = Number(iterations);
+        const bytes = Number(keyLength);
+        if (bytes > MAX_PBKDF2_KEY_BYTES) throw new Error(`D.crypto.pbkdf2Sync: keyLength ${bytes} is past the limit of ${MAX_PBKDF2_KEY_BYTES} bytes`);
+        if (rounds * bytes > MAX_PBKDF2_WORK) {
+          throw new Error(`D.crypto.pbkdf2Sync: iterations × keyLength (${rounds} × ${bytes}) is past the limit of ${MAX_PBKDF2_WORK}: it would hold the sandbox past the run's time limit`);
+        }
         return answer(
-          pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), Number(iterations), Number(keyLength), typeof digest === 'string' ? digest : 'sha1'),
+          pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), rounds, bytes, typeof digest === 'string' ? digest : 'sha1'),
         );
       }
       case 'cipherCreate': {
