@@ -107,13 +107,13 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
 
   // Fires only between calls (a call in progress keeps this thread): the driver is waiting on
   // I/O or timers. A call that runs into the deadline is stopped by its own timeout instead.
-  const deadlineTimer = setTimeout(() => {
+  const timeUp = () =>
     finish({
       end: failure('TIMEOUT_ERROR', `the driver did not call D.success or D.failure within the ${limits.timeoutMs} ms deadline`),
       limit: 'timeout',
       discard: false,
     });
-  }, limits.timeoutMs);
+  const deadlineTimer = setTimeout(timeUp, limits.timeoutMs);
 
   const limitEnding = (error: unknown): Ending => {
     const message = error instanceof Error ? error.message : String(error);
@@ -183,6 +183,9 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   /** Hands the answer (JSON text) of an async operation to the driver's callback. */
   const deliver = (id: number, json: string) => {
     if (ending || !pending.delete(id) || !dispatchRef) return;
+    // This thread may have been busy with other runs past the deadline, and the answer came
+    // before the deadline timer got its turn: the answer is too late all the same.
+    if (performance.now() >= deadline) return timeUp();
     const ref = dispatchRef;
     enter(() => ref.applySync(undefined, ['done', id, json], { timeout: budgetMs() }));
   };
