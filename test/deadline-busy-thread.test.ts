@@ -40,4 +40,26 @@ describe('the deadline on a busy sandbox thread', () => {
     const next = await runSource(host, `function get_status() { D.success(); }`);
     expect(next.status).toBe('success');
   });
+
+  it('a run the thread gets to only after its deadline times out: its request never gets a shortened timeout of its own', async () => {
+    const seenBefore = server.seen.length;
+    const busy = runSource(host, `function get_status() { var t = Date.now(); while (Date.now() - t < 700) {} D.success(); }`, {
+      limits: { timeoutMs: 5_000 },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    // Its deadline (300 ms) passes while the thread is still busy with the run above.
+    const late = await runSource(
+      host,
+      `function get_status() {
+        D.device.http.get({ url: '/slow?ms=2000' }, function (err) { D.success([D.createVariable('code', 'Code', err ? err.code : 'answered')]); });
+      }`,
+      { device: { ip: '127.0.0.1', portMap: { 80: server.port } }, limits: { timeoutMs: 300 } },
+    );
+    expect((await busy).status).toBe('success');
+    expect(late.variables).toEqual([]);
+    expect(late.errorType).toBe('TIMEOUT_ERROR');
+    expect(late.limitExceeded).toBe('timeout');
+    expect(late.http).toEqual([]);
+    expect(server.seen.length).toBe(seenBefore);
+  });
 });

@@ -21,6 +21,12 @@ export interface RunPlan {
   device: DeviceSpec;
   parameters: Record<string, unknown>;
   limits: RunLimits;
+  /**
+   * When the host started the run (made its network), as performance.timeOrigin + now: the
+   * deadline counts from then on both threads, so a sandbox thread that gets to the run late
+   * (busy with other runs) does not stretch it past the host's bound on the run's requests.
+   */
+  startedAt?: number;
 }
 
 /** The run's way to the network, which lives on the host thread (host/bridges/run-network.ts). */
@@ -76,7 +82,8 @@ function describeSyntaxError(error: Error, driver: DriverSource): string {
 
 export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: SandboxNetwork): Promise<RunOutcome> {
   const { limits, driver } = plan;
-  const started = performance.now();
+  const now = performance.now();
+  const started = plan.startedAt === undefined ? now : Math.min(now, plan.startedAt - performance.timeOrigin);
   const deadline = started + limits.timeoutMs;
   const cpuStart = warm.isolate.cpuTime;
   const logs: LogMessage[] = [];
@@ -113,7 +120,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
       limit: 'timeout',
       discard: false,
     });
-  const deadlineTimer = setTimeout(timeUp, limits.timeoutMs);
+  const deadlineTimer = setTimeout(timeUp, Math.max(0, deadline - now));
 
   const limitEnding = (error: unknown): Ending => {
     const message = error instanceof Error ? error.message : String(error);
@@ -156,6 +163,12 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   /** Every entry into the isolate goes through here: timed, counted, and classified on error. */
   const enter = (call: () => unknown, onDriverError?: (error: unknown) => Ending): boolean => {
     if (ending) return false;
+    // This thread may have been busy with other runs past the deadline (before the run began, or
+    // while an answer waited behind them, ahead of the deadline timer): too late all the same.
+    if (performance.now() >= deadline) {
+      timeUp();
+      return false;
+    }
     const calledAt = performance.now();
     const allowedMs = budgetMs(); // what the call's own timeout is (it computes the same just after)
     let queued: unknown;
@@ -183,9 +196,6 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   /** Hands the answer (JSON text) of an async operation to the driver's callback. */
   const deliver = (id: number, json: string) => {
     if (ending || !pending.delete(id) || !dispatchRef) return;
-    // This thread may have been busy with other runs past the deadline, and the answer came
-    // before the deadline timer got its turn: the answer is too late all the same.
-    if (performance.now() >= deadline) return timeUp();
     const ref = dispatchRef;
     enter(() => ref.applySync(undefined, ['done', id, json], { timeout: budgetMs() }));
   };
