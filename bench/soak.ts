@@ -47,13 +47,27 @@ interface Options {
   warmup: number | null;
   maxGrowthPct: number;
   threads: number | undefined;
+  mix: Record<Kind, number>;
   json: boolean;
 }
 
-const HELP = `usage: npm run bench:soak -- [--runs N] [--concurrency C] [--report-every N] [--warmup N] [--max-growth PCT] [--threads N] [--json]`;
+const HELP = `usage: npm run bench:soak -- [--runs N] [--concurrency C] [--report-every N] [--warmup N] [--max-growth PCT] [--threads N] [--mix kind=N,…] [--json]`;
+
+/** "--mix success=90,memory=10": slots per kind (of those given; the others get none). */
+function parseMix(text: string | undefined): Record<Kind, number> {
+  if (text === undefined) usage('--mix needs a value');
+  const mix = Object.fromEntries(Kinds.map((k) => [k, 0])) as Record<Kind, number>;
+  for (const part of text.split(',')) {
+    const [kind, count] = part.split('=');
+    if (!(Kinds as readonly string[]).includes(kind!)) usage(`--mix: unknown kind ${JSON.stringify(kind)}; kinds: ${Kinds.join(', ')}`);
+    mix[kind as Kind] = positiveInt(count, `--mix ${kind}`, true);
+  }
+  if (Kinds.every((k) => mix[k] === 0)) usage('--mix: at least one kind needs a count above 0');
+  return mix;
+}
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 100_000, concurrency: 16, reportEvery: 10_000, warmup: null, maxGrowthPct: 10, threads: undefined, json: false };
+  const options: Options = { runs: 100_000, concurrency: 16, reportEvery: 10_000, warmup: null, maxGrowthPct: 10, threads: undefined, mix: { ...MIX }, json: false };
   forEachFlag(argv, (flag, value, arg) => {
     switch (flag) {
       case '--runs':
@@ -73,6 +87,9 @@ function parseArgs(argv: string[]): Options {
         break;
       case '--threads':
         options.threads = positiveInt(value(), '--threads');
+        break;
+      case '--mix':
+        options.mix = parseMix(value());
         break;
       case '--json':
         options.json = true;
@@ -156,9 +173,9 @@ interface Planned {
 
 const loopback = (port: number) => ({ ip: '127.0.0.1', portMap: { 80: port } });
 
-/** The 100-slot mix, shuffled with a fixed seed so every soak runs the same sequence. */
-function mixSlots(): Kind[] {
-  const slots = Kinds.flatMap((kind) => Array.from({ length: MIX[kind] }, () => kind));
+/** The mix's slots (100 by default), shuffled with a fixed seed so every soak runs the same sequence. */
+function mixSlots(mix: Record<Kind, number>): Kind[] {
+  const slots = Kinds.flatMap((kind) => Array.from({ length: mix[kind] }, () => kind));
   let seed = 8;
   const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
   for (let i = slots.length - 1; i > 0; i--) {
@@ -303,7 +320,7 @@ async function main(): Promise<number> {
     if (!options.json) process.stdout.write(`${text}\n`);
   };
   const warmupRuns = options.warmup ?? Math.min(20_000, Math.floor(options.runs / 2));
-  const slots = mixSlots();
+  const slots = mixSlots(options.mix);
   const devices: Devices = { status: await startStatusDevice('thread'), faulty: await startFaultyDevices() };
   const host = createHost({
     maxIsolates: options.concurrency,
@@ -312,7 +329,7 @@ async function main(): Promise<number> {
     limits: { memoryMb: 32, timeoutMs: 10_000 },
   });
 
-  log(`driverbox soak — ${options.runs} runs, concurrency ${options.concurrency}, mix ${Kinds.map((k) => `${k} ${MIX[k]}%`).join(' / ')}`);
+  log(`driverbox soak — ${options.runs} runs, concurrency ${options.concurrency}, mix ${Kinds.filter((k) => options.mix[k] > 0).map((k) => `${k} ${options.mix[k]}`).join(' / ')} (of every ${slots.length} runs)`);
   log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}); GC ${forceGc ? 'forced before each sample (--expose-gc)' : 'not forced (run node with --expose-gc)'}`);
   log(`samples every ${options.reportEvery} runs, taken with no run in flight; growth measured from the sample at ≥ ${warmupRuns} runs; bound ${options.maxGrowthPct} %`);
   log('');
@@ -403,7 +420,7 @@ async function main(): Promise<number> {
       gcForced: Boolean(forceGc),
       runs: options.runs,
       concurrency: options.concurrency,
-      mix: MIX,
+      mix: options.mix,
       totalSeconds: Math.round(totalS * 10) / 10,
       runsPerSecond: Math.round(options.runs / totalS),
       outcomes,
