@@ -22,6 +22,12 @@ export interface RunPlan {
   device: DeviceSpec;
   parameters: Record<string, unknown>;
   limits: RunLimits;
+  /**
+   * When the host started the run (made its network), as performance.timeOrigin + now: the
+   * deadline counts from then on both threads, so a sandbox thread that gets to the run late
+   * (busy with other runs) does not stretch it past the host's bound on the run's requests.
+   */
+  startedAt?: number;
 }
 
 /** The run's way to the network, which lives on the host thread (host/bridges/run-network.ts). */
@@ -77,7 +83,8 @@ function describeSyntaxError(error: Error, driver: DriverSource): string {
 
 export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: SandboxNetwork): Promise<RunOutcome> {
   const { limits, driver } = plan;
-  const started = performance.now();
+  const now = performance.now();
+  const started = plan.startedAt === undefined ? now : Math.min(now, plan.startedAt - performance.timeOrigin);
   const deadline = started + limits.timeoutMs;
   const cpuStart = warm.isolate.cpuTime;
   const logs: LogMessage[] = [];
@@ -108,13 +115,13 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
 
   // Fires only between calls (a call in progress keeps this thread): the driver is waiting on
   // I/O or timers. A call that runs into the deadline is stopped by its own timeout instead.
-  const deadlineTimer = setTimeout(() => {
+  const timeUp = () =>
     finish({
       end: failure('TIMEOUT_ERROR', `the driver did not call D.success or D.failure within the ${limits.timeoutMs} ms deadline`),
       limit: 'timeout',
       discard: false,
     });
-  }, limits.timeoutMs);
+  const deadlineTimer = setTimeout(timeUp, Math.max(0, deadline - now));
 
   const limitEnding = (error: unknown): Ending => {
     const message = error instanceof Error ? error.message : String(error);
@@ -157,6 +164,12 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   /** Every entry into the isolate goes through here: timed, counted, and classified on error. */
   const enter = (call: () => unknown, onDriverError?: (error: unknown) => Ending): boolean => {
     if (ending) return false;
+    // This thread may have been busy with other runs past the deadline (before the run began, or
+    // while an answer waited behind them, ahead of the deadline timer): too late all the same.
+    if (performance.now() >= deadline) {
+      timeUp();
+      return false;
+    }
     const calledAt = performance.now();
     const allowedMs = budgetMs(); // what the call's own timeout is (it computes the same just after)
     let queued: unknown;

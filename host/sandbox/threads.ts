@@ -240,8 +240,9 @@ export class SandboxThreads {
       if (thread) {
         return new Promise<RunResult>((resolve, reject) => {
           const settle = () => this.#waiting.shift()?.();
-          thread.start(this.#nextRun++, plan, {
-            network: network(),
+          const runNetwork = network();
+          thread.start(this.#nextRun++, { ...plan, startedAt: performance.timeOrigin + performance.now() }, {
+            network: runNetwork,
             resolve: (result) => {
               resolve(result);
               settle();
