@@ -52,6 +52,7 @@ export class IsolatePool {
       const idle = this.#idleFor(memoryMb).pop();
       if (idle) {
         this.#busy++;
+        await idle.ready(); // its next context, made while it was idle
         return idle;
       }
       if (this.#alive < this.#options.max) {
@@ -112,6 +113,7 @@ export class IsolatePool {
     const idle = this.#idleFor(warm.memoryMb);
     if (idle.length >= this.#options.warm && this.#waiters.length === 0) return this.#destroy(warm);
     idle.push(warm);
+    warm.prepareContext();
     this.#waiters.shift()?.(); // someone may be waiting for exactly this isolate
   }
 

@@ -300,7 +300,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         finish({ end: failure('GENERIC_ERROR', describeSyntaxError(error as Error, driver)), limit: null, discard: false });
       }
       if (script) {
-        const ctx = warm.isolate.createContextSync();
+        const ctx = warm.takeContext();
         context = ctx;
         refs.push(ctx);
         const ok = enter(() => {

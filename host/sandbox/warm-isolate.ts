@@ -1,5 +1,6 @@
 // One isolate kept warm between runs: the runtime bundle is compiled once, library
 // bundles on first use, and recent driver scripts stay compiled (keyed by their source).
+// While it waits in the pool, the next run's context is made ahead, off this thread.
 import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
 import type { LibName } from '../../runtime/protocol.js';
@@ -14,6 +15,9 @@ export class WarmIsolate {
   #core: ivm.Script | null = null;
   readonly #libs = new Map<LibName, ivm.Script>();
   readonly #drivers = new Map<string, ivm.Script>();
+  /** A context made for the next run, not used yet. */
+  #nextContext: ivm.Context | null = null;
+  #preparing: Promise<void> | null = null;
 
   private constructor(memoryMb: number) {
     this.memoryMb = memoryMb;
@@ -38,6 +42,37 @@ export class WarmIsolate {
 
   get disposed(): boolean {
     return this.isolate.isDisposed;
+  }
+
+  /**
+   * Starts making the next run's context with isolated-vm's asynchronous call, which does the
+   * work (V8 building a context: the largest fixed cost of a run) on isolated-vm's own threads
+   * instead of this sandbox thread. Only while the isolate is idle: during a run, the async
+   * task would hold the isolate's lock against the run's synchronous calls.
+   */
+  prepareContext(): void {
+    if (this.#nextContext || this.#preparing || this.disposed) return;
+    this.#preparing = this.isolate.createContext().then(
+      (context) => {
+        this.#nextContext = context;
+        this.#preparing = null;
+      },
+      () => {
+        this.#preparing = null; // disposed meanwhile: takeContext says so when a run asks
+      },
+    );
+  }
+
+  /** Resolves once the context being prepared (if any) is there. */
+  async ready(): Promise<void> {
+    await this.#preparing;
+  }
+
+  /** A context no run has used: the one prepared ahead, or one made now. Never handed out twice. */
+  takeContext(): ivm.Context {
+    const context = this.#nextContext;
+    this.#nextContext = null;
+    return context ?? this.isolate.createContextSync();
   }
 
   /** Called from inside a run (a synchronous host call), so it compiles synchronously. */
