@@ -12,10 +12,22 @@ export type BundleName = 'core' | `lib-${LibName}`;
 /** isolated-vm sets these on compiled scripts; its typings leave them out. */
 type CachedScript = ivm.Script & { cachedData?: ivm.ExternalCopy<ArrayBuffer>; cachedDataRejected?: boolean };
 
+/**
+ * The package's dist/runtime, found from this module, or null. The host thread looks it up and
+ * hands it to its sandbox threads (useRuntimeDir): a thread's own module is a bundle in
+ * node_modules/.cache, whose real path (node_modules may be a symlink) can be in another package.
+ */
+export const locateRuntimeDir = (): string | null => packagePath(path.join('dist', 'runtime'));
+
 function findRuntimeDir(): string {
-  const dir = packagePath(path.join('dist', 'runtime'));
+  const dir = locateRuntimeDir();
   if (!dir) throw new DriverboxError('RUNTIME_BUNDLE_MISSING', 'the runtime bundle (dist/runtime) is missing: run `npm run build`');
   return dir;
+}
+
+/** Where this thread reads the bundles from (set once, before the first compile); null: look it up here. */
+export function useRuntimeDir(dir: string | null): void {
+  runtimeDir = dir;
 }
 
 interface Bundle {

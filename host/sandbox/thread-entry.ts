@@ -4,9 +4,11 @@
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { IsolatePool } from './pool.js';
 import { executeRun, type SandboxNetwork } from './run.js';
+import { useRuntimeDir } from './runtime-bundle.js';
 import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
 
 const config = workerData as ThreadConfig;
+useRuntimeDir(config.runtimeDir);
 const port = parentPort!;
 const pool = new IsolatePool(config.pool);
 const syncFlag = new Int32Array(config.syncFlag);
@@ -20,7 +22,7 @@ const flush = () => {
   port.postMessage(batch);
 };
 const send = (message: FromThread) => {
-  if (outbox.push(message) === 1) queueMicrotask(flush);
+  if (outbox.push(message) === 1) setImmediate(flush);
 };
 
 /** Asks the host thread and waits for its answer: only for what a driver needs at once. */

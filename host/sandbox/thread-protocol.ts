@@ -9,6 +9,8 @@ import type { RunPlan } from './run.js';
 /** workerData of a sandbox thread. */
 export interface ThreadConfig {
   pool: PoolOptions;
+  /** dist/runtime of the host's package (see locateRuntimeDir); null when the host found none. */
+  runtimeDir: string | null;
   /** Memory size (MB) of the isolates to warm up at start. */
   prewarmMemoryMb: number;
   /** Where synchronous answers come back (see SyncReply); the flag is an Int32Array on a SharedArrayBuffer. */

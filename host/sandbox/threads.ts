@@ -12,6 +12,7 @@ import { DriverboxError } from '../errors.js';
 import type { RunResult } from '../run-result.js';
 import type { PoolOptions, PoolStats } from './pool.js';
 import type { RunPlan } from './run.js';
+import { locateRuntimeDir } from './runtime-bundle.js';
 import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
 
 export interface ThreadsOptions {
@@ -97,7 +98,7 @@ class SandboxThread {
     const flag = new SharedArrayBuffer(4);
     this.#syncPort = channel.port1;
     this.#syncFlag = new Int32Array(flag);
-    const config: ThreadConfig = { pool, prewarmMemoryMb, syncPort: channel.port2, syncFlag: flag };
+    const config: ThreadConfig = { pool, prewarmMemoryMb, runtimeDir: locateRuntimeDir(), syncPort: channel.port2, syncFlag: flag };
     this.worker = new Worker(threadModule(), {
       workerData: config,
       transferList: [channel.port2],
@@ -114,7 +115,7 @@ class SandboxThread {
 
   post(message: ToThread): void {
     if (this.#outbox.push(message) === 1) {
-      queueMicrotask(() => {
+      setImmediate(() => {
         const batch = this.#outbox;
         this.#outbox = [];
         this.worker.postMessage(batch);
