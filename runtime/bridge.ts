@@ -1,11 +1,10 @@
-// In-sandbox side of the host bridge. The host hands us one Reference (hostCall);
-// we keep it in this closure only, so driver code can never reach it.
+// In-sandbox side of the host bridge. The host hands us one function (hostCall, an
+// isolated-vm Callback: its arguments and result are copied); we keep it in this closure
+// only, so driver code can never reach it.
 import type { DispatchKind, HostOp, QueuedOp } from './protocol';
 
-/** The subset of isolated-vm's Reference API the runtime uses. */
-export interface HostReference {
-  applySync(receiver: undefined, args: [HostOp, string]): unknown;
-}
+/** The host's one entry point: an operation and its JSON text in, JSON text (or nothing) out. */
+export type HostCall = (op: HostOp, json: string) => unknown;
 
 type Pending = (payload: unknown) => void;
 
@@ -23,7 +22,7 @@ export interface Bridge {
   onUncaught(handler: (error: unknown) => void): void;
 }
 
-export function createBridge(hostRef: HostReference): Bridge {
+export function createBridge(hostCall: HostCall): Bridge {
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let entryHandler: (action: string) => void = () => {};
@@ -36,7 +35,7 @@ export function createBridge(hostRef: HostReference): Bridge {
   let dispatching = false;
 
   const call = (op: HostOp, payload: unknown): unknown => {
-    const answer = hostRef.applySync(undefined, [op, JSON.stringify(payload ?? null)]);
+    const answer = hostCall(op, JSON.stringify(payload ?? null));
     return typeof answer === 'string' ? JSON.parse(answer) : undefined;
   };
   const enqueue = (op: QueuedOp, payload: unknown) => {
