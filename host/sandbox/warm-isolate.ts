@@ -78,7 +78,7 @@ export class WarmIsolate {
   takeContext(): ivm.Context {
     const context = this.#nextContext;
     this.#nextContext = null;
-    return context ?? this.isolate.createContextSync();
+    return context && !this.disposed ? context : this.isolate.createContextSync();
   }
 
   /** Called from inside a run (a synchronous host call), so it compiles synchronously. */
