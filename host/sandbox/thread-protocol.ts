@@ -16,6 +16,8 @@ export interface ThreadConfig {
   /** Where synchronous answers come back (see SyncReply); the flag is an Int32Array on a SharedArrayBuffer. */
   syncPort: MessagePort;
   syncFlag: SharedArrayBuffer;
+  /** Where a run's result waits when its driver ends it (report-slot.ts). */
+  reportSlot: SharedArrayBuffer;
 }
 
 export type ToThread =
@@ -27,7 +29,7 @@ export type ToThread =
 export type FromThread =
   | { t: 'net'; run: number; id: number; op: 'http' | 'tls'; call: HttpCall | TlsCall }
   | { t: 'ended'; run: number; result: RunResult; stats: PoolStats }
-  /** The driver ended the run, but the call it did so from goes on (see SandboxNetwork.reported). */
+  /** The driver ended the run and its result did not fit the report slot (see SandboxNetwork.reported). */
   | { t: 'reported'; run: number; result: RunResult }
   | { t: 'failed'; run: number; message: string; stats: PoolStats }
   | { t: 'stats'; stats: PoolStats }
