@@ -287,7 +287,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   }
 
   // A Callback reaches the context as a plain function; a Reference would make V8 build
-  // isolated-vm's Reference class in every new context (~80 us a run).
+  // isolated-vm's Reference class in every new context (~35-80 us a run).
   const hostFn = new ivm.Callback(hostCall);
   const refs: Array<{ release(): void }> = [];
   try {
