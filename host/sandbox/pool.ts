@@ -90,10 +90,14 @@ export class IsolatePool {
     return { alive: this.#alive, idle, busy: this.#busy, waiting: this.#waiters.length, created: this.#created, disposed: this.#disposed };
   }
 
-  close(): void {
+  /** Disposes the idle isolates; resolves once those still making a context are gone too. */
+  async close(): Promise<void> {
     this.#closed = true;
-    for (const list of this.#idle.values()) for (const warm of list.splice(0)) this.#destroy(warm);
+    const closing: WarmIsolate[] = [];
+    for (const list of this.#idle.values()) closing.push(...list.splice(0));
+    for (const warm of closing) this.#destroy(warm);
     for (const wake of this.#waiters.splice(0)) wake();
+    await Promise.all(closing.map((warm) => warm.ready()));
   }
 
   async #create(memoryMb: number): Promise<WarmIsolate> {

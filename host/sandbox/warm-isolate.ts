@@ -24,6 +24,7 @@ export class WarmIsolate {
   /** A context made for the next run, not used yet. */
   #nextContext: ivm.Context | null = null;
   #preparing: Promise<void> | null = null;
+  #disposing = false;
 
   private constructor(memoryMb: number) {
     this.memoryMb = memoryMb;
@@ -47,7 +48,7 @@ export class WarmIsolate {
   }
 
   get disposed(): boolean {
-    return this.isolate.isDisposed;
+    return this.#disposing || this.isolate.isDisposed;
   }
 
   /**
@@ -58,18 +59,17 @@ export class WarmIsolate {
    */
   prepareContext(): void {
     if (this.#nextContext || this.#preparing || this.disposed) return;
-    this.#preparing = this.isolate.createContext().then(
-      (context) => {
-        this.#nextContext = context;
-        this.#preparing = null;
-      },
-      () => {
-        this.#preparing = null; // disposed meanwhile: takeContext says so when a run asks
-      },
-    );
+    const settled = () => {
+      this.#preparing = null;
+      if (this.#disposing) this.dispose(); // asked for while the context was being made
+    };
+    this.#preparing = this.isolate.createContext().then((context) => {
+      this.#nextContext = context;
+      settled();
+    }, settled);
   }
 
-  /** Resolves once the context being prepared (if any) is there. */
+  /** Resolves once the context being prepared (if any) is there, or the isolate disposed after it. */
   async ready(): Promise<void> {
     await this.#preparing;
   }
@@ -119,7 +119,13 @@ export class WarmIsolate {
     return (stats.used_heap_size + stats.externally_allocated_size) / (1024 * 1024);
   }
 
+  /**
+   * Disposes the isolate; while its next context is still being made, as soon as that is done:
+   * disposing an isolate under isolated-vm's asynchronous call can leave the thread hung.
+   */
   dispose(): void {
+    this.#disposing = true;
+    if (this.#preparing) return;
     if (!this.isolate.isDisposed) this.isolate.dispose();
   }
 }
