@@ -52,7 +52,6 @@ export class IsolatePool {
       const idle = this.#idleFor(memoryMb).pop();
       if (idle) {
         this.#busy++;
-        await idle.ready(); // its next context, made while it was idle
         return idle;
       }
       if (this.#alive < this.#options.max) {
@@ -90,14 +89,10 @@ export class IsolatePool {
     return { alive: this.#alive, idle, busy: this.#busy, waiting: this.#waiters.length, created: this.#created, disposed: this.#disposed };
   }
 
-  /** Disposes the idle isolates; resolves once those still making a context are gone too. */
-  async close(): Promise<void> {
+  close(): void {
     this.#closed = true;
-    const closing: WarmIsolate[] = [];
-    for (const list of this.#idle.values()) closing.push(...list.splice(0));
-    for (const warm of closing) this.#destroy(warm);
+    for (const list of this.#idle.values()) for (const warm of list.splice(0)) this.#destroy(warm);
     for (const wake of this.#waiters.splice(0)) wake();
-    await Promise.all(closing.map((warm) => warm.ready()));
   }
 
   async #create(memoryMb: number): Promise<WarmIsolate> {
@@ -117,7 +112,6 @@ export class IsolatePool {
     const idle = this.#idleFor(warm.memoryMb);
     if (idle.length >= this.#options.warm && this.#waiters.length === 0) return this.#destroy(warm);
     idle.push(warm);
-    warm.prepareContext();
     this.#waiters.shift()?.(); // someone may be waiting for exactly this isolate
   }
 

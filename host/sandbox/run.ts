@@ -302,7 +302,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         finish({ end: failure('GENERIC_ERROR', describeSyntaxError(error as Error, driver)), limit: null, discard: false });
       }
       if (script) {
-        const ctx = warm.takeContext();
+        const ctx = warm.isolate.createContextSync();
         context = ctx;
         refs.push(ctx);
         const ok = enter(() => {

@@ -95,11 +95,9 @@ port.on('message', (batch: ToThread[]) => {
       }
       case 'close':
         // Sent once no run is left: the isolates go, the last counts go out, the thread ends.
-        void pool.close().then(() => {
-          port.postMessage([{ t: 'stats', stats: pool.stats() } satisfies FromThread]);
-          process.exit(0);
-        });
-        break;
+        pool.close();
+        port.postMessage([{ t: 'stats', stats: pool.stats() } satisfies FromThread]);
+        process.exit(0);
     }
   }
 });

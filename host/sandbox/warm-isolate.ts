@@ -1,6 +1,5 @@
 // One isolate kept warm between runs: the runtime bundle is compiled once, library
 // bundles on first use, and recent driver scripts stay compiled (keyed by their source).
-// While it waits in the pool, the next run's context is made ahead, off this thread.
 import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
 import type { LibName } from '../../runtime/protocol.js';
@@ -21,10 +20,6 @@ export class WarmIsolate {
   #core: ivm.Script | null = null;
   readonly #libs = new Map<LibName, ivm.Script>();
   readonly #drivers = new Map<string, ivm.Script>();
-  /** A context made for the next run, not used yet. */
-  #nextContext: ivm.Context | null = null;
-  #preparing: Promise<void> | null = null;
-  #disposing = false;
 
   private constructor(memoryMb: number) {
     this.memoryMb = memoryMb;
@@ -48,37 +43,7 @@ export class WarmIsolate {
   }
 
   get disposed(): boolean {
-    return this.#disposing || this.isolate.isDisposed;
-  }
-
-  /**
-   * Starts making the next run's context with isolated-vm's asynchronous call, which does the
-   * work (V8 building a context: the largest fixed cost of a run) on isolated-vm's own threads
-   * instead of this sandbox thread. Only while the isolate is idle: during a run, the async
-   * task would hold the isolate's lock against the run's synchronous calls.
-   */
-  prepareContext(): void {
-    if (this.#nextContext || this.#preparing || this.disposed) return;
-    const settled = () => {
-      this.#preparing = null;
-      if (this.#disposing) this.dispose(); // asked for while the context was being made
-    };
-    this.#preparing = this.isolate.createContext().then((context) => {
-      this.#nextContext = context;
-      settled();
-    }, settled);
-  }
-
-  /** Resolves once the context being prepared (if any) is there, or the isolate disposed after it. */
-  async ready(): Promise<void> {
-    await this.#preparing;
-  }
-
-  /** A context no run has used: the one prepared ahead, or one made now. Never handed out twice. */
-  takeContext(): ivm.Context {
-    const context = this.#nextContext;
-    this.#nextContext = null;
-    return context && !this.disposed ? context : this.isolate.createContextSync();
+    return this.isolate.isDisposed;
   }
 
   /** Called from inside a run (a synchronous host call), so it compiles synchronously. */
@@ -119,13 +84,7 @@ export class WarmIsolate {
     return (stats.used_heap_size + stats.externally_allocated_size) / (1024 * 1024);
   }
 
-  /**
-   * Disposes the isolate; while its next context is still being made, as soon as that is done:
-   * disposing an isolate under isolated-vm's asynchronous call can leave the thread hung.
-   */
   dispose(): void {
-    this.#disposing = true;
-    if (this.#preparing) return;
     if (!this.isolate.isDisposed) this.isolate.dispose();
   }
 }
