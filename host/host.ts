@@ -153,7 +153,7 @@ export function createHost(options: HostOptions = {}): Host {
       if (typeof parameters !== 'object' || Array.isArray(parameters) || parameters === null) {
         throw new DriverboxError('INVALID_OPTIONS', 'parameters must be an object of name → value');
       }
-      const limits = resolveLimits(defaults, request.limits);
+      const limits = request.limits === undefined ? { ...defaults } : resolveLimits(defaults, request.limits); // defaults: checked once
       const transcript = request.transcript ?? 'summary';
       if (transcript !== 'summary' && transcript !== 'full') {
         throw new DriverboxError('INVALID_OPTIONS', `transcript must be 'summary' or 'full' (got ${JSON.stringify(transcript)})`);

@@ -8,12 +8,14 @@ type Callback = (error: unknown, response: unknown, body?: unknown) => void;
 /** Buffer.from of the lazily loaded buffer library. */
 export type BufferFrom = () => { from(data: unknown, encoding: string): unknown };
 
-/** Plain JSON copy of the driver's options: functions, prototypes and cycles never cross. */
-function plainOptions(options: unknown, fn: string): Record<string, unknown> {
-  if (typeof options === 'string') return { url: options };
+/** The driver's options as JSON text, taken now: functions, prototypes and cycles never cross. */
+function optionsJson(options: unknown, fn: string): string {
+  if (typeof options === 'string') return stringify({ url: options });
   if (!options || typeof options !== 'object') throw new TypeError(`${fn}: options must be an object such as { url: '/status' }`);
   try {
-    return parse(stringify(options)) as Record<string, unknown>;
+    const text = stringify(options) as string | undefined;
+    if (text === undefined) parse(text as never); // a toJSON() that answers nothing: the same error as ever
+    return text!;
   } catch (error) {
     throw new TypeError(`${fn}: options must be plain data (${(error as Error).message})`);
   }
@@ -26,21 +28,20 @@ function toError(answer: { message: string; code: string }): Error {
 }
 
 export function createHttp(bridge: Bridge, target: number, name: string, bufferApi: BufferFrom) {
-  const request = (method: HttpCall['method'], fnName: string) =>
-    function (options: unknown, callback: Callback): void {
-      const fn = `${name}.http.${fnName}`;
+  const request = (method: HttpCall['method'], fnName: string) => {
+    const fn = `${name}.http.${fnName}`;
+    const head = `"target":${target},"method":"${method}","options":`; // HttpCall's fields
+    return function (options: unknown, callback: Callback): void {
       if (typeof callback !== 'function') throw new TypeError(`${fn}: a callback(error, response, body) is required`);
-      const call: HttpCall = { target, method, options: plainOptions(options, fn) };
-      bridge.start('http', call, (answer) => {
-        const { error, response } = answer as HttpAnswer;
+      bridge.start('http', head + optionsJson(options, fn), (answer) => {
+        const { error, response, bodyKind } = answer as HttpAnswer;
         if (error || !response) return callback(toError(error ?? { code: 'NETWORK_ERROR', message: 'no response' }), null, null);
-        const { bodyKind, ...fields } = response;
         // encoding: null asks for the bytes, as a Buffer (request's behaviour).
-        const body = bodyKind === 'base64' ? bufferApi().from(response.body, 'base64') : response.body;
-        const res = { ...fields, body };
-        callback(null, res, body);
+        if (bodyKind === 'base64') response.body = bufferApi().from(response.body, 'base64');
+        callback(null, response, response.body);
       });
     };
+  };
   return {
     get: request('GET', 'get'),
     post: request('POST', 'post'),
@@ -49,7 +50,7 @@ export function createHttp(bridge: Bridge, target: number, name: string, bufferA
     getTLSCertificate(options: unknown, callback: Callback): void {
       const fn = `${name}.http.getTLSCertificate`;
       if (typeof callback !== 'function') throw new TypeError(`${fn}: a callback(error, certificate) is required`);
-      bridge.start('tls', { target, options: plainOptions(options ?? {}, fn) }, (answer) => {
+      bridge.start('tls', `"target":${target},"options":${optionsJson(options ?? {}, fn)}`, (answer) => {
         const { error, certificate } = answer as { error: { message: string; code: string } | null; certificate: unknown };
         if (error) callback(toError(error), null);
         else callback(null, certificate);

@@ -1,6 +1,6 @@
 // Entry of the runtime bundle. Evaluated in every run's fresh context: it leaves one
 // install function, which the host calls with its bridge Reference and the run's config.
-import { createBridge, type HostReference } from './bridge';
+import { createBridge, type HostCall } from './bridge';
 import { createConsole } from './console';
 import { errorType, valueType } from './constants';
 import { createCrypto } from './crypto';
@@ -16,14 +16,14 @@ import { hasOwn } from './intrinsics';
 
 type BufferApi = { Buffer: { from(...a: unknown[]): never; alloc(...a: unknown[]): never; concat(...a: unknown[]): never; isBuffer(x: unknown): boolean } };
 
-function install(hostRef: HostReference, configJson: string): (kind: DispatchKind, id: number, json: string) => string {
+function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, id: number, json: string) => string {
   const g = globalThis as Record<string, unknown>;
   delete g.__driverboxInstall;
   // WebAssembly memory lives outside the isolate's heap and its memory limit: a driver could
   // take gigabytes of the host's memory with it. Drivers have no use for WebAssembly.
   delete g.WebAssembly;
   const config = JSON.parse(configJson) as SandboxConfig;
-  const bridge = createBridge(hostRef);
+  const bridge = createBridge(hostCall);
   const warn = createWarn(bridge);
   const lib = createLazyLibs(bridge);
   const ender = createRunEnder(bridge, warn, config.limits.maxVariables, config.driverFilename);

@@ -97,14 +97,15 @@ export interface TlsCall {
 
 export interface HttpAnswer {
   error: { message: string; code: string } | null;
+  /** What the driver's callback gets as its response, as it is (but see bodyKind). */
   response: {
     statusCode: number;
     statusMessage: string;
     headers: Record<string, string | string[]>;
     /** Text; a parsed JSON value when bodyKind is 'json'; base64 bytes when 'base64' (encoding: null). */
     body: unknown;
-    bodyKind?: 'json' | 'base64';
   } | null;
+  bodyKind?: 'json' | 'base64';
 }
 
 /** A value crossing the boundary for D.crypto: text, bytes (base64), or a plain scalar. */

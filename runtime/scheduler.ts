@@ -7,7 +7,7 @@ export function installScheduler(bridge: Bridge): void {
   const scheduler = {
     setTimeout(fn: () => void, ms: number): number {
       const delay = Number.isFinite(ms) && ms > 0 ? Math.floor(ms) : 0;
-      return bridge.start('timer', { ms: delay }, () => fn());
+      return bridge.start('timer', '"ms":' + delay, () => fn());
     },
     clearTimeout(id: number): void {
       bridge.cancel(id);

@@ -78,6 +78,24 @@ describe('endless loops hit the deadline', () => {
     await expect.poll(() => host.stats().disposed, { timeout: 5_000, interval: 50 }).toBeGreaterThan(disposedBefore);
     await expectPoolHealthy(disposedBefore);
   });
+
+  it('the same with a result too large for the report slot (300 kB of logs): it is posted instead', async () => {
+    const disposedBefore = host.stats().disposed;
+    const result = await runSource(
+      host,
+      `function get_status() { for (var i = 0; i < 300; i++) console.log(i + ':' + 'x'.repeat(1000)); D.success([D.createVariable('a', 'A', 1)]); while (true) {} }`,
+      { limits: { timeoutMs: 3_000 } },
+    );
+    expect(result.status).toBe('success');
+    expect(result.variables.map((v) => v.uid)).toEqual(['a']);
+    expect(result.logs).toHaveLength(300);
+    expect(result.logs[299]!.message.startsWith('299:x')).toBe(true);
+    expect(result.durationMs).toBeGreaterThanOrEqual(990);
+    expect(result.durationMs).toBeLessThan(2_500);
+    expect(result.warnings.join('\n')).toContain('still running 1000 ms after it ended the run');
+    await expect.poll(() => host.stats().disposed, { timeout: 5_000, interval: 50 }).toBeGreaterThan(disposedBefore);
+    await expectPoolHealthy(disposedBefore);
+  });
 });
 
 describe('CPU budget', () => {

@@ -32,7 +32,11 @@ export function useRuntimeDir(dir: string | null): void {
   if (dir) runtimeDir = dir;
 }
 
-/** dist/runtime of the package this module belongs to, or null. */
+/**
+ * dist/runtime of the package this module belongs to, or null. The host thread looks it up and
+ * hands it to its sandbox threads: a thread run from source is a bundle in node_modules/.cache,
+ * and node_modules may be a symlink into another checkout (a git worktree).
+ */
 export function locateRuntimeDir(): string | null {
   return packagePath(path.join('dist', 'runtime'));
 }

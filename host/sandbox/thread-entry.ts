@@ -3,6 +3,7 @@
 // event loop, and the network stays on the host thread (host/bridges/run-network.ts).
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { IsolatePool } from './pool.js';
+import { ReportSlot } from './report-slot.js';
 import { executeRun, type SandboxNetwork } from './run.js';
 import { useRuntimeDir } from './runtime-bundle.js';
 import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
@@ -12,6 +13,7 @@ useRuntimeDir(config.runtimeDir);
 const port = parentPort!;
 const pool = new IsolatePool(config.pool);
 const syncFlag = new Int32Array(config.syncFlag);
+const reports = new ReportSlot(config.reportSlot);
 /** Answers awaited by each run, by operation id. */
 const runs = new Map<number, Map<number, (json: string) => void>>();
 
@@ -22,7 +24,7 @@ const flush = () => {
   port.postMessage(batch);
 };
 const send = (message: FromThread) => {
-  if (outbox.push(message) === 1) queueMicrotask(flush);
+  if (outbox.push(message) === 1) setImmediate(flush);
 };
 
 /** Asks the host thread and waits for its answer: only for what a driver needs at once. */
@@ -51,7 +53,8 @@ function networkFor(run: number, answers: Map<number, (json: string) => void>): 
       answers.clear();
     },
     reported(result) {
-      port.postMessage([{ t: 'reported', run, result } satisfies FromThread]); // at once: this thread may stay busy
+      // For the host to find if this thread stays busy (report-slot.ts); too large: posted at once.
+      if (!reports.write(run, JSON.stringify(result))) port.postMessage([{ t: 'reported', run, result } satisfies FromThread]);
     },
   };
 }

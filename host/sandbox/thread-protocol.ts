@@ -9,17 +9,15 @@ import type { RunPlan } from './run.js';
 /** workerData of a sandbox thread. */
 export interface ThreadConfig {
   pool: PoolOptions;
+  /** dist/runtime of the host's package (see locateRuntimeDir); null when the host found none. */
+  runtimeDir: string | null;
   /** Memory size (MB) of the isolates to warm up at start. */
   prewarmMemoryMb: number;
   /** Where synchronous answers come back (see SyncReply); the flag is an Int32Array on a SharedArrayBuffer. */
   syncPort: MessagePort;
   syncFlag: SharedArrayBuffer;
-  /**
-   * dist/runtime as the host thread found it. A thread run from source is a bundle in
-   * node_modules/.cache, and node_modules may be a symlink into another checkout (a git
-   * worktree): looked up from there, it would load that checkout's runtime instead.
-   */
-  runtimeDir: string | null;
+  /** Where a run's result waits when its driver ends it (report-slot.ts). */
+  reportSlot: SharedArrayBuffer;
 }
 
 export type ToThread =
@@ -31,7 +29,7 @@ export type ToThread =
 export type FromThread =
   | { t: 'net'; run: number; id: number; op: 'http' | 'tls'; call: HttpCall | TlsCall }
   | { t: 'ended'; run: number; result: RunResult; stats: PoolStats }
-  /** The driver ended the run, but the call it did so from goes on (see SandboxNetwork.reported). */
+  /** The driver ended the run and its result did not fit the report slot (see SandboxNetwork.reported). */
   | { t: 'reported'; run: number; result: RunResult }
   | { t: 'failed'; run: number; message: string; stats: PoolStats }
   | { t: 'stats'; stats: PoolStats }

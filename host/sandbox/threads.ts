@@ -13,6 +13,7 @@ import type { RunResult } from '../run-result.js';
 import type { PoolOptions, PoolStats } from './pool.js';
 import type { RunPlan } from './run.js';
 import { locateRuntimeDir } from './runtime-bundle.js';
+import { createReportSlot, ReportSlot, sharedClock as clock } from './report-slot.js';
 import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
 
 export interface ThreadsOptions {
@@ -32,6 +33,9 @@ interface ActiveRun {
 
 /** After D.success/D.failure, how long the driver's code may go on before the host answers without it. */
 const END_GRACE_MS = 1_000;
+/** How often the host looks at a busy thread's report slot (report-slot.ts): well within the grace. */
+const REPORT_CHECK_MS = 200;
+
 
 const EMPTY_STATS: PoolStats = { alive: 0, idle: 0, busy: 0, waiting: 0, created: 0, disposed: 0 };
 
@@ -91,6 +95,9 @@ class SandboxThread {
   #outbox: ToThread[] = [];
   readonly #syncPort: MessagePort;
   readonly #syncFlag: Int32Array;
+  readonly #reports: ReportSlot;
+  #reportSeen = 0;
+  #reportCheck: NodeJS.Timeout | null = null;
 
   constructor(pool: PoolOptions, prewarmMemoryMb: number, onGone: (thread: SandboxThread, error: Error) => void) {
     this.capacity = pool.max;
@@ -98,7 +105,9 @@ class SandboxThread {
     const flag = new SharedArrayBuffer(4);
     this.#syncPort = channel.port1;
     this.#syncFlag = new Int32Array(flag);
-    const config: ThreadConfig = { pool, prewarmMemoryMb, syncPort: channel.port2, syncFlag: flag, runtimeDir: locateRuntimeDir() };
+    const reportSlot = createReportSlot();
+    this.#reports = new ReportSlot(reportSlot);
+    const config: ThreadConfig = { pool, prewarmMemoryMb, runtimeDir: locateRuntimeDir(), syncPort: channel.port2, syncFlag: flag, reportSlot };
     this.worker = new Worker(threadModule(), {
       workerData: config,
       transferList: [channel.port2],
@@ -115,7 +124,7 @@ class SandboxThread {
 
   post(message: ToThread): void {
     if (this.#outbox.push(message) === 1) {
-      queueMicrotask(() => {
+      setImmediate(() => {
         const batch = this.#outbox;
         this.#outbox = [];
         this.worker.postMessage(batch);
@@ -128,7 +137,11 @@ class SandboxThread {
   }
 
   start(id: number, plan: RunPlan, run: ActiveRun): void {
-    if (this.runs.size === 0) this.worker.ref();
+    if (this.runs.size === 0) {
+      this.worker.ref();
+      this.#reportCheck = setInterval(this.#checkReport, REPORT_CHECK_MS);
+      this.#reportCheck.unref();
+    }
     this.runs.set(id, run);
     this.post({ t: 'run', run: id, plan });
   }
@@ -139,6 +152,8 @@ class SandboxThread {
     this.runs.delete(id);
     if (this.runs.size === 0) {
       this.worker.unref();
+      clearInterval(this.#reportCheck ?? undefined);
+      this.#reportCheck = null;
       for (const wake of this.#idleWaiters.splice(0)) wake();
     }
     return run;
@@ -169,16 +184,9 @@ class SandboxThread {
         return;
       }
       case 'reported': {
+        // A result too large for the report slot comes as a message, at once.
         const run = this.runs.get(message.run);
-        if (!run) return;
-        const received = performance.now();
-        run.grace = setTimeout(() => {
-          run.answered = true;
-          const result = message.result;
-          result.warnings.push(`the driver's code was still running ${END_GRACE_MS} ms after it ended the run; its outcome stands, and its code is stopped at its time limit`);
-          result.durationMs = Math.round((result.durationMs + performance.now() - received) * 100) / 100;
-          run.resolve({ ...result, http: run.network.close() });
-        }, END_GRACE_MS);
+        if (run) this.#graceFor(run, message.result, clock());
         return;
       }
       case 'ended': {
@@ -201,6 +209,27 @@ class SandboxThread {
         return;
     }
   }
+
+  /** A run whose driver ended it: the host answers without it once the grace has run out, unless it ends first. */
+  #graceFor(run: ActiveRun, result: RunResult, reportedAt: number): void {
+    if (run.answered || run.grace) return;
+    run.grace = setTimeout(() => {
+      run.answered = true;
+      result.warnings.push(`the driver's code was still running ${END_GRACE_MS} ms after it ended the run; its outcome stands, and its code is stopped at its time limit`);
+      result.durationMs = Math.round((result.durationMs + clock() - reportedAt) * 100) / 100;
+      run.resolve({ ...result, http: run.network.close() });
+    }, Math.max(0, reportedAt + END_GRACE_MS - clock()));
+  }
+
+  /** While the thread has runs: has a driver ended its run from a call that is still going? */
+  readonly #checkReport = (): void => {
+    if (this.#reports.seq() === this.#reportSeen) return;
+    const report = this.#reports.read();
+    if (!report) return; // being written: next time
+    this.#reportSeen = report.seq;
+    const run = this.runs.get(report.run);
+    if (run) this.#graceFor(run, JSON.parse(report.json) as RunResult, report.at);
+  };
 
   /** The thread died: its runs fail. */
   fail(error: Error): void {

@@ -49,12 +49,12 @@ function basicAuthorization(target: HttpTarget, options: Record<string, unknown>
 function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
   const response = { statusCode: hop.status, statusMessage: STATUS_CODES[hop.status] ?? '', headers: hop.headers };
   if (options.encoding.kind === 'buffer') {
-    return { error: null, response: { ...response, body: hop.body.toString('base64'), bodyKind: 'base64' } };
+    return { error: null, response: { ...response, body: hop.body.toString('base64') }, bodyKind: 'base64' };
   }
   const text = hop.body.toString(options.encoding.encoding);
   if (options.parseJson && text.trim() !== '') {
     try {
-      return { error: null, response: { ...response, body: JSON.parse(text) as unknown, bodyKind: 'json' } };
+      return { error: null, response: { ...response, body: JSON.parse(text) as unknown }, bodyKind: 'json' };
     } catch {
       // not JSON after all: the driver gets the text, as request gave it
     }
