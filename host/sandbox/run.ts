@@ -81,6 +81,21 @@ function describeSyntaxError(error: Error, driver: DriverSource): string {
   return `SyntaxError: ${text} at ${file}:${line}:${column}\n    ${line} | ${source}\n    ${' '.repeat(line.length)} | ${caret}`;
 }
 
+/**
+ * The function the isolate calls, as a forwarder made outside the run's scope. isolated-vm
+ * holds a global handle on a Callback's function that a disposed isolate never gives back;
+ * holding the run's own closure there kept every discarded run's state (~5 KB) forever.
+ */
+function detachableHostCall(target: (op: HostOp, json: string) => string | undefined): { call: (op: HostOp, json: string) => string | undefined; detach(): void } {
+  let current: typeof target | null = target;
+  return {
+    call: (op, json) => (current ? current(op, json) : undefined),
+    detach: () => {
+      current = null;
+    },
+  };
+}
+
 export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: SandboxNetwork): Promise<RunOutcome> {
   const { limits, driver } = plan;
   const now = performance.now();
@@ -309,7 +324,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
 
   // A Callback reaches the context as a plain function; a Reference would make V8 build
   // isolated-vm's Reference class in every new context (~35-80 us a run).
-  const hostFn = new ivm.Callback(hostCall);
+  const host = detachableHostCall(hostCall);
+  const hostFn = new ivm.Callback(host.call);
   const refs: Array<{ release(): void }> = [];
   try {
     const problem = findImport(driver.source, driver.filename);
@@ -353,6 +369,9 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   }
 
   const final = await settled;
+  // isolated-vm keeps the Callback's function alive for as long as it likes (for good, when the
+  // isolate is disposed); cut it loose from this run so it does not keep the run's state too.
+  host.detach();
   if (!final.discard) {
     for (const ref of refs.reverse()) {
       try {
