@@ -1,7 +1,8 @@
 // The transport under MarketplaceClient: undici requests with the API key, JSON in and out,
 // error statuses turned into typed errors. Paths are absolute from the server's root, since
 // the operations live under two prefixes (/marketplace-api/…, /backend-api/v1).
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import { exchangeJson, type JsonExchangeAnswer } from '../../json-exchange.js';
 import { marketplaceErrorFor, MarketplaceConnectionError } from './errors.js';
 
 export interface MarketplaceClientOptions {
@@ -36,38 +37,14 @@ export class MarketplaceClientCore {
     path: string,
     options: { body?: unknown; query?: Record<string, string | number | boolean | undefined> } = {},
   ): Promise<T> {
-    const url = new URL(this.baseUrl + path);
-    for (const [name, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { 'x-api-key': this.#apiKey, accept: 'application/json' };
-    let payload: string | undefined;
-    if (options.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(options.body);
-    }
-    let response: Dispatcher.ResponseData;
+    let answer: JsonExchangeAnswer;
     try {
-      response = await request(url, {
-        method,
-        headers,
-        body: payload,
-        dispatcher: this.#dispatcher,
-        headersTimeout: this.#timeoutMs,
-        bodyTimeout: this.#timeoutMs,
-      });
+      answer = await exchangeJson({ baseUrl: this.baseUrl, path, method, apiKey: this.#apiKey, query: options.query, body: options.body, dispatcher: this.#dispatcher, timeoutMs: this.#timeoutMs });
     } catch (error) {
       throw new MarketplaceConnectionError(operationId, error as Error);
     }
-    const text = await response.body.text();
-    let parsed: unknown = text === '' ? undefined : text;
-    if (text !== '' && String(response.headers['content-type'] ?? '').includes('json')) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
-    if (response.statusCode >= 400) throw marketplaceErrorFor(operationId, response.statusCode, parsed ?? null);
-    return parsed as T;
+    if (answer.status >= 400) throw marketplaceErrorFor(operationId, answer.status, answer.body ?? null);
+    return answer.body as T;
   }
 
   /** "/marketplace-api/v2/account/{email}" with the e-mail encoded. */

@@ -1,7 +1,8 @@
 // The transport under MonitoringClient: undici requests with the API key, paths filled from
 // parameters, JSON in and out, error statuses turned into typed errors. The operation
 // methods (one module per group beside this one) are thin calls of call() / count().
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
+import { exchangeJson, type JsonExchangeAnswer } from '../../json-exchange.js';
 import { errorFor, MonitoringConnectionError, type ApiErrorBody } from './errors.js';
 
 export interface MonitoringClientOptions {
@@ -71,43 +72,24 @@ export class ClientCore {
     path: string,
     options: CallOptions,
   ): Promise<{ headers: Record<string, string | string[] | undefined>; body: unknown }> {
-    const url = new URL(this.baseUrl + path);
-    for (const [name, value] of Object.entries(options.query ?? {})) {
-      if (value === undefined || value === null) continue;
-      if (Array.isArray(value)) for (const item of value) url.searchParams.append(name, String(item));
-      else url.searchParams.set(name, String(value));
-    }
-    const headers: Record<string, string> = { 'x-api-key': this.apiKey, accept: options.accept ?? 'application/json' };
-    let payload: string | undefined;
-    if (options.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      payload = JSON.stringify(options.body);
-    }
-    let response: Dispatcher.ResponseData;
+    let answer: JsonExchangeAnswer;
     try {
-      response = await request(url, {
+      answer = await exchangeJson({
+        baseUrl: this.baseUrl,
+        path,
         method,
-        headers,
-        body: payload,
+        apiKey: this.apiKey,
+        query: options.query,
+        body: options.body,
+        accept: options.accept,
         dispatcher: this.dispatcher,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        timeoutMs: this.timeoutMs,
       });
     } catch (error) {
       throw new MonitoringConnectionError(operationId, error as Error);
     }
-    const text = method === 'HEAD' ? '' : await response.body.text();
-    const type = String(response.headers['content-type'] ?? '');
-    let parsed: unknown = text === '' ? undefined : text;
-    if (text !== '' && type.includes('json')) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-    }
-    if (response.statusCode >= 400) throw errorFor(operationId, response.statusCode, (parsed ?? null) as ApiErrorBody | string | null);
-    return { headers: response.headers, body: parsed };
+    if (answer.status >= 400) throw errorFor(operationId, answer.status, (answer.body ?? null) as ApiErrorBody | string | null);
+    return { headers: answer.headers, body: answer.body };
   }
 
   /** Closes the client's own connections (not a dispatcher that was passed in). */
