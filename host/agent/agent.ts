@@ -19,7 +19,7 @@ import { DEFAULT_ACTIONS } from './inventory/types.js';
 import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './metrics.js';
 import type { RunExecutor } from './run-executor.js';
 import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './sandbox-process/index.js';
-import { createScheduler, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
+import { createScheduler, DEFAULT_MAX_CONCURRENT, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
 import { createStatusSource, type HealthProbe } from './status.js';
 
 /** How long stop() lets runs in flight finish by default. */
@@ -372,7 +372,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       this.#executor = this.#options.executor;
       return;
     }
-    const maxConcurrent = this.#options.scheduler?.maxConcurrent ?? 32;
+    const maxConcurrent = this.#options.scheduler?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
     const sandboxOptions = this.#options.sandbox ?? {};
     const sandbox = await startSandboxProcess({
       ...sandboxOptions,
@@ -418,7 +418,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         if (!this.#executor) throw new Error('no sandbox is running');
       },
       store: () => {
-        this.#options.store.db.prepare('SELECT 1').get();
+        this.#options.store.statement('SELECT 1').get();
       },
       scheduler: () => {
         if (!this.#scheduler || this.#scheduler.stopped) throw new Error(`the scheduler is not running (agent ${this.#state})`);
