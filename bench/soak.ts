@@ -21,23 +21,29 @@
 // sample sees the host in the same state, forces a GC when node runs with --expose-gc (the
 // npm script does), then prints: runs done, runs/s of the interval, RSS, heap used / total,
 // external, open handles by type (process.getActiveResourcesInfo()), isolates alive /
-// created / disposed (host.stats()), and the connections the fake devices still hold open.
+// created / disposed and sandbox threads recycled (host.stats()), and the connections the
+// fake devices still hold open.
 // The sandbox threads' own heaps are not reachable from here on Node 20 (no
 // Worker.getHeapStatistics); they, and the isolates' heaps, are part of RSS.
 //
-// At the end: growth of RSS and heap used from the warm-up sample (the first at or after
-// --warmup runs, default 20,000, or half the runs when fewer) to the last. "flat" only when
-// both grew less than --max-growth percent (default 10); otherwise exit 1.
+// At the end: a least-squares line through RSS, and one through heap used, over every sample
+// from the warm-up sample (the first at or after --warmup runs, default 20,000, or half the runs
+// when fewer) to the last; single samples scatter by several MB, so two of them prove little.
+// "flat" only when both lines grow less than --max-growth percent (default 10) from the first
+// post-warm-up sample to the last; otherwise exit 1. The slope of the last half of those samples
+// is printed too: smaller than the whole line's means the process is still settling.
 //
 // Run:     npm run bench:soak
 //          npm run bench:soak -- --runs 20000 --concurrency 16 --json
 // Options: --runs N, --concurrency C, --report-every N, --warmup N, --max-growth PCT,
-//          --threads N (sandbox threads; default: the host's), --json (one JSON object on stdout).
+//          --threads N (sandbox threads; default: the host's), --recycle-thread N (the host's
+//          recycleThreadAfterRuns; default: the host's default), --json (one JSON object on stdout).
 import os from 'node:os';
 import { createHost, type Host, type RunResult } from '../host/index.js';
 import { ensureRuntimeBundle, forEachFlag, positiveInt, runBench, usage } from './lib/common.js';
 import { startFaultyDevices, type FaultyDeviceCounters, type FaultyDevices } from './lib/faulty-device.js';
 import { startStatusDevice, type StatusDevice } from './lib/status-device.js';
+import { fitTrend } from './lib/trend.js';
 
 // ---------------------------------------------------------------------------- options
 
@@ -48,11 +54,12 @@ interface Options {
   warmup: number | null;
   maxGrowthPct: number;
   threads: number | undefined;
+  recycleThread: number | undefined;
   mix: Record<Kind, number>;
   json: boolean;
 }
 
-const HELP = `usage: npm run bench:soak -- [--runs N] [--concurrency C] [--report-every N] [--warmup N] [--max-growth PCT] [--threads N] [--mix kind=N,…] [--json]`;
+const HELP = `usage: npm run bench:soak -- [--runs N] [--concurrency C] [--report-every N] [--warmup N] [--max-growth PCT] [--threads N] [--recycle-thread N] [--mix kind=N,…] [--json]`;
 
 /** "--mix success=90,memory=10": slots per kind (of those given; the others get none). */
 function parseMix(text: string | undefined): Record<Kind, number> {
@@ -68,7 +75,7 @@ function parseMix(text: string | undefined): Record<Kind, number> {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 100_000, concurrency: 16, reportEvery: 10_000, warmup: null, maxGrowthPct: 10, threads: undefined, mix: { ...MIX }, json: false };
+  const options: Options = { runs: 100_000, concurrency: 16, reportEvery: 10_000, warmup: null, maxGrowthPct: 10, threads: undefined, recycleThread: undefined, mix: { ...MIX }, json: false };
   forEachFlag(argv, (flag, value, arg) => {
     switch (flag) {
       case '--runs':
@@ -88,6 +95,9 @@ function parseArgs(argv: string[]): Options {
         break;
       case '--threads':
         options.threads = positiveInt(value(), '--threads');
+        break;
+      case '--recycle-thread':
+        options.recycleThread = positiveInt(value(), '--recycle-thread', true);
         break;
       case '--mix':
         options.mix = parseMix(value());
@@ -268,6 +278,7 @@ interface Sample {
   arrayBuffersMb: number;
   handles: Record<string, number>;
   isolates: { alive: number; created: number; disposed: number };
+  threadsRecycled: number;
   devices: FaultyDeviceCounters & { statusConnections: number };
 }
 
@@ -297,6 +308,7 @@ async function sample(host: Host, devices: Devices, runs: number, elapsedS: numb
     arrayBuffersMb: mb(memory.arrayBuffers),
     handles,
     isolates: { alive: stats.alive, created: stats.created, disposed: stats.disposed },
+    threadsRecycled: stats.threadsRecycled,
     devices: { ...faulty, statusConnections: status.connections },
   };
 }
@@ -306,6 +318,81 @@ const handlesText = (handles: Record<string, number>) =>
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([type, count]) => `${type} ${count}`)
     .join(', ');
+
+// ---------------------------------------------------------------------------- the memory verdict
+
+interface MemoryTrend {
+  /** The fitted line at the first and last post-warm-up sample, MB. */
+  fromMb: number;
+  toMb: number;
+  growthPct: number;
+  mbPer10kRuns: number;
+  /** RMS distance of the samples from the line, MB. */
+  scatterMb: number;
+  /** The slope over the last half of the post-warm-up samples (3 or more), else null: is it settling? */
+  lastHalfMbPer10kRuns: number | null;
+}
+
+interface MemoryVerdict {
+  from: number;
+  to: number;
+  samples: number;
+  rss: MemoryTrend;
+  heapUsed: MemoryTrend;
+  boundPct: number;
+  result: 'flat' | 'GROWING';
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function memoryTrend(points: Sample[], value: (s: Sample) => number): MemoryTrend {
+  const line = (list: Sample[]) => fitTrend(list.map((s) => ({ x: s.runs, y: value(s) })));
+  const whole = line(points)!;
+  const lastHalf = points.length >= 6 ? line(points.slice(Math.floor(points.length / 2))) : null;
+  return {
+    fromMb: round1(whole.start),
+    toMb: round1(whole.end),
+    growthPct: round1(whole.growthPct),
+    mbPer10kRuns: round2(whole.slope * 10_000),
+    scatterMb: round1(whole.scatter),
+    lastHalfMbPer10kRuns: lastHalf ? round2(lastHalf.slope * 10_000) : null,
+  };
+}
+
+/**
+ * Growth after warm-up, judged on the least-squares line through every sample from the first at
+ * or after `warmupRuns` (at least the last two samples): flat when RSS and heap used each grow
+ * less than `boundPct` along it.
+ */
+function judgeMemory(samples: Sample[], warmupRuns: number, boundPct: number): MemoryVerdict {
+  let points = samples.filter((s) => s.runs > 0 && s.runs >= warmupRuns);
+  if (points.length < 2) points = samples.slice(-2);
+  const rss = memoryTrend(points, (s) => s.rssMb);
+  const heapUsed = memoryTrend(points, (s) => s.heapUsedMb);
+  return {
+    from: points[0]!.runs,
+    to: points[points.length - 1]!.runs,
+    samples: points.length,
+    rss,
+    heapUsed,
+    boundPct,
+    result: rss.growthPct < boundPct && heapUsed.growthPct < boundPct ? 'flat' : 'GROWING',
+  };
+}
+
+function describeMemory(v: MemoryVerdict): string[] {
+  const signed = (n: number) => `${n >= 0 ? '+' : ''}${n}`;
+  const trend = (name: string, t: MemoryTrend) =>
+    `  ${name}: ${t.fromMb} → ${t.toMb} MB along the line (${signed(t.growthPct)} %), ${signed(t.mbPer10kRuns)} MB per 10,000 runs` +
+    `${t.lastHalfMbPer10kRuns === null ? '' : ` (last half: ${signed(t.lastHalfMbPer10kRuns)})`}, samples within ±${t.scatterMb} MB of it`;
+  return [
+    `memory after warm-up, a least-squares line through the ${v.samples} samples from ${v.from} to ${v.to} runs:`,
+    trend('RSS', v.rss),
+    trend('heap used', v.heapUsed),
+    v.result === 'flat' ? `  flat (both < ${v.boundPct} %)` : `  GROWING (bound ${v.boundPct} %)`,
+  ];
+}
 
 // ---------------------------------------------------------------------------- main
 
@@ -328,6 +415,7 @@ async function main(): Promise<number> {
     maxIsolates: options.concurrency,
     warmIsolates: options.concurrency,
     threads: options.threads,
+    recycleThreadAfterRuns: options.recycleThread,
     limits: { memoryMb: 32, timeoutMs: 10_000 },
   });
 
@@ -344,7 +432,7 @@ async function main(): Promise<number> {
   let faultyCount = 0;
   const started = performance.now();
   let intervalStarted = started;
-  const headers = ['runs', 'runs/s', 'RSS MB', 'heap used MB', 'heap total MB', 'external MB', 'isolates alive/created/disposed', 'device conns open (faulty/silent)', 'handles'];
+  const headers = ['runs', 'runs/s', 'RSS MB', 'heap used MB', 'heap total MB', 'external MB', 'isolates alive/created/disposed', 'threads recycled', 'device conns open (faulty/silent)', 'handles'];
   // Fixed widths (each header's), so lines printed one at a time line up; handles go last, unpadded.
   const line = (cells: string[]) => cells.map((cell, c) => (c === cells.length - 1 ? cell : cell.padStart(headers[c]!.length))).join('  ');
   const row = (s: Sample) => [
@@ -355,6 +443,7 @@ async function main(): Promise<number> {
     s.heapTotalMb.toFixed(1),
     s.externalMb.toFixed(1),
     `${s.isolates.alive}/${s.isolates.created}/${s.isolates.disposed}`,
+    String(s.threadsRecycled),
     `${s.devices.faultyOpen}/${s.devices.silentOpen}`,
     handlesText(s.handles),
   ];
@@ -399,20 +488,8 @@ async function main(): Promise<number> {
   }
   const totalS = (performance.now() - started) / 1000;
 
-  const base = samples.find((s) => s.runs >= warmupRuns && s.runs > 0) ?? samples[1]!;
-  const last = samples[samples.length - 1]!;
-  const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1000) / 10;
-  const rssGrowth = growth(base.rssMb, last.rssMb);
-  const heapGrowth = growth(base.heapUsedMb, last.heapUsedMb);
-  const flat = rssGrowth < options.maxGrowthPct && heapGrowth < options.maxGrowthPct;
-  const verdict = {
-    from: base.runs,
-    to: last.runs,
-    rss: { fromMb: base.rssMb, toMb: last.rssMb, growthPct: rssGrowth },
-    heapUsed: { fromMb: base.heapUsedMb, toMb: last.heapUsedMb, growthPct: heapGrowth },
-    boundPct: options.maxGrowthPct,
-    result: flat ? 'flat' : 'GROWING',
-  };
+  const verdict = judgeMemory(samples, warmupRuns, options.maxGrowthPct);
+  const flat = verdict.result === 'flat';
 
   if (options.json) {
     const json = {
@@ -435,11 +512,7 @@ async function main(): Promise<number> {
     log('');
     log(`outcomes: ${Object.entries(outcomes).map(([k, v]) => `${k} ${v}`).join(', ')}; unexpected ${unexpectedCount}`);
     log(`total ${totalS.toFixed(1)} s, ${(options.runs / totalS).toFixed(0)} runs/s`);
-    log(
-      `memory from ${base.runs} to ${last.runs} runs: RSS ${base.rssMb} → ${last.rssMb} MB (${rssGrowth >= 0 ? '+' : ''}${rssGrowth} %), ` +
-        `heap used ${base.heapUsedMb} → ${last.heapUsedMb} MB (${heapGrowth >= 0 ? '+' : ''}${heapGrowth} %): ` +
-        (flat ? `flat (both < ${options.maxGrowthPct} %)` : `GROWING (bound ${options.maxGrowthPct} %)`),
-    );
+    for (const text of describeMemory(verdict)) log(text);
   }
   for (const u of unexpected) process.stderr.write(`bench:soak: run ${u.run} (${u.kind}): ${u.problem}\n`);
   if (unexpectedCount > unexpected.length) process.stderr.write(`bench:soak: … and ${unexpectedCount - unexpected.length} more unexpected outcomes\n`);

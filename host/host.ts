@@ -21,6 +21,11 @@ import { RunNetwork } from './bridges/run-network.js';
 import type { PoolStats } from './sandbox/pool.js';
 import { SandboxThreads } from './sandbox/threads.js';
 
+/** The isolate pool's counts over all sandbox threads, and the threads recycled so far. */
+export interface HostStats extends PoolStats {
+  threadsRecycled: number;
+}
+
 export interface HostOptions {
   /** Defaults for every run of this host; each run may override them. */
   limits?: Partial<RunLimits>;
@@ -36,6 +41,11 @@ export interface HostOptions {
   threads?: number;
   /** Replace an isolate after this many runs (default 1000). */
   recycleAfterRuns?: number;
+  /**
+   * Replace a sandbox thread after it has started this many runs, 0 for never (default 0).
+   * Bounds what a long-lived thread accumulates outside any one isolate.
+   */
+  recycleThreadAfterRuns?: number;
   /**
    * Which hosts D.createExternalDevice may reach: a list of host names / IPs, or a
    * predicate. Default: any host.
@@ -88,7 +98,7 @@ export interface RunRequest {
 
 export interface Host {
   run(request: RunRequest): Promise<RunResult>;
-  stats(): PoolStats;
+  stats(): HostStats;
   close(): Promise<void>;
 }
 
@@ -129,6 +139,7 @@ export function createHost(options: HostOptions = {}): Host {
       recycleAfterRuns: integerOption(options.recycleAfterRuns, 1000, 'recycleAfterRuns', 1),
     },
     prewarmMemoryMb: defaults.memoryMb,
+    recycleThreadAfterRuns: integerOption(options.recycleThreadAfterRuns, 0, 'recycleThreadAfterRuns', 0),
   });
   const trust = createTrustStore(options.trustedCAs);
   const sessions = new DeviceSessions(trust, integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1));
@@ -185,7 +196,7 @@ export function createHost(options: HostOptions = {}): Host {
       }
       return capture.finish(result);
     },
-    stats: () => sandboxes.stats(),
+    stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads }),
     async close() {
       closed = true;
       await sandboxes.close();

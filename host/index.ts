@@ -1,5 +1,5 @@
 // Public API of driverbox.
-export { createHost, type Host, type HostOptions, type RunRequest } from './host.js';
+export { createHost, type Host, type HostOptions, type HostStats, type RunRequest } from './host.js';
 export type { ResolveOption } from './resolve.js';
 export type { DeviceSpec } from './device.js';
 export { defaultLimits, type RunLimits } from './limits.js';

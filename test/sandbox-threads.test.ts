@@ -94,4 +94,87 @@ describe('sandbox threads', () => {
     expect(after.created).toBe(before.created);
     expect(after.disposed).toBe(after.created);
   });
+
+  describe('recycleThreadAfterRuns', () => {
+    /** The old threads end once their runs have: their isolates then count as disposed. */
+    const settled = async (host: ReturnType<typeof createHost>, maxAlive: number) => {
+      for (let i = 0; i < 200 && (host.stats().disposed === 0 || host.stats().alive > maxAlive); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return host.stats();
+    };
+
+    /** host.run() reaches its thread after loading the driver: wait for the count. */
+    const recycled = async (host: ReturnType<typeof createHost>, count: number) => {
+      for (let i = 0; i < 100 && host.stats().threadsRecycled < count; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(host.stats().threadsRecycled).toBe(count);
+    };
+
+    it('a fresh thread takes new runs at once while the old one finishes its own', async () => {
+      const host = createHost({ threads: 1, maxIsolates: 2, warmIsolates: 1, recycleThreadAfterRuns: 3 });
+      try {
+        expect((await runSource(host, OK)).status).toBe('success');
+        expect((await runSource(host, OK)).status).toBe('success');
+        expect(host.stats().threadsRecycled).toBe(0);
+        // The third run is the old thread's last: it spins while a new run goes to the fresh thread.
+        const order: string[] = [];
+        const busy = runSource(host, SPIN(500)).then((r) => (order.push('busy'), r));
+        await recycled(host, 1);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const quick = await runSource(host, OK).then((r) => (order.push('quick'), r));
+        expect(quick.status).toBe('success');
+        expect(quick.durationMs).toBeLessThan(400); // one thread without recycling would have waited ~450 ms
+        expect((await busy).status).toBe('success');
+        expect(order).toEqual(['quick', 'busy']);
+        const stats = await settled(host, 2);
+        expect(stats.alive).toBe(stats.created - stats.disposed);
+        expect(stats.alive).toBeLessThanOrEqual(2); // only the fresh thread's pool is left
+        expect(stats.disposed).toBeGreaterThanOrEqual(1); // the old thread's isolates went with it
+        expect(stats.busy).toBe(0);
+      } finally {
+        await host.close();
+      }
+    });
+
+    it('keeps recycling: 20 runs at 4 a time with a limit of 5 runs per thread', async () => {
+      const host = createHost({ threads: 2, maxIsolates: 4, warmIsolates: 2, recycleThreadAfterRuns: 5 });
+      try {
+        const results: string[] = [];
+        let next = 0;
+        await Promise.all(
+          [1, 2, 3, 4].map(async () => {
+            while (next < 20) {
+              next++;
+              results.push((await runSource(host, OK)).status);
+            }
+          }),
+        );
+        expect(results).toEqual(Array(20).fill('success'));
+        // 20 runs over 2 threads, 5 each per life: 3 or 4 replacements (the split need not be even).
+        expect(host.stats().threadsRecycled).toBeGreaterThanOrEqual(3);
+        const stats = await settled(host, 4);
+        expect(stats.alive).toBe(stats.created - stats.disposed);
+        expect(stats.alive).toBeLessThanOrEqual(4);
+      } finally {
+        await host.close();
+      }
+      const closed = host.stats();
+      expect(closed.alive).toBe(0);
+      expect(closed.disposed).toBe(closed.created);
+    });
+
+    it('close() waits for a thread being recycled to finish its run', async () => {
+      const host = createHost({ threads: 1, maxIsolates: 1, warmIsolates: 1, recycleThreadAfterRuns: 1 });
+      const busy = runSource(host, SPIN(300));
+      await recycled(host, 1);
+      await host.close();
+      expect((await busy).status).toBe('success');
+      expect(host.stats().alive).toBe(0);
+    });
+
+    it('is checked: an integer >= 0 (0: never)', () => {
+      expect(() => createHost({ recycleThreadAfterRuns: -1 })).toThrow('recycleThreadAfterRuns must be an integer >= 0 (got -1)');
+      expect(() => createHost({ recycleThreadAfterRuns: 2.5 })).toThrow(DriverboxError);
+    });
+  });
 });

@@ -20,6 +20,12 @@ export interface ThreadsOptions {
   threads: number;
   pool: PoolOptions;
   prewarmMemoryMb: number;
+  /**
+   * Replace a sandbox thread after it has started this many runs (0: never). What a thread
+   * keeps growing despite every isolate being disposed (its own heap, allocator arenas) goes
+   * with it; the replacement takes new runs at once while the old one finishes its own.
+   */
+  recycleThreadAfterRuns: number;
 }
 
 interface ActiveRun {
@@ -81,6 +87,14 @@ function threadModule(): URL {
   return sourceBuild;
 }
 
+/** Lets a thread's runs finish, then has it dispose its isolates and exit. */
+async function endWhenIdle(thread: SandboxThread): Promise<void> {
+  await thread.idle();
+  thread.worker.ref(); // the process waits for the thread to end
+  thread.post({ t: 'close' }); // the thread disposes its isolates, sends its last counts and exits
+  await thread.exited;
+}
+
 /** Splits `total` over `parts`: the first ones get the remainder. */
 const share = (total: number, parts: number, index: number) => Math.floor(total / parts) + (index < total % parts ? 1 : 0);
 
@@ -88,6 +102,8 @@ class SandboxThread {
   readonly worker: Worker;
   readonly capacity: number;
   readonly runs = new Map<number, ActiveRun>();
+  /** Runs started on this thread since it began. */
+  started = 0;
   /** Woken when the thread has no run left. */
   readonly #idleWaiters: Array<() => void> = [];
   stats: PoolStats = EMPTY_STATS;
@@ -143,6 +159,7 @@ class SandboxThread {
       this.#reportCheck.unref();
     }
     this.runs.set(id, run);
+    this.started++;
     this.post({ t: 'run', run: id, plan });
   }
 
@@ -246,6 +263,9 @@ export class SandboxThreads {
   readonly #options: ThreadsOptions;
   readonly #threads: Array<SandboxThread | null>;
   readonly #waiting: Array<() => void> = [];
+  /** Threads being recycled: they take no new run and end once their runs have. */
+  readonly #draining = new Set<SandboxThread>();
+  #recycled = 0;
   #nextRun = 1;
   #closed = false;
   /** Counts of isolates on threads that are gone, so that created/disposed stay totals. */
@@ -281,15 +301,22 @@ export class SandboxThreads {
               settle();
             },
           });
+          const limit = this.#options.recycleThreadAfterRuns;
+          if (limit > 0 && thread.started >= limit) this.#recycle(thread);
         });
       }
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
   }
 
+  /** Sandbox threads replaced by recycleThreadAfterRuns so far. */
+  get recycledThreads(): number {
+    return this.#recycled;
+  }
+
   stats(): PoolStats {
     const total = { ...EMPTY_STATS, created: this.#gone.created, disposed: this.#gone.disposed };
-    for (const thread of this.#threads) {
+    for (const thread of [...this.#threads, ...this.#draining]) {
       if (!thread) continue;
       total.alive += thread.stats.alive;
       total.idle += thread.stats.idle;
@@ -306,14 +333,21 @@ export class SandboxThreads {
     this.#closed = true;
     for (const wake of this.#waiting.splice(0)) wake();
     const threads = this.#threads.filter((t): t is SandboxThread => t !== null);
-    await Promise.all(
-      threads.map(async (thread) => {
-        await thread.idle();
-        thread.worker.ref(); // the process waits for the thread to end
-        thread.post({ t: 'close' }); // the thread disposes its isolates and exits (then it is retired)
-        await thread.exited;
-      }),
-    );
+    await Promise.all([...threads.map(endWhenIdle), ...[...this.#draining].map((t) => t.exited)]);
+  }
+
+  /** A thread that reached recycleThreadAfterRuns: a fresh one takes its place for new runs. */
+  #recycle(old: SandboxThread): void {
+    const index = this.#threads.indexOf(old);
+    if (index < 0) return;
+    this.#draining.add(old);
+    this.#recycled++;
+    this.#thread(index);
+    void endWhenIdle(old).then(() => {
+      this.#draining.delete(old);
+      this.#gone.created += old.stats.created;
+      this.#gone.disposed += old.stats.created; // its isolates went with it
+    });
   }
 
   #thread(index: number): SandboxThread {
