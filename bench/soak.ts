@@ -20,11 +20,11 @@
 // Every --report-every runs (default 10,000) the loop drains (no run in flight), so every
 // sample sees the host in the same state, forces a GC when node runs with --expose-gc (the
 // npm script does), then prints: runs done, runs/s of the interval, RSS, heap used / total,
-// external, open handles by type (process.getActiveResourcesInfo()), isolates alive /
-// created / disposed and sandbox threads recycled (host.stats()), and the connections the
-// fake devices still hold open.
-// The sandbox threads' own heaps are not reachable from here on Node 20 (no
-// Worker.getHeapStatistics); they, and the isolates' heaps, are part of RSS.
+// external, the sandbox threads' own heaps and the driver isolates' heaps (host.memory(), total
+// sizes), "other" (RSS less those heaps and the host's: native memory, code, the allocator's
+// free lists), isolates alive / created / disposed and sandbox threads recycled (host.stats()),
+// the connections the fake devices still hold open, and open handles by type
+// (process.getActiveResourcesInfo()).
 //
 // At the end: a least-squares line through RSS, and one through heap used, over every sample
 // from the warm-up sample (the first at or after --warmup runs, default 20,000, or half the runs
@@ -276,6 +276,12 @@ interface Sample {
   heapTotalMb: number;
   externalMb: number;
   arrayBuffersMb: number;
+  /** The sandbox threads' own V8 heaps (total size), host.memory(). */
+  threadHeapsMb: number;
+  /** The driver isolates' heaps (total size), host.memory(). */
+  isolateHeapsMb: number;
+  /** RSS less every V8 heap above and the host's: native memory, code, stacks, the allocator's free lists. */
+  otherMb: number;
   handles: Record<string, number>;
   isolates: { alive: number; created: number; disposed: number };
   threadsRecycled: number;
@@ -296,7 +302,7 @@ async function sample(host: Host, devices: Devices, runs: number, elapsedS: numb
   const handles: Record<string, number> = {};
   for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;
   const stats = host.stats();
-  const [faulty, status] = await Promise.all([devices.faulty.counters(), devices.status.counters()]);
+  const [faulty, status, sandbox] = await Promise.all([devices.faulty.counters(), devices.status.counters(), host.memory()]);
   return {
     runs,
     elapsedS: Math.round(elapsedS * 10) / 10,
@@ -306,6 +312,9 @@ async function sample(host: Host, devices: Devices, runs: number, elapsedS: numb
     heapTotalMb: mb(memory.heapTotal),
     externalMb: mb(memory.external),
     arrayBuffersMb: mb(memory.arrayBuffers),
+    threadHeapsMb: mb(sandbox.threadHeap.total),
+    isolateHeapsMb: mb(sandbox.isolateHeap.total),
+    otherMb: mb(memory.rss - memory.heapTotal - sandbox.threadHeap.total - sandbox.isolateHeap.total),
     handles,
     isolates: { alive: stats.alive, created: stats.created, disposed: stats.disposed },
     threadsRecycled: stats.threadsRecycled,
@@ -339,6 +348,8 @@ interface MemoryVerdict {
   samples: number;
   rss: MemoryTrend;
   heapUsed: MemoryTrend;
+  /** Where RSS went, shown, not judged: the sandbox threads' heaps, the isolates' heaps, the rest. */
+  parts: { threadHeaps: MemoryTrend; isolateHeaps: MemoryTrend; other: MemoryTrend };
   boundPct: number;
   result: 'flat' | 'GROWING';
 }
@@ -376,6 +387,11 @@ function judgeMemory(samples: Sample[], warmupRuns: number, boundPct: number): M
     samples: points.length,
     rss,
     heapUsed,
+    parts: {
+      threadHeaps: memoryTrend(points, (s) => s.threadHeapsMb),
+      isolateHeaps: memoryTrend(points, (s) => s.isolateHeapsMb),
+      other: memoryTrend(points, (s) => s.otherMb),
+    },
     boundPct,
     result: rss.growthPct < boundPct && heapUsed.growthPct < boundPct ? 'flat' : 'GROWING',
   };
@@ -390,6 +406,10 @@ function describeMemory(v: MemoryVerdict): string[] {
     `memory after warm-up, a least-squares line through the ${v.samples} samples from ${v.from} to ${v.to} runs:`,
     trend('RSS', v.rss),
     trend('heap used', v.heapUsed),
+    '  where RSS went (not judged):',
+    trend('  sandbox thread heaps', v.parts.threadHeaps),
+    trend('  isolate heaps', v.parts.isolateHeaps),
+    trend('  other (native, code, allocator)', v.parts.other),
     v.result === 'flat' ? `  flat (both < ${v.boundPct} %)` : `  GROWING (bound ${v.boundPct} %)`,
   ];
 }
@@ -432,7 +452,7 @@ async function main(): Promise<number> {
   let faultyCount = 0;
   const started = performance.now();
   let intervalStarted = started;
-  const headers = ['runs', 'runs/s', 'RSS MB', 'heap used MB', 'heap total MB', 'external MB', 'isolates alive/created/disposed', 'threads recycled', 'device conns open (faulty/silent)', 'handles'];
+  const headers = ['runs', 'runs/s', 'RSS MB', 'heap used MB', 'heap total MB', 'external MB', 'thread heaps MB', 'isolate heaps MB', 'other MB', 'isolates alive/created/disposed', 'threads recycled', 'device conns open (faulty/silent)', 'handles'];
   // Fixed widths (each header's), so lines printed one at a time line up; handles go last, unpadded.
   const line = (cells: string[]) => cells.map((cell, c) => (c === cells.length - 1 ? cell : cell.padStart(headers[c]!.length))).join('  ');
   const row = (s: Sample) => [
@@ -442,6 +462,9 @@ async function main(): Promise<number> {
     s.heapUsedMb.toFixed(1),
     s.heapTotalMb.toFixed(1),
     s.externalMb.toFixed(1),
+    s.threadHeapsMb.toFixed(1),
+    s.isolateHeapsMb.toFixed(1),
+    s.otherMb.toFixed(1),
     `${s.isolates.alive}/${s.isolates.created}/${s.isolates.disposed}`,
     String(s.threadsRecycled),
     `${s.devices.faultyOpen}/${s.devices.silentOpen}`,

@@ -19,6 +19,7 @@ import type { RunResult } from './run-result.js';
 import { assertNodeFlags } from './sandbox/node-flags.js';
 import { RunNetwork } from './bridges/run-network.js';
 import type { PoolStats } from './sandbox/pool.js';
+import type { SandboxMemory } from './sandbox/thread-protocol.js';
 import { SandboxThreads } from './sandbox/threads.js';
 
 /** The isolate pool's counts over all sandbox threads, and the threads recycled so far. */
@@ -99,6 +100,11 @@ export interface RunRequest {
 export interface Host {
   run(request: RunRequest): Promise<RunResult>;
   stats(): HostStats;
+  /**
+   * Heap figures of the sandbox threads and of the driver isolates in their pools, in bytes:
+   * what RSS holds besides the host thread's own heap (process.memoryUsage()).
+   */
+  memory(): Promise<SandboxMemory>;
   close(): Promise<void>;
 }
 
@@ -197,6 +203,7 @@ export function createHost(options: HostOptions = {}): Host {
       return capture.finish(result);
     },
     stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads }),
+    memory: () => sandboxes.memory(),
     async close() {
       closed = true;
       await sandboxes.close();

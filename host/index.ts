@@ -1,4 +1,5 @@
 // Public API of driverbox.
+export type { HeapFigures, SandboxMemory } from './sandbox/thread-protocol.js';
 export { createHost, type Host, type HostOptions, type HostStats, type RunRequest } from './host.js';
 export type { ResolveOption } from './resolve.js';
 export type { DeviceSpec } from './device.js';

@@ -95,6 +95,25 @@ describe('sandbox threads', () => {
     expect(after.disposed).toBe(after.created);
   });
 
+  it('memory() sums the threads\' heaps and their isolates\' heaps', async () => {
+    const host = createHost({ threads: 2, maxIsolates: 4, warmIsolates: 2 });
+    try {
+      await Promise.all([1, 2, 3, 4].map(() => runSource(host, OK)));
+      const memory = await host.memory();
+      expect(memory.threads).toBe(2);
+      expect(memory.isolates).toBe(host.stats().alive);
+      expect(memory.isolates).toBeGreaterThanOrEqual(2);
+      // A worker's heap and a warm isolate with the core bundle hold a few hundred KB at least.
+      expect(memory.threadHeap.used).toBeGreaterThan(500_000);
+      expect(memory.threadHeap.total).toBeGreaterThanOrEqual(memory.threadHeap.used);
+      expect(memory.isolateHeap.used / memory.isolates).toBeGreaterThan(100_000);
+      expect(memory.isolateHeap.total).toBeGreaterThanOrEqual(memory.isolateHeap.used);
+    } finally {
+      await host.close();
+    }
+    expect(await host.memory()).toMatchObject({ threads: 0, isolates: 0 });
+  });
+
   describe('recycleThreadAfterRuns', () => {
     /** The old threads end once their runs have: their isolates then count as disposed. */
     const settled = async (host: ReturnType<typeof createHost>, maxAlive: number) => {

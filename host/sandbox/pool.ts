@@ -2,6 +2,7 @@
 // run's CPU, memory and crash never touch another's); isolates that hit a limit, grew
 // too large or served many runs are disposed and replaced.
 import { DriverboxError } from '../errors.js';
+import type { HeapFigures } from './thread-protocol.js';
 import { WarmIsolate } from './warm-isolate.js';
 
 const HEAP_CHECK_EVERY_RUNS = 4;
@@ -28,6 +29,8 @@ export class IsolatePool {
   readonly #options: PoolOptions;
   readonly #idle = new Map<number, WarmIsolate[]>();
   readonly #waiters: Array<() => void> = [];
+  /** Every isolate alive, idle or lent to a run. */
+  readonly #all = new Set<WarmIsolate>();
   #alive = 0;
   #busy = 0;
   #created = 0;
@@ -89,6 +92,21 @@ export class IsolatePool {
     return { alive: this.#alive, idle, busy: this.#busy, waiting: this.#waiters.length, created: this.#created, disposed: this.#disposed };
   }
 
+  /** The heaps of the isolates alive, summed. */
+  heaps(): { isolates: number; heap: HeapFigures } {
+    const heap: HeapFigures = { used: 0, total: 0, external: 0 };
+    let isolates = 0;
+    for (const warm of this.#all) {
+      const stats = warm.heapStatistics();
+      if (!stats) continue;
+      isolates++;
+      heap.used += stats.used_heap_size;
+      heap.total += stats.total_heap_size;
+      heap.external += stats.externally_allocated_size;
+    }
+    return { isolates, heap };
+  }
+
   close(): void {
     this.#closed = true;
     for (const list of this.#idle.values()) for (const warm of list.splice(0)) this.#destroy(warm);
@@ -100,6 +118,7 @@ export class IsolatePool {
     try {
       const warm = WarmIsolate.create(memoryMb);
       this.#created++;
+      this.#all.add(warm);
       return warm;
     } catch (error) {
       this.#alive--;
@@ -117,6 +136,7 @@ export class IsolatePool {
 
   #destroy(warm: WarmIsolate): void {
     warm.dispose();
+    this.#all.delete(warm);
     this.#alive--;
     this.#disposed++;
     this.#waiters.shift()?.(); // room for a new isolate

@@ -1,6 +1,7 @@
 // A sandbox thread: owns a pool of isolates and executes the runs the host thread sends,
 // calling into the isolates synchronously. Driver code therefore never runs on the host's
 // event loop, and the network stays on the host thread (host/bridges/run-network.ts).
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { IsolatePool } from './pool.js';
 import { ReportSlot } from './report-slot.js';
@@ -91,6 +92,21 @@ port.on('message', (batch: ToThread[]) => {
           answers!.delete(message.id);
           answer(message.json);
         }
+        break;
+      }
+      case 'memory': {
+        const own = getHeapStatistics();
+        const { isolates, heap } = pool.heaps();
+        send({
+          t: 'memory',
+          id: message.id,
+          memory: {
+            threads: 1,
+            threadHeap: { used: own.used_heap_size, total: own.total_heap_size, external: own.external_memory },
+            isolates,
+            isolateHeap: heap,
+          },
+        });
         break;
       }
       case 'close':

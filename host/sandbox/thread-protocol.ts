@@ -24,6 +24,8 @@ export type ToThread =
   | { t: 'run'; run: number; plan: RunPlan }
   /** The answer's JSON text: what the isolate gets, as it is. */
   | { t: 'answer'; run: number; id: number; json: string }
+  /** What the thread's heap and its isolates' heaps hold now (host.memory()). */
+  | { t: 'memory'; id: number }
   | { t: 'close' };
 
 export type FromThread =
@@ -33,8 +35,26 @@ export type FromThread =
   | { t: 'reported'; run: number; result: RunResult }
   | { t: 'failed'; run: number; message: string; stats: PoolStats }
   | { t: 'stats'; stats: PoolStats }
+  | { t: 'memory'; id: number; memory: SandboxMemory }
   /** Sent alone and answered on syncPort while the thread waits: D.createExternalDevice. */
   | { t: 'external'; run: number; call: ExternalDeviceCall };
+
+/** Heap figures of sandbox threads, in bytes: their own V8 heaps, and their driver isolates'. */
+export interface SandboxMemory {
+  threads: number;
+  /** The threads' own heaps (each a Node worker's isolate: the pool, messages, the thread's code). */
+  threadHeap: HeapFigures;
+  /** The driver isolates alive in the threads' pools, idle or running. */
+  isolates: number;
+  isolateHeap: HeapFigures;
+}
+
+export interface HeapFigures {
+  used: number;
+  total: number;
+  /** Memory outside the heap that the heap's objects hold (array buffers and the like). */
+  external: number;
+}
 
 /** The answer to an 'external' message: the target number, or the refusal's text. */
 export type SyncReply = { ok: true; target: number } | { ok: false; message: string };

@@ -14,7 +14,7 @@ import type { PoolOptions, PoolStats } from './pool.js';
 import type { RunPlan } from './run.js';
 import { locateRuntimeDir } from './runtime-bundle.js';
 import { createReportSlot, ReportSlot, sharedClock as clock } from './report-slot.js';
-import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
+import type { FromThread, SandboxMemory, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
 
 export interface ThreadsOptions {
   threads: number;
@@ -114,6 +114,9 @@ class SandboxThread {
   readonly #reports: ReportSlot;
   #reportSeen = 0;
   #reportCheck: NodeJS.Timeout | null = null;
+  /** memory() questions awaiting the thread's answer, by id. */
+  readonly #memoryAsked = new Map<number, (memory: SandboxMemory | null) => void>();
+  #memoryIds = 0;
 
   constructor(pool: PoolOptions, prewarmMemoryMb: number, onGone: (thread: SandboxThread, error: Error) => void) {
     this.capacity = pool.max;
@@ -134,7 +137,14 @@ class SandboxThread {
       for (const message of batch) this.#receive(message);
     });
     this.worker.on('error', (error) => onGone(this, error));
-    this.exited = new Promise((resolve) => this.worker.once('exit', () => resolve()));
+    this.exited = new Promise((resolve) =>
+      this.worker.once('exit', () => {
+        this.#syncPort.close(); // a recycled thread's port would otherwise stay for the host's life
+        for (const answer of this.#memoryAsked.values()) answer(null);
+        this.#memoryAsked.clear();
+        resolve();
+      }),
+    );
     this.worker.once('exit', (code) => onGone(this, new Error(`the sandbox thread exited (code ${code})`)));
   }
 
@@ -146,6 +156,15 @@ class SandboxThread {
         this.worker.postMessage(batch);
       });
     }
+  }
+
+  /** The thread's heap figures; null when it ended before answering. */
+  memory(): Promise<SandboxMemory | null> {
+    const id = ++this.#memoryIds;
+    return new Promise((resolve) => {
+      this.#memoryAsked.set(id, resolve);
+      this.post({ t: 'memory', id });
+    });
   }
 
   idle(): Promise<void> {
@@ -224,6 +243,12 @@ class SandboxThread {
       case 'stats':
         this.stats = message.stats;
         return;
+      case 'memory': {
+        const answer = this.#memoryAsked.get(message.id);
+        this.#memoryAsked.delete(message.id);
+        answer?.(message.memory);
+        return;
+      }
     }
   }
 
@@ -307,6 +332,22 @@ export class SandboxThreads {
       }
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
+  }
+
+  /** The heaps of every sandbox thread and of their isolates, summed. */
+  async memory(): Promise<SandboxMemory> {
+    const threads = [...this.#threads, ...this.#draining].filter((t): t is SandboxThread => t !== null);
+    const total: SandboxMemory = { threads: 0, threadHeap: { used: 0, total: 0, external: 0 }, isolates: 0, isolateHeap: { used: 0, total: 0, external: 0 } };
+    for (const memory of await Promise.all(threads.map((t) => t.memory()))) {
+      if (!memory) continue;
+      total.threads += memory.threads;
+      total.isolates += memory.isolates;
+      for (const key of ['used', 'total', 'external'] as const) {
+        total.threadHeap[key] += memory.threadHeap[key];
+        total.isolateHeap[key] += memory.isolateHeap[key];
+      }
+    }
+    return total;
   }
 
   /** Sandbox threads replaced by recycleThreadAfterRuns so far. */

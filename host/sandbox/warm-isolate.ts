@@ -79,9 +79,18 @@ export class WarmIsolate {
   }
 
   heapUsedMb(): number {
-    if (this.disposed) return 0;
-    const stats = this.isolate.getHeapStatisticsSync();
-    return (stats.used_heap_size + stats.externally_allocated_size) / (1024 * 1024);
+    const stats = this.heapStatistics();
+    return stats ? (stats.used_heap_size + stats.externally_allocated_size) / (1024 * 1024) : 0;
+  }
+
+  /** V8's heap statistics of the isolate; null once it is disposed. */
+  heapStatistics(): ivm.HeapStatistics | null {
+    if (this.disposed) return null;
+    try {
+      return this.isolate.getHeapStatisticsSync();
+    } catch {
+      return null; // disposed by isolated-vm itself (memory limit) since
+    }
   }
 
   dispose(): void {
