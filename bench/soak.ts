@@ -441,7 +441,7 @@ async function main(): Promise<number> {
 
   log(`driverbox soak — ${options.runs} runs, concurrency ${options.concurrency}, mix ${Kinds.filter((k) => options.mix[k] > 0).map((k) => `${k} ${options.mix[k]}`).join(' / ')} (of every ${slots.length} runs)`);
   log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'}); GC ${forceGc ? 'forced before each sample (--expose-gc)' : 'not forced (run node with --expose-gc)'}`);
-  log(`samples every ${options.reportEvery} runs, taken with no run in flight; growth measured from the sample at ≥ ${warmupRuns} runs; bound ${options.maxGrowthPct} %`);
+  log(`samples every ${options.reportEvery} runs, taken with no run in flight; growth judged on a line through the samples from ${warmupRuns} runs on; bound ${options.maxGrowthPct} %`);
   log('');
 
   const outcomes: Record<string, number> = {};

@@ -161,8 +161,12 @@ class SandboxThread {
   /** The thread's heap figures; null when it ended before answering. */
   memory(): Promise<SandboxMemory | null> {
     const id = ++this.#memoryIds;
+    this.worker.ref(); // an idle thread is unref'd: the process must wait for its answer
     return new Promise((resolve) => {
-      this.#memoryAsked.set(id, resolve);
+      this.#memoryAsked.set(id, (memory) => {
+        if (this.runs.size === 0 && this.#memoryAsked.size === 0) this.worker.unref();
+        resolve(memory);
+      });
       this.post({ t: 'memory', id });
     });
   }
@@ -187,7 +191,7 @@ class SandboxThread {
     clearTimeout(run?.grace);
     this.runs.delete(id);
     if (this.runs.size === 0) {
-      this.worker.unref();
+      if (this.#memoryAsked.size === 0) this.worker.unref();
       clearInterval(this.#reportCheck ?? undefined);
       this.#reportCheck = null;
       for (const wake of this.#idleWaiters.splice(0)) wake();
