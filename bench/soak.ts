@@ -18,11 +18,11 @@
 // would only take longer) and a 10 s deadline unless their kind sets another.
 //
 // Every --report-every runs (default 10,000) the loop drains (no run in flight), so every
-// sample sees the host in the same state, forces a GC when node runs with --expose-gc (the
-// npm script does), then prints: runs done, runs/s of the interval, RSS, heap used / total,
-// external, the sandbox threads' own heaps and the driver isolates' heaps (host.memory(), total
-// sizes), "other" (RSS less those heaps and the host's: native memory, code, the allocator's
-// free lists), isolates alive / created / disposed and sandbox threads recycled (host.stats()),
+// sample sees the host in the same state, forces a GC on the host thread and on the sandbox
+// threads when node runs with --expose-gc (the npm script does), then prints: runs done, runs/s
+// of the interval, RSS, heap used / total, external, the sandbox threads' own heaps and the
+// driver isolates' heaps (host.memory(), total sizes), "other" (RSS less those heaps and the
+// host's: native memory, code, the allocator's free lists), isolates alive / created / disposed and sandbox threads recycled (host.stats()),
 // the connections the fake devices still hold open, and open handles by type
 // (process.getActiveResourcesInfo()).
 //
@@ -298,11 +298,12 @@ async function sample(host: Host, devices: Devices, runs: number, elapsedS: numb
     await new Promise((resolve) => setImmediate(resolve)); // let finalizers and weak callbacks run
     forceGc();
   }
+  const sandbox = await host.memory({ gc: Boolean(forceGc) }); // first: its collections free pages RSS counts
   const memory = process.memoryUsage();
   const handles: Record<string, number> = {};
   for (const type of process.getActiveResourcesInfo()) handles[type] = (handles[type] ?? 0) + 1;
   const stats = host.stats();
-  const [faulty, status, sandbox] = await Promise.all([devices.faulty.counters(), devices.status.counters(), host.memory()]);
+  const [faulty, status] = await Promise.all([devices.faulty.counters(), devices.status.counters()]);
   return {
     runs,
     elapsedS: Math.round(elapsedS * 10) / 10,

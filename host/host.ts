@@ -102,9 +102,10 @@ export interface Host {
   stats(): HostStats;
   /**
    * Heap figures of the sandbox threads and of the driver isolates in their pools, in bytes:
-   * what RSS holds besides the host thread's own heap (process.memoryUsage()).
+   * what RSS holds besides the host thread's own heap (process.memoryUsage()). With `gc`, each
+   * sandbox thread first collects its own garbage, where node runs with --expose-gc.
    */
-  memory(): Promise<SandboxMemory>;
+  memory(options?: { gc?: boolean }): Promise<SandboxMemory>;
   close(): Promise<void>;
 }
 
@@ -203,7 +204,7 @@ export function createHost(options: HostOptions = {}): Host {
       return capture.finish(result);
     },
     stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads }),
-    memory: () => sandboxes.memory(),
+    memory: (options) => sandboxes.memory(options?.gc === true),
     async close() {
       closed = true;
       await sandboxes.close();

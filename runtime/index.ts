@@ -22,6 +22,9 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
   // WebAssembly memory lives outside the isolate's heap and its memory limit: a driver could
   // take gigabytes of the host's memory with it. Drivers have no use for WebAssembly.
   delete g.WebAssembly;
+  // A host process started with --expose-gc gives every context a gc(): a full collection of the
+  // whole isolate on demand is not a driver's to call. V8 makes it undeletable, but writable.
+  if (typeof g.gc === 'function') g.gc = undefined;
   const config = JSON.parse(configJson) as SandboxConfig;
   const bridge = createBridge(hostCall);
   const warn = createWarn(bridge);

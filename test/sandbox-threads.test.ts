@@ -126,14 +126,14 @@ describe('sandbox threads', () => {
       const { createHost } = await import(${JSON.stringify(entry)});
       const host = createHost({ threads: 1, warmIsolates: 1 });
       await host.run({ source: 'function get_status() { D.success([]); }', device: { ip: '127.0.0.1' } });
-      const memory = await host.memory();
+      const memory = await host.memory({ gc: true }); // collects first: node runs with --expose-gc here
       console.log(JSON.stringify({ threads: memory.threads, isolates: memory.isolates }));
       await host.close();`;
     const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-memory-'));
     try {
       const file = path.join(dir, 'memory.mjs');
       writeFileSync(file, script);
-      const out = execFileSync(process.execPath, ['--no-node-snapshot', file], { encoding: 'utf8' });
+      const out = execFileSync(process.execPath, ['--no-node-snapshot', '--expose-gc', file], { encoding: 'utf8' });
       expect(JSON.parse(out.trim())).toEqual({ threads: 1, isolates: 1 });
     } finally {
       rmSync(dir, { recursive: true, force: true });

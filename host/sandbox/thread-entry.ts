@@ -95,6 +95,8 @@ port.on('message', (batch: ToThread[]) => {
         break;
       }
       case 'memory': {
+        // Only where the process runs with --expose-gc (the soak bench): then workers have gc() too.
+        if (message.gc) (globalThis as { gc?: () => void }).gc?.();
         const own = getHeapStatistics();
         const { isolates, heap } = pool.heaps();
         send({

@@ -25,7 +25,7 @@ export type ToThread =
   /** The answer's JSON text: what the isolate gets, as it is. */
   | { t: 'answer'; run: number; id: number; json: string }
   /** What the thread's heap and its isolates' heaps hold now (host.memory()). */
-  | { t: 'memory'; id: number }
+  | { t: 'memory'; id: number; gc: boolean }
   | { t: 'close' };
 
 export type FromThread =

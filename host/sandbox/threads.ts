@@ -159,7 +159,7 @@ class SandboxThread {
   }
 
   /** The thread's heap figures; null when it ended before answering. */
-  memory(): Promise<SandboxMemory | null> {
+  memory(gc: boolean): Promise<SandboxMemory | null> {
     const id = ++this.#memoryIds;
     this.worker.ref(); // an idle thread is unref'd: the process must wait for its answer
     return new Promise((resolve) => {
@@ -167,7 +167,7 @@ class SandboxThread {
         if (this.runs.size === 0 && this.#memoryAsked.size === 0) this.worker.unref();
         resolve(memory);
       });
-      this.post({ t: 'memory', id });
+      this.post({ t: 'memory', id, gc });
     });
   }
 
@@ -339,10 +339,10 @@ export class SandboxThreads {
   }
 
   /** The heaps of every sandbox thread and of their isolates, summed. */
-  async memory(): Promise<SandboxMemory> {
+  async memory(gc = false): Promise<SandboxMemory> {
     const threads = [...this.#threads, ...this.#draining].filter((t): t is SandboxThread => t !== null);
     const total: SandboxMemory = { threads: 0, threadHeap: { used: 0, total: 0, external: 0 }, isolates: 0, isolateHeap: { used: 0, total: 0, external: 0 } };
-    for (const memory of await Promise.all(threads.map((t) => t.memory()))) {
+    for (const memory of await Promise.all(threads.map((t) => t.memory(gc)))) {
       if (!memory) continue;
       total.threads += memory.threads;
       total.isolates += memory.isolates;
