@@ -1,13 +1,9 @@
 // Sandbox threads: driver code runs off the host's event loop, runs spread over threads,
 // and a busy thread does not hold up runs on another.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createHost, DriverboxError } from '../host/index.js';
 import { runSource } from './helpers/host.js';
+import { runInHostProcess } from './helpers/host-process.js';
 
 const SPIN = (ms: number) => `function get_status() { var end = Date.now() + ${ms}; while (Date.now() < end) {} D.success([D.createVariable('spun', 'Spun', 'yes')]); }`;
 const OK = `function get_status() { D.success([D.createVariable('ok', 'OK', 'yes')]); }`;
@@ -121,23 +117,15 @@ describe('sandbox threads', () => {
 
   it('memory() keeps the process alive until its answer comes, with no run going', () => {
     // In a test worker something else always keeps the loop alive: this needs a process of its own.
-    const entry = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'host', 'index.js')).href;
-    const script = `
-      const { createHost } = await import(${JSON.stringify(entry)});
-      const host = createHost({ threads: 1, warmIsolates: 1 });
+    const out = runInHostProcess(
+      `const host = createHost({ threads: 1, warmIsolates: 1 });
       await host.run({ source: 'function get_status() { D.success([]); }', device: { ip: '127.0.0.1' } });
       const memory = await host.memory({ gc: true }); // collects first: node runs with --expose-gc here
       console.log(JSON.stringify({ threads: memory.threads, isolates: memory.isolates }));
-      await host.close();`;
-    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-memory-'));
-    try {
-      const file = path.join(dir, 'memory.mjs');
-      writeFileSync(file, script);
-      const out = execFileSync(process.execPath, ['--no-node-snapshot', '--expose-gc', file], { encoding: 'utf8' });
-      expect(JSON.parse(out.trim())).toEqual({ threads: 1, isolates: 1 });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      await host.close();`,
+      ['--expose-gc'],
+    );
+    expect(out).toEqual({ threads: 1, isolates: 1 });
   });
 
   describe('recycleThreadAfterRuns', () => {

@@ -2,14 +2,10 @@
 // isolated-vm, require / import in forms the scanner cannot see, shared memory and
 // WebAssembly, and prototype pollution or replaced intrinsics before calling D.* (D must
 // still do its job, the host must accept only a well-formed report, the next run is clean).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDeviceServer, type DeviceServer } from '../helpers/device-server.js';
 import { useHost } from '../helpers/host.js';
+import { runInHostProcess } from '../helpers/host-process.js';
 import { attack, logged, reported } from './harness.js';
 
 describe('security: globals and probes', () => {
@@ -231,22 +227,14 @@ describe('security: globals and probes', () => {
 
   it('G12 a host process run with --expose-gc does not hand gc() to drivers', () => {
     // The flag is process-wide, so this needs a process of its own.
-    const entry = pathToFileURL(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'host', 'index.js')).href;
-    const script = `
-      const { createHost } = await import(${JSON.stringify(entry)});
-      const host = createHost({ threads: 1, warmIsolates: 1 });
+    const out = runInHostProcess(
+      `const host = createHost({ threads: 1, warmIsolates: 1 });
       const r = await host.run({ device: { ip: '127.0.0.1' }, source:
         "function get_status() { var called; try { gc(); called = 'called'; } catch (e) { called = e.name; } D.success([D.createVariable('gc', 'gc', typeof gc + ';' + called)]); }" });
       console.log(JSON.stringify({ host: typeof gc, driver: r.variables[0]?.value ?? r.message }));
-      await host.close();`;
-    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-gc-'));
-    try {
-      const file = path.join(dir, 'gc.mjs');
-      writeFileSync(file, script);
-      const out = execFileSync(process.execPath, ['--no-node-snapshot', '--expose-gc', file], { encoding: 'utf8' });
-      expect(JSON.parse(out.trim())).toEqual({ host: 'function', driver: 'undefined;TypeError' });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+      await host.close();`,
+      ['--expose-gc'],
+    );
+    expect(out).toEqual({ host: 'function', driver: 'undefined;TypeError' });
   });
 });
