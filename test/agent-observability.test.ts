@@ -134,6 +134,20 @@ describe('GET /metrics', () => {
     expect(s.get('driverbox_isolate_pool_size')).toBe(0);
   });
 
+  it('reads the sandbox process\'s resident memory at each scrape, and leaves it out while there is none', async () => {
+    const sampled = (s: Map<string, number>) => [...s.keys()].filter((k) => k.startsWith('driverbox_sandbox_resident_memory_bytes'));
+    expect(sampled(await scrape(url))).toEqual([]);
+    let child: { pid: number; bytes: number } | null = { pid: 4242, bytes: 64 * 1024 * 1024 };
+    metrics.observeSandboxMemory(() => child);
+    expect((await scrape(url)).get('driverbox_sandbox_resident_memory_bytes{pid="4242"}')).toBe(64 * 1024 * 1024);
+    child = { pid: 4343, bytes: 80 * 1024 * 1024 }; // restarted: the old pid's sample is gone
+    const s = await scrape(url);
+    expect(sampled(s)).toEqual(['driverbox_sandbox_resident_memory_bytes{pid="4343"}']);
+    expect(s.get('driverbox_sandbox_resident_memory_bytes{pid="4343"}')).toBe(80 * 1024 * 1024);
+    child = null; // restarting
+    expect(sampled(await scrape(url))).toEqual([]);
+  });
+
   it('refuses nonsense values with the field named', () => {
     expect(() => metrics.setPoolSize(-1)).toThrow(/setPoolSize: size must be an integer >= 0, got -1/);
     expect(() =>

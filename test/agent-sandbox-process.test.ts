@@ -91,6 +91,8 @@ describe('runs in the sandbox process', () => {
     expect(stats).toMatchObject({ state: 'ready', restarts: 0, inFlight: 0, queued: 0, lostRuns: 0 });
     expect(stats.pool!.created).toBeGreaterThanOrEqual(1);
     expect(stats.uptimeMs).toBeGreaterThan(0);
+    // A node process with a sandbox thread and a warm isolate: tens of MB, read from /proc.
+    expect(stats.rssBytes).toBeGreaterThan(20 * 1024 * 1024);
   });
 
   it("passes the host's errors back with their code", async () => {

@@ -133,6 +133,7 @@ describe('createAgent', () => {
     const metrics = await fetch(`${agent.url}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/driverbox_runs_total\{action="get_status",outcome="success"\} [1-9]/);
     expect(metrics).toMatch(/driverbox_isolate_pool_size [1-9]/);
+    expect(metrics).toMatch(/driverbox_sandbox_resident_memory_bytes\{pid="\d+"\} [1-9]\d{7,}/); // >= 10 MB: the child's RSS
     const status = await fetch(`${agent.url}/backend-api/v1/status?check_modules=true`, { headers: { 'x-api-key': API_KEY } }).then((r) => r.json());
     expect(status.status).toBe('ok');
     expect(status.modules).toEqual({

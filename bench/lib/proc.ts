@@ -35,11 +35,4 @@ export function processCpuMs(pid: number): number | null {
 }
 
 /** Resident set size of process `pid` (VmRSS), bytes. */
-export function processRssBytes(pid: number): number | null {
-  try {
-    const match = /^VmRSS:\s+(\d+)\s+kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return match ? Number(match[1]) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
+export { residentMemoryBytes as processRssBytes } from '../../host/agent/sandbox-process/resident-memory.js';

@@ -382,6 +382,10 @@ export class Agent extends EventEmitter<AgentEvents> {
       closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
     });
     sandbox.on('restart', () => this.metrics.recordRestart());
+    this.metrics.observeSandboxMemory(() => {
+      const { pid, rssBytes } = sandbox.stats();
+      return pid !== null && rssBytes !== null ? { pid, bytes: rssBytes } : null;
+    });
     sandbox.on('exit', (event) => {
       if (event.expected) return;
       const how = event.signal ? `signal ${event.signal}` : `exit code ${event.code}`;

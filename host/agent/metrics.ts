@@ -29,6 +29,8 @@ export interface AgentMetrics {
   setPoolSize(size: number): void;
   /** The sandbox child process died and was started again. */
   recordRestart(): void;
+  /** Where driverbox_sandbox_resident_memory_bytes is read at each scrape; null: left out. */
+  observeSandboxMemory(read: () => { pid: number; bytes: number } | null): void;
   /** The text exposition, for GET /metrics. */
   render(): Promise<string>;
   /** The Content-Type that goes with render()'s text. */
@@ -87,6 +89,19 @@ export function createAgentMetrics(options: AgentMetricsOptions = {}): AgentMetr
     help: 'Times the sandbox child process died and was restarted.',
     registers: [registry],
   });
+  let readSandboxMemory: () => { pid: number; bytes: number } | null = () => null;
+  new Gauge({
+    name: 'driverbox_sandbox_resident_memory_bytes',
+    help: 'Resident memory of the sandbox child process (its isolates and their threads), by pid, read at scrape time.',
+    labelNames: ['pid'] as const,
+    registers: [registry],
+    collect() {
+      // Labelled by pid so that, with no child (restarting, or off Linux), no sample is shown at all.
+      this.reset();
+      const child = readSandboxMemory();
+      if (child) this.set({ pid: String(child.pid) }, child.bytes);
+    },
+  });
   // Kept beside the gauge so a finish without a matching start cannot drive it negative.
   let running = 0;
 
@@ -117,6 +132,9 @@ export function createAgentMetrics(options: AgentMetricsOptions = {}): AgentMetr
     },
     recordRestart() {
       restarts.inc();
+    },
+    observeSandboxMemory(read) {
+      readSandboxMemory = read;
     },
     render: () => registry.metrics(),
   };

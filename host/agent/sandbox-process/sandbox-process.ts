@@ -10,6 +10,7 @@ import { DriverboxError, type DriverboxErrorCode } from '../../errors.js';
 import type { RunRequest } from '../../host.js';
 import type { RunResult } from '../../run-result.js';
 import type { PoolStats } from '../../sandbox/pool.js';
+import { residentMemoryBytes } from './resident-memory.js';
 import type { RunExecutor } from '../run-executor.js';
 import { RestartBackoff, type BackoffOptions } from './backoff.js';
 import { lostRunResult } from './crash-result.js';
@@ -48,6 +49,8 @@ export interface SandboxProcessStats {
   lostRuns: number;
   /** The child's isolate pool, as of its last answer; null before any. */
   pool: PoolStats | null;
+  /** The child's resident memory now, bytes (Linux /proc); null without a child or off Linux. */
+  rssBytes: number | null;
 }
 
 export interface SandboxExitEvent {
@@ -192,6 +195,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       uptimeMs: child?.ready ? Math.round(performance.now() - child.readyAt) : 0,
       lostRuns: this.#lostRuns,
       pool: this.#pool,
+      rssBytes: child?.pid ? residentMemoryBytes(child.pid) : null,
     };
   }
 
