@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createAgent, type AgentRunFinished } from '../host/agent/agent.js';
 import { openStore } from '../host/store/index.js';
-import { ensureHostBuild, forEachFlag, percentile, positiveInt, runBench, table, usage } from './lib/common.js';
+import { ensureHostBuild, intFlag, parseFlags, percentile, runBench, switchFlag, table, usage } from './lib/common.js';
 import { processCpuMs, processRssBytes } from './lib/proc.js';
 import { startStatusDevice } from './lib/status-device.js';
 
@@ -82,34 +82,19 @@ function get_status() {
 `;
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false };
-  forEachFlag(argv, (flag, value, arg) => {
-    switch (flag) {
-      case '--devices':
-        options.devices = positiveInt(value(), '--devices');
-        break;
-      case '--period':
-        options.periodS = positiveInt(value(), '--period');
-        if (options.periodS > 86_400) usage(`--period must be at most 86400 seconds (got ${options.periodS})`);
-        break;
-      case '--duration':
-        options.durationS = positiveInt(value(), '--duration');
-        break;
-      case '--max-concurrent':
-        options.maxConcurrent = positiveInt(value(), '--max-concurrent');
-        break;
-      case '--json':
-        options.json = true;
-        break;
-      case '--help':
-      case '-h':
-        process.stdout.write('usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json]\n');
-        process.exit(0);
-        break;
-      default:
-        usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
-    }
-  });
+  const options = parseFlags<Options>(
+    argv,
+    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false },
+    {
+      '--devices': intFlag('devices'),
+      '--period': intFlag('periodS'),
+      '--duration': intFlag('durationS'),
+      '--max-concurrent': intFlag('maxConcurrent'),
+      '--json': switchFlag('json'),
+    },
+    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json]',
+  );
+  if (options.periodS > 86_400) usage(`--period must be at most 86400 seconds (got ${options.periodS})`);
   return options;
 }
 

@@ -29,7 +29,7 @@
 import os from 'node:os';
 import { Agent, request } from 'undici';
 import { createHost, type Host, type RunResult } from '../host/index.js';
-import { ensureRuntimeBundle, forEachFlag, mean, percentile, positiveInt, runBench, table, usage } from './lib/common.js';
+import { ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table, usage } from './lib/common.js';
 import { threadCpuMs } from './lib/proc.js';
 import { startStatusDevice, type ServerMode, type StatusDevice as Device } from './lib/status-device.js';
 
@@ -125,61 +125,39 @@ const expectedSum = (requests: number) => (requests * (requests - 1)) / 2;
 // ---------------------------------------------------------------------------- arguments
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = {
-    runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : null,
-    warmup: 100,
-    rounds: 5,
-    concurrency: [1, 16],
-    connections: HOST_CONNECTIONS_PER_ORIGIN,
-    threads: undefined,
-    server: 'thread',
-    json: false,
-  };
-  forEachFlag(argv, (flag, value, arg) => {
-    switch (flag) {
-      case '--runs':
-        options.runs = positiveInt(value(), '--runs');
-        break;
-      case '--warmup':
-        options.warmup = positiveInt(value(), '--warmup', true);
-        break;
-      case '--rounds':
-        options.rounds = positiveInt(value(), '--rounds');
-        break;
-      case '--concurrency': {
+  return parseFlags<Options>(
+    argv,
+    {
+      runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : null,
+      warmup: 100,
+      rounds: 5,
+      concurrency: [1, 16],
+      connections: HOST_CONNECTIONS_PER_ORIGIN,
+      threads: undefined,
+      server: 'thread',
+      json: false,
+    },
+    {
+      '--runs': intFlag('runs'),
+      '--warmup': intFlag('warmup', true),
+      '--rounds': intFlag('rounds'),
+      '--concurrency': (options, value, flag) => {
         const text = value();
-        if (text === undefined) usage('--concurrency needs a value such as 16 or 1,16');
-        const list = text.split(',').map((part) => positiveInt(part, '--concurrency'));
+        if (text === undefined) usage(`${flag} needs a value such as 16 or 1,16`);
+        const list = text.split(',').map((part) => positiveInt(part, flag));
         options.concurrency = [...new Set(list)].sort((a, b) => a - b);
-        break;
-      }
-      case '--connections':
-        options.connections = positiveInt(value(), '--connections');
-        break;
-      case '--threads':
-        options.threads = positiveInt(value(), '--threads');
-        break;
-      case '--server': {
+      },
+      '--connections': intFlag('connections'),
+      '--threads': intFlag('threads'),
+      '--server': (options, value, flag) => {
         const mode = value();
-        if (mode !== 'thread' && mode !== 'inline') usage(`--server must be "thread" or "inline" (got ${JSON.stringify(mode)})`);
+        if (mode !== 'thread' && mode !== 'inline') usage(`${flag} must be "thread" or "inline" (got ${JSON.stringify(mode)})`);
         options.server = mode;
-        break;
-      }
-      case '--json':
-        options.json = true;
-        break;
-      case '--help':
-      case '-h':
-        process.stdout.write(
-          'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--json]\n',
-        );
-        process.exit(0);
-        break;
-      default:
-        usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
-    }
-  });
-  return options;
+      },
+      '--json': switchFlag('json'),
+    },
+    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--json]',
+  );
 }
 
 // ---------------------------------------------------------------------------- measuring

@@ -18,7 +18,7 @@
 //          --no-cheerio (skip the cheerio driver), --json (one JSON object on stdout).
 import os from 'node:os';
 import { createHost, type Host, type HostOptions, type RunResult } from '../host/index.js';
-import { ensureRuntimeBundle, forEachFlag, mean, percentile, positiveInt, runBench, table, usage } from './lib/common.js';
+import { ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table } from './lib/common.js';
 
 type PoolStats = ReturnType<Host['stats']>;
 type Mode = 'fresh' | 'pool';
@@ -111,36 +111,17 @@ const DRIVERS: DriverCase[] = [
 // ---------------------------------------------------------------------------- arguments
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = {
-    runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : 500,
-    warmup: 20,
-    json: false,
-    cheerio: true,
-  };
-  forEachFlag(argv, (flag, value, arg) => {
-    switch (flag) {
-      case '--runs':
-        options.runs = positiveInt(value(), '--runs');
-        break;
-      case '--warmup':
-        options.warmup = positiveInt(value(), '--warmup', true);
-        break;
-      case '--json':
-        options.json = true;
-        break;
-      case '--no-cheerio':
-        options.cheerio = false;
-        break;
-      case '--help':
-      case '-h':
-        process.stdout.write('usage: npm run bench:overhead -- [--runs N] [--warmup N] [--no-cheerio] [--json]\n');
-        process.exit(0);
-        break;
-      default:
-        usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
-    }
-  });
-  return options;
+  return parseFlags<Options>(
+    argv,
+    { runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : 500, warmup: 20, json: false, cheerio: true },
+    {
+      '--runs': intFlag('runs'),
+      '--warmup': intFlag('warmup', true),
+      '--json': switchFlag('json'),
+      '--no-cheerio': switchFlag('cheerio', false),
+    },
+    'usage: npm run bench:overhead -- [--runs N] [--warmup N] [--no-cheerio] [--json]',
+  );
 }
 
 // ---------------------------------------------------------------------------- measuring

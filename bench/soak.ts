@@ -40,7 +40,7 @@
 //          recycleThreadAfterRuns; default: the host's default), --json (one JSON object on stdout).
 import os from 'node:os';
 import { createHost, type Host, type RunResult } from '../host/index.js';
-import { ensureRuntimeBundle, forEachFlag, positiveInt, runBench, usage } from './lib/common.js';
+import { ensureRuntimeBundle, intFlag, parseFlags, positiveInt, runBench, switchFlag, usage } from './lib/common.js';
 import { startFaultyDevices, type FaultyDeviceCounters, type FaultyDevices } from './lib/faulty-device.js';
 import { startStatusDevice, type StatusDevice } from './lib/status-device.js';
 import { fitTrend } from './lib/trend.js';
@@ -75,45 +75,24 @@ function parseMix(text: string | undefined): Record<Kind, number> {
 }
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { runs: 100_000, concurrency: 16, reportEvery: 10_000, warmup: null, maxGrowthPct: 10, threads: undefined, recycleThread: undefined, mix: { ...MIX }, json: false };
-  forEachFlag(argv, (flag, value, arg) => {
-    switch (flag) {
-      case '--runs':
-        options.runs = positiveInt(value(), '--runs');
-        break;
-      case '--concurrency':
-        options.concurrency = positiveInt(value(), '--concurrency');
-        break;
-      case '--report-every':
-        options.reportEvery = positiveInt(value(), '--report-every');
-        break;
-      case '--warmup':
-        options.warmup = positiveInt(value(), '--warmup');
-        break;
-      case '--max-growth':
-        options.maxGrowthPct = positiveInt(value(), '--max-growth');
-        break;
-      case '--threads':
-        options.threads = positiveInt(value(), '--threads');
-        break;
-      case '--recycle-thread':
-        options.recycleThread = positiveInt(value(), '--recycle-thread', true);
-        break;
-      case '--mix':
+  const options = parseFlags<Options>(
+    argv,
+    { runs: 100_000, concurrency: 16, reportEvery: 10_000, warmup: null, maxGrowthPct: 10, threads: undefined, recycleThread: undefined, mix: { ...MIX }, json: false },
+    {
+      '--runs': intFlag('runs'),
+      '--concurrency': intFlag('concurrency'),
+      '--report-every': intFlag('reportEvery'),
+      '--warmup': intFlag('warmup'),
+      '--max-growth': intFlag('maxGrowthPct'),
+      '--threads': intFlag('threads'),
+      '--recycle-thread': intFlag('recycleThread', true),
+      '--mix': (options, value) => {
         options.mix = parseMix(value());
-        break;
-      case '--json':
-        options.json = true;
-        break;
-      case '--help':
-      case '-h':
-        process.stdout.write(`${HELP}\n`);
-        process.exit(0);
-      // falls through (process.exit does not return)
-      default:
-        usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
-    }
-  });
+      },
+      '--json': switchFlag('json'),
+    },
+    HELP,
+  );
   if (options.warmup !== null && options.warmup >= options.runs) usage(`--warmup (${options.warmup}) must be less than --runs (${options.runs})`);
   return options;
 }

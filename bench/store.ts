@@ -23,7 +23,7 @@ import { ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import { openStore, type Store } from '../host/store/store.js';
-import { forEachFlag, mean, percentile, positiveInt, runBench, table, usage } from './lib/common.js';
+import { intFlag, mean, parseFlags, percentile, runBench, switchFlag, table } from './lib/common.js';
 
 interface Options {
   devices: number;
@@ -35,17 +35,19 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { devices: 10_000, variables: 50, seconds: 5, history: 48, queries: 200, json: false };
-  forEachFlag(argv, (flag, value, arg) => {
-    if (flag === '--devices') options.devices = positiveInt(value(), '--devices');
-    else if (flag === '--variables') options.variables = positiveInt(value(), '--variables');
-    else if (flag === '--seconds') options.seconds = positiveInt(value(), '--seconds');
-    else if (flag === '--history') options.history = positiveInt(value(), '--history', true);
-    else if (flag === '--queries') options.queries = positiveInt(value(), '--queries');
-    else if (flag === '--json') options.json = true;
-    else usage(`unknown option ${arg} (known: --devices, --variables, --seconds, --history, --queries, --json)`);
-  });
-  return options;
+  return parseFlags<Options>(
+    argv,
+    { devices: 10_000, variables: 50, seconds: 5, history: 48, queries: 200, json: false },
+    {
+      '--devices': intFlag('devices'),
+      '--variables': intFlag('variables'),
+      '--seconds': intFlag('seconds'),
+      '--history': intFlag('history', true),
+      '--queries': intFlag('queries'),
+      '--json': switchFlag('json'),
+    },
+    'usage: npm run bench:store -- [--devices N] [--variables N] [--seconds S] [--history N] [--queries N] [--json]',
+  );
 }
 
 /** A successful get_status result with n variables whose values depend on `round`. */

@@ -27,7 +27,7 @@ export function positiveInt(text: string | undefined, what: string, allowZero = 
  * `value()` consumes the next argument, so a flag that takes no value must not call it.
  * `arg` is the argument as given, for error messages.
  */
-export function forEachFlag(argv: string[], handle: (flag: string, value: () => string | undefined, arg: string) => void): void {
+function forEachFlag(argv: string[], handle: (flag: string, value: () => string | undefined, arg: string) => void): void {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
@@ -35,6 +35,42 @@ export function forEachFlag(argv: string[], handle: (flag: string, value: () => 
     const inline = eq === -1 ? undefined : arg.slice(eq + 1);
     handle(flag, () => inline ?? argv[++i], arg);
   }
+}
+
+/** What one flag does to the options; `value()` takes its value (see forEachFlag). */
+export type FlagHandler<O> = (options: O, value: () => string | undefined, flag: string) => void;
+
+type KeysOf<O, T> = { [K in keyof O]: O[K] extends T ? K : never }[keyof O];
+
+/** A flag that sets `key` to a positive integer (or >= 0 with allowZero). */
+export function intFlag<O>(key: KeysOf<O, number | null | undefined>, allowZero = false): FlagHandler<O> {
+  return (options, value, flag) => {
+    (options as Record<typeof key, number>)[key] = positiveInt(value(), flag, allowZero);
+  };
+}
+
+/** A flag without a value that sets `key` to `to`. */
+export function switchFlag<O>(key: KeysOf<O, boolean>, to = true): FlagHandler<O> {
+  return (options) => {
+    (options as Record<typeof key, boolean>)[key] = to;
+  };
+}
+
+/**
+ * Applies argv to `options` through `flags`. --help / -h prints `help` and exits 0; an
+ * argument no flag knows is a usage error.
+ */
+export function parseFlags<O>(argv: string[], options: O, flags: Record<string, FlagHandler<O>>, help: string): O {
+  forEachFlag(argv, (flag, value, arg) => {
+    if (flag === '--help' || flag === '-h') {
+      process.stdout.write(`${help}\n`);
+      process.exit(0);
+    }
+    const handle = Object.hasOwn(flags, flag) ? flags[flag] : undefined;
+    if (!handle) usage(`unknown argument ${JSON.stringify(arg)} (try --help)`);
+    handle(options, value, flag);
+  });
+  return options;
 }
 
 // ---------------------------------------------------------------------------- measuring
