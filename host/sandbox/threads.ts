@@ -21,9 +21,9 @@ export interface ThreadsOptions {
   pool: PoolOptions;
   prewarmMemoryMb: number;
   /**
-   * Replace a sandbox thread after it has started this many runs (0: never). What a thread
-   * keeps growing despite every isolate being disposed (its own heap, allocator arenas) goes
-   * with it; the replacement takes new runs at once while the old one finishes its own.
+   * Replace a sandbox thread after it has started this many runs (0: never). What the thread
+   * itself keeps (its own heap, whatever outlives its isolates) goes with it; the replacement
+   * takes new runs at once while the old one finishes its own.
    */
   recycleThreadAfterRuns: number;
 }
