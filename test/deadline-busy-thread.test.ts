@@ -2,18 +2,14 @@
 // an answer that reaches the thread after the deadline ends the run with TIMEOUT_ERROR, it
 // is not handed to the driver. (Found by bench:soak: with memory bombs and CPU loops sharing
 // the thread, runs with a 200 ms deadline succeeded or failed otherwise after 400 ms.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
+import { describe, expect, it } from 'vitest';
+import { useDeviceServer } from './helpers/device-server.js';
 import { runSource, useHost } from './helpers/host.js';
 
 describe('the deadline on a busy sandbox thread', () => {
   // One thread: the busy run and the waiting run share its event loop.
   const host = useHost({ threads: 1, maxIsolates: 4, warmIsolates: 2 });
-  let server: DeviceServer;
-  beforeAll(async () => {
-    server = await startDeviceServer();
-  });
-  afterAll(() => server.close());
+  const server = useDeviceServer();
 
   it('an answer that arrives while the thread is busy past the deadline does not reach the driver', async () => {
     const waiting = runSource(

@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { afterAll, beforeAll } from 'vitest';
 
 export interface SeenRequest {
   method: string;
@@ -82,5 +83,32 @@ export async function startDeviceServer(options: { tls?: { cert: string; key: st
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A device server for a whole describe block: started before its tests, closed after. The
+ * object answers for the server once it runs; `target()` is a run's device aimed at it.
+ */
+export function useDeviceServer(options: Parameters<typeof startDeviceServer>[0] = {}): DeviceServer & { target(): { ip: string; portMap: Record<number, number> } } {
+  let server: DeviceServer | null = null;
+  beforeAll(async () => {
+    server = await startDeviceServer(options);
+  });
+  afterAll(() => server?.close());
+  const running = () => {
+    if (!server) throw new Error('the device server starts in beforeAll: use it inside a test');
+    return server;
+  };
+  return {
+    get port() {
+      return running().port;
+    },
+    get seen() {
+      return running().seen;
+    },
+    openSockets: () => running().openSockets(),
+    close: () => running().close(),
+    target: () => ({ ip: '127.0.0.1', portMap: { 80: running().port } }),
   };
 }

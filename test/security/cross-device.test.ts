@@ -1,8 +1,8 @@
 // One device's secrets in another device's run: credentials, basic auth, cookies, external
 // devices' credentials, parameters, and runs of different devices at the same time. The
 // same-address cookie cases are in test/http-cookies.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeviceServer, type DeviceServer } from '../helpers/device-server.js';
+import { describe, expect, it } from 'vitest';
+import { useDeviceServer } from '../helpers/device-server.js';
 import { useHost } from '../helpers/host.js';
 import { attack, reported } from './harness.js';
 
@@ -10,11 +10,7 @@ const basic = (user: string, password: string) => `Basic ${Buffer.from(`${user}:
 
 describe('security: cross-device', () => {
   const host = useHost({ externalHosts: ['localhost'], threads: 1, maxIsolates: 4 });
-  let server: DeviceServer;
-  beforeAll(async () => {
-    server = await startDeviceServer();
-  });
-  afterAll(() => server.close());
+  const server = useDeviceServer();
   const deviceA = () => ({ id: 'A', ip: '127.0.0.1', portMap: { 80: server.port }, username: 'alice', password: 'secret-of-A' });
   const deviceB = () => ({ id: 'B', ip: '127.0.0.1', portMap: { 80: server.port } });
 

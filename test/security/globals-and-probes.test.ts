@@ -2,20 +2,16 @@
 // isolated-vm, require / import in forms the scanner cannot see, shared memory and
 // WebAssembly, and prototype pollution or replaced intrinsics before calling D.* (D must
 // still do its job, the host must accept only a well-formed report, the next run is clean).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeviceServer, type DeviceServer } from '../helpers/device-server.js';
+import { describe, expect, it } from 'vitest';
+import { useDeviceServer } from '../helpers/device-server.js';
 import { useHost } from '../helpers/host.js';
 import { runInHostProcess } from '../helpers/host-process.js';
 import { attack, logged, reported } from './harness.js';
 
 describe('security: globals and probes', () => {
   const host = useHost();
-  let server: DeviceServer;
-  beforeAll(async () => {
-    server = await startDeviceServer();
-  });
-  afterAll(() => server.close());
-  const device = () => ({ ip: '127.0.0.1', portMap: { 80: server.port } });
+  const server = useDeviceServer();
+  const device = server.target;
 
   it('G1 Node and isolated-vm globals are absent; the runtime\'s install hook is gone', async () => {
     const r = await attack(

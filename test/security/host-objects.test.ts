@@ -2,8 +2,8 @@
 // responses and arguments of callbacks, stack-trace hooks, promises and thenables. Each
 // attack reports what it found; each must find only the sandbox's own realm, and the host
 // must serve the next run (attack() in harness.ts).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeviceServer, type DeviceServer } from '../helpers/device-server.js';
+import { describe, expect, it } from 'vitest';
+import { useDeviceServer } from '../helpers/device-server.js';
 import { useHost } from '../helpers/host.js';
 import { attack, logged, reported } from './harness.js';
 
@@ -22,12 +22,8 @@ function looksLikeHost(value) {
 
 describe('security: host objects', () => {
   const host = useHost();
-  let server: DeviceServer;
-  beforeAll(async () => {
-    server = await startDeviceServer();
-  });
-  afterAll(() => server.close());
-  const device = () => ({ ip: '127.0.0.1', portMap: { 80: server.port } });
+  const server = useDeviceServer();
+  const device = server.target;
 
   it('H1 Function from a D function\'s constructor is the sandbox\'s own: its global has no process, no host names', async () => {
     const r = await attack(

@@ -1,20 +1,16 @@
 // What a driver does after its run is over, and floods of requests within a run: nothing it
 // starts after the end reaches the device or changes the outcome, and a late answer of one
 // run never reaches the next run on the same isolate.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDeviceServer, type DeviceServer } from '../helpers/device-server.js';
+import { describe, expect, it } from 'vitest';
+import { startDeviceServer, useDeviceServer } from '../helpers/device-server.js';
 import { useHost } from '../helpers/host.js';
 import { attack, logged, reported } from './harness.js';
 
 describe('security: lifecycle', () => {
   // One isolate, so a late answer would have the next run's context to land in.
   const host = useHost({ threads: 1, maxIsolates: 1, warmIsolates: 1 });
-  let server: DeviceServer;
-  beforeAll(async () => {
-    server = await startDeviceServer();
-  });
-  afterAll(() => server.close());
-  const device = () => ({ ip: '127.0.0.1', portMap: { 80: server.port } });
+  const server = useDeviceServer();
+  const device = server.target;
 
   it('L1 a request started after D.success is never sent, and its callback cannot change the outcome', async () => {
     const before = server.seen.length;
