@@ -108,6 +108,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
     if (ctx.transcript === 'full') exchange.request = { headers: redactor.headers(headers) as Record<string, string>, body: redactor.body(body) };
     const started = performance.now();
     let hop: HopResponse;
+    const requestOver = ctx.session.begin?.();
     try {
       hop = await ctx.wire.send({
         url,
@@ -127,6 +128,8 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
       exchange.headersMs = sendFailure.headersMs === null ? null : round(sendFailure.headersMs);
       exchange.durationMs = round(performance.now() - started);
       return failure(sendFailure.code, sendFailure.message);
+    } finally {
+      requestOver?.();
     }
     exchange.status = hop.status;
     exchange.headersMs = round(hop.headersMs);

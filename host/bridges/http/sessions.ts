@@ -16,6 +16,8 @@ const KEEP_ALIVE_MS = 10_000;
 export interface HttpSession {
   readonly jar: CookieJar;
   dispatcher(rejectUnauthorized: boolean): Dispatcher;
+  /** Marks a request to the device as going; call what it returns when the request is over. */
+  begin?(): () => void;
 }
 
 /** Where a run finds the session of a target (the host's kept sessions, or a replay's own). */
@@ -56,10 +58,29 @@ export class DeviceSession implements HttpSession {
 
   /**
    * Connections still being made (TCP connect, TLS handshake). undici's Agent does not drop
-   * them on destroy(): a handshake the device never answers would hold its socket until
-   * undici's connect timeout (10 s), after the host closed.
+   * them on destroy() nor when the request that wanted one gives up: a handshake the device
+   * never answers would hold its socket until undici's connect timeout (10 s).
    */
   readonly #connecting = new Set<Socket>();
+  /** Requests of any run of this device that are not over yet. */
+  #inFlight = 0;
+
+  begin(): () => void {
+    this.#inFlight++;
+    let over = false;
+    return () => {
+      if (over) return;
+      over = true;
+      // With no request left, a connection still being made serves no one: a handshake the
+      // device never answers would otherwise hold its socket until undici's connect timeout.
+      if (--this.#inFlight === 0) this.#dropConnecting();
+    };
+  }
+
+  #dropConnecting(): void {
+    for (const socket of this.#connecting) socket.destroy();
+    this.#connecting.clear();
+  }
 
   #track(connector: buildConnector.connector, options: buildConnector.Options, callback: buildConnector.Callback): Socket {
     let done = false;
@@ -79,16 +100,11 @@ export class DeviceSession implements HttpSession {
     await Promise.all(agents.map((a) => a.close().catch(() => a.destroy())));
   }
 
-  /**
-   * Drops every connection now, those still being made too. close() waits for the requests
-   * undici still holds, and a request whose hop already failed while its connection was being
-   * made (a TLS handshake the device never answers) stays queued until undici's connect timeout.
-   */
+  /** Drops every connection now, those still being made too (close() waits for undici's requests). */
   async destroy(): Promise<void> {
     const agents = [...this.#agents.values()];
     this.#agents.clear();
-    for (const socket of this.#connecting) socket.destroy();
-    this.#connecting.clear();
+    this.#dropConnecting();
     await Promise.all(agents.map((a) => a.destroy().catch(() => {})));
   }
 }
