@@ -1,44 +1,21 @@
 // The Marketplace API and the application status as `driverbox serve` (the real bin) and the
 // agent serve them: same keys as the Monitoring API, accounts kept in the store across restarts.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startServe } from './helpers/serve-process.js';
 import { createAgent } from '../host/agent/agent.js';
 import { MarketplaceAuthError, MarketplaceClient } from '../host/api/marketplace/client/index.js';
 import { openStore } from '../host/store/store.js';
 import { deviceAccount } from './helpers/marketplace.js';
-
-const bin = path.resolve('bin/driverbox.js');
-
-async function startServe(args: string[], env: NodeJS.ProcessEnv) {
-  const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', '--quiet', ...args], { env: { PATH: process.env.PATH, ...env } });
-  let stdout = '';
-  let stderr = '';
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    proc.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const m = /Monitoring API on (http:\/\/127\.0\.0\.1:\d+)\/public-api\/v1/.exec(stdout);
-      if (m && stdout.includes('Ctrl-C to stop.')) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  const stop = () =>
-    new Promise<number | null>((resolve) => {
-      proc.on('exit', (code) => resolve(code));
-      proc.kill('SIGTERM');
-    });
-  return { url, stop, output: () => stdout };
-}
 
 describe('driverbox serve', () => {
   it('serves the Marketplace API over its store with the same API keys, and the status without a scheduler module', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-market-'));
     const env = { DRIVERBOX_DATA_DIR: dir };
     const args = ['--store', path.join(dir, 'market.db'), '--api-key', 'serve-market-key'];
-    const first = await startServe(args, env);
+    const first = await startServe([...args, '--quiet'], env);
     expect(first.output()).toContain(`Marketplace  ${first.url}/marketplace-api/v2 (and the deprecated /marketplace-api/v1)`);
     expect(first.output()).toContain(`status       ${first.url}/backend-api/v1/status`);
     const client = new MarketplaceClient({ baseUrl: first.url, apiKey: 'serve-market-key' });
@@ -57,13 +34,13 @@ describe('driverbox serve', () => {
     const wrong = new MarketplaceClient({ baseUrl: first.url, apiKey: 'other' });
     await expect(wrong.getAccountListV2()).rejects.toBeInstanceOf(MarketplaceAuthError);
     await expect(wrong.getStatus()).rejects.toBeInstanceOf(MarketplaceAuthError);
-    expect(await first.stop()).toBe(0);
+    expect((await first.stop()).code).toBe(0);
 
     // The accounts are in the store: a restarted serve has them.
-    const second = await startServe(args, env);
+    const second = await startServe([...args, '--quiet'], env);
     const again = new MarketplaceClient({ baseUrl: second.url, apiKey: 'serve-market-key' });
     expect((await again.getAccountListV2()).data).toEqual([{ email: 'served@example.com' }]);
-    expect(await second.stop()).toBe(0);
+    expect((await second.stop()).code).toBe(0);
     await Promise.all([client.close(), wrong.close(), again.close()]);
   });
 
@@ -75,7 +52,7 @@ describe('driverbox serve', () => {
       terms_and_conditions: { version: '9', url: 'https://acme.example/terms' },
     };
     writeFileSync(config, JSON.stringify({ apiKeys: ['config-market-key'], marketplace: { marketplace: 'acme', agreements, accessUrlBase: 'https://portal.acme.example/a', trialDays: 7 } }));
-    const served = await startServe(['--store', ':memory:', '--config', config], { DRIVERBOX_DATA_DIR: dir });
+    const served = await startServe(['--store', ':memory:', '--config', config, '--quiet'], { DRIVERBOX_DATA_DIR: dir });
     const client = new MarketplaceClient({ baseUrl: served.url, apiKey: 'config-market-key' });
     try {
       expect(await client.getPrivacyPolicyV2()).toEqual(agreements);
@@ -86,7 +63,7 @@ describe('driverbox serve', () => {
       expect(report.metadata.marketplace).toBe('acme');
     } finally {
       await client.close();
-      expect(await served.stop()).toBe(0);
+      expect((await served.stop()).code).toBe(0);
     }
   });
 });

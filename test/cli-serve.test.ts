@@ -1,42 +1,18 @@
 // `driverbox serve`: the real bin/driverbox.js serving the Monitoring API until SIGTERM,
 // with the key and secret made once in the data folder; and its usage / config errors.
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startServe } from './helpers/serve-process.js';
 import { runCli } from './helpers/cli.js';
 import { MonitoringAuthError, MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { openStore } from '../host/store/store.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 
-const bin = path.resolve('bin/driverbox.js');
-
 const runMain = (argv: string[], env: NodeJS.ProcessEnv = {}, cwd = tmpdir()) => runCli(argv, { env, cwd });
-
-/** Starts `driverbox serve`, waits for its banner, answers the URL and a stop function. */
-async function startServe(args: string[], env: NodeJS.ProcessEnv) {
-  const proc = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], { env: { PATH: process.env.PATH, ...env } });
-  let stdout = '';
-  let stderr = '';
-  proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    proc.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const m = /Monitoring API on (http:\/\/127\.0\.0\.1:\d+)\/public-api\/v1/.exec(stdout);
-      if (m) resolve(m[1]!);
-    });
-    proc.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-  });
-  const stop = () =>
-    new Promise<{ code: number | null; stdout: string }>((resolve) => {
-      proc.on('exit', (code) => resolve({ code, stdout }));
-      proc.kill('SIGTERM');
-    });
-  return { url, stop, output: () => stdout };
-}
 
 describe('driverbox serve', () => {
   it('makes an API key and a secret once in the data folder, serves the API with them, and stops on SIGTERM', async () => {
