@@ -35,9 +35,9 @@ export {
 } from './agent/agent.js';
 export { loadInventory, parseInventory, syncInventory, InventoryError, type Inventory, type InventorySyncResult } from './agent/inventory/index.js';
 export { createScheduler, type SchedulerOptions, type SchedulerJob, type SchedulerStats } from './agent/scheduler.js';
-export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './agent/sandbox-process/index.js';
+export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './executor/sandbox-process/index.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
-export type { RunExecutor } from './agent/run-executor.js';
+export type { RunExecutor } from './executor/run-executor.js';
 // The Marketplace API emulator and its client (docs/MARKETPLACE-API.md).
 export { marketplaceRoutes, DEFAULT_AGREEMENTS, type MarketplaceRoutesOptions } from './api/marketplace/marketplace-routes.js';
 export * from './api/marketplace/client/index.js';

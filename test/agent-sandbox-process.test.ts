@@ -3,8 +3,8 @@
 // runs go to the new child, and close() drains what was accepted.
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RestartBackoff } from '../host/agent/sandbox-process/backoff.js';
-import { startSandboxProcess, type SandboxEvents, type SandboxExitEvent, type SandboxProcess } from '../host/agent/sandbox-process/index.js';
+import { RestartBackoff } from '../host/executor/sandbox-process/backoff.js';
+import { startSandboxProcess, type SandboxEvents, type SandboxExitEvent, type SandboxProcess } from '../host/executor/sandbox-process/index.js';
 import type { RunRequest } from '../host/index.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 

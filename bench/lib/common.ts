@@ -115,7 +115,7 @@ function newestSourceMs(dir: string): number {
  */
 export function ensureHostBuild(): void {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const marker = path.join(root, 'dist', 'host', 'agent', 'sandbox-process', 'child.js');
+  const marker = path.join(root, 'dist', 'host', 'executor', 'sandbox-process', 'child.js');
   const built = existsSync(marker) && existsSync(path.join(root, 'dist', 'runtime', 'core.js')) ? statSync(marker).mtimeMs : 0;
   const source = Math.max(newestSourceMs(path.join(root, 'host')), newestSourceMs(path.join(root, 'runtime')));
   if (built >= source) return;

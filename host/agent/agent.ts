@@ -17,8 +17,9 @@ import { runAssociation, type ActionRun } from './association-run.js';
 import { loadInventory, syncInventory, type Inventory, type InventorySyncResult } from './inventory/index.js';
 import { DEFAULT_ACTIONS } from './inventory/types.js';
 import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './metrics.js';
-import type { RunExecutor } from './run-executor.js';
-import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './sandbox-process/index.js';
+import { externalHostList } from '../executor/external-hosts.js';
+import type { RunExecutor } from '../executor/run-executor.js';
+import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from '../executor/sandbox-process/index.js';
 import { createScheduler, DEFAULT_MAX_CONCURRENT, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
 import { createStatusSource, type HealthProbe } from './status.js';
 
@@ -59,6 +60,12 @@ export interface AgentOptions {
   scheduler?: SchedulerOptions;
   /** Limits given to every scheduled run (the run timeout, CPU, memory…). */
   limits?: Partial<RunLimits>;
+  /**
+   * Hosts that drivers not made by the inventory (uploaded through the API) may reach with
+   * D.createExternalDevice, in scheduled runs and executed through the API: default none;
+   * ["*"]: any host. Inventory drivers keep the host's default (any host).
+   */
+  externalHosts?: readonly string[];
   /** stop(): how long runs in flight may take to finish, ms (default 30 s). */
   graceMs?: number;
   /** Runs kept per device in the store (default 100; null keeps all). */
@@ -161,6 +168,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly #graceMs: number;
   readonly #refreshMs: number;
   readonly #keepRuns: number | null;
+  readonly #externalHosts: string[];
   #state: AgentState = 'new';
   #agentId: number | null = null;
   #scheduler: Scheduler | null = null;
@@ -183,6 +191,11 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.#refreshMs = optionalCount(options.storeRefreshMs, DEFAULT_STORE_REFRESH_MS, 'storeRefreshMs')!;
     this.#keepRuns = optionalCount(options.keepRunsPerDevice, DEFAULT_KEEP_RUNS_PER_DEVICE, 'keepRunsPerDevice');
     this.metrics = createAgentMetrics(options.metrics);
+    try {
+      this.#externalHosts = externalHostList(options.externalHosts ?? [], 'agent option externalHosts');
+    } catch (error) {
+      throw new DriverboxError('INVALID_OPTIONS', (error as Error).message);
+    }
   }
 
   get state(): AgentState {
@@ -388,7 +401,8 @@ export class Agent extends EventEmitter<AgentEvents> {
     });
     sandbox.on('exit', (event) => {
       if (event.expected) return;
-      const how = event.signal ? `signal ${event.signal}` : `exit code ${event.code}`;
+      if (event.overstay) this.metrics.recordOverstayKill();
+      const how = event.killedBecause ? `killed because ${event.killedBecause}` : event.signal ? `signal ${event.signal}` : `exit code ${event.code}`;
       this.#report(new Error(`agent: the sandbox process (pid ${event.pid}) died (${how}); ${event.lostRuns} run(s) in flight ended as failed; it is being restarted`));
     });
     this.#sandbox = sandbox;
@@ -400,6 +414,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.#server = await startMonitoringServer({
       store: this.#options.store,
       host: this.#executor ?? undefined,
+      externalHosts: this.#externalHosts,
       apiKeys: api.apiKeys,
       listen: { host: api.host ?? '127.0.0.1', port: api.port ?? 0 },
       user: 'api',
@@ -442,6 +457,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       executor,
       agentId: this.#agentId,
       limits: this.#options.limits,
+      externalHosts: this.#externalHosts,
       write: { activity: this.#options.activityLog ?? false, keepRunsPerDevice: this.#keepRuns },
     };
     const runs = await runAssociation(ctx, job.schedule.id, job.actions, signal, {

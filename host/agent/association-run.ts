@@ -9,7 +9,8 @@ import { getDevice } from '../store/devices.js';
 import { writeRunResult, type WriteRunOptions } from '../store/report-run.js';
 import { buildRunRequest } from '../store/run-request.js';
 import type { Store } from '../store/store.js';
-import type { RunExecutor } from './run-executor.js';
+import { externalHostsFor } from '../executor/external-hosts.js';
+import type { RunExecutor } from '../executor/run-executor.js';
 
 export interface AssociationRunContext {
   store: Store;
@@ -17,6 +18,8 @@ export interface AssociationRunContext {
   agentId: number;
   limits?: Partial<RunLimits>;
   write: WriteRunOptions;
+  /** Hosts drivers not made by the inventory may reach with D.createExternalDevice (default none; "*": any). */
+  externalHosts?: readonly string[];
 }
 
 export interface ActionRun {
@@ -56,6 +59,8 @@ export async function runAssociation(
     const device = association && getDevice(ctx.store, ctx.agentId, association.deviceId);
     if (!association || !driver || !device) break;
     const request = buildRunRequest(ctx.store, { driver, association, device, action }, ctx.limits);
+    const allowed = externalHostsFor(ctx.store, driver.id, ctx.externalHosts);
+    if (allowed) request.externalHosts = allowed;
     hooks.started(action);
     let result: RunResult;
     try {

@@ -29,6 +29,8 @@ export interface AgentMetrics {
   setPoolSize(size: number): void;
   /** The sandbox child process died and was started again. */
   recordRestart(): void;
+  /** The sandbox child process was killed because a run overstayed its deadline plus the margin. */
+  recordOverstayKill(): void;
   /** Where driverbox_sandbox_resident_memory_bytes is read at each scrape; null: left out. */
   observeSandboxMemory(read: () => { pid: number; bytes: number } | null): void;
   /** The text exposition, for GET /metrics. */
@@ -89,6 +91,11 @@ export function createAgentMetrics(options: AgentMetricsOptions = {}): AgentMetr
     help: 'Times the sandbox child process died and was restarted.',
     registers: [registry],
   });
+  const overstayKills = new Counter({
+    name: 'driverbox_sandbox_overstay_kills_total',
+    help: 'Times the sandbox child process was killed because a run overstayed its deadline plus the margin (a wedged child).',
+    registers: [registry],
+  });
   let readSandboxMemory: () => { pid: number; bytes: number } | null = () => null;
   new Gauge({
     name: 'driverbox_sandbox_resident_memory_bytes',
@@ -132,6 +139,9 @@ export function createAgentMetrics(options: AgentMetricsOptions = {}): AgentMetr
     },
     recordRestart() {
       restarts.inc();
+    },
+    recordOverstayKill() {
+      overstayKills.inc();
     },
     observeSandboxMemory(read) {
       readSandboxMemory = read;

@@ -11,6 +11,8 @@ export interface ReportOptions {
   report: boolean;
   store: string | undefined;
   device: { ip: string | null; host: string | null; portMap?: Record<number, number> };
+  /** The run's credentials: masked in what is written. */
+  secrets?: ReadonlyArray<string | null | undefined>;
 }
 
 /** The store to report to, or undefined without --report. */
@@ -36,7 +38,7 @@ export function openReportStore(options: ReportOptions, cwd: string, env: NodeJS
  */
 export function reportResult(store: Store, options: ReportOptions, driverName: string, result: RunResult): { ok: boolean; line: string } {
   try {
-    const reported = reportRun(store, { device: options.device, driverName, result, user: 'driverbox run' });
+    const reported = reportRun(store, { device: options.device, driverName, result, user: 'driverbox run', secrets: options.secrets });
     const device = options.device.host ?? options.device.ip;
     const count = reported.variableIds.length;
     return {

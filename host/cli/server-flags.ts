@@ -12,6 +12,7 @@ export const serverFlagOptions = {
   port: { type: 'string' },
   'api-key': { type: 'string', multiple: true },
   'secret-key-file': { type: 'string' },
+  'external-hosts': { type: 'string' },
 } as const;
 
 export const serverFlagsHelp = `  --store <file>            the store (default: driverbox.db in the data folder; env DRIVERBOX_STORE)
@@ -20,7 +21,10 @@ export const serverFlagsHelp = `  --store <file>            the store (default: 
   --api-key <key>           an accepted API key, repeatable (env DRIVERBOX_API_KEYS, comma-separated;
                             default: a key made once and kept in <data folder>/api-key)
   --secret-key-file <file>  the secret device credentials are encrypted with (env DRIVERBOX_SECRET_KEY;
-                            default: made once and kept in <data folder>/secret.key)`;
+                            default: made once and kept in <data folder>/secret.key)
+  --external-hosts <a,b>    hosts that drivers uploaded through the API may reach with D.createExternalDevice
+                            (config externalHosts; default none; "*" for any host; drivers of the agent's
+                            inventory may reach any host)`;
 
 export interface ServerFlagValues {
   store?: string;
@@ -28,6 +32,7 @@ export interface ServerFlagValues {
   port?: string;
   'api-key'?: string[];
   'secret-key-file'?: string;
+  'external-hosts'?: string;
 }
 
 /** Resolves the shared flags plus the JSON server config file (`configFile`, else env DRIVERBOX_CONFIG). */
@@ -36,7 +41,15 @@ export function serverConfigFromFlags(values: ServerFlagValues, configFile: stri
   if (port !== undefined && port > 65535) throw new UsageError(`--port must be a port number 0–65535 (got "${values.port}")`);
   try {
     return resolveServerConfig({
-      flags: { store: values.store, host: values.host, port, apiKeys: values['api-key'], secretKeyFile: values['secret-key-file'], config: configFile },
+      flags: {
+        store: values.store,
+        host: values.host,
+        port,
+        apiKeys: values['api-key'],
+        secretKeyFile: values['secret-key-file'],
+        config: configFile,
+        externalHosts: values['external-hosts'] === undefined ? undefined : values['external-hosts'].split(',').map((h) => h.trim()).filter(Boolean),
+      },
       env: io.env,
       cwd: io.cwd,
     });

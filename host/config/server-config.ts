@@ -4,10 +4,12 @@
 // once and kept in the data folder (mode 0600), so a restarted server accepts the same key and
 // can read the credentials it sealed.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveMarketplaceSettings, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
+import { externalHostList } from '../executor/external-hosts.js';
 import { defaultDataDir } from '../store/data-dir.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenMode } from '../store/file-modes.js';
 
 export interface ServerConfigFile {
   store?: string;
@@ -17,11 +19,13 @@ export interface ServerConfigFile {
   secretKeyFile?: string;
   /** The Marketplace API emulator's name, agreements, access URL base and trial length. */
   marketplace?: MarketplaceSettings;
+  /** Hosts that drivers uploaded through the API may reach with D.createExternalDevice (default none; ["*"]: any). */
+  externalHosts?: string[];
 }
 
 export interface ServerConfigInput {
   /** Flags given on the command line (undefined when not given). */
-  flags: { store?: string; host?: string; port?: number; apiKeys?: string[]; secretKeyFile?: string; config?: string };
+  flags: { store?: string; host?: string; port?: number; apiKeys?: string[]; secretKeyFile?: string; config?: string; externalHosts?: string[] };
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
@@ -33,6 +37,8 @@ export interface ServerConfig {
   secretKey: string;
   /** From the config file; {} when it sets none (the emulator's defaults apply). */
   marketplace: MarketplaceSettings;
+  /** Hosts drivers uploaded through the API may reach (--external-hosts, else the config file; default none). */
+  externalHosts: string[];
   /** Where each setting came from, for the start-up banner. */
   sources: { apiKeys: string; secretKey: string };
 }
@@ -61,7 +67,7 @@ function readConfigFile(file: string): ServerConfigFile {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${file}: expected a JSON object`);
   const config = parsed as Record<string, unknown>;
-  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace']);
+  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts']);
   for (const key of Object.keys(config)) if (!known.has(key)) throw new ConfigError(`${file}: unknown field "${key}" (known: ${[...known].join(', ')})`);
   const expect = (ok: boolean, field: string, what: string) => {
     if (!ok) throw new ConfigError(`${file}: ${field} must be ${what}`);
@@ -78,6 +84,13 @@ function readConfigFile(file: string): ServerConfigFile {
   }
   if (config.secretKey !== undefined) expect(typeof config.secretKey === 'string' && config.secretKey.length >= 8, 'secretKey', 'a string of 8 characters or more');
   if (config.secretKeyFile !== undefined) expect(typeof config.secretKeyFile === 'string', 'secretKeyFile', 'a file path');
+  if (config.externalHosts !== undefined) {
+    try {
+      externalHostList(config.externalHosts, 'externalHosts');
+    } catch (error) {
+      throw new ConfigError(`${file}: ${(error as Error).message}`);
+    }
+  }
   if (config.marketplace !== undefined) {
     const settings = config.marketplace as Record<string, unknown>;
     expect(typeof settings === 'object' && settings !== null && !Array.isArray(settings), 'marketplace', 'an object {marketplace, agreements, accessUrlBase, trialDays}');
@@ -111,12 +124,24 @@ function readSecretFile(file: string, what: string): string {
 
 /** A secret kept in the data folder: read it, or make it on first use. */
 function keptSecret(file: string): string {
-  if (existsSync(file)) return readSecretFile(file, 'generated secret');
-  mkdirSync(path.dirname(file), { recursive: true });
+  // The data folder holds the store and these secrets: owner only (tightened when an older version left it open).
+  ensurePrivateDir(path.dirname(file), true);
+  if (existsSync(file)) {
+    tightenMode(file, PRIVATE_FILE_MODE);
+    return readSecretFile(file, 'generated secret');
+  }
   const secret = randomBytes(24).toString('base64url');
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(file, 0o600);
   return secret;
+}
+
+function configured<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
 }
 
 export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): ServerConfig {
@@ -159,6 +184,7 @@ export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): Ser
     apiKeys,
     secretKey,
     marketplace: file.marketplace ?? {},
+    externalHosts: configured(() => externalHostList(flags.externalHosts ?? file.externalHosts ?? [], '--external-hosts')),
     sources: { apiKeys: apiKeySource, secretKey: secretSource },
   };
 }

@@ -16,6 +16,8 @@ export interface ReportRunInput {
   result: RunResult;
   /** Who ran it, for the activity log (default "driverbox"). */
   user?: string;
+  /** The credentials the run used: masked as *** in everything written (they are never stored). */
+  secrets?: ReadonlyArray<string | null | undefined>;
 }
 
 export interface ReportedLocalRun extends ReportedRun {
@@ -45,6 +47,7 @@ export function reportRun(store: Store, input: ReportRunInput): ReportedLocalRun
       store,
       { agentId: agent.id, deviceId: device.id, driverName: input.driverName ?? null, user: input.user },
       input.result,
+      { secrets: input.secrets },
     );
     return { ...reported, agentId: agent.id, deviceId: device.id, deviceCreated };
   });

@@ -4,6 +4,7 @@
 import type { RunResult, VariableRecord } from '../run-result.js';
 import { addActivity } from './activity-log.js';
 import { getDevice } from './devices.js';
+import { deviceSecrets, SecretMask } from './run-secrets.js';
 import { insertRun, pruneDeviceRuns } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
@@ -26,6 +27,11 @@ export interface WriteRunOptions {
   activity?: boolean;
   /** Keep only the device's newest N runs afterwards (default: keep all). */
   keepRunsPerDevice?: number | null;
+  /**
+   * Secrets the run used besides the device's stored credentials (which are always masked),
+   * e.g. credentials given on the command line: masked as *** in everything written.
+   */
+  secrets?: ReadonlyArray<string | null | undefined>;
 }
 
 export interface ReportedRun {
@@ -34,12 +40,14 @@ export interface ReportedRun {
   variableIds: number[];
 }
 
-export function writeRunResult(store: Store, target: ReportTarget, result: RunResult, options: WriteRunOptions = {}): ReportedRun {
-  checkResult(result);
+export function writeRunResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions = {}): ReportedRun {
+  checkResult(unmasked);
   return store.transaction(() => {
     if (!getDevice(store, target.agentId, target.deviceId)) {
       throw new StoreError('NOT_FOUND', `device ${target.deviceId} of agent ${target.agentId} not found`);
     }
+    // Nothing of the run's secrets is written: logs, message, warnings, exchanges, values.
+    const result = new SecretMask([...deviceSecrets(store, target.deviceId), ...(options.secrets ?? [])]).result(unmasked);
     const now = store.now();
     const associationId = target.associationId ?? null;
     const warnings = [...result.warnings];

@@ -2,11 +2,11 @@
 // drivers, associations, variables and their history, tables, runs and the activity log.
 // Modules beside this one (agents.ts, devices.ts, variables.ts…) read and write it through
 // a Store; none keeps state of its own.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { defaultStorePath } from './data-dir.js';
+import { defaultDataDir, defaultStorePath } from './data-dir.js';
+import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './file-modes.js';
 import { migrate } from './migrations.js';
 import { deriveKey, keyMatchesCheck, lockedSecretBox, makeCheck, makeSecretBox, type SecretBox } from './secret-box.js';
 import { StoreError } from './store-error.js';
@@ -65,7 +65,11 @@ export function openStore(options: StoreOptions = {}): Store {
   const path = options.path ?? defaultStorePath();
   let db: Database.Database;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      // A folder made here is 0700; the data folder itself is tightened, any other existing one left alone.
+      ensurePrivateDir(dirname(path), resolve(dirname(path)) === resolve(defaultDataDir()));
+      createPrivateFile(path);
+    }
     db = new Database(path);
   } catch (error) {
     throw new StoreError('STORE_UNOPENABLE', `cannot open the store at ${path}: ${(error as Error).message}`);
@@ -78,6 +82,8 @@ export function openStore(options: StoreOptions = {}): Store {
     if (path !== ':memory:') {
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
+      // After the pragma, so the -wal and -shm files exist: those of an older version were 0644.
+      tightenStoreFiles(path);
     }
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');

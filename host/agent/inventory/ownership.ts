@@ -30,6 +30,22 @@ export function writeOwnership(store: Store, ownership: InventoryOwnership): voi
   store.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META_KEY, JSON.stringify(ownership));
 }
 
+let lastDriverIds: { raw: string; ids: ReadonlySet<number> } | null = null;
+
+/**
+ * Ids of the drivers the inventory made (the operator's own code), read per run to choose a
+ * run's external-host policy: cached on the stored text, so an unchanged inventory is parsed once.
+ */
+export function inventoryDriverIds(store: Store): ReadonlySet<number> {
+  const row = store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
+  if (!row) return new Set();
+  if (lastDriverIds?.raw !== row.value) {
+    const drivers = (JSON.parse(row.value) as Partial<InventoryOwnership>).drivers ?? {};
+    lastDriverIds = { raw: row.value, ids: new Set(Object.values(drivers).filter((id) => Number.isInteger(id))) };
+  }
+  return lastDriverIds.ids;
+}
+
 /** Is this entity one the inventory made? (The API may use it to explain a refusal.) */
 export function isInventoryOwned(store: Store, kind: 'device' | 'driver' | 'association', id: number): boolean {
   const o = readOwnership(store);

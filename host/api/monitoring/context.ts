@@ -1,5 +1,5 @@
 // What every route handler of the Monitoring API is given.
-import type { RunExecutor } from '../../agent/run-executor.js';
+import type { RunExecutor } from '../../executor/run-executor.js';
 import type { Store } from '../../store/store.js';
 
 export interface ApiContext {
@@ -8,4 +8,6 @@ export interface ApiContext {
   host?: RunExecutor;
   /** The user name written into activity-log entries the API makes. */
   user: string;
+  /** Hosts drivers not made by the inventory may reach with D.createExternalDevice (default none; "*": any). */
+  externalHosts: readonly string[];
 }

@@ -3,12 +3,14 @@
 // association's parameter values) and shapes the RunResult as CustomDriverExecutionResult.
 // Action ids are the reference's custom_N ↔ N (1–30); 0 runs get_status (a driverbox
 // extension, so collection can be triggered through the API). validate is not executable.
-import type { RunExecutor } from '../../agent/run-executor.js';
+import { externalHostsFor } from '../../executor/external-hosts.js';
+import type { RunExecutor } from '../../executor/run-executor.js';
 import { DriverboxError } from '../../errors.js';
 import type { RunResult } from '../../run-result.js';
 import { findAssociation } from '../../store/associations.js';
 import { getCustomDriver } from '../../store/custom-drivers.js';
 import { buildRunRequest, type PlannedRun } from '../../store/run-request.js';
+import { deviceSecrets, SecretMask } from '../../store/run-secrets.js';
 import { requireDevice } from './access.js';
 import type { Store } from '../../store/store.js';
 import { ApiError, conflict, notFound } from './api-error.js';
@@ -56,22 +58,32 @@ export function planExecution(store: Store, request: ExecutionRequest): Executio
   return { driver, association, device, action };
 }
 
-export async function runPlannedAction(store: Store, host: RunExecutor, plan: ExecutionPlan): Promise<RunResult> {
+/**
+ * Runs the plan with the external-host policy of its driver; the result comes back with the
+ * device's credentials masked, so neither the answer nor what is stored holds them.
+ */
+export async function runPlannedAction(store: Store, host: RunExecutor, plan: ExecutionPlan, externalHosts: readonly string[] = []): Promise<RunResult> {
+  const mask = new SecretMask(deviceSecrets(store, plan.device.id));
+  const request = buildRunRequest(store, plan);
+  const allowed = externalHostsFor(store, plan.driver.id, externalHosts);
+  if (allowed) request.externalHosts = allowed;
   try {
-    return await host.run(buildRunRequest(store, plan));
+    return mask.result(await host.run(request));
   } catch (error) {
     if (!(error instanceof DriverboxError)) throw error;
     const status = error.code === 'HOST_CLOSED' ? 503 : 500;
-    throw new ApiError(status, error.code, `${plan.action} of custom driver ${plan.driver.id} could not be run: ${error.message}`);
+    throw new ApiError(status, error.code, mask.text(`${plan.action} of custom driver ${plan.driver.id} could not be run: ${error.message}`));
   }
 }
 
-export function toExecutionResult(result: RunResult): CustomDriverExecutionResult {
+/** The API's answer; `mask` (the run's secrets) is applied to every text in it. */
+export function toExecutionResult(result: RunResult, mask?: SecretMask): CustomDriverExecutionResult {
+  const text = (value: string) => (mask ? mask.text(value) : value);
   return {
     elapsed: Math.round(result.durationMs),
-    errorMessage: result.message,
+    errorMessage: result.message === null ? null : text(result.message),
     errorType: result.errorType,
-    log: [...result.logs.map((l) => `${l.level}: ${l.message}`), ...result.warnings.map((w) => `warning: ${w}`)],
+    log: [...result.logs.map((l) => text(`${l.level}: ${l.message}`)), ...result.warnings.map((w) => text(`warning: ${w}`))],
     outcome: result.status,
   };
 }

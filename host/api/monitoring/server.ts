@@ -2,7 +2,8 @@
 // operation group in routes/; this file wires them with the API-key check, the error body and
 // the OpenAPI document.
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { RunExecutor } from '../../agent/run-executor.js';
+import { externalHostList } from '../../executor/external-hosts.js';
+import type { RunExecutor } from '../../executor/run-executor.js';
 import type { Store } from '../../store/store.js';
 import { apiKeyCheck } from './auth.js';
 import type { ApiContext } from './context.js';
@@ -25,10 +26,15 @@ export interface MonitoringApiOptions {
   store: Store;
   /** Accepted X-Api-Key values; at least one. */
   apiKeys: readonly string[];
-  /** Runs drivers for executeCustomDriverAction (a Host, or the agent's sandbox process). */
+  /** Runs drivers for executeCustomDriverAction (the supervised sandbox process, or an in-process Host). */
   host?: RunExecutor;
   /** The user written into activity-log entries made through the API. Default "api". */
   user?: string;
+  /**
+   * Hosts that custom drivers not made by the agent's inventory (uploaded through the API) may
+   * reach with D.createExternalDevice when executed: default none; ["*"]: any host.
+   */
+  externalHosts?: readonly string[];
   /** Fastify's logger option (false by default). */
   logger?: boolean | Record<string, unknown>;
   /** The version shown in the OpenAPI document. */
@@ -70,7 +76,12 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
     exposeHeadRoutes: false,
     ajv: { customOptions: { allErrors: true, coerceTypes: 'array', useDefaults: true, removeAdditional: false } },
   });
-  const ctx: ApiContext = { store: options.store, host: options.host, user: options.user ?? 'api' };
+  const ctx: ApiContext = {
+    store: options.store,
+    host: options.host,
+    user: options.user ?? 'api',
+    externalHosts: externalHostList(options.externalHosts ?? [], 'the Monitoring API option externalHosts'),
+  };
   installErrorHandling(app);
   const onDone = options.onRequestDone;
   if (onDone) {

@@ -106,6 +106,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
     env: io.env,
     scheduler: { maxConcurrent, maxPerDevice, jitterMs },
     limits: timeoutMs ? { timeoutMs } : undefined,
+    externalHosts: config.externalHosts,
     graceMs,
     api: {
       apiKeys: config.apiKeys,

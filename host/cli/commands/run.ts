@@ -95,7 +95,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const record = values.record === undefined ? undefined : path.resolve(io.cwd, values.record);
   const replay = values.replay === undefined ? undefined : path.resolve(io.cwd, values.replay);
 
-  const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap } };
+  const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: [device.password, device.username] };
   const store = openReportStore(reporting, io.cwd, io.env);
 
   const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs });

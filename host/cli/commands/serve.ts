@@ -1,11 +1,13 @@
 // `driverbox serve`: the local Monitoring Public API v1 over the embedded store, on loopback
-// by default, until Ctrl-C / SIGTERM. Drivers executed through the API run in this process.
-// Beside it: the Marketplace API emulator (/marketplace-api) and the application status.
+// by default, until Ctrl-C / SIGTERM. Drivers executed through the API run in the supervised
+// sandbox process, as the agent's do, so a driver that crashes or wedges its isolate costs that
+// child (killed, restarted) and never the API. Beside it: the Marketplace API emulator
+// (/marketplace-api) and the application status.
 import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
 import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
-import { createHost, type Host } from '../../host.js';
+import { startSandboxProcess, type SandboxProcess } from '../../executor/sandbox-process/index.js';
 import { marketplaceRoutes } from '../../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../api/monitoring/server.js';
 import { ensureLocalAgent } from '../../store/agents.js';
@@ -28,6 +30,9 @@ ${serverFlagsHelp}
   --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile, marketplace}; flags and
                             environment win over it (env DRIVERBOX_CONFIG)
   --probe-interval <s>      seconds between TCP sensor probe rounds (default ${DEFAULT_PROBE_INTERVAL_MS / 1000})
+  --run-timeout <s>         deadline of a driver run executed through the API, seconds (default 60); a run
+                            still going 5 s past it means its sandbox process is wedged: it is killed and
+                            restarted, and the run fails with TIMEOUT_ERROR
   --quiet                   do not print a line per request
   -h, --help                this help
 
@@ -35,13 +40,14 @@ The data folder is $DRIVERBOX_DATA_DIR, else the platform's (~/.local/share/driv
 Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 the store or the port cannot be used, 2 usage or config error.`;
 
 /**
- * The status probes of this process. It runs drivers in an in-process host and has no
- * scheduler (that is `driverbox agent`), so the scheduler module is left out of the status.
+ * The status probes of this process. It runs drivers in the supervised sandbox process and has
+ * no scheduler (that is `driverbox agent`), so the scheduler module is left out of the status.
  */
-function serveProbes(store: Store, host: Host, server: () => RunningMonitoringServer | null): Record<ModuleName, HealthProbe | null> {
+function serveProbes(store: Store, sandbox: SandboxProcess, server: () => RunningMonitoringServer | null): Record<ModuleName, HealthProbe | null> {
   return {
     sandbox: () => {
-      host.stats();
+      const { state, lastKill } = sandbox.stats();
+      if (state !== 'ready') throw new Error(`the sandbox process is ${state}${lastKill ? ` (last killed: ${lastKill.reason})` : ''}`);
     },
     store: () => {
       store.db.prepare('SELECT 1').get();
@@ -53,6 +59,11 @@ function serveProbes(store: Store, host: Host, server: () => RunningMonitoringSe
   };
 }
 
+function describeExternalHosts(hosts: readonly string[]): string {
+  if (hosts.includes('*')) return 'any host';
+  return hosts.length ? hosts.join(', ') : 'no external host';
+}
+
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -62,6 +73,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ...serverFlagOptions,
       config: { type: 'string' },
       'probe-interval': { type: 'string' },
+      'run-timeout': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -72,10 +84,23 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
   const probeSeconds = parseIntegerFlag('probe-interval', values['probe-interval'], 1);
+  const runTimeoutSeconds = parseIntegerFlag('run-timeout', values['run-timeout'], 1);
   const config = serverConfigFromFlags(values, values.config, io);
 
   const store = openStore({ path: config.storePath, secretKey: config.secretKey });
-  const host = createHost();
+  let host: SandboxProcess;
+  try {
+    host = await startSandboxProcess({ host: runTimeoutSeconds ? { limits: { timeoutMs: runTimeoutSeconds * 1000 } } : {} });
+  } catch (error) {
+    store.close();
+    io.stderr(`driverbox serve: the sandbox process cannot be started: ${(error as Error).message}`);
+    return 1;
+  }
+  host.on('exit', (event) => {
+    if (event.expected) return;
+    const how = event.killedBecause ? `was killed because ${event.killedBecause}` : event.signal ? `died (signal ${event.signal})` : `died (exit code ${event.code})`;
+    io.stderr(`driverbox serve: the sandbox process (pid ${event.pid}) ${how}; ${event.lostRuns} run(s) in flight ended as failed; it is being restarted`);
+  });
   // TCP sensors are really probed: each round writes UP / DOWN and the round trips as RTD samples.
   const prober = createMonitorProber(store, {
     intervalMs: (probeSeconds ?? DEFAULT_PROBE_INTERVAL_MS / 1000) * 1000,
@@ -90,6 +115,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       server = await startMonitoringServer({
         store,
         host,
+        externalHosts: config.externalHosts,
         apiKeys,
         listen: config.listen,
         onRequestDone: values.quiet ? undefined : (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`),
@@ -113,6 +139,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         `  Marketplace  ${server.url}/marketplace-api/v2 (and the deprecated /marketplace-api/v1)`,
         `  status       ${server.url}/backend-api/v1/status`,
         `  TCP sensors  probed every ${prober.intervalMs / 1000} s`,
+        `  drivers      run in sandbox process ${host.stats().pid ?? '?'}; API drivers may reach ${describeExternalHosts(config.externalHosts)} with D.createExternalDevice`,
         '',
         `Try: curl -H "X-Api-Key: <key>" ${server.url}/public-api/v1/agent`,
         'Ctrl-C to stop.',

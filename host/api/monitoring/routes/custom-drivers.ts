@@ -17,6 +17,7 @@ import { createCustomDriver, customDriverProblems, deleteCustomDriver, getCustom
 import { samplePeriodProblem } from '../../../store/driver-input.js';
 import { getDevice } from '../../../store/devices.js';
 import { writeRunResult } from '../../../store/report-run.js';
+import { deviceSecrets, SecretMask } from '../../../store/run-secrets.js';
 import { StoreError } from '../../../store/store-error.js';
 import { ApiError, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
@@ -218,7 +219,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
       if (!ctx.host) {
         throw new ApiError(503, 'EXECUTION_UNAVAILABLE', 'this server was started without a driver host, so it cannot execute custom driver actions');
       }
-      const result = await runPlannedAction(store, ctx.host, plan);
+      const result = await runPlannedAction(store, ctx.host, plan, ctx.externalHosts);
       markAssociationRun(store, plan.association.id);
       try {
         writeRunResult(
@@ -234,7 +235,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
           `${plan.action} ran (outcome ${result.status}${result.errorType ? ` ${result.errorType}` : ''}) but its result could not be stored: ${(error as Error).message}`,
         );
       }
-      return toExecutionResult(result);
+      return toExecutionResult(result, new SecretMask(deviceSecrets(store, plan.device.id)));
     },
   );
 

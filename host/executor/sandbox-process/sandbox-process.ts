@@ -1,19 +1,23 @@
 // startSandboxProcess: a RunExecutor whose runs execute in a forked child holding the isolate
-// pool, so that a catastrophic isolate error kills that child and not the agent. The agent
-// side supervises it: runs in flight when it dies end as failed results naming the exit code
-// or signal, it is restarted (with backoff when it keeps dying), and runs not yet sent wait
-// for the new child. Only maxInFlight runs are sent at once, so a crash loses no more.
+// pool, so that a catastrophic isolate error kills that child and not the agent or the API.
+// The parent side supervises it: runs in flight when it dies end as failed results naming the
+// exit code or signal, it is restarted (with backoff when it keeps dying), and runs not yet
+// sent wait for the new child. Only maxInFlight runs are sent at once, so a crash loses no
+// more. A run that overstays its deadline plus overstayMarginMs means the child is wedged (a
+// spinning or stopped thread the in-process watchdog could not end): the child is killed,
+// that run ends with TIMEOUT_ERROR and the child is restarted.
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { DriverboxError, type DriverboxErrorCode } from '../../errors.js';
 import type { RunRequest } from '../../host.js';
+import { resolveLimits } from '../../limits.js';
 import type { RunResult } from '../../run-result.js';
 import type { PoolStats } from '../../sandbox/pool.js';
 import { residentMemoryBytes } from './resident-memory.js';
 import type { RunExecutor } from '../run-executor.js';
 import { RestartBackoff, type BackoffOptions } from './backoff.js';
-import { lostRunResult } from './crash-result.js';
+import { lostRunResult, overstayRunResult } from './crash-result.js';
 import { sandboxEntryPath } from './entry-path.js';
 import { assertSendable } from './plain-data.js';
 import type { FromChild, SandboxHostOptions, ToChild, WireError } from './protocol.js';
@@ -29,6 +33,11 @@ export interface SandboxProcessOptions {
   closeGraceMs?: number;
   /** Extra Node flags for the child (e.g. --max-old-space-size=512); --no-node-snapshot is always given. */
   execArgv?: string[];
+  /**
+   * A run still unanswered this long after its deadline (limits.timeoutMs) means the child is
+   * wedged: it is killed and restarted, that run ends with TIMEOUT_ERROR, ms (default 5000).
+   */
+  overstayMarginMs?: number;
 }
 
 export type SandboxState = 'starting' | 'ready' | 'restarting' | 'closing' | 'closed';
@@ -51,6 +60,10 @@ export interface SandboxProcessStats {
   pool: PoolStats | null;
   /** The child's resident memory now, bytes (Linux /proc); null without a child or off Linux. */
   rssBytes: number | null;
+  /** Children killed because a run overstayed its deadline plus overstayMarginMs. */
+  overstayKills: number;
+  /** Why the supervisor last killed a child (overstay, IPC failure, close()'s grace), and when; null if it never did. */
+  lastKill: { reason: string; at: string } | null;
 }
 
 export interface SandboxExitEvent {
@@ -61,6 +74,10 @@ export interface SandboxExitEvent {
   expected: boolean;
   /** Runs in flight that ended as failed because of this exit. */
   lostRuns: number;
+  /** Why the supervisor killed it (e.g. a run overstayed its deadline); null when it exited on its own. */
+  killedBecause: string | null;
+  /** True when it was killed because a run overstayed its deadline plus the margin. */
+  overstay: boolean;
 }
 
 export interface SandboxRestartEvent {
@@ -86,6 +103,12 @@ interface PendingRun {
   resolve(result: RunResult): void;
   reject(error: Error): void;
   sentAt: number;
+  /** The run's deadline, ms (its limits over the host's); the overstay watchdog adds the margin. */
+  timeoutMs: number;
+  /** Fires at sentAt + timeoutMs + margin: the child is wedged. */
+  watchdog: NodeJS.Timeout | null;
+  /** Set when this run is the one that overstayed: it ends with TIMEOUT_ERROR. */
+  overstayed: boolean;
 }
 
 /** One forked child and what the supervisor knows of it. */
@@ -101,6 +124,8 @@ interface Child {
   initError: WireError | null;
   /** The end of its stderr, for the reason of a crash. */
   stderrTail: string;
+  /** Killed because a run overstayed its deadline plus the margin. */
+  overstay: boolean;
 }
 
 const STDERR_TAIL_CHARS = 600;
@@ -115,12 +140,18 @@ function integer(value: number | undefined, fallback: number, name: string, min:
   return value;
 }
 
+function describeRun(request: RunRequest): string {
+  return request?.path ?? request?.filename ?? 'an inline driver';
+}
+
 function describeExit(code: number | null, signal: NodeJS.Signals | null): string {
   return signal ? `was killed by ${signal}` : `exited with code ${code}`;
 }
 
 class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
   readonly #options: Required<Omit<SandboxProcessOptions, 'restart' | 'host'>> & { host: SandboxHostOptions };
+  #overstayKills = 0;
+  #lastKill: { reason: string; at: string } | null = null;
   readonly #backoff: RestartBackoff;
   readonly #entry: string;
   readonly #queue: PendingRun[] = [];
@@ -151,6 +182,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       maxInFlight: integer(options.maxInFlight, host.maxIsolates ?? 16, 'maxInFlight', 1),
       closeGraceMs: integer(options.closeGraceMs, 10_000, 'closeGraceMs', 0),
       execArgv: options.execArgv ?? [],
+      overstayMarginMs: integer(options.overstayMarginMs, 5_000, 'overstayMarginMs', 0),
     };
     if (!Array.isArray(this.#options.execArgv) || this.#options.execArgv.some((a) => typeof a !== 'string')) {
       throw new DriverboxError('INVALID_OPTIONS', 'sandbox process: execArgv must be a list of Node flags');
@@ -174,12 +206,12 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       return Promise.reject(new DriverboxError('HOST_CLOSED', 'the sandbox process is closed'));
     }
     try {
-      assertSendable(request, 'request', `run of ${request?.path ?? request?.filename ?? 'an inline driver'}`);
+      assertSendable(request, 'request', `run of ${describeRun(request)}`);
     } catch (error) {
       return Promise.reject(error);
     }
     return new Promise<RunResult>((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, request, resolve, reject, sentAt: 0 });
+      this.#queue.push({ id: this.#nextId++, request, resolve, reject, sentAt: 0, timeoutMs: this.#deadlineOf(request), watchdog: null, overstayed: false });
       this.#pump();
     });
   }
@@ -196,7 +228,39 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       lostRuns: this.#lostRuns,
       pool: this.#pool,
       rssBytes: child?.pid ? residentMemoryBytes(child.pid) : null,
+      overstayKills: this.#overstayKills,
+      lastKill: this.#lastKill,
     };
+  }
+
+  /** The run's deadline as the child's host will resolve it; the default one when its limits are bad (the child refuses them at once). */
+  #deadlineOf(request: RunRequest): number {
+    try {
+      return resolveLimits(this.#options.host.limits, request.limits).timeoutMs;
+    } catch {
+      return resolveLimits().timeoutMs;
+    }
+  }
+
+  /** Arms the run's overstay watchdog when it is sent to the child. */
+  #watch(child: Child, run: PendingRun): void {
+    const margin = this.#options.overstayMarginMs;
+    run.watchdog = setTimeout(() => {
+      run.watchdog = null;
+      if (this.#child !== child || !this.#inFlight.has(run.id)) return;
+      run.overstayed = true;
+      // Others past their own deadline + margin by now are stuck in the same child: they time out too.
+      const now = performance.now();
+      for (const other of this.#inFlight.values()) if (now - other.sentAt >= other.timeoutMs + margin) other.overstayed = true;
+      child.overstay = true;
+      this.#kill(child, `a run of ${describeRun(run.request)} overstayed its deadline of ${run.timeoutMs} ms by more than ${margin} ms (the process was wedged)`);
+    }, run.timeoutMs + margin);
+    run.watchdog.unref();
+  }
+
+  #unwatch(run: PendingRun): void {
+    if (run.watchdog) clearTimeout(run.watchdog);
+    run.watchdog = null;
   }
 
   close(): Promise<void> {
@@ -261,6 +325,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       killedBecause: null,
       initError: null,
       stderrTail: '',
+      overstay: false,
     };
     this.#child = state;
     this.#state = this.#restarts === 0 && previousPid === null ? 'starting' : 'restarting';
@@ -301,6 +366,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
         const run = this.#inFlight.get(message.id);
         if (!run) return;
         this.#inFlight.delete(message.id);
+        this.#unwatch(run);
         if (message.t === 'result') run.resolve(message.result);
         else run.reject(new DriverboxError((message.error.code ?? 'SANDBOX_FAILED') as DriverboxErrorCode, message.error.message));
         this.#pump();
@@ -318,6 +384,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       const run = this.#queue.shift()!;
       run.sentAt = performance.now();
       this.#inFlight.set(run.id, run);
+      this.#watch(child, run);
       if (!this.#send(child, { t: 'run', id: run.id, request: run.request }, run)) return;
     }
   }
@@ -333,12 +400,14 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       // The serializer refused this value (assertSendable missed a kind): only this run fails.
       if (run && error instanceof Error && error.name === 'DataCloneError') {
         this.#inFlight.delete(run.id);
-        run.reject(new DriverboxError('INVALID_OPTIONS', `run of ${run.request.path ?? run.request.filename ?? 'an inline driver'}: ${error.message}; only plain data can be sent to the sandbox process`));
+        this.#unwatch(run);
+        run.reject(new DriverboxError('INVALID_OPTIONS', `run of ${describeRun(run.request)}: ${error.message}; only plain data can be sent to the sandbox process`));
         return true;
       }
       if (run) {
         // Never sent: it goes to the next child with the rest of the queue.
         this.#inFlight.delete(run.id);
+        this.#unwatch(run);
         this.#queue.unshift(run);
       }
       this.#kill(child, `sending to it failed (${error instanceof Error ? error.message : String(error)})`);
@@ -347,7 +416,11 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
   }
 
   #kill(child: Child, reason: string | null): void {
-    if (child.killedBecause === null && reason !== null) child.killedBecause = reason;
+    if (child.killedBecause === null && reason !== null) {
+      child.killedBecause = reason;
+      if (child.overstay) this.#overstayKills++;
+      this.#lastKill = { reason: `pid ${child.pid}: ${reason}`, at: new Date().toISOString() };
+    }
     child.process.kill('SIGKILL');
   }
 
@@ -363,10 +436,15 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
     this.#inFlight.clear();
     const now = performance.now();
     for (const run of lost) {
-      run.resolve(lostRunResult(run.request, `the sandbox process (pid ${child.pid}) ${how} while this run was in flight; ${next}${output}`, now - run.sentAt));
+      this.#unwatch(run);
+      if (run.overstayed) {
+        run.resolve(overstayRunResult(run.request, `the run did not end within its deadline of ${run.timeoutMs} ms plus ${this.#options.overstayMarginMs} ms: the sandbox process (pid ${child.pid}) was wedged and was killed; ${next}`, now - run.sentAt));
+      } else {
+        run.resolve(lostRunResult(run.request, `the sandbox process (pid ${child.pid}) ${how} while this run was in flight; ${next}${output}`, now - run.sentAt));
+      }
     }
     this.#lostRuns += lost.length;
-    this.emit('exit', { pid: child.pid, code, signal, expected, lostRuns: lost.length });
+    this.emit('exit', { pid: child.pid, code, signal, expected, lostRuns: lost.length, killedBecause: child.killedBecause, overstay: child.overstay });
     this.#onChildGone?.();
     this.#onIdle?.();
     if (!child.ready && !this.#startSettled) {

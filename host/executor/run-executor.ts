@@ -1,5 +1,5 @@
-// The one interface the agent's pieces share to execute driver runs: the scheduler calls it,
-// and either an in-process Host (createHost) or the supervised sandbox process provides it.
+// The one interface that executes driver runs for the agent's scheduler and the API's execute action;
+// an in-process Host (createHost) or the supervised sandbox process (sandbox-process/) provides it.
 import type { RunRequest } from '../host.js';
 import type { RunResult } from '../run-result.js';
 

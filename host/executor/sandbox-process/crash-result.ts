@@ -21,3 +21,12 @@ export function lostRunResult(request: RunRequest, message: string, durationMs: 
     durationMs: Math.round(durationMs * 100) / 100,
   };
 }
+
+/**
+ * The RunResult of a run that overstayed its deadline plus the margin, so the supervisor killed
+ * its wedged child: TIMEOUT_ERROR with limitExceeded 'timeout', as the in-process deadline
+ * reports it, so a caller sees one kind of failure for "the run took too long".
+ */
+export function overstayRunResult(request: RunRequest, message: string, durationMs: number): RunResult {
+  return { ...lostRunResult(request, message, durationMs), errorType: 'TIMEOUT_ERROR', limitExceeded: 'timeout' };
+}

@@ -1,4 +1,4 @@
-// The supervised sandbox process: the agent's RunExecutor that keeps isolated-vm out of the agent's own process.
+// The supervised sandbox process: the RunExecutor of the agent and of `driverbox serve` that keeps isolated-vm out of their own process.
 export {
   startSandboxProcess,
   type SandboxEvents,
