@@ -17,6 +17,8 @@ import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 
 export const MAX_DRIVER_NAME_CHARS = 255;
+/** A driver's source, characters: real drivers are tens of KB; this bounds the inspection's work per upload. */
+export const MAX_DRIVER_SOURCE_CHARS = 512 * 1024;
 
 export interface CustomDriverParameter {
   id: number;
@@ -98,6 +100,8 @@ export function customDriverProblems(input: CustomDriverChange, where: Array<str
   }
   if (input.code !== undefined && (typeof input.code !== 'string' || input.code.trim() === '')) {
     problems.push({ loc: [...where, 'code'], msg: 'must be the driver source, not empty' });
+  } else if (input.code !== undefined && input.code.length > MAX_DRIVER_SOURCE_CHARS) {
+    problems.push({ loc: [...where, 'code'], msg: `is at most ${MAX_DRIVER_SOURCE_CHARS} characters (got ${input.code.length})` });
   }
   if (input.minimalSamplePeriod !== undefined && !SAMPLE_PERIODS.includes(input.minimalSamplePeriod)) {
     problems.push({ loc: [...where, 'minimal_sample_period'], msg: `must be one of ${SAMPLE_PERIODS.join(', ')}` });

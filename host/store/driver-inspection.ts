@@ -5,9 +5,15 @@ import vm from 'node:vm';
 import { findImport } from '../driver/checks.js';
 import { listEntryPoints } from '../driver/entry-points.js';
 import { segments } from '../driver/scan.js';
+import { StoreError } from './store-error.js';
 
 /** Custom action ids run 1–30 (the reference's range). */
 export const MAX_CUSTOM_ACTION = 30;
+/**
+ * Top-level entry-point declarations a driver may have (validate, get_status and custom_1–30
+ * are 32; redeclarations count too): more is refused, not stored with thousands of errors.
+ */
+export const MAX_ENTRY_POINTS = 100;
 
 export interface DriverAction {
   id: number;
@@ -46,6 +52,12 @@ export function inspectDriver(source: string, filename = 'driver.js'): DriverIns
   if (imported) errors.push({ line: lineOf(imported.message, filename), message: imported.message, type: imported.errorType });
 
   const entries = listEntryPoints(source);
+  if (entries.length > MAX_ENTRY_POINTS) {
+    throw new StoreError(
+      'INVALID',
+      `body.code: declares ${entries.length} top-level entry points (validate, get_status, custom_N); a driver has at most ${MAX_ENTRY_POINTS}`,
+    );
+  }
   const actions: DriverAction[] = [];
   for (const entry of entries) {
     if (!entry.name.startsWith('custom_')) continue;

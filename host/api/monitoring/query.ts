@@ -33,5 +33,9 @@ export interface Page {
 
 export function page(query: { page_size?: number; page_number?: number }, defaultSize: number): Page {
   const limit = query.page_size ?? defaultSize;
-  return { limit, offset: limit * (query.page_number ?? 0) };
+  const number = query.page_number ?? 0;
+  // The schema bounds both; this keeps a caller that skipped it from sending SQLite a bad OFFSET.
+  if (!Number.isSafeInteger(limit) || limit < 1) throw invalid(['query', 'page_size'], `must be a whole number >= 1 (got ${limit})`);
+  if (!Number.isSafeInteger(number) || number < 0) throw invalid(['query', 'page_number'], `must be a whole number >= 0 (got ${number})`);
+  return { limit, offset: Math.min(limit * number, Number.MAX_SAFE_INTEGER) };
 }

@@ -21,11 +21,14 @@ export function idParams<K extends string>(...names: K[]): { type: 'object'; req
   return { type: 'object', required: names, properties };
 }
 
+/** Pages past this are refused (422): page_number × page_size must stay an integer SQLite and JS hold exactly. */
+export const MAX_PAGE_NUMBER = 2147483647;
+
 /** page_size / page_number with the operation's bounds. */
 export function pagingQuery(maxPageSize: number, defaultPageSize: number) {
   return {
     page_size: { type: 'integer', minimum: 1, maximum: maxPageSize, default: defaultPageSize },
-    page_number: { type: 'integer', minimum: 0, default: 0 },
+    page_number: { type: 'integer', minimum: 0, maximum: MAX_PAGE_NUMBER, default: 0, description: `0-based; at most ${MAX_PAGE_NUMBER}; a page past the last one is empty` },
   } as const;
 }
 

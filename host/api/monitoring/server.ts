@@ -8,6 +8,7 @@ import type { Store } from '../../store/store.js';
 import { apiKeyCheck } from './auth.js';
 import type { ApiContext } from './context.js';
 import { installErrorHandling } from './error-handler.js';
+import { refuseUnusableNumbers } from './number-guard.js';
 import { API_PREFIX, buildOpenApiDocument, collectRoutes } from './openapi.js';
 import { registerActivityLogRoutes } from './routes/activity-log.js';
 import { registerAgentRoutes } from './routes/agents.js';
@@ -94,6 +95,7 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
   await app.register(
     async (api) => {
       api.addHook('onRequest', apiKeyCheck(options.apiKeys));
+      api.addHook('preHandler', refuseUnusableNumbers);
       const onStoreChanged = options.onStoreChanged;
       if (onStoreChanged) {
         api.addHook('onResponse', async (request, reply) => {
