@@ -8,8 +8,12 @@ const BIN = path.resolve('bin/driverbox.js');
 export interface ServeProcess {
   /** http://127.0.0.1:<port> */
   url: string;
+  /** The launcher's pid (bin/driverbox.js re-runs itself with --no-node-snapshot: serve is its child). */
+  pid: number;
   /** What it printed so far. */
   output(): string;
+  /** What it printed to stderr so far. */
+  errors(): string;
   /** SIGTERM; resolves with its exit code and all it printed. */
   stop(): Promise<{ code: number | null; stdout: string }>;
 }
@@ -33,5 +37,5 @@ export async function startServe(args: string[], env: NodeJS.ProcessEnv): Promis
       proc.on('exit', (code) => resolve({ code, stdout }));
       proc.kill('SIGTERM');
     });
-  return { url, stop, output: () => stdout };
+  return { url, stop, pid: proc.pid!, output: () => stdout, errors: () => stderr };
 }
