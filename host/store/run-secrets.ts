@@ -42,6 +42,7 @@ export function secretForms(secret: string): string[] {
     new URLSearchParams({ s: secret }).toString().slice(2),
     new URL(`http://h/?${secret}`).search.slice(1),
     new URL(`http://h/${secret}`).pathname.slice(1),
+    Buffer.from(secret, 'utf8').toString('base64'),
     ...base64Cores(Buffer.from(secret, 'utf8')),
   ]);
   return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
@@ -103,6 +104,13 @@ export class SecretMask {
   }
 }
 
+/** A user name and password as secrets: each, and user:password, so a Basic header's token is masked whole (its base64 straddles both). */
+export function credentialSecrets(username: string | null | undefined, password: string | null | undefined): string[] {
+  const secrets = [username, password].filter((s): s is string => typeof s === 'string' && s !== '');
+  if (username && password) secrets.push(`${username}:${password}`);
+  return secrets;
+}
+
 /** The secrets of runs against a stored device: its credentials of every scope, those the store can read. */
 export function deviceSecrets(store: Store, deviceId: number): string[] {
   const rows = store
@@ -110,10 +118,10 @@ export function deviceSecrets(store: Store, deviceId: number): string[] {
     .all(deviceId);
   const secrets: string[] = [];
   for (const row of rows) {
-    secrets.push(row.username);
     try {
-      secrets.push(store.secrets.decrypt(row.password_sealed));
+      secrets.push(...credentialSecrets(row.username, store.secrets.decrypt(row.password_sealed)));
     } catch {
+      secrets.push(row.username);
       // A store without its secret key cannot read it; a run through it could not have used it either.
     }
   }

@@ -3,19 +3,49 @@
 // spinning in a getter does not; SIGKILL still ends it). The run that overstays its deadline
 // plus the margin ends with TIMEOUT_ERROR, runs beside it with the crash result, the child is
 // replaced, its stats say why, and the next run is healthy.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxProcess, type SandboxExitEvent, type SandboxProcess } from '../../host/executor/sandbox-process/index.js';
 import type { RunRequest } from '../../host/index.js';
 import { alive, until } from './process-tree.js';
 
-/** Ends after `wait` ms (its parameter), so it is in flight when the test signals the child. */
+/** Ends once the device answers, `wait` ms later (its parameter), so it is in flight when the test signals the child. */
 const SLOW = `function get_status() {
-  setTimeout(function () { D.success([D.createVariable('ok', 'OK', 'yes')]); }, Number(D.getParameter('wait')));
+  D.device.http.get({ url: '/slow?ms=' + D.getParameter('wait') }, function (err) {
+    if (err) return D.failure(D.errorType.NETWORK_ERROR);
+    D.success([D.createVariable('ok', 'OK', 'yes')]);
+  });
 }`;
 const QUICK = `function get_status() { D.success([D.createVariable('ok', 'OK', 'yes')]); }`;
 
+let device: Server;
+let devicePort = 0;
+/** Requests the device got (a run is in flight once its request arrived). */
+let requests = 0;
+
 function slow(wait: number, timeoutMs: number): RunRequest {
-  return { source: SLOW, filename: 'slow.js', parameters: { wait }, limits: { timeoutMs } };
+  return { source: SLOW, filename: 'slow.js', parameters: { wait }, limits: { timeoutMs }, device: { ip: '127.0.0.1', portMap: { 80: devicePort } } };
+}
+
+beforeAll(async () => {
+  device = createServer((req, res) => {
+    requests++;
+    const ms = Number(new URL(req.url ?? '/', 'http://d').searchParams.get('ms') ?? 0);
+    const timer = setTimeout(() => res.end('late'), ms);
+    res.on('close', () => clearTimeout(timer));
+  });
+  await new Promise<void>((resolve) => device.listen(0, '127.0.0.1', resolve));
+  devicePort = (device.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  device.closeAllConnections();
+  await new Promise<void>((resolve) => device.close(() => resolve()));
+});
+
+/** Resolves once the device has seen `count` more requests than `since`. */
+function requested(since: number, count: number): Promise<boolean> {
+  return until(() => requests >= since + count, `${count} request(s) at the device`);
 }
 
 async function expectHealthy(sandbox: SandboxProcess): Promise<void> {
@@ -39,9 +69,10 @@ describe('P1-P3 the sandbox process supervisor', () => {
     await expectHealthy(sandbox);
     const wedged = sandbox.stats().pid!;
     const started = performance.now();
+    const seen = requests;
     const overstays = sandbox.run(slow(5_000, 1_000));
     const beside = sandbox.run(slow(5_000, 20_000));
-    await until(() => sandbox.stats().inFlight === 2, 'both runs in flight');
+    await requested(seen, 2);
     process.kill(wedged, 'SIGSTOP');
     const [timedOut, lost] = await Promise.all([overstays, beside]);
     const tookMs = performance.now() - started;
@@ -79,8 +110,9 @@ describe('P1-P3 the sandbox process supervisor', () => {
   it.each(['SIGKILL', 'SIGSEGV', 'SIGABRT'] as const)('P3 a child that dies by %s under a run: the run fails with the crash result, the next is healthy, no overstay is counted', async (signal) => {
     const child = sandbox.stats().pid!;
     const kills = sandbox.stats().overstayKills;
+    const seen = requests;
     const run = sandbox.run(slow(3_000, 10_000));
-    await until(() => sandbox.stats().inFlight === 1, 'the run in flight');
+    await requested(seen, 1);
     process.kill(child, signal);
     const result = await run;
     expect(result).toMatchObject({ status: 'failure', errorType: 'GENERIC_ERROR' });

@@ -22,7 +22,8 @@ export function descendants(pid: number, match: string): number[] {
   }
   const found: number[] = [];
   for (const [child] of parents) {
-    let at: number | undefined = child;
+    if (child === pid) continue;
+    let at: number | undefined = parents.get(child);
     while (at !== undefined && at > 1 && at !== pid) at = parents.get(at);
     if (at !== pid) continue;
     try {

@@ -5,6 +5,7 @@ import { createHost } from '../../host.js';
 import { loadEnvironment } from '../env-file.js';
 import { formatResult, jsonResult, styleFor } from '../format.js';
 import { openReportStore, reportResult } from '../report-option.js';
+import { credentialSecrets } from '../../store/run-secrets.js';
 import { parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
@@ -95,7 +96,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const record = values.record === undefined ? undefined : path.resolve(io.cwd, values.record);
   const replay = values.replay === undefined ? undefined : path.resolve(io.cwd, values.replay);
 
-  const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: [device.password, device.username] };
+  const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: credentialSecrets(device.username, device.password) };
   const store = openReportStore(reporting, io.cwd, io.env);
 
   const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs });
