@@ -145,7 +145,7 @@ describe('a crash of the sandbox process', () => {
     const restart = await restarted;
     expect(restart).toMatchObject({ previousPid: pid, restarts: 1, delayMs: 0 });
     expect(restart.pid).not.toBe(pid);
-    expect(exits).toEqual([{ pid, code: null, signal: 'SIGKILL', expected: false, lostRuns: 2 }]);
+    expect(exits).toEqual([{ pid, code: null, signal: 'SIGKILL', expected: false, lostRuns: 2, killedBecause: null, overstay: false }]);
 
     const after = await queued;
     expect(after.status).toBe('success');
