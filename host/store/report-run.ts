@@ -4,7 +4,7 @@
 import type { RunResult, VariableRecord } from '../run-result.js';
 import { addActivity } from './activity-log.js';
 import { getDevice } from './devices.js';
-import { deviceSecrets, SecretMask } from './run-secrets.js';
+import { deviceSecrets, maskFor } from './run-secrets.js';
 import { insertRun, pruneDeviceRuns } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
@@ -47,7 +47,7 @@ export function writeRunResult(store: Store, target: ReportTarget, unmasked: Run
       throw new StoreError('NOT_FOUND', `device ${target.deviceId} of agent ${target.agentId} not found`);
     }
     // Nothing of the run's secrets is written: logs, message, warnings, exchanges, values.
-    const result = new SecretMask([...deviceSecrets(store, target.deviceId), ...(options.secrets ?? [])]).result(unmasked);
+    const result = maskFor([...deviceSecrets(store, target.deviceId), ...(options.secrets ?? [])]).result(unmasked);
     const now = store.now();
     const associationId = target.associationId ?? null;
     const warnings = [...result.warnings];

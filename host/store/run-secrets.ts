@@ -104,6 +104,24 @@ export class SecretMask {
   }
 }
 
+/** Masks built lately, by their secrets: building one (the URL forms) costs more than masking a run's result. */
+const recentMasks = new Map<string, SecretMask>();
+const RECENT_MASKS = 256;
+
+/** The mask of these secrets, reused while they are among the last RECENT_MASKS asked for. */
+export function maskFor(secrets: ReadonlyArray<string | null | undefined>): SecretMask {
+  const key = secrets.map((s) => (typeof s === 'string' ? s : '')).join('\0');
+  let mask = recentMasks.get(key);
+  if (mask) {
+    recentMasks.delete(key);
+  } else {
+    mask = new SecretMask(secrets);
+    if (recentMasks.size >= RECENT_MASKS) recentMasks.delete(recentMasks.keys().next().value!);
+  }
+  recentMasks.set(key, mask);
+  return mask;
+}
+
 /** A user name and password as secrets: each, and user:password, so a Basic header's token is masked whole (its base64 straddles both). */
 export function credentialSecrets(username: string | null | undefined, password: string | null | undefined): string[] {
   const secrets = [username, password].filter((s): s is string => typeof s === 'string' && s !== '');

@@ -10,7 +10,7 @@ import type { RunResult } from '../../run-result.js';
 import { findAssociation } from '../../store/associations.js';
 import { getCustomDriver } from '../../store/custom-drivers.js';
 import { buildRunRequest, type PlannedRun } from '../../store/run-request.js';
-import { deviceSecrets, SecretMask } from '../../store/run-secrets.js';
+import { deviceSecrets, maskFor, type SecretMask } from '../../store/run-secrets.js';
 import { requireDevice } from './access.js';
 import type { Store } from '../../store/store.js';
 import { ApiError, conflict, notFound } from './api-error.js';
@@ -63,7 +63,7 @@ export function planExecution(store: Store, request: ExecutionRequest): Executio
  * device's credentials masked, so neither the answer nor what is stored holds them.
  */
 export async function runPlannedAction(store: Store, host: RunExecutor, plan: ExecutionPlan, externalHosts: readonly string[] = []): Promise<RunResult> {
-  const mask = new SecretMask(deviceSecrets(store, plan.device.id));
+  const mask = maskFor(deviceSecrets(store, plan.device.id));
   const request = buildRunRequest(store, plan);
   const allowed = externalHostsFor(store, plan.driver.id, externalHosts);
   if (allowed) request.externalHosts = allowed;

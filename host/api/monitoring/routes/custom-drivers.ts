@@ -17,7 +17,7 @@ import { createCustomDriver, customDriverProblems, deleteCustomDriver, getCustom
 import { samplePeriodProblem } from '../../../store/driver-input.js';
 import { getDevice } from '../../../store/devices.js';
 import { writeRunResult } from '../../../store/report-run.js';
-import { deviceSecrets, SecretMask } from '../../../store/run-secrets.js';
+import { deviceSecrets, maskFor } from '../../../store/run-secrets.js';
 import { StoreError } from '../../../store/store-error.js';
 import { ApiError, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
@@ -235,7 +235,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
           `${plan.action} ran (outcome ${result.status}${result.errorType ? ` ${result.errorType}` : ''}) but its result could not be stored: ${(error as Error).message}`,
         );
       }
-      return toExecutionResult(result, new SecretMask(deviceSecrets(store, plan.device.id)));
+      return toExecutionResult(result, maskFor(deviceSecrets(store, plan.device.id)));
     },
   );
 
