@@ -40,7 +40,7 @@ export function serverConfigFromFlags(values: ServerFlagValues, configFile: stri
   const port = parseIntegerFlag('port', values.port, 0);
   if (port !== undefined && port > 65535) throw new UsageError(`--port must be a port number 0–65535 (got "${values.port}")`);
   try {
-    return resolveServerConfig({
+    const config = resolveServerConfig({
       flags: {
         store: values.store,
         host: values.host,
@@ -53,6 +53,8 @@ export function serverConfigFromFlags(values: ServerFlagValues, configFile: stri
       env: io.env,
       cwd: io.cwd,
     });
+    for (const warning of config.warnings) io.stderr(`driverbox: ${warning}`);
+    return config;
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;

@@ -4,7 +4,7 @@
 // once and kept in the data folder (mode 0600), so a restarted server accepts the same key and
 // can read the credentials it sealed.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveMarketplaceSettings, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
 import { externalHostList } from '../executor/external-hosts.js';
@@ -41,6 +41,8 @@ export interface ServerConfig {
   externalHosts: string[];
   /** Where each setting came from, for the start-up banner. */
   sources: { apiKeys: string; secretKey: string };
+  /** Things the operator should fix, printed at start (a secret key file others can read). */
+  warnings: string[];
 }
 
 export class ConfigError extends Error {
@@ -164,15 +166,32 @@ export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): Ser
   }
   for (const key of apiKeys) if (key.length < 8) throw new ConfigError(`API keys must be 8 characters or more (${apiKeySource} has a shorter one)`);
 
+  const warnings: string[] = [];
+  // A secret file the operator gave is theirs to fix (it may be shared on purpose): said, not changed.
+  const looseFile = (keyFile: string) => {
+    if (process.platform === 'win32') return;
+    try {
+      const mode = statSync(keyFile).mode & 0o777;
+      if (mode & 0o077) warnings.push(`the secret key file ${keyFile} can be read by other users (mode ${mode.toString(8).padStart(4, '0')}): chmod 600 it`);
+    } catch {
+      // read already, or the read reported why not
+    }
+  };
   let secretKey: string;
   let secretSource: string;
   const secretFlagFile = flags.secretKeyFile ? path.resolve(cwd, flags.secretKeyFile) : undefined;
-  if (secretFlagFile) [secretKey, secretSource] = [readSecretFile(secretFlagFile, 'secret key'), secretFlagFile];
+  if (secretFlagFile) {
+    [secretKey, secretSource] = [readSecretFile(secretFlagFile, 'secret key'), secretFlagFile];
+    looseFile(secretFlagFile);
+  }
   else if (env.DRIVERBOX_SECRET_KEY) {
     if (env.DRIVERBOX_SECRET_KEY.length < 8) throw new ConfigError('DRIVERBOX_SECRET_KEY is shorter than 8 characters');
     [secretKey, secretSource] = [env.DRIVERBOX_SECRET_KEY, 'DRIVERBOX_SECRET_KEY'];
   } else if (file.secretKey) [secretKey, secretSource] = [file.secretKey, 'the config file'];
-  else if (file.secretKeyFile) [secretKey, secretSource] = [readSecretFile(file.secretKeyFile, 'secret key'), file.secretKeyFile];
+  else if (file.secretKeyFile) {
+    [secretKey, secretSource] = [readSecretFile(file.secretKeyFile, 'secret key'), file.secretKeyFile];
+    looseFile(file.secretKeyFile);
+  }
   else {
     const keyFile = path.join(dataDir, 'secret.key');
     [secretKey, secretSource] = [keptSecret(keyFile), keyFile];
@@ -186,5 +205,6 @@ export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): Ser
     marketplace: file.marketplace ?? {},
     externalHosts: configured(() => externalHostList(flags.externalHosts ?? file.externalHosts ?? [], '--external-hosts')),
     sources: { apiKeys: apiKeySource, secretKey: secretSource },
+    warnings,
   };
 }

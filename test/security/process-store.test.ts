@@ -180,5 +180,37 @@ describe('P33-P34 store files are private', () => {
     expect(mode(path.join(dataDir, 'api-key'))).toBe(0o600);
     expect(mode(path.join(dataDir, 'secret.key'))).toBe(0o600);
     expect(config.externalHosts).toEqual([]);
+    expect(config.warnings).toEqual([]);
+  });
+
+  it('P35 a secret key file of the operator that others can read is reported, not changed', () => {
+    const dir = tempDir();
+    const keyFile = path.join(dir, 'shared.key');
+    writeFileSync(keyFile, 'a-secret-of-the-operator\n');
+    chmodSync(keyFile, 0o644);
+    const config = resolveServerConfig({ flags: { secretKeyFile: keyFile, apiKeys: ['an-api-key-1'] }, env: { DRIVERBOX_DATA_DIR: dir }, cwd: dir });
+    expect(config.warnings).toEqual([`the secret key file ${keyFile} can be read by other users (mode 0644): chmod 600 it`]);
+    expect(mode(keyFile)).toBe(0o644);
+  });
+});
+
+describe('P36 the external-host setting', () => {
+  const dir = tempDir();
+  const resolve = (flags: Record<string, unknown>, file?: Record<string, unknown>) => {
+    let config: string | undefined;
+    if (file) {
+      config = path.join(dir, `c-${Math.random().toString(36).slice(2)}.json`);
+      writeFileSync(config, JSON.stringify(file));
+    }
+    return resolveServerConfig({ flags: { apiKeys: ['an-api-key-1'], secretKeyFile: undefined, config, ...flags }, env: { DRIVERBOX_DATA_DIR: dir, DRIVERBOX_SECRET_KEY: 'a-secret-key' }, cwd: dir });
+  };
+
+  it('P36 from the flag over the config file, lower-cased; none by default; a bad entry is a config error naming it', () => {
+    expect(resolve({}).externalHosts).toEqual([]);
+    expect(resolve({}, { externalHosts: ['API.example.com', '10.0.0.5'] }).externalHosts).toEqual(['api.example.com', '10.0.0.5']);
+    expect(resolve({ externalHosts: ['*'] }, { externalHosts: ['a.example'] }).externalHosts).toEqual(['*']);
+    expect(() => resolve({ externalHosts: ['a b'] })).toThrow(/--external-hosts must be a list of host names or IP addresses/);
+    expect(() => resolve({}, { externalHosts: 'a.example' })).toThrow(/externalHosts must be a list of host names/);
+    expect(() => resolve({}, { externalHosts: ['http://a.example/x'] })).toThrow(/externalHosts must be a list/);
   });
 });
