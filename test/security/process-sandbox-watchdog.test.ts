@@ -107,6 +107,15 @@ describe('P1-P3 the sandbox process supervisor', () => {
     await expectHealthy(sandbox);
   }, 30_000);
 
+  it('P2 a deadline plus margin past what a timer holds (2^31 ms) is not taken for an overstay', async () => {
+    const kills = sandbox.stats().overstayKills;
+    const seen = requests;
+    const result = await sandbox.run(slow(300, 2 ** 31 - 100));
+    expect(requests).toBe(seen + 1);
+    expect(result.status, result.message ?? '').toBe('success');
+    expect(sandbox.stats().overstayKills).toBe(kills);
+  });
+
   it.each(['SIGKILL', 'SIGSEGV', 'SIGABRT'] as const)('P3 a child that dies by %s under a run: the run fails with the crash result, the next is healthy, no overstay is counted', async (signal) => {
     const child = sandbox.stats().pid!;
     const kills = sandbox.stats().overstayKills;

@@ -129,6 +129,8 @@ interface Child {
 }
 
 const STDERR_TAIL_CHARS = 600;
+/** setTimeout fires at once past this (about 24.8 days): a longer deadline is watched up to it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After close() sends 'close', how long the child may take to close its host and exit, ms. */
 const EXIT_WAIT_MS = 5_000;
 
@@ -254,7 +256,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       for (const other of this.#inFlight.values()) if (now - other.sentAt >= other.timeoutMs + margin) other.overstayed = true;
       child.overstay = true;
       this.#kill(child, `a run of ${describeRun(run.request)} overstayed its deadline of ${run.timeoutMs} ms by more than ${margin} ms (the process was wedged)`);
-    }, run.timeoutMs + margin);
+    }, Math.min(run.timeoutMs + margin, MAX_TIMER_MS));
     run.watchdog.unref();
   }
 
