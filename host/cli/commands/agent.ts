@@ -176,7 +176,8 @@ function summaryLine(agent: Agent): string {
   return (
     `agent: ${s.associations} association(s); runs ${s.results.success} succeeded, ${s.results.failure} failed, ` +
     `${c.skipped} skipped; lateness p99 ${Math.round(c.lateness.p99)} ms; sandbox pid ${s.sandbox?.pid ?? '?'}, ${s.sandbox?.restarts ?? 0} restart(s)` +
-    (s.sandbox?.rssBytes ? `, RSS ${Math.round(s.sandbox.rssBytes / (1024 * 1024))} MB` : '')
+    (s.sandbox?.rssBytes ? `, RSS ${Math.round(s.sandbox.rssBytes / (1024 * 1024))} MB` : '') +
+    (s.sandbox?.overstayKills ? `, ${s.sandbox.overstayKills} killed for a run past its deadline` : '')
   );
 }
 
