@@ -94,8 +94,13 @@ export class RunNetwork {
     this.#wire = plan.wire ?? liveWire;
   }
 
-  /** The session of a target: its key names the driver too (computed once, at the first request). */
+  /**
+   * The session of a target. An external host's key names the driver too (computed once, at the
+   * first request): a cloud login one driver made is never another driver's. The device's own
+   * session is keyed by the device and its credentials, and kept across its drivers' runs.
+   */
   #session(target: HttpTarget) {
+    if (target === this.#targets[0]) return this.#plan.sessions.get(target.sessionKey, target.pinnedIp);
     this.#driverKey ??= driverDigest(this.#plan.driver);
     return this.#plan.sessions.get(`${target.sessionKey}|${this.#driverKey}`, target.pinnedIp);
   }

@@ -6,10 +6,19 @@ import type { CryptoAnswer, CryptoCall, WireValue } from '../../../runtime/proto
 const MAX_CIPHERS = 256;
 /**
  * pbkdf2 runs on the sandbox thread outside the isolate, where the run's time limits cannot
- * stop it: its work (iterations × derived bytes) is bounded instead. 64 million is a 64-byte
- * key at a million iterations, far past what device logins use, and takes a few seconds at most.
+ * stop it: its work is bounded instead. The work is one HMAC per iteration per block of the
+ * derived key (a block is the digest's size), not per byte: iterations × ceil(keyLength /
+ * digest size), weighted by the digest's cost. 2 million units take about 0.4 s here (sha256 at
+ * 2 million iterations, sha512 at a million, sha3 at 250 000): past what device logins use.
  */
-const MAX_PBKDF2_WORK = 64_000_000;
+export const MAX_PBKDF2_WORK = 2_000_000;
+/** Cost of one HMAC block relative to sha1/sha256 (measured: sha512 about 2×, sha3 and others up to 8×). */
+function digestWeight(digest: string): number {
+  const name = digest.toLowerCase();
+  if (['sha1', 'sha224', 'sha256', 'md5', 'sha-1', 'sha-256'].includes(name)) return 1;
+  if (/^sha-?(384|512)(-?\/?(224|256))?$/.test(name)) return 2;
+  return 8;
+}
 const MAX_PBKDF2_KEY_BYTES = 1024;
 const encodings = new Set(['utf8', 'utf-8', 'ascii', 'binary', 'latin1', 'hex', 'base64', 'base64url', 'ucs2', 'ucs-2', 'utf16le', 'utf-16le']);
 
@@ -77,13 +86,19 @@ export class CryptoSession {
         const [password, salt, iterations, keyLength, digest] = a;
         const rounds = Number(iterations);
         const bytes = Number(keyLength);
+        const algorithm = typeof digest === 'string' ? digest : 'sha1';
+        if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`D.crypto.pbkdf2Sync: iterations must be a positive integer (got ${String(iterations)})`);
+        if (!Number.isInteger(bytes) || bytes < 0) throw new Error(`D.crypto.pbkdf2Sync: keyLength must be an integer >= 0 (got ${String(keyLength)})`);
         if (bytes > MAX_PBKDF2_KEY_BYTES) throw new Error(`D.crypto.pbkdf2Sync: keyLength ${bytes} is past the limit of ${MAX_PBKDF2_KEY_BYTES} bytes`);
-        if (rounds * bytes > MAX_PBKDF2_WORK) {
-          throw new Error(`D.crypto.pbkdf2Sync: iterations × keyLength (${rounds} × ${bytes}) is past the limit of ${MAX_PBKDF2_WORK}: it would hold the sandbox past the run's time limit`);
+        const digestBytes = createHash(algorithm).digest().length; // an unknown digest throws here, as pbkdf2 would
+        const blocks = Math.max(1, Math.ceil(bytes / digestBytes));
+        const work = rounds * blocks * digestWeight(algorithm);
+        if (work > MAX_PBKDF2_WORK) {
+          throw new Error(
+            `D.crypto.pbkdf2Sync: iterations × hash blocks (${rounds} × ${blocks} of ${algorithm}) is past the limit of ${MAX_PBKDF2_WORK} (cost units): it would hold the sandbox past the run's time limit`,
+          );
         }
-        return answer(
-          pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), rounds, bytes, typeof digest === 'string' ? digest : 'sha1'),
-        );
+        return answer(pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), rounds, bytes, algorithm));
       }
       case 'cipherCreate': {
         const [decipher, algorithm, key, iv] = a;
