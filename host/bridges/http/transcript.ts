@@ -110,19 +110,24 @@ const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
  * base64 (a token made of it).
  */
 export function secretForms(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1);
-  return [
-    secret,
-    json,
-    json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    encodeURIComponent(secret),
-    new URLSearchParams({ s: secret }).toString().slice(2), // form encoding: spaces as +
-    // As the URL parser leaves it when a driver pastes the password into a url's path or query.
-    new URL(`http://h/?${secret}`).search.slice(1),
-    new URL(`http://h/${secret}`).pathname.slice(1),
-    secret.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!),
-    Buffer.from(secret).toString('base64').replace(/=+$/, ''),
-  ].filter((form) => form.length >= MIN_SECRET_LENGTH);
+  const forms = new Set<string>();
+  // Written inside a JSON string once or twice (a JSON body echoed as a JSON string), as text or as XML.
+  for (const text of [secret, secret.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)]) {
+    const json = jsonEscaped(text);
+    forms.add(text).add(json).add(jsonEscaped(json));
+    forms.add(json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  }
+  forms.add(encodeURIComponent(secret));
+  forms.add(new URLSearchParams({ s: secret }).toString().slice(2)); // form encoding: spaces as +
+  // As the URL parser leaves it when a driver pastes the password into a url's path or query.
+  forms.add(new URL(`http://h/?${secret}`).search.slice(1));
+  forms.add(new URL(`http://h/${secret}`).pathname.slice(1));
+  forms.add(Buffer.from(secret).toString('base64').replace(/=+$/, ''));
+  return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+function jsonEscaped(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
 }
 
 function maskCookie(pair: string): string {
