@@ -481,3 +481,40 @@ describe('security: `driverbox run` survives hostile options and answers', () =>
     expect(outcome.code).toBe(0);
   });
 });
+
+describe('security: record and replay wires survive the same attacks', () => {
+  const host = useHost();
+  let device: DeviceServer;
+  beforeAll(async () => {
+    device = await startDeviceServer({
+      route(req, res) {
+        if (req.url !== '/deep') return false;
+        res.end('['.repeat(30_000) + ']'.repeat(30_000));
+        return true;
+      },
+    });
+  });
+  afterAll(() => device.close());
+
+  it('B17 a recorded then replayed run with hostile options, a body string nested 100,000 deep and a deep JSON answer: both answer every call', async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'driverbox-b17-')), 'run.json');
+    const driver = `function get_status() {
+      var out = [], left = 4;
+      function done(i) { return function (err) { out[i] = err ? err.code : 'ok'; if (--left === 0) D.success([D.createVariable('found', 'Found', out.join(','))]); }; }
+      var o = { url: '/' }; o.toJSON = function () { return null; };
+      D.device.http.get(o, done(0));
+      D.device.http.post({ url: '/echo', body: new Array(100001).join('[') + new Array(100001).join(']') }, done(1));
+      D.device.http.get({ url: '/deep', json: true }, done(2));
+      D.device.http.post({ url: '/echo', headers: { a: { toString: 1 } } }, done(3));
+    }`;
+    const device0 = { ip: '127.0.0.1', password: 'rec-pw"\\\\', portMap: { 80: device.port } };
+    const recorded = await attack(host, driver, { device: device0, record: file });
+    expect(reported(recorded)).toBe('INVALID_OPTIONS,ok,JSON_TOO_DEEP,INVALID_OPTIONS');
+    const replayed = await attack(host, driver, { device: device0, replay: file });
+    expect(replayed.status, replayed.message ?? '').toBe('success');
+    expect(reported(replayed)).toBe('INVALID_OPTIONS,ok,JSON_TOO_DEEP,INVALID_OPTIONS');
+  });
+});
