@@ -95,12 +95,11 @@ export class RunNetwork {
   }
 
   /**
-   * The session of a target. An external host's key names the driver too (computed once, at the
-   * first request): a cloud login one driver made is never another driver's. The device's own
-   * session is keyed by the device and its credentials, and kept across its drivers' runs.
+   * The session of a target. Its key names the target, its credentials and the driver (the
+   * digest computed once, at the first request): a login one driver made, on the device or on an
+   * external host, is never another driver's, and other credentials never find it either.
    */
   #session(target: HttpTarget) {
-    if (target === this.#targets[0]) return this.#plan.sessions.get(target.sessionKey, target.pinnedIp);
     this.#driverKey ??= driverDigest(this.#plan.driver);
     return this.#plan.sessions.get(`${target.sessionKey}|${this.#driverKey}`, target.pinnedIp);
   }

@@ -348,6 +348,22 @@ describe('security: sessions are per driver and per credentials', () => {
     expect(reported(await attack(host, both, { device: { id: 'b11-device', serial: 'second' } }))).toBe('cloudsid=mine');
   });
 
+  it('B18 another driver of the same device does not get the device session (cookie jar) a first driver logged in', async () => {
+    const dev = { id: 'b18-device', ip: '127.0.0.1', portMap: { 80: device.port } };
+    const driverA = `function get_status() {
+      var login = D.getParameter('login');
+      D.device.http.get({ url: login ? '/set-cookie?cookie=sid=driver-a' : '/echo', jar: true, json: true }, function (e, res, body) {
+        D.success([D.createVariable('found', 'Found', login ? 'in' : String(body.headers.cookie))]);
+      });
+    }`;
+    await attack(host, driverA, { device: dev, parameters: { login: true } });
+    const driverB = driverA.replace('function get_status() {', 'function get_status() { /* driver B */');
+    expect(reported(await attack(host, driverB, { device: dev, parameters: { login: false } }))).toBe('undefined');
+    expect(reported(await attack(host, driverA, { device: dev, parameters: { login: false } }))).toBe('sid=driver-a');
+    // The same source under another file name is another driver too.
+    expect(reported(await attack(host, driverA, { device: dev, parameters: { login: false }, filename: 'other.js' }))).toBe('undefined');
+  });
+
   it('B12 two devices at one address without an id but with different credentials never share a cookie jar', async () => {
     const at = { ip: '127.0.0.1', portMap: { 80: device.port } };
     const driver = `function get_status() {
@@ -412,14 +428,15 @@ describe('security: bounds that count what things cost', () => {
   });
 
   it('B14 a device setting 210 cookies per answer: the jar keeps at most 50 per domain, the newest', async () => {
-    for (const run of [1, 2, 3]) {
-      await attack(host, `function get_status() { D.device.http.get({ url: '/many-cookies?run=${run}', jar: true }, function () { D.success(); }); }`, { device: at() });
-    }
-    const r = await attack(
-      host,
-      `function get_status() { D.device.http.get({ url: '/echo', jar: true, json: true }, function (e, res, body) { D.success([D.createVariable('found', 'Found', String(body.headers.cookie))]); }); }`,
-      { device: at() },
-    );
+    // One driver: sessions are per driver too.
+    const driver = `function get_status() {
+      var run = D.getParameter('run');
+      D.device.http.get({ url: run ? '/many-cookies?run=' + run : '/echo', jar: true, json: true }, function (e, res, body) {
+        D.success([D.createVariable('found', 'Found', run ? 'set' : String(body.headers.cookie))]);
+      });
+    }`;
+    for (const run of [1, 2, 3]) await attack(host, driver, { device: at(), parameters: { run } });
+    const r = await attack(host, driver, { device: at(), parameters: { run: 0 } });
     const cookies = reported(r)!.split('; ');
     expect(cookies.length).toBeLessThanOrEqual(50);
     expect(cookies.length).toBeGreaterThan(0);
