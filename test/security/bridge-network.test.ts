@@ -535,3 +535,21 @@ describe('security: record and replay wires survive the same attacks', () => {
     expect(reported(replayed)).toBe('INVALID_OPTIONS,ok,JSON_TOO_DEEP,INVALID_OPTIONS');
   });
 });
+
+describe('security: D.crypto host time counts against the run', () => {
+  it('B19 a CryptoSession given the run\'s time left refuses a pbkdf2 that would outlast it, and every call once it is over', async () => {
+    const { CryptoSession } = await import('../../host/bridges/crypto/index.js');
+    let left = 300;
+    const session = new CryptoSession({ timeLeftMs: () => left });
+    const pbkdf2 = (iterations: number) => session.call({ fn: 'pbkdf2', args: [{ s: 'pw' }, { s: 'salt' }, { v: iterations }, { v: 32 }, { s: 'sha256' }] });
+    const small = pbkdf2(10_000);
+    expect(small.ok).toBe(true);
+    const big = pbkdf2(2_000_000);
+    expect(big.ok).toBe(false);
+    expect(big.ok ? '' : big.error).toMatch(/would take about \d+ ms, more than the 300 ms left/);
+    left = 0;
+    const after = session.call({ fn: 'hash', args: [{ s: 'x' }, { s: 'sha256' }, { v: null }, { s: 'hex' }] });
+    expect(after).toEqual({ ok: false, error: "D.crypto: the run's time limit is reached" });
+    expect(session.hostMs).toBeGreaterThan(0);
+  });
+});

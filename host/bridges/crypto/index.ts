@@ -49,15 +49,38 @@ function answer(out: string | Buffer): CryptoAnswer {
   return typeof out === 'string' ? { ok: true, value: out } : { ok: true, value: out.toString('base64'), bytes: true };
 }
 
+/**
+ * pbkdf2 work units per millisecond, as last measured on this machine (starts low, so that the
+ * first estimate errs on the side of refusing): how long a derivation will hold the thread.
+ */
+let unitsPerMs = 4_000;
+
+export interface CryptoBudget {
+  /** Milliseconds left before the run's deadline: host-side work counts against the run's time. */
+  timeLeftMs(): number;
+}
+
 export class CryptoSession {
   readonly #ciphers = new Map<number, Cipher | Decipher>();
   #nextHandle = 1;
+  readonly #budget: CryptoBudget | null;
+  /** Time this run's D.crypto calls held the thread, in ms. */
+  hostMs = 0;
+
+  /** With a budget, a call past the run's deadline, or a pbkdf2 that would run past it, is refused. */
+  constructor(budget: CryptoBudget | null = null) {
+    this.#budget = budget;
+  }
 
   call(request: CryptoCall): CryptoAnswer {
+    const started = performance.now();
     try {
+      if (this.#budget && this.#budget.timeLeftMs() <= 0) throw new Error(`D.crypto: the run's time limit is reached`);
       return this.#call(request);
     } catch (error) {
       return { ok: false, error: (error as Error).message };
+    } finally {
+      this.hostMs += performance.now() - started;
     }
   }
 
@@ -98,7 +121,16 @@ export class CryptoSession {
             `D.crypto.pbkdf2Sync: iterations × hash blocks (${rounds} × ${blocks} of ${algorithm}) is past the limit of ${MAX_PBKDF2_WORK} (cost units): it would hold the sandbox past the run's time limit`,
           );
         }
-        return answer(pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), rounds, bytes, algorithm));
+        const left = this.#budget?.timeLeftMs() ?? Infinity;
+        if (work / unitsPerMs > left) {
+          throw new Error(`D.crypto.pbkdf2Sync: ${rounds} iterations would take about ${Math.ceil(work / unitsPerMs)} ms, more than the ${Math.max(0, Math.floor(left))} ms left of the run's time limit`);
+        }
+        const started = performance.now();
+        const key = pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), rounds, bytes, algorithm);
+        const elapsed = performance.now() - started;
+        // Only derivations long enough to time well teach the rate.
+        if (elapsed >= 20) unitsPerMs = (unitsPerMs + work / elapsed) / 2;
+        return answer(key);
       }
       case 'cipherCreate': {
         const [decipher, algorithm, key, iv] = a;
