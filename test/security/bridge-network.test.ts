@@ -39,6 +39,17 @@ describe('security: the network bridge never ends the host', () => {
             res.setHeader('set-cookie', ['=', ';;;', 'a', '\u00ff=\u00ff', `big=${'x'.repeat(8000)}`, 'ok=1; Expires=not a date; Max-Age=NaN; Domain=..']);
             res.end('cookies');
             return true;
+          case '/huge-header':
+            res.setHeader('x-big', 'a'.repeat(100_000));
+            res.end('big');
+            return true;
+          case '/many-headers':
+            for (let i = 0; i < 2000; i++) res.setHeader(`x-h${i}`, 'v');
+            res.end('many');
+            return true;
+          case '/bad-status':
+            res.socket!.end('HTTP/1.1 999999 Nope\r\ncontent-length: 0\r\n\r\n');
+            return true;
           case '/bad-location':
             res.writeHead(302, { location: url.searchParams.get('to')! });
             res.end();
@@ -124,6 +135,19 @@ describe('security: the network bridge never ends the host', () => {
     }
   }, 60_000);
 
+  it('B20 options with throwing getters or Proxies never reach the host as such: the call throws in the driver or the host gets plain JSON', async () => {
+    const seen = await codes('get', [
+      `{ url: '/', get headers() { throw new Error('boom'); } }`,
+      `new Proxy({ url: '/' }, { get: function () { throw new Error('trap'); } })`,
+      `new Proxy({ url: '/' }, { ownKeys: function () { return ['url', 'headers']; }, getOwnPropertyDescriptor: function () { return { value: { toString: 1 }, enumerable: true, configurable: true }; } })`,
+      `{ url: '/', headers: new Proxy({}, { ownKeys: function () { throw new Error('keys'); } }) }`,
+    ]);
+    expect(seen[0]).toBe('THROWN');
+    expect(seen[1]).toBe('THROWN');
+    expect(seen[2]).toBeNull(); // JSON reads values through [[Get]]: the host got the target's plain { url: '/' }
+    expect(seen[3]).toBe('THROWN');
+  });
+
   it('B2 getTLSCertificate with hostile options (toJSON null, port objects/arrays/huge) answers INVALID_OPTIONS', async () => {
     const seen = await codes('getTLSCertificate', [toJson('null'), toJson('[443]'), `{ port: { toString: 1 } }`, `{ port: [443] }`, `{ port: 1e300 }`, `{ port: -1 }`, `{ port: '443x' }`]);
     expect(seen).toEqual(Array(7).fill('INVALID_OPTIONS'));
@@ -142,7 +166,7 @@ describe('security: the network bridge never ends the host', () => {
     expect(seen).toEqual(['INVALID_OPTIONS', 'INVALID_OPTIONS', 'INVALID_OPTIONS', 'INVALID_OPTIONS', null]);
   });
 
-  it('B4 hostile device answers: JSON nested 20,000 deep, invalid JSON, odd content-encodings, broken Set-Cookie lines, bad redirects', async () => {
+  it('B4 hostile device answers: JSON nested 20,000 deep, invalid JSON, odd content-encodings, broken Set-Cookie lines, bad redirects, huge or many headers, a broken status line', async () => {
     const seen = await codes('get', [
       `{ url: '/deep', json: true }`,
       `{ url: '/deep-array', json: true }`,
@@ -158,12 +182,17 @@ describe('security: the network bridge never ends the host', () => {
       `{ url: '/bad-location?to=' + encodeURIComponent('javascript:alert(1)') }`,
       `{ url: '/bad-location?to=' + encodeURIComponent('http://999.1.1.1/') }`,
       `{ url: '/bad-location?to=' + encodeURIComponent('//' + 'a'.repeat(300)) }`,
+      `{ url: '/huge-header' }`,
+      `{ url: '/many-headers' }`,
+      `{ url: '/bad-status' }`,
     ]);
     expect(seen).toEqual([
       'JSON_TOO_DEEP', 'JSON_TOO_DEEP', null, null,
       null, null, null, null, 'DECOMPRESSION_ERROR',
       null,
       'REDIRECT_REFUSED', 'REDIRECT_REFUSED', 'REDIRECT_REFUSED', 'REDIRECT_REFUSED',
+      // A header past undici's bound fails the request; many small ones are an answer; a broken status line an error.
+      'UND_ERR_HEADERS_OVERFLOW', null, 'NETWORK_ERROR',
     ]);
   });
 
