@@ -49,10 +49,31 @@ function refusal(code: string, message: string, extra: Record<string, unknown>):
   return { error: { code, message }, ...extra };
 }
 
+/**
+ * Digests of recent drivers by source, then file name: a host runs a few drivers many times.
+ * Only sources up to 64 KiB are kept (32 of them at most): the cache must not hold drivers alive.
+ */
+const driverDigests = new Map<string, Map<string, string>>();
+const CACHED_SOURCE_CHARS = 64 * 1024;
+
 /** A session key's part for the driver: a digest of its file name and source (never the source). */
 function driverDigest(driver: NetworkPlan['driver']): string {
   if (!driver) return 'driver:-';
-  return `driver:${createHash('sha256').update(driver.filename).update('\0').update(driver.source).digest('base64url').slice(0, 22)}`;
+  const cacheable = driver.source.length <= CACHED_SOURCE_CHARS;
+  let byName = cacheable ? driverDigests.get(driver.source) : undefined;
+  let digest = byName?.get(driver.filename);
+  if (digest === undefined) {
+    digest = `driver:${createHash('sha256').update(driver.filename).update('\0').update(driver.source).digest('base64url').slice(0, 22)}`;
+    if (!cacheable) return digest;
+    if (!byName) {
+      if (driverDigests.size >= 32) driverDigests.clear();
+      byName = new Map();
+      driverDigests.set(driver.source, byName);
+    }
+    if (byName.size >= 16) byName.clear();
+    byName.set(driver.filename, digest);
+  }
+  return digest;
 }
 
 /** The longest a TLS read may take, whatever is left of the run. */
