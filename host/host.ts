@@ -17,6 +17,8 @@ import { resolveLimits, type RunLimits } from './limits.js';
 import { readResolveOption, type ResolveOption } from './resolve.js';
 import type { RunResult } from './run-result.js';
 import { assertNodeFlags } from './sandbox/node-flags.js';
+import { ByteBudget, DEFAULT_MAX_BUFFERED_BYTES } from './bridges/http/buffer-budget.js';
+import { canonicalHost } from './bridges/http/host-name.js';
 import { RunNetwork } from './bridges/run-network.js';
 import type { PoolStats } from './sandbox/pool.js';
 import type { SandboxMemory } from './sandbox/thread-protocol.js';
@@ -62,6 +64,11 @@ export interface HostOptions {
    * the least recently used beyond this are dropped (default 10000).
    */
   maxDeviceSessions?: number;
+  /**
+   * Bytes of device answers all runs may hold in memory at once (default 256 MiB); a request
+   * whose answer would pass it fails with HOST_BUFFERS_FULL.
+   */
+  maxBufferedBytes?: number;
 }
 
 export interface RunRequest {
@@ -131,7 +138,8 @@ function externalPolicy(allow: ExternalHosts, fallback: (host: string) => boolea
   if (!Array.isArray(allow) || allow.some((h) => typeof h !== 'string')) {
     throw new DriverboxError('INVALID_OPTIONS', 'externalHosts must be a list of host names / IPs or a function (host) => boolean');
   }
-  const names = new Set(allow.map((h) => h.toLowerCase()));
+  // Listed as they are spelled and as the canonical form RunNetwork asks about (127.1 → 127.0.0.1).
+  const names = new Set(allow.flatMap((h) => [h.toLowerCase(), canonicalHost(h) ?? h.toLowerCase()]));
   return (host) => names.has(host.toLowerCase());
 }
 
@@ -151,6 +159,7 @@ export function createHost(options: HostOptions = {}): Host {
   const trust = createTrustStore(options.trustedCAs);
   const sessions = new DeviceSessions(trust, integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1));
   const hostAllowsExternal = externalPolicy(options.externalHosts, () => true);
+  const buffers = new ByteBudget(integerOption(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes', 1));
   let closed = false;
 
   return {
@@ -187,7 +196,7 @@ export function createHost(options: HostOptions = {}): Host {
       if (!capture) {
         const device = request.device ?? {};
         return sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, resolve }),
+          new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, resolve, driver, buffers }),
         );
       }
       const { device, wire } = capture;
@@ -195,7 +204,7 @@ export function createHost(options: HostOptions = {}): Host {
       let result: RunResult;
       try {
         result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, resolve, wire }),
+          new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, resolve, wire, driver, buffers }),
         );
       } catch (error) {
         await capture.abandon();

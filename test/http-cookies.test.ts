@@ -1,11 +1,11 @@
-// The cookie jar of D.device.http: one per device (kept across runs of the same device in a
-// host), only with jar: true, never shared with another device or an external host, and
+// The cookie jar of D.device.http: one per device and driver (kept across runs of the same
+// driver and device in a host), only with jar: true, never shared with another device or an external host, and
 // honouring what the device's Set-Cookie says (Path, Expires, Max-Age, redirects).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHost } from '../host/index.js';
+import { createHost, type Host, type RunRequest } from '../host/index.js';
 import type { DeviceSpec } from '../host/device.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
-import { runSource, useHost } from './helpers/host.js';
+import { useHost } from './helpers/host.js';
 
 /** One request of a driver made by `sequence`: on the device, or on the run's external device. */
 interface Step {
@@ -17,10 +17,11 @@ interface Step {
 /**
  * A driver that sends `steps` one after the other and reports each outcome as a variable
  * (the status code, or ERR:<code>). With `external`, it first creates that external device.
+ * The steps come as a parameter, so every run is of the same driver: sessions are per driver.
  */
-function sequence(steps: Step[], external?: string): string {
-  return `function get_status() {
-    var steps = ${JSON.stringify(steps)};
+function sequence(steps: Step[], external?: string): { source: string; parameters: { steps: Step[] } } {
+  const source = `function get_status() {
+    var steps = D.getParameter('steps');
     var ext = ${external ? `D.createExternalDevice(${JSON.stringify(external)}, { username: 'u', password: 'extpass' })` : 'null'};
     var out = [];
     function next(i) {
@@ -36,6 +37,12 @@ function sequence(steps: Step[], external?: string): string {
     }
     next(0);
   }`;
+  return { source, parameters: { steps } };
+}
+
+/** Runs a `sequence` driver. */
+function runSource(host: Host, driver: ReturnType<typeof sequence>, request: Omit<RunRequest, 'source'> = {}) {
+  return host.run({ source: driver.source, filename: 'driver.js', parameters: driver.parameters, ...request });
 }
 
 /** /set-cookie answering with these Set-Cookie lines. */

@@ -2,12 +2,16 @@
 // the external hosts it was allowed), its request bound and concurrency queue, the abort of
 // what is in flight when the run ends, and its transcript. The sandbox thread only sends
 // the driver's calls here and gets the answers back.
-import { isIP } from 'node:net';
+import { createHash } from 'node:crypto';
 import type { ExternalDeviceCall, HttpAnswer, HttpCall, TlsCall } from '../../runtime/protocol.js';
 import type { DeviceSpec } from '../device.js';
 import type { RunLimits } from '../limits.js';
 import type { HttpExchange } from '../run-result.js';
+import type { ByteBudget } from './http/buffer-budget.js';
+import { canonicalHost } from './http/host-name.js';
 import { performRequest } from './http/index.js';
+import { numberOption } from './http/options.js';
+import { describe, isPlainObject } from './http/plain.js';
 import type { SessionSource } from './http/sessions.js';
 import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './http/target.js';
 import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
@@ -27,6 +31,49 @@ export interface NetworkPlan {
   allowExternal: (host: string) => boolean;
   /** Host names this run dials at a given address (RunRequest.resolve). */
   resolve: ResolveMap;
+  /**
+   * The driver the run runs: part of its sessions' keys, so that a jar one driver logged in
+   * is never another driver's. Without it, the run's sessions are those of drivers without one.
+   */
+  driver?: { filename: string; source: string };
+  /** The host's bound on answer bytes held at once by all its runs (HostOptions.maxBufferedBytes). */
+  buffers?: ByteBudget;
+}
+
+/** D.createExternalDevice calls one run may make: each is a target, a session and a secret to mask. */
+export const MAX_EXTERNAL_DEVICES = 64;
+
+type Answer = { error: { code: string; message: string } | null };
+
+function refusal(code: string, message: string, extra: Record<string, unknown>): Answer {
+  return { error: { code, message }, ...extra };
+}
+
+/**
+ * Digests of recent drivers by source, then file name: a host runs a few drivers many times.
+ * Only sources up to 64 KiB are kept (32 of them at most): the cache must not hold drivers alive.
+ */
+const driverDigests = new Map<string, Map<string, string>>();
+const CACHED_SOURCE_CHARS = 64 * 1024;
+
+/** A session key's part for the driver: a digest of its file name and source (never the source). */
+function driverDigest(driver: NetworkPlan['driver']): string {
+  if (!driver) return 'driver:-';
+  const cacheable = driver.source.length <= CACHED_SOURCE_CHARS;
+  let byName = cacheable ? driverDigests.get(driver.source) : undefined;
+  let digest = byName?.get(driver.filename);
+  if (digest === undefined) {
+    digest = `driver:${createHash('sha256').update(driver.filename).update('\0').update(driver.source).digest('base64url').slice(0, 22)}`;
+    if (!cacheable) return digest;
+    if (!byName) {
+      if (driverDigests.size >= 32) driverDigests.clear();
+      byName = new Map();
+      driverDigests.set(driver.source, byName);
+    }
+    if (byName.size >= 16) byName.clear();
+    byName.set(driver.filename, digest);
+  }
+  return digest;
 }
 
 /** The longest a TLS read may take, whatever is left of the run. */
@@ -38,11 +85,6 @@ const TLS_TIMEOUT_MS = 30_000;
  */
 const DEADLINE_SLACK_MS = 250;
 
-/** A DNS name (letters, digits, '-', '_', dots) or an IP address: nothing a URL could read as more. */
-function isBareHost(host: string): boolean {
-  return isIP(host) !== 0 || /^[A-Za-z0-9_](?:[A-Za-z0-9_.-]{0,251}[A-Za-z0-9_.])?$/.test(host);
-}
-
 export class RunNetwork {
   readonly #plan: NetworkPlan;
   readonly #started = performance.now();
@@ -51,6 +93,9 @@ export class RunNetwork {
   readonly #abort = new AbortController();
   readonly #exchanges: HttpExchange[] = [];
   readonly #redactors = new RedactorCache();
+  /** The targets' passwords, in target order (the replay wire redacts with them). */
+  readonly #secrets: Array<string | null> = [];
+  #driverKey: string | null = null;
   readonly #wire: NetworkWire;
   /** TLS reads not answered yet: unlike an HTTP exchange, a good one keeps status and error null. */
   readonly #pendingTls = new Set<HttpExchange>();
@@ -65,72 +110,143 @@ export class RunNetwork {
     this.#plan = plan;
     this.#deadline = this.#started + plan.limits.timeoutMs + DEADLINE_SLACK_MS;
     this.#targets = [deviceTarget(plan.device, plan.resolve)];
+    this.#secrets.push(this.#targets[0]!.password);
+    this.#redactors.add(this.#targets[0]!.password);
     this.#wire = plan.wire ?? liveWire;
   }
 
-  /** D.createExternalDevice: the new target's number, or an Error when the host does not allow it. */
-  external({ host, credentials }: ExternalDeviceCall): number {
-    // The allow-list judges the name; the URL is later built around it. Anything but a bare
-    // name or IP ('evil.test/.allowed.test', 'evil.test#', 'a@b') would let a name that passes
-    // the check (a suffix rule, say) dial another host.
-    if (!isBareHost(host)) throw new Error(`D.createExternalDevice: "${host}" is not a host name or IP address (no port, path, user or other URL parts)`);
-    if (!this.#plan.allowExternal(host)) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
-    this.#targets.push(externalTarget(this.#targets[0]!, host, credentials, this.#plan.resolve));
+  /**
+   * The session of a target. Its key names the target, its credentials and the driver (the
+   * digest computed once, at the first request): a login one driver made, on the device or on an
+   * external host, is never another driver's, and other credentials never find it either.
+   */
+  #session(target: HttpTarget) {
+    this.#driverKey ??= driverDigest(this.#plan.driver);
+    return this.#plan.sessions.get(`${target.sessionKey}|${this.#driverKey}`, target.pinnedIp);
+  }
+
+  /** Answers the driver, whatever happens: an answer that cannot be sent becomes an error answer. */
+  #answer(answer: (payload: unknown) => void, payload: Answer, empty: Record<string, unknown>): void {
+    if (this.#closed) return;
+    try {
+      answer(payload);
+    } catch (error) {
+      try {
+        answer(refusal('INTERNAL_ERROR', `the answer could not be sent to the sandbox: ${error instanceof Error ? error.message : 'unknown error'}`, empty));
+      } catch {
+        // the sandbox is gone: the run ends without this answer
+      }
+    }
+  }
+
+  /**
+   * D.createExternalDevice: the new target's number. A refusal is thrown as an Error with a
+   * message for the driver (the sandbox thread turns it into the driver's exception); nothing
+   * else is ever thrown.
+   */
+  external(call: ExternalDeviceCall): number {
+    const given: unknown = isPlainObject(call) ? call.host : undefined;
+    if (typeof given !== 'string') throw new Error('D.createExternalDevice: the host must be a host name or IP address');
+    const shown = given.length > 100 ? `${given.slice(0, 100)}…` : given;
+    // The policy judges the canonical name, which is also the one dialled: another spelling of
+    // an address (127.1, 2130706433, ::ffff:7f00:1, upper case, a trailing dot…) is the same address.
+    const host = canonicalHost(given);
+    if (host === null) throw new Error(`D.createExternalDevice: "${shown}" is not a host name or IP address (no port, path, user or other URL parts)`);
+    const credentials = credentialsOf(isPlainObject(call) ? call.credentials : null);
+    if (this.#targets.length > MAX_EXTERNAL_DEVICES) {
+      throw new Error(`D.createExternalDevice: a run may create at most ${MAX_EXTERNAL_DEVICES} external devices`);
+    }
+    let allowed: boolean;
+    try {
+      allowed = this.#plan.allowExternal(host) === true;
+    } catch {
+      allowed = false; // a policy that throws allows nothing
+    }
+    if (!allowed) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
+    const target = externalTarget(this.#targets[0]!, host, credentials, this.#plan.resolve);
+    this.#targets.push(target);
+    this.#secrets.push(target.password);
+    this.#redactors.add(target.password);
     return this.#targets.length - 1;
   }
 
   http(call: HttpCall, answer: (payload: HttpAnswer) => void): void {
-    if (this.#closed) return; // the run is over (answered after its grace): nothing more goes out
-    const target = this.#targets[call.target];
-    if (!target) return answer({ error: { code: 'INVALID_TARGET', message: 'unknown device' }, response: null });
-    const { limits } = this.#plan;
-    void this.#limited(() =>
-      performRequest(
-        {
-          target,
-          session: this.#plan.sessions.get(target.sessionKey, target.pinnedIp),
-          wire: this.#wire,
-          signal: this.#abort.signal,
-          maxResponseBytes: limits.maxResponseBytes,
-          timeLeftMs: () => this.#deadline - performance.now(),
-          takeRequest: this.#takeRequest,
-          maxRequests: limits.maxHttpRequests,
-          secrets: this.#targets.map((t) => t.password),
-          redactors: this.#redactors,
-          transcript: this.#plan.transcript,
-          runStarted: this.#started,
-          record: (exchange) => {
-            if (!this.#closed) this.#exchanges.push(exchange);
+    const empty = { response: null };
+    const reply = (payload: HttpAnswer) => this.#answer(answer as (p: unknown) => void, payload, empty);
+    try {
+      if (this.#closed) return; // the run is over (answered after its grace): nothing more goes out
+      const target = isPlainObject(call) && typeof call.target === 'number' ? this.#targets[call.target] : undefined;
+      if (!target) return reply({ error: { code: 'INVALID_TARGET', message: 'unknown device' }, response: null });
+      const method = call.method;
+      if (method !== 'GET' && method !== 'POST' && method !== 'PUT' && method !== 'DELETE') {
+        return reply({ error: { code: 'INVALID_OPTIONS', message: `unknown method ${describe(method)}` }, response: null });
+      }
+      const { limits } = this.#plan;
+      this.#limited(() =>
+        performRequest(
+          {
+            target,
+            session: this.#session(target),
+            wire: this.#wire,
+            signal: this.#abort.signal,
+            maxResponseBytes: limits.maxResponseBytes,
+            buffers: this.#plan.buffers,
+            timeLeftMs: () => this.#deadline - performance.now(),
+            takeRequest: this.#takeRequest,
+            maxRequests: limits.maxHttpRequests,
+            secrets: this.#secrets,
+            redactors: this.#redactors,
+            transcript: this.#plan.transcript,
+            runStarted: this.#started,
+            record: (exchange) => {
+              if (!this.#closed) this.#exchanges.push(exchange);
+            },
           },
-        },
-        call.method,
-        call.options,
-      ),
-    ).then((result) => {
-      if (!this.#closed) answer(result);
-    });
+          method,
+          call.options,
+        ),
+      ).then(reply, (error: unknown) => reply(internalError(error) as HttpAnswer));
+    } catch (error) {
+      reply(internalError(error) as HttpAnswer);
+    }
   }
 
   tls(call: TlsCall, answer: (payload: unknown) => void): void {
-    if (this.#closed) return;
-    const target = this.#targets[call.target] ?? this.#targets[0]!;
-    const exchange = startExchange('TLS', `tls://${target.host ?? target.ip}:${String(call.options.port ?? 443)}`, this.#started);
-    this.#exchanges.push(exchange);
-    if (!this.#takeRequest()) {
-      exchange.error = 'TOO_MANY_REQUESTS';
-      exchange.errorMessage = `this run already made ${this.#plan.limits.maxHttpRequests} requests, its limit`;
-      return answer({ error: { code: exchange.error, message: exchange.errorMessage }, certificate: null });
-    }
-    const timeoutMs = () => Math.max(1, Math.ceil(Math.min(TLS_TIMEOUT_MS, this.#deadline - performance.now())));
-    this.#pendingTls.add(exchange);
-    void this.#limited(() => this.#wire.readCertificate(target, call.options, timeoutMs(), this.#abort.signal, this.#plan.trust)).then((result) => {
+    const empty = { certificate: null };
+    const reply = (payload: Answer) => this.#answer(answer, payload, empty);
+    try {
       if (this.#closed) return;
-      this.#pendingTls.delete(exchange);
-      exchange.durationMs = round(performance.now() - this.#started - exchange.startedMs);
-      exchange.error = result.error?.code ?? null;
-      exchange.errorMessage = result.error?.message ?? null;
-      answer(result);
-    });
+      const target = (isPlainObject(call) && typeof call.target === 'number' ? this.#targets[call.target] : undefined) ?? this.#targets[0]!;
+      const options = isPlainObject(call) ? call.options : undefined;
+      const port = isPlainObject(options) ? (options.port === undefined || options.port === null ? 443 : numberOption(options.port)) : NaN;
+      const shownPort = Number.isInteger(port) && port >= 1 && port <= 65535 ? String(port) : '?';
+      const exchange = startExchange('TLS', `tls://${target.host ?? target.ip}:${shownPort}`, this.#started);
+      this.#exchanges.push(exchange);
+      const refuse = (code: string, message: string) => {
+        exchange.error = code;
+        exchange.errorMessage = message;
+        reply(refusal(code, message, empty));
+      };
+      if (!isPlainObject(options)) return refuse('INVALID_OPTIONS', `options must be an object such as { port: 443 } (got ${describe(options)})`);
+      if (shownPort === '?') return refuse('INVALID_OPTIONS', `port must be an integer from 1 to 65535 (got ${describe(options.port)})`);
+      if (!this.#takeRequest()) return refuse('TOO_MANY_REQUESTS', `this run already made ${this.#plan.limits.maxHttpRequests} requests, its limit`);
+      const timeoutMs = () => Math.max(1, Math.ceil(Math.min(TLS_TIMEOUT_MS, this.#deadline - performance.now())));
+      this.#pendingTls.add(exchange);
+      // Only plain values reach the wire: the port as a number, useHostname as the flag it is.
+      const checked = { port, useHostname: options.useHostname !== false };
+      this.#limited(() => this.#wire.readCertificate(target, checked, timeoutMs(), this.#abort.signal, this.#plan.trust))
+        .then(undefined, (error: unknown) => internalError(error) as Answer & { certificate: null })
+        .then((result) => {
+          if (this.#closed) return;
+          this.#pendingTls.delete(exchange);
+          exchange.durationMs = round(performance.now() - this.#started - exchange.startedMs);
+          exchange.error = result.error?.code ?? null;
+          exchange.errorMessage = result.error?.message ?? null;
+          reply(result);
+        });
+    } catch (error) {
+      reply(internalError(error));
+    }
   }
 
   /** The run is over: what is in flight is dropped. Returns the transcript, in the order sent. */
@@ -149,6 +265,7 @@ export class RunNetwork {
   /** One bound for HTTP exchanges (redirect hops included) and TLS reads alike. */
   readonly #takeRequest = (): boolean => ++this.#requests <= this.#plan.limits.maxHttpRequests;
 
+  /** Runs `work` when one of the run's request slots is free. Never rejects with a slot still taken. */
   #limited<T>(work: () => Promise<T>): Promise<T> {
     return new Promise<void>((resolve) => {
       if (this.#active < this.#plan.limits.maxConcurrentRequests) {
@@ -165,4 +282,17 @@ export class RunNetwork {
         else this.#active--;
       });
   }
+}
+
+/** A failure of the host's own code while serving a request: that request fails, never the host. */
+function internalError(error: unknown): Answer {
+  const detail = error instanceof Error ? error.message : 'unknown error';
+  return { error: { code: 'INTERNAL_ERROR', message: `the host could not complete this request (${detail})` } };
+}
+
+/** The credentials of an external device, as text; anything else is taken as none. */
+function credentialsOf(given: unknown): { username?: string; password?: string } | null {
+  if (!isPlainObject(given)) return null;
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return { username: text(given.username), password: text(given.password) };
 }

@@ -33,21 +33,18 @@ describe('security: cross-device', () => {
   });
 
   it('X2 cookies stored by device A (jar: true) are not sent on device B\'s requests, nor readable by B', async () => {
-    await attack(host, `function get_status() { D.device.http.get({ url: '/set-cookie?cookie=sid=A-session', jar: true }, function () { D.success(); }); }`, { device: deviceA() });
+    // One driver for all three runs: sessions are also per driver (security/bridge-network B11).
+    const driver = `function get_status() {
+      if (D.getParameter('set')) return D.device.http.get({ url: '/set-cookie?cookie=sid=A-session', jar: true }, function () { D.success(); });
+      D.device.http.get({ url: '/echo', jar: true, json: true }, function (e, res, body) { D.success([D.createVariable('found', 'Found', String(body.headers.cookie))]); });
+    }`;
+    await attack(host, driver, { device: deviceA(), parameters: { set: true } });
     const before = server.seen.length;
-    const r = await attack(
-      host,
-      `function get_status() { D.device.http.get({ url: '/echo', jar: true, json: true }, function (e, res, body) { D.success([D.createVariable('found', 'Found', String(body.headers.cookie))]); }); }`,
-      { device: deviceB() },
-    );
+    const r = await attack(host, driver, { device: deviceB(), parameters: { set: false } });
     expect(reported(r)).toBe('undefined');
     expect(server.seen.slice(before)[0]!.headers.cookie).toBeUndefined();
     // A itself still has its session: the jar was kept, just not shared.
-    const again = await attack(
-      host,
-      `function get_status() { D.device.http.get({ url: '/echo', jar: true, json: true }, function (e, res, body) { D.success([D.createVariable('found', 'Found', String(body.headers.cookie))]); }); }`,
-      { device: deviceA() },
-    );
+    const again = await attack(host, driver, { device: deviceA(), parameters: { set: false } });
     expect(reported(again)).toBe('sid=A-session');
   });
 

@@ -6,10 +6,19 @@ import type { CryptoAnswer, CryptoCall, WireValue } from '../../../runtime/proto
 const MAX_CIPHERS = 256;
 /**
  * pbkdf2 runs on the sandbox thread outside the isolate, where the run's time limits cannot
- * stop it: its work (iterations × derived bytes) is bounded instead. 64 million is a 64-byte
- * key at a million iterations, far past what device logins use, and takes a few seconds at most.
+ * stop it: its work is bounded instead. The work is one HMAC per iteration per block of the
+ * derived key (a block is the digest's size), not per byte: iterations × ceil(keyLength /
+ * digest size), weighted by the digest's cost. 2 million units take about 0.4 s here (sha256 at
+ * 2 million iterations, sha512 at a million, sha3 at 250 000): past what device logins use.
  */
-const MAX_PBKDF2_WORK = 64_000_000;
+export const MAX_PBKDF2_WORK = 2_000_000;
+/** Cost of one HMAC block relative to sha1/sha256 (measured: sha512 about 2×, sha3 and others up to 8×). */
+function digestWeight(digest: string): number {
+  const name = digest.toLowerCase();
+  if (['sha1', 'sha224', 'sha256', 'md5', 'sha-1', 'sha-256'].includes(name)) return 1;
+  if (/^sha-?(384|512)(-?\/?(224|256))?$/.test(name)) return 2;
+  return 8;
+}
 const MAX_PBKDF2_KEY_BYTES = 1024;
 const encodings = new Set(['utf8', 'utf-8', 'ascii', 'binary', 'latin1', 'hex', 'base64', 'base64url', 'ucs2', 'ucs-2', 'utf16le', 'utf-16le']);
 
@@ -40,15 +49,38 @@ function answer(out: string | Buffer): CryptoAnswer {
   return typeof out === 'string' ? { ok: true, value: out } : { ok: true, value: out.toString('base64'), bytes: true };
 }
 
+/**
+ * pbkdf2 work units per millisecond, as last measured on this machine (starts low, so that the
+ * first estimate errs on the side of refusing): how long a derivation will hold the thread.
+ */
+let unitsPerMs = 4_000;
+
+export interface CryptoBudget {
+  /** Milliseconds left before the run's deadline: host-side work counts against the run's time. */
+  timeLeftMs(): number;
+}
+
 export class CryptoSession {
   readonly #ciphers = new Map<number, Cipher | Decipher>();
   #nextHandle = 1;
+  readonly #budget: CryptoBudget | null;
+  /** Time this run's D.crypto calls held the thread, in ms. */
+  hostMs = 0;
+
+  /** With a budget, a call past the run's deadline, or a pbkdf2 that would run past it, is refused. */
+  constructor(budget: CryptoBudget | null = null) {
+    this.#budget = budget;
+  }
 
   call(request: CryptoCall): CryptoAnswer {
+    const started = performance.now();
     try {
+      if (this.#budget && this.#budget.timeLeftMs() <= 0) throw new Error(`D.crypto: the run's time limit is reached`);
       return this.#call(request);
     } catch (error) {
       return { ok: false, error: (error as Error).message };
+    } finally {
+      this.hostMs += performance.now() - started;
     }
   }
 
@@ -77,13 +109,28 @@ export class CryptoSession {
         const [password, salt, iterations, keyLength, digest] = a;
         const rounds = Number(iterations);
         const bytes = Number(keyLength);
+        const algorithm = typeof digest === 'string' ? digest : 'sha1';
+        if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`D.crypto.pbkdf2Sync: iterations must be a positive integer (got ${String(iterations)})`);
+        if (!Number.isInteger(bytes) || bytes < 0) throw new Error(`D.crypto.pbkdf2Sync: keyLength must be an integer >= 0 (got ${String(keyLength)})`);
         if (bytes > MAX_PBKDF2_KEY_BYTES) throw new Error(`D.crypto.pbkdf2Sync: keyLength ${bytes} is past the limit of ${MAX_PBKDF2_KEY_BYTES} bytes`);
-        if (rounds * bytes > MAX_PBKDF2_WORK) {
-          throw new Error(`D.crypto.pbkdf2Sync: iterations × keyLength (${rounds} × ${bytes}) is past the limit of ${MAX_PBKDF2_WORK}: it would hold the sandbox past the run's time limit`);
+        const digestBytes = createHash(algorithm).digest().length; // an unknown digest throws here, as pbkdf2 would
+        const blocks = Math.max(1, Math.ceil(bytes / digestBytes));
+        const work = rounds * blocks * digestWeight(algorithm);
+        if (work > MAX_PBKDF2_WORK) {
+          throw new Error(
+            `D.crypto.pbkdf2Sync: iterations × hash blocks (${rounds} × ${blocks} of ${algorithm}) is past the limit of ${MAX_PBKDF2_WORK} (cost units): it would hold the sandbox past the run's time limit`,
+          );
         }
-        return answer(
-          pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), rounds, bytes, typeof digest === 'string' ? digest : 'sha1'),
-        );
+        const left = this.#budget?.timeLeftMs() ?? Infinity;
+        if (work / unitsPerMs > left) {
+          throw new Error(`D.crypto.pbkdf2Sync: ${rounds} iterations would take about ${Math.ceil(work / unitsPerMs)} ms, more than the ${Math.max(0, Math.floor(left))} ms left of the run's time limit`);
+        }
+        const started = performance.now();
+        const key = pbkdf2Sync(bytesOrText(password, 'D.crypto.pbkdf2Sync'), bytesOrText(salt, 'D.crypto.pbkdf2Sync salt'), rounds, bytes, algorithm);
+        const elapsed = performance.now() - started;
+        // Only derivations long enough to time well teach the rate.
+        if (elapsed >= 20) unitsPerMs = (unitsPerMs + work / elapsed) / 2;
+        return answer(key);
       }
       case 'cipherCreate': {
         const [decipher, algorithm, key, iv] = a;

@@ -3,9 +3,11 @@
 // device only, cookies from and to the device's jar), recorded in the run's transcript,
 // and answered in the shape of the driver's callback (error, response, body).
 import { STATUS_CODES } from 'node:http';
+import type { ByteBudget } from './buffer-budget.js';
 import type { HttpAnswer } from '../../../runtime/protocol.js';
 import type { HttpExchange } from '../../run-result.js';
 import { readOptions, type Method, type RequestOptions } from './options.js';
+import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './plain.js';
 import type { NetworkWire } from '../wire.js';
 import { SendFailure, type HopResponse } from './send.js';
 import type { HttpSession } from './sessions.js';
@@ -20,6 +22,8 @@ export interface RequestContext {
   /** Aborted when the run ends: requests in flight are dropped. */
   signal: AbortSignal;
   maxResponseBytes: number;
+  /** The host's bound on answer bytes held at once by all its runs. */
+  buffers?: ByteBudget;
   /** Milliseconds left before the run's deadline: no request may outlive it. */
   timeLeftMs: () => number;
   /** Counts one exchange against the run's bound; false when the bound is reached. */
@@ -39,11 +43,11 @@ function failure(code: string, message: string): HttpAnswer {
   return { error: { code, message }, response: null };
 }
 
-function basicAuthorization(target: HttpTarget, options: Record<string, unknown>): string {
+function basicAuthorization(target: HttpTarget, options: RequestOptions): string {
   // options.username / options.password override the device's management credentials.
   const username = options.username ?? target.username ?? '';
   const password = options.password ?? target.password ?? '';
-  return `Basic ${Buffer.from(`${String(username)}:${String(password)}`).toString('base64')}`;
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
 function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
@@ -53,6 +57,11 @@ function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
   }
   const text = hop.body.toString(options.encoding.encoding);
   if (options.parseJson && text.trim() !== '') {
+    // Parsing is iterative, but the answer is written out again as JSON on its way to the
+    // sandbox (recursively): a device's JSON nested past the bound is refused here.
+    if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      return failure('JSON_TOO_DEEP', `the device's JSON answer nests deeper than ${MAX_JSON_DEPTH} levels; ask for it without json: true to get the text`);
+    }
     try {
       return { error: null, response: { ...response, body: JSON.parse(text) as unknown }, bodyKind: 'json' };
     } catch {
@@ -62,27 +71,36 @@ function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
   return { error: null, response: { ...response, body: text } };
 }
 
-export async function performRequest(ctx: RequestContext, method: Method, raw: Record<string, unknown>): Promise<HttpAnswer> {
-  const authorization = raw.auth === 'basic' ? basicAuthorization(ctx.target, raw) : null;
-  // The credentials' base64 form is a secret too: devices echo it back in debug pages.
-  const redactor = ctx.redactors.get([...ctx.secrets, typeof raw.password === 'string' ? raw.password : null, authorization?.slice('Basic '.length)]);
+/** Where credentials may go: the scheme, host and port they were first sent to. */
+function sameOrigin(a: URL, b: URL): boolean {
+  return a.protocol === b.protocol && a.host === b.host;
+}
+
+export async function performRequest(ctx: RequestContext, method: Method, raw: unknown): Promise<HttpAnswer> {
   let options: RequestOptions;
   let url: URL;
   try {
+    if (!isPlainObject(raw)) throw new RequestRefused('INVALID_OPTIONS', `options must be an object such as { url: '/status' } (got ${describe(raw)})`);
     options = readOptions(method, raw);
     url = buildUrl(ctx.target, raw);
   } catch (error) {
     if (!(error instanceof RequestRefused)) throw error;
-    const exchange = startExchange(method, redactor.text(typeof raw.url === 'string' ? raw.url : String(raw.url)), ctx.runStarted);
+    const redactor = ctx.redactors.get(isPlainObject(raw) && typeof raw.password === 'string' ? raw.password : null, null);
+    const shown = isPlainObject(raw) && typeof raw.url === 'string' ? raw.url : '(no url)';
+    const exchange = startExchange(method, redactor.text(shown.length > 2048 ? `${shown.slice(0, 2048)}…` : shown), ctx.runStarted);
     exchange.error = error.code;
     exchange.errorMessage = redactor.text(error.message);
     ctx.record(exchange);
     return failure(error.code, error.message);
   }
+  const authorization = options.basicAuth ? basicAuthorization(ctx.target, options) : null;
+  // The credentials' base64 form is a secret too: devices echo it back in debug pages.
+  const redactor = ctx.redactors.get(options.password ?? null, authorization?.slice('Basic '.length) ?? null);
   // A ${password} placeholder is masked in the transcript however short the password is.
   const firstShown = typeof raw.url === 'string' && raw.url.includes('${password}') ? buildUrl({ ...ctx.target, password: '***' }, raw).href : url.href;
   const headers = { ...options.headers };
-  if (options.basicAuth && authorization) headers.authorization = authorization;
+  if (authorization) headers.authorization = authorization;
+  const origin = url;
   const driverCookie = headers.cookie;
   let hopMethod = options.method;
   let body = options.body;
@@ -119,6 +137,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
         timeoutMs: Math.max(1, Math.min(options.timeoutMs, Math.ceil(ctx.timeLeftMs()))),
         signal: ctx.signal,
         maxResponseBytes: ctx.maxResponseBytes,
+        buffers: ctx.buffers,
         decompress: options.gzip,
       }, ctx.secrets);
     } catch (error) {
@@ -138,7 +157,11 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
     if (ctx.transcript === 'full') exchange.response = { headers: redactor.headers(hop.headers), body: redactor.body(hop.body) };
     if (options.jar) {
       for (const line of (hop.headers['set-cookie'] as string[] | undefined) ?? []) {
-        ctx.session.jar.setCookieSync(line, url.href, { ignoreError: true });
+        try {
+          ctx.session.jar.setCookieSync(line, url.href, { ignoreError: true });
+        } catch {
+          // a cookie the jar cannot take is dropped, as a browser would
+        }
       }
     }
     const location = hop.headers.location;
@@ -157,6 +180,12 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: R
       return failure(error.code, error.message);
     }
     exchange.redirectedTo = redactor.text(url.href);
+    // Credentials go to the origin they were meant for: a redirect to another scheme (https → http
+    // above all) or port drops them for this hop and the rest, as browsers and curl do.
+    if (!sameOrigin(origin, url)) {
+      delete headers.authorization;
+      delete headers['proxy-authorization'];
+    }
     // 301/302/303 turn a POST (or PUT, DELETE) into a GET without a body; 307/308 keep both.
     if (hop.status !== 307 && hop.status !== 308 && hopMethod !== 'GET') {
       hopMethod = 'GET';

@@ -6,6 +6,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
+import { ByteBudget } from './buffer-budget.js';
 import type { Method } from './options.js';
 
 export interface Hop {
@@ -19,7 +20,12 @@ export interface Hop {
   maxResponseBytes: number;
   /** Decode a gzip / deflate / br body (request's gzip: true). */
   decompress: boolean;
+  /** The host's bound on answer bytes held at once by all its runs (a shared default without one). */
+  buffers?: ByteBudget;
 }
+
+/** For hops given no budget of their host's: one for the whole process. */
+const processBuffers = new ByteBudget();
 
 export interface HopResponse {
   status: number;
@@ -40,12 +46,13 @@ export class SendFailure extends Error {
   }
 }
 
-const decoders: Record<string, (b: Buffer, o: zlib.ZlibOptions) => Promise<Buffer>> = {
+// Without a prototype: a content-encoding of 'constructor' or 'toString' names no decoder.
+const decoders: Record<string, (b: Buffer, o: zlib.ZlibOptions) => Promise<Buffer>> = Object.assign(Object.create(null) as object, {
   gzip: promisify(zlib.gunzip),
   'x-gzip': promisify(zlib.gunzip),
   deflate: promisify(zlib.inflate),
   br: promisify(zlib.brotliDecompress) as (b: Buffer, o: zlib.ZlibOptions) => Promise<Buffer>,
-};
+});
 
 /** undici's and node's error codes → the codes a driver sees (those of node's http, as request gave). */
 function classify(error: unknown, hop: Hop): SendFailure {
@@ -117,12 +124,14 @@ class Exchange implements Dispatcher.DispatchHandler {
   #headersMs: number | null = null;
   #chunks: Buffer[] = [];
   #size = 0;
+  readonly #buffers: ByteBudget;
 
   constructor(hop: Hop, started: number, resolve: (response: HopResponse) => void, reject: (failure: SendFailure) => void) {
     this.hop = hop;
     this.#started = started;
     this.#resolve = resolve;
     this.#reject = reject;
+    this.#buffers = hop.buffers ?? processBuffers;
     // The timeout covers the whole exchange, connect and a wait for a free connection included.
     this.#timer = setTimeout(timedOut, hop.timeoutMs, this);
     track(hop.signal, this);
@@ -139,6 +148,8 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   #finish(): void {
     this.#settled = true;
+    // Held until the hop settles: the answer then belongs to the run, bounded by maxResponseBytes.
+    if (this.#size > 0) this.#buffers.give(this.#size);
     clearTimeout(this.#timer);
     inFlight.get(this.hop.signal)?.delete(this);
   }
@@ -180,11 +191,15 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onData(chunk: Buffer): boolean {
     if (this.#settled) return false;
-    this.#size += chunk.length;
-    if (this.#size > this.hop.maxResponseBytes) {
+    if (this.#size + chunk.length > this.hop.maxResponseBytes) {
       this.fail(tooLarge(this.hop));
       return false;
     }
+    if (!this.#buffers.take(chunk.length)) {
+      this.fail(buffersFull(this.hop, this.#buffers));
+      return false;
+    }
+    this.#size += chunk.length;
     this.#chunks.push(chunk);
     return true;
   }
@@ -215,9 +230,16 @@ function tooLarge(hop: Hop): SendFailure {
   return new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`);
 }
 
+function buffersFull(hop: Hop, buffers: ByteBudget): SendFailure {
+  return new SendFailure(
+    'HOST_BUFFERS_FULL',
+    `${hop.method} ${hop.url.origin}: the host already holds ${buffers.max} bytes of answers for its runs (maxBufferedBytes); try again later`,
+  );
+}
+
 async function decompressed(hop: Hop, response: HopResponse): Promise<HopResponse> {
   const coding = String(response.headers['content-encoding'] ?? '').trim().toLowerCase();
-  if (response.body.length === 0 || !decoders[coding]) return response;
+  if (response.body.length === 0 || !Object.hasOwn(decoders, coding)) return response;
   try {
     return { ...response, body: await decoders[coding](response.body, { maxOutputLength: hop.maxResponseBytes }) };
   } catch (error) {

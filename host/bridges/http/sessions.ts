@@ -5,6 +5,7 @@
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { CookieJar } from 'tough-cookie';
+import { BoundedCookieStore } from './cookie-store.js';
 import type { TrustStore } from '../tls/trust.js';
 import { pinnedLookup } from './pinned-lookup.js';
 
@@ -26,7 +27,7 @@ export interface SessionSource {
 }
 
 export class DeviceSession implements HttpSession {
-  readonly jar = new CookieJar();
+  readonly jar = new CookieJar(new BoundedCookieStore());
   // One agent per verification mode: undici fixes TLS options per dispatcher, not per request.
   readonly #agents = new Map<boolean, Agent>();
   readonly #trust: TrustStore;

@@ -1,6 +1,9 @@
 // Where a driver's request may go: the run's device or an external host it created,
 // and how a request URL is built from the driver's options (a path only, never a host).
+import { createHash } from 'node:crypto';
 import { deviceKey, type DeviceSpec } from '../../device.js';
+import { fieldText, numberOption } from './options.js';
+import { describe, isPlainObject } from './plain.js';
 
 export interface HttpTarget {
   /** Host name (preferred unless useHostname: false) and IP of the target. */
@@ -26,8 +29,18 @@ export class RequestRefused extends Error {
   }
 }
 
+/**
+ * A digest of credentials, for a session's key: a session logged in with one set is never
+ * handed to another (two devices at one address, a password changed). Never the credentials.
+ */
+export function credentialsDigest(username: string | null | undefined, password: string | null | undefined): string {
+  if (!username && !password) return 'anon';
+  return createHash('sha256').update(`${username ?? ''}\0${password ?? ''}`).digest('base64url').slice(0, 22);
+}
+
 export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()): HttpTarget {
   const pinned = device.host ? resolve.get(device.host.toLowerCase()) : undefined;
+  const key = `${deviceKey(device)}|creds:${credentialsDigest(device.username, device.password)}`;
   return {
     host: device.host ?? null,
     ip: device.ip ?? null,
@@ -35,7 +48,7 @@ export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()
     password: device.password ?? null,
     portMap: { ...pinned?.portMap, ...device.portMap },
     // A pinned name is another way to the device: its connections are not shared with DNS's.
-    sessionKey: pinned ? `${deviceKey(device)}@${pinned.ip}` : deviceKey(device),
+    sessionKey: pinned ? `${key}@${pinned.ip}` : key,
     pinnedIp: pinned?.ip ?? null,
   };
 }
@@ -44,14 +57,14 @@ export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()
 export function buildUrl(target: HttpTarget, options: Record<string, unknown>): URL {
   const protocol = options.protocol === undefined || options.protocol === null ? 'http' : options.protocol;
   if (protocol !== 'http' && protocol !== 'https') {
-    throw new RequestRefused('INVALID_OPTIONS', `protocol must be 'http' or 'https' (got ${JSON.stringify(protocol)})`);
+    throw new RequestRefused('INVALID_OPTIONS', `protocol must be 'http' or 'https' (got ${describe(protocol)})`);
   }
   const useHostname = options.useHostname !== false;
   const hostname = (useHostname && target.host) || target.ip;
   if (!hostname) throw new RequestRefused('MISSING_DEVICE_ADDRESS', 'the device has no IP address or host name to send the request to');
   const defaultPort = protocol === 'https' ? 443 : 80;
-  const port = options.port === undefined || options.port === null ? defaultPort : Number(options.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RequestRefused('INVALID_OPTIONS', `port must be an integer from 1 to 65535 (got ${JSON.stringify(options.port)})`);
+  const port = options.port === undefined || options.port === null ? defaultPort : numberOption(options.port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new RequestRefused('INVALID_OPTIONS', `port must be an integer from 1 to 65535 (got ${describe(options.port)})`);
 
   const suffix = options.url === undefined ? '/' : options.url;
   if (typeof suffix !== 'string') throw new RequestRefused('INVALID_URL', 'url must be a string path such as "/status"');
@@ -90,11 +103,11 @@ function originOf(base: string): string {
 /** request's `qs` option: an object of query parameters added to the url. */
 function appendQuery(url: URL, qs: unknown): void {
   if (qs === undefined || qs === null) return;
-  if (typeof qs !== 'object' || Array.isArray(qs)) throw new RequestRefused('INVALID_OPTIONS', 'qs must be an object of query parameters');
-  for (const [key, value] of Object.entries(qs as Record<string, unknown>)) {
+  if (!isPlainObject(qs)) throw new RequestRefused('INVALID_OPTIONS', 'qs must be an object of query parameters');
+  for (const [key, value] of Object.entries(qs)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
-    else url.searchParams.append(key, value === null ? '' : String(value));
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, fieldText(key, item, 'qs'));
+    else url.searchParams.append(key, fieldText(key, value, 'qs'));
   }
 }
 
@@ -127,7 +140,10 @@ export function redirectTarget(target: HttpTarget, current: URL, location: strin
   return next;
 }
 
-/** A host reached through D.createExternalDevice: its own credentials, jar and connections. */
+/**
+ * A host reached through D.createExternalDevice: its own credentials, jar and connections.
+ * `host` is canonical (canonicalHost): the name the policy judged is the one dialled.
+ */
 export function externalTarget(
   owner: HttpTarget,
   host: string,
@@ -141,7 +157,7 @@ export function externalTarget(
     username: credentials?.username ?? null,
     password: credentials?.password ?? null,
     portMap: { ...pinned?.portMap },
-    sessionKey: `${owner.sessionKey} external:${host.toLowerCase()}${pinned ? `@${pinned.ip}` : ''}|${credentials?.username ?? ''}`,
+    sessionKey: `${owner.sessionKey} external:${host}${pinned ? `@${pinned.ip}` : ''}|creds:${credentialsDigest(credentials?.username, credentials?.password)}`,
     pinnedIp: pinned?.ip ?? null,
   };
 }

@@ -14,13 +14,9 @@ export const MIN_SECRET_LENGTH = 3;
 export class Redactor {
   readonly #secrets: string[];
 
-  constructor(secrets: Array<string | null | undefined>) {
-    const all = new Set<string>();
-    for (const secret of secrets) {
-      if (!secret || secret.length < MIN_SECRET_LENGTH) continue;
-      for (const form of secretForms(secret)) all.add(form);
-    }
-    this.#secrets = [...all].sort((a, b) => b.length - a.length);
+  /** `forms`: every form of every secret (secretForms), longest masked first so no part of one is left. */
+  constructor(forms: Iterable<string>) {
+    this.#secrets = [...new Set(forms)].sort((a, b) => b.length - a.length);
   }
 
   text(value: string): string {
@@ -71,32 +67,67 @@ export function maskHeaders<T extends string | string[]>(
   return out as Record<string, T>;
 }
 
-/** The run's redactors, one per set of secrets: building one costs more than a request's other work. */
+/**
+ * The run's redactors. The run's own secrets (its device's and external devices' passwords)
+ * grow one target at a time and are kept as their masked forms; a request's own (a password
+ * option, the basic-auth token) pick one of a few redactors made for them. Built once per
+ * set: building one costs more than a request's other work, and a run with many external
+ * devices must not redo the list per request.
+ */
 export class RedactorCache {
-  readonly #byKey = new Map<string, Redactor>();
+  readonly #forms = new Set<string>();
+  readonly #byExtra = new Map<string, Redactor>();
 
-  get(secrets: Array<string | null | undefined>): Redactor {
-    const key = secrets.map((s) => s ?? '').join('\0');
-    let redactor = this.#byKey.get(key);
+  /** A secret of the run (a new target's password): every redactor made from now on masks it. */
+  add(secret: string | null | undefined): void {
+    if (!secret || secret.length < MIN_SECRET_LENGTH) return;
+    const before = this.#forms.size;
+    for (const form of secretForms(secret)) this.#forms.add(form);
+    if (this.#forms.size !== before) this.#byExtra.clear();
+  }
+
+  get(password: string | null, token: string | null): Redactor {
+    const key = `${password ?? ''}\0${token ?? ''}`;
+    let redactor = this.#byExtra.get(key);
     if (!redactor) {
-      if (this.#byKey.size >= 16) this.#byKey.clear();
-      redactor = new Redactor(secrets);
-      this.#byKey.set(key, redactor);
+      if (this.#byExtra.size >= 16) this.#byExtra.clear();
+      const forms = [...this.#forms];
+      if (password && password.length >= MIN_SECRET_LENGTH) forms.push(...secretForms(password));
+      if (token && token.length >= MIN_SECRET_LENGTH) forms.push(token);
+      redactor = new Redactor(forms);
+      this.#byExtra.set(key, redactor);
     }
     return redactor;
   }
 }
 
-/** The forms a secret takes in what a driver sends: plain, URL- and form-encoded, as the URL parser leaves it. */
+const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+
+/**
+ * The forms a secret takes in what a driver sends or a device echoes: plain; inside a JSON
+ * string (quotes, backslashes, controls escaped; also with every non-ASCII character as \uXXXX);
+ * URL- and form-encoded; as the URL parser leaves it in a path or query; XML/HTML-escaped;
+ * base64 (a token made of it).
+ */
 export function secretForms(secret: string): string[] {
-  return [
-    secret,
-    encodeURIComponent(secret),
-    new URLSearchParams({ s: secret }).toString().slice(2), // form encoding: spaces as +
-    // As the URL parser leaves it when a driver pastes the password into a url's path or query.
-    new URL(`http://h/?${secret}`).search.slice(1),
-    new URL(`http://h/${secret}`).pathname.slice(1),
-  ];
+  const forms = new Set<string>();
+  // Written inside a JSON string once or twice (a JSON body echoed as a JSON string), as text or as XML.
+  for (const text of [secret, secret.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)]) {
+    const json = jsonEscaped(text);
+    forms.add(text).add(json).add(jsonEscaped(json));
+    forms.add(json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  }
+  forms.add(encodeURIComponent(secret));
+  forms.add(new URLSearchParams({ s: secret }).toString().slice(2)); // form encoding: spaces as +
+  // As the URL parser leaves it when a driver pastes the password into a url's path or query.
+  forms.add(new URL(`http://h/?${secret}`).search.slice(1));
+  forms.add(new URL(`http://h/${secret}`).pathname.slice(1));
+  forms.add(Buffer.from(secret).toString('base64').replace(/=+$/, ''));
+  return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
+}
+
+function jsonEscaped(text: string): string {
+  return JSON.stringify(text).slice(1, -1);
 }
 
 function maskCookie(pair: string): string {

@@ -2,6 +2,7 @@
 // and body (JSON compared as JSON, anything else as text, binary as bytes), all taken after
 // redaction. Headers are not compared: cookies, dates and user agents vary between runs.
 import { createHash } from 'node:crypto';
+import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../http/plain.js';
 import type { HttpTarget } from '../http/target.js';
 
 export interface RequestShape {
@@ -34,7 +35,8 @@ function bodyKey(body: { text: string } | { base64: string } | null): string {
   if ('base64' in body) return body.base64 === '' ? '' : `base64:${body.base64}`;
   if (body.text === '') return '';
   const trimmed = body.text.trim();
-  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+  // canonicalJson recurses: a body nested past the bound (a driver's string body can be) is compared as text.
+  if ((trimmed.startsWith('{') || trimmed.startsWith('[')) && !jsonTextNestsDeeperThan(trimmed, MAX_JSON_DEPTH)) {
     try {
       return `json:${canonicalJson(JSON.parse(trimmed))}`;
     } catch {
