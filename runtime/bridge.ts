@@ -2,7 +2,7 @@
 // isolated-vm Callback: its arguments and result are copied); we keep it in this closure
 // only, so driver code can never reach it.
 import type { DispatchKind, HostOp, QueuedOp } from './protocol';
-import { parse, stringify } from './intrinsics';
+import { SafeMap, parse, stringify } from './intrinsics';
 
 /** The host's one entry point: an operation and its JSON text in, JSON text (or nothing) out. */
 export type HostCall = (op: HostOp, json: string) => unknown;
@@ -18,18 +18,22 @@ export interface Bridge {
    */
   start(op: QueuedOp, fields: string, onDone: Pending): number;
   cancel(id: number): void;
-  /** The function the host calls to deliver entries and answers; it answers the operations queued meanwhile. */
-  dispatch(kind: DispatchKind, id: number, json: string): string;
-  onEntry(handler: (action: string) => void): void;
+  /**
+   * The function the host calls to run the driver and deliver answers; it answers the operations
+   * queued meanwhile, as text. It never throws: whatever the driver throws is described here.
+   */
+  dispatch(kind: DispatchKind, id: number, text: string): string;
+  /** What dispatch('run', 0, source) does: the driver's top level, then its entry point. */
+  onRun(handler: (source: string) => void): void;
   /** Runs driver code; an uncaught throw ends the run through `onUncaught`. */
   guard(fn: () => void): void;
   onUncaught(handler: (error: unknown) => void): void;
 }
 
 export function createBridge(hostCall: HostCall): Bridge {
-  const pending = new Map<number, Pending>();
+  const pending = new SafeMap<number, Pending>();
   let nextId = 1;
-  let entryHandler: (action: string) => void = () => {};
+  let runHandler: (source: string) => void = () => {};
   let uncaughtHandler: (error: unknown) => void = () => {};
   // While a dispatch runs, async operations are queued as JSON text of [op, payload] pairs
   // and go back as its answer; at other times (the driver's top level, promise jobs that run
@@ -53,7 +57,12 @@ export function createBridge(hostCall: HostCall): Bridge {
     try {
       fn();
     } catch (error) {
-      uncaughtHandler(error);
+      try {
+        uncaughtHandler(error);
+      } catch {
+        // describing it failed too (the handler itself describes with saved built-ins, so
+        // only a limit gets here): nothing of the driver's may leave this function
+      }
     }
   };
 
@@ -68,28 +77,31 @@ export function createBridge(hostCall: HostCall): Bridge {
     cancel(id) {
       if (pending.delete(id)) enqueue('cancel', '{"id":' + id + '}');
     },
-    dispatch(kind, id, json) {
+    dispatch(kind, id, text) {
       dispatching = true;
       try {
-        if (kind === 'entry') {
-          guard(() => entryHandler(parse(json) as string));
+        if (kind === 'run') {
+          guard(() => runHandler(text));
         } else {
           const done = pending.get(id);
           if (done) {
             // else cancelled, or answered twice: nothing to do
             pending.delete(id);
-            guard(() => done(parse(json)));
+            guard(() => done(parse(text)));
           }
         }
-      } finally {
-        dispatching = false;
+      } catch {
+        // parse() of the host's own answer: cannot fail; but nothing may leave this function
       }
-      const text = `[${queued.join(',')}]`;
+      dispatching = false;
+      // By hand, not queued.join(): a driver may have replaced Array.prototype.join.
+      let answer = '[';
+      for (let i = 0; i < queued.length; i++) answer += i === 0 ? queued[i] : ',' + queued[i];
       queued = [];
-      return text;
+      return answer + ']';
     },
-    onEntry(handler) {
-      entryHandler = handler;
+    onRun(handler) {
+      runHandler = handler;
     },
     guard,
     onUncaught(handler) {

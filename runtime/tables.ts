@@ -1,26 +1,28 @@
 // D.createTable and its records. Every violation throws inside the driver, as on the
 // public collector; the row bound is ours (configurable) so a driver cannot grow a table without end.
 import { bounds } from './constants';
+import { raise } from './error-text';
 import type { ColumnHeader, TableRecord } from './protocol';
-import { checkValueType, stringifyValue } from './variables';
+import { checkValueType, fitText, stringifyValue } from './variables';
+import { append, isArray } from './intrinsics';
 import type { Warn } from './warnings';
 
 function checkLabel(label: unknown, max: number, what: string): string {
   if (typeof label !== 'string' || label.length < 1 || label.length > max) {
     const shown = typeof label === 'string' ? `"${label}" (${label.length} characters)` : String(label);
-    throw new RangeError(`Invalid ${what}: ${shown}; a string of 1 to ${max} characters is required`);
+    throw raise(new RangeError(`Invalid ${what}: ${shown}; a string of 1 to ${max} characters is required`));
   }
   return label;
 }
 
 function checkHeaders(headers: unknown): ColumnHeader[] {
   if (!Array.isArray(headers) || headers.length === 0) {
-    throw new TypeError('Column headers must be defined: pass an array of { label, unit?, valueType? }');
+    throw raise(new TypeError('Column headers must be defined: pass an array of { label, unit?, valueType? }'));
   }
   return headers.map((header, index) => {
     const h = (header ?? {}) as Record<string, unknown>;
     const label = checkLabel(h.label, bounds.columnLabel, `column label at position ${index}`);
-    if (label === 'Id') throw new RangeError('Invalid column label "Id": it is reserved for the record id column');
+    if (label === 'Id') throw raise(new RangeError('Invalid column label "Id": it is reserved for the record id column'));
     let unit: string | null = null;
     if (h.unit !== undefined && h.unit !== null && h.unit !== '') {
       unit = checkLabel(h.unit, bounds.unit, `unit of column "${label}"`);
@@ -47,7 +49,7 @@ export class Table {
 
   insertRecord(id: unknown, values: unknown): void {
     const key = this.#checkRecord(id, values);
-    if (this.#rows.has(key)) throw new RangeError(`Duplicate record id "${key}" in table "${this.label}": use upsertRecord to replace a row`);
+    if (this.#rows.has(key)) throw raise(new RangeError(`Duplicate record id "${key}" in table "${this.label}": use upsertRecord to replace a row`));
     this.#add(key, values as unknown[]);
   }
 
@@ -55,7 +57,7 @@ export class Table {
     const key = this.#checkRecord(id, values);
     if (this.#rows.has(key)) {
       this.#warn(`table "${this.label}": record "${key}" exists and was replaced`);
-      this.#rows.set(key, (values as unknown[]).map(stringifyValue));
+      this.#rows.set(key, this.#cells(key, values as unknown[]));
       return;
     }
     this.#add(key, values as unknown[]);
@@ -71,18 +73,29 @@ export class Table {
 
   #add(key: string, values: unknown[]): void {
     if (this.#rows.size >= this.#maxRows) {
-      throw new RangeError(`Table "${this.label}" is full: at most ${this.#maxRows} records per table`);
+      throw raise(new RangeError(`Table "${this.label}" is full: at most ${this.#maxRows} records per table`));
     }
-    this.#rows.set(key, values.map(stringifyValue));
+    this.#rows.set(key, this.#cells(key, values));
+  }
+
+  /** A row's values as text, each cut to the bound of a variable's value, as variables are. */
+  #cells(key: string, values: unknown[]): Array<string | null> {
+    const cells: Array<string | null> = [];
+    for (let i = 0; i < values.length; i++) {
+      const text = stringifyValue(values[i]);
+      const where = `value of column "${this.columnHeaders[i]!.label}" of record "${key}" in table "${this.label}"`;
+      append(cells, text === null ? null : fitText(text, bounds.value, where, this.#warn));
+    }
+    return cells;
   }
 
   #checkRecord(id: unknown, values: unknown): string {
     if (typeof id !== 'string' || id.length < 1 || id.length > bounds.recordId) {
-      throw new RangeError(`Invalid record id ${JSON.stringify(id)} in table "${this.label}": a string of 1 to ${bounds.recordId} characters is required`);
+      throw raise(new RangeError(`Invalid record id ${JSON.stringify(id)} in table "${this.label}": a string of 1 to ${bounds.recordId} characters is required`));
     }
-    if (!Array.isArray(values) || values.length !== this.columnHeaders.length) {
+    if (!isArray(values) || values.length !== this.columnHeaders.length) {
       const got = Array.isArray(values) ? values.length : typeof values;
-      throw new RangeError(`Record "${id}" in table "${this.label}" has ${got} values; the table has ${this.columnHeaders.length} columns`);
+      throw raise(new RangeError(`Record "${id}" in table "${this.label}" has ${got} values; the table has ${this.columnHeaders.length} columns`));
     }
     return id;
   }

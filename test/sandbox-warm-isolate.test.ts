@@ -1,7 +1,6 @@
-// A warm isolate between runs: compiled driver scripts are reused only for the very same
-// source and file name.
+// A warm isolate between runs: a driver source is compiled (checked) once per isolate, for the
+// very same source and file name only.
 import { afterEach, describe, expect, it } from 'vitest';
-import type ivm from 'isolated-vm';
 import { WarmIsolate } from '../host/sandbox/warm-isolate.js';
 
 const made: WarmIsolate[] = [];
@@ -14,10 +13,7 @@ afterEach(() => {
   for (const warm of made.splice(0)) warm.dispose();
 });
 
-const evaluate = (warm: WarmIsolate, context: ivm.Context, code: string): unknown =>
-  warm.isolate.compileScriptSync(code).runSync(context, { copy: true });
-
-describe('compiled driver scripts', () => {
+describe('driver sources checked', () => {
   const small = (n: number) => `function get_status() { D.success([D.createVariable('n', 'N', ${n})]); }`;
   // Past the size up to which a source is its own cache key: these are keyed by a digest.
   const large = (n: number) => `${small(n)}\n/* ${'x'.repeat(40 * 1024)} */`;
@@ -26,15 +22,17 @@ describe('compiled driver scripts', () => {
     ['small', small],
     ['large', large],
   ] as const) {
-    it(`${kind} sources: the same source and name reuse a script, any difference compiles anew`, () => {
+    it(`${kind} sources: the same source and name are compiled once, any difference compiles anew`, () => {
       const warm = warmIsolate();
-      const a = warm.driver(source(1), 'driver.js');
-      expect(warm.driver(source(1), 'driver.js')).toBe(a);
-      expect(warm.driver(source(2), 'driver.js')).not.toBe(a);
-      expect(warm.driver(source(1), 'other.js')).not.toBe(a);
-      const context = warm.isolate.createContextSync();
-      warm.driver(source(2), 'driver.js').runSync(context);
-      expect(evaluate(warm, context, `String(get_status).match(/'N', (\\d+)/)[1]`)).toBe('2'); // the script run is source 2's
+      expect(warm.checkDriver(source(1), 'driver.js')).toBe(true);
+      expect(warm.checkDriver(source(1), 'driver.js')).toBe(false);
+      expect(warm.checkDriver(source(2), 'driver.js')).toBe(true);
+      expect(warm.checkDriver(source(1), 'other.js')).toBe(true);
     });
   }
+
+  it('a source that does not compile throws its SyntaxError with the position, every time', () => {
+    const warm = warmIsolate();
+    for (let i = 0; i < 2; i++) expect(() => warm.checkDriver('var x = ;', 'driver.js')).toThrow(/Unexpected token ';' \[driver\.js:1:9\]/);
+  });
 });

@@ -1,5 +1,5 @@
 // One isolate kept warm between runs: the runtime bundle is compiled once, library
-// bundles on first use, and recent driver scripts stay compiled (keyed by their source).
+// bundles on first use, and the sources of recent drivers are remembered as compiling.
 import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
 import type { LibName } from '../../runtime/protocol.js';
@@ -19,7 +19,8 @@ export class WarmIsolate {
   runs = 0;
   #core: ivm.Script | null = null;
   readonly #libs = new Map<LibName, ivm.Script>();
-  readonly #drivers = new Map<string, ivm.Script>();
+  /** Driver sources known to compile in this isolate (most recently used last). */
+  readonly #drivers = new Set<string>();
 
   private constructor(memoryMb: number) {
     this.memoryMb = memoryMb;
@@ -56,26 +57,25 @@ export class WarmIsolate {
     return script;
   }
 
-  /** Compiles driver source (synchronously: we are on a sandbox thread), or returns the script compiled for the same source earlier. */
-  driver(source: string, filename: string): ivm.Script {
+  /**
+   * Throws the SyntaxError of a driver source that does not compile ("message [file:line:col]"),
+   * once per source and isolate; true when it compiled the source now, false when it knew it. The runtime runs the driver itself (runtime/driver-code.ts),
+   * so the compiled script is not kept: only that the source compiles.
+   */
+  checkDriver(source: string, filename: string): boolean {
     const key =
       source.length <= SOURCE_AS_KEY_MAX
         ? `${filename}\0${source}`
         : `sha1:${createHash('sha1').update(filename).update('\0').update(source).digest('hex')}`;
-    const cached = this.#drivers.get(key);
-    if (cached) {
+    if (this.#drivers.has(key)) {
       this.#drivers.delete(key);
-      this.#drivers.set(key, cached); // most recently used last
-      return cached;
+      this.#drivers.add(key); // most recently used last
+      return false;
     }
-    const script = this.isolate.compileScriptSync(source, { filename });
-    this.#drivers.set(key, script);
-    if (this.#drivers.size > DRIVER_CACHE_SIZE) {
-      const [oldest, old] = this.#drivers.entries().next().value as [string, ivm.Script];
-      this.#drivers.delete(oldest);
-      old.release();
-    }
-    return script;
+    this.isolate.compileScriptSync(source, { filename }).release();
+    this.#drivers.add(key);
+    if (this.#drivers.size > DRIVER_CACHE_SIZE) this.#drivers.delete(this.#drivers.values().next().value as string);
+    return true;
   }
 
   heapUsedMb(): number {
