@@ -6,8 +6,8 @@
 // is always a plain string, made here, whatever the driver replaced.
 import { SavedError, SavedString, append, defineProperty, joinText, splitLines, stringIncludes, stringSlice, stringStartsWith, stringTrim, stringify } from './intrinsics';
 
-/** Longest piece of a thrown value's text kept (the host cuts the whole message again). */
-const MAX_PART = 10_000;
+/** Longest description kept: as the host's MAX_MESSAGE_CHARS (host/sandbox/check-report.ts), cut the same way. */
+const MAX_MESSAGE = 10_000;
 
 /** value as text, or null when even that fails (a Symbol is fine; a throwing toString is not). */
 function textOf(value: unknown): string | null {
@@ -22,7 +22,7 @@ function textOf(value: unknown): string | null {
 }
 
 function cut(text: string): string {
-  return text.length > MAX_PART ? stringSlice(text, 0, MAX_PART) : text;
+  return text.length > MAX_MESSAGE ? `${stringSlice(text, 0, MAX_MESSAGE - 60)}… (cut: the message had ${text.length} characters)` : text;
 }
 
 /** object[key] as text, or null when reading it throws or it is not there. */
@@ -51,9 +51,9 @@ export function driverFrames(stack: string, driverFilename: string): string[] {
 }
 
 export function describeDriverError(error: object, driverFilename: string): string {
-  const head = `${cut(property(error, 'name') ?? 'Error')}: ${cut(property(error, 'message') ?? '')}`;
+  const head = `${property(error, 'name') ?? 'Error'}: ${property(error, 'message') ?? ''}`;
   const frames = driverFrames(property(error, 'stack') ?? '', driverFilename);
-  return frames.length ? `${head}\n    ${joinText(frames, '\n    ')}` : head;
+  return cut(frames.length ? `${head}\n    ${joinText(frames, '\n    ')}` : head);
 }
 
 /** Does this look like an Error? Without instanceof, which a Proxy (or a revoked one) can answer by throwing. */
@@ -77,9 +77,9 @@ export function describeError(error: unknown, driverFilename: string): string {
         json = undefined;
       }
       const text = typeof json === 'string' ? json : textOf(error);
-      return `Uncaught ${text === null ? 'a value that cannot be shown as text' : cut(text)}`;
+      return cut(`Uncaught ${text === null ? 'a value that cannot be shown as text' : text}`);
     }
-    if (typeof error === 'string') return `Uncaught ${cut(error)}`;
+    if (typeof error === 'string') return cut(`Uncaught ${error}`);
     const json = typeof error === 'symbol' || typeof error === 'bigint' || error === undefined ? undefined : stringify(error);
     return `Uncaught ${typeof json === 'string' ? json : (textOf(error) ?? typeof error)}`;
   } catch {
