@@ -12,6 +12,8 @@ type Pending = (payload: unknown) => void;
 export interface Bridge {
   /** Synchronous host call; returns the host's answer parsed from JSON (or undefined). */
   call(op: HostOp, payload: unknown): unknown;
+  /** The same with the payload's JSON text made by the caller (no toJSON of the driver's can reach it). */
+  callText(op: HostOp, json: string): void;
   /**
    * Starts async host work; `onDone` runs with the host's answer. `fields` is the payload as
    * JSON text of an object's members without the braces (`"ms":5`): the bridge adds the id.
@@ -68,6 +70,9 @@ export function createBridge(hostCall: HostCall): Bridge {
 
   return {
     call,
+    callText(op, json) {
+      hostCall(op, json);
+    },
     start(op, fields, onDone) {
       const id = nextId++;
       pending.set(id, onDone);

@@ -14,8 +14,10 @@ export function createLazyLibs(bridge: Bridge) {
       const answer = bridge.call('loadLib', name) as { ok?: boolean; error?: string } | undefined;
       if (!answer || answer.ok !== true) throw raise(new Error(`the library ${name} could not be loaded: ${answer?.error ?? 'no answer'}`));
       const g = globalThis as Record<string, unknown>;
-      loaded.set(name, g[LIB_SLOT]);
+      const exports = g[LIB_SLOT];
       delete g[LIB_SLOT];
+      if (exports === undefined || exports === null) throw raise(new Error(`the library ${name} could not be loaded (did the driver replace a built-in it uses?)`));
+      loaded.set(name, exports);
     }
     return loaded.get(name) as T;
   };

@@ -28,7 +28,14 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
       return;
     }
     ended = how;
-    bridge.call('end', result);
+    try {
+      bridge.call('end', result);
+    } catch (error) {
+      // The report could not be made into JSON (a toJSON of the driver's on Object.prototype or
+      // Array.prototype threw, or made it too deep): a failure made of text only goes instead.
+      const message = `the run's outcome (${how}) could not be sent to the host (did the driver define toJSON?): ${describeError(error, driverFilename)}`;
+      bridge.callText('end', `{"status":"failure","errorType":"GENERIC_ERROR","message":${stringify(message)},"variables":[],"tables":[]}`);
+    }
   };
 
   const failure = (type: string, message: string | null): RunEnd => ({

@@ -4,7 +4,7 @@ import { bounds } from './constants';
 import { raise } from './error-text';
 import type { ColumnHeader, TableRecord } from './protocol';
 import { checkValueType, fitText, stringifyValue } from './variables';
-import { append, isArray } from './intrinsics';
+import { SafeMap, append, isArray } from './intrinsics';
 import type { Warn } from './warnings';
 
 function checkLabel(label: unknown, max: number, what: string): string {
@@ -36,7 +36,10 @@ export class Table {
   readonly type = 'table';
   readonly label: string;
   readonly columnHeaders: ColumnHeader[];
-  readonly #rows = new Map<string, Array<string | null>>();
+  // Rows by record id, and the ids in insertion order: no Map iteration, which a driver may replace.
+  readonly #rows = new SafeMap<string, Array<string | null>>();
+  readonly #order: string[] = [];
+  #size = 0;
   readonly #maxRows: number;
   readonly #warn: Warn;
 
@@ -64,18 +67,30 @@ export class Table {
   }
 
   getResult(): TableRecord {
-    return {
-      label: this.label,
-      columnHeaders: this.columnHeaders.map((h) => ({ ...h })),
-      rows: [...this.#rows].map(([id, values]) => [id, ...values]),
-    };
+    // Indexed loops and append(): built from the table's own data whatever the driver replaced.
+    const columnHeaders: ColumnHeader[] = [];
+    for (let i = 0; i < this.columnHeaders.length; i++) {
+      const h = this.columnHeaders[i]!;
+      append(columnHeaders, { label: h.label, unit: h.unit, valueType: h.valueType });
+    }
+    const rows: Array<Array<string | null>> = [];
+    for (let r = 0; r < this.#order.length; r++) {
+      const id = this.#order[r]!;
+      const values = this.#rows.get(id)!;
+      const row: Array<string | null> = [id];
+      for (let c = 0; c < values.length; c++) append(row, values[c]!);
+      append(rows, row);
+    }
+    return { label: this.label, columnHeaders, rows };
   }
 
   #add(key: string, values: unknown[]): void {
-    if (this.#rows.size >= this.#maxRows) {
+    if (this.#size >= this.#maxRows) {
       throw raise(new RangeError(`Table "${this.label}" is full: at most ${this.#maxRows} records per table`));
     }
     this.#rows.set(key, this.#cells(key, values));
+    append(this.#order, key);
+    this.#size++;
   }
 
   /** A row's values as text, each cut to the bound of a variable's value, as variables are. */
