@@ -24,9 +24,9 @@ export interface Bridge {
    * The function the host calls to run the driver and deliver answers; it answers the operations
    * queued meanwhile, as text. It never throws: whatever the driver throws is described here.
    */
-  dispatch(kind: DispatchKind, id: number, text: string): string;
-  /** What dispatch('run', 0, source) does: the driver's top level, then its entry point. */
-  onRun(handler: (source: string) => void): void;
+  dispatch(kind: DispatchKind, id: number, payload: unknown): string;
+  /** What dispatch('run', 0, code) does: the driver's top level (code: the wrapped driver, a function), then its entry point. */
+  onRun(handler: (code: unknown) => void): void;
   /** Runs driver code; an uncaught throw ends the run through `onUncaught`. */
   guard(fn: () => void): void;
   onUncaught(handler: (error: unknown) => void): void;
@@ -35,7 +35,7 @@ export interface Bridge {
 export function createBridge(hostCall: HostCall): Bridge {
   const pending = new SafeMap<number, Pending>();
   let nextId = 1;
-  let runHandler: (source: string) => void = () => {};
+  let runHandler: (code: unknown) => void = () => {};
   let uncaughtHandler: (error: unknown) => void = () => {};
   // While a dispatch runs, async operations are queued as JSON text of [op, payload] pairs
   // and go back as its answer; at other times (the driver's top level, promise jobs that run
@@ -82,17 +82,17 @@ export function createBridge(hostCall: HostCall): Bridge {
     cancel(id) {
       if (pending.delete(id)) enqueue('cancel', '{"id":' + id + '}');
     },
-    dispatch(kind, id, text) {
+    dispatch(kind, id, payload) {
       dispatching = true;
       try {
         if (kind === 'run') {
-          guard(() => runHandler(text));
+          guard(() => runHandler(payload));
         } else {
           const done = pending.get(id);
           if (done) {
             // else cancelled, or answered twice: nothing to do
             pending.delete(id);
-            guard(() => done(parse(text)));
+            guard(() => done(parse(payload as string)));
           }
         }
       } catch {

@@ -1,31 +1,43 @@
-// Runs the driver's code from inside the runtime, so that nothing the driver throws or leaves
-// as its script's last value ever reaches isolated-vm (which would copy it out of the isolate
-// running the driver's getters and Proxy traps with no time limit): the top level is evaluated
-// here, by an indirect eval (global scope, a script's semantics for var and function
-// declarations), inside the bridge's guard, and errors become text here (error-text.ts).
-import { regexpTest } from './intrinsics';
+// Runs the driver's code from inside the runtime, so that nothing the driver throws ever reaches
+// isolated-vm (which would copy it out of the isolate, running the driver's getters and Proxy
+// traps with no time limit): the host hands over the driver's code as a function (the source
+// wrapped by host/driver/wrap.ts, compiled once per isolate), called here inside the bridge's
+// guard; errors become text here (error-text.ts).
+import { append, hasOwn, objectKeys, regexpTest } from './intrinsics';
 
-const indirectEval = eval;
 const ENTRY_POINT = /^(validate|get_status|custom_[1-9]\d*)$/;
-/** Characters that would end the sourceURL comment (and let a file name add code). */
-const LINE_BREAKS = /[\r\n\u2028\u2029]/g;
 
-/** The name the driver's frames carry, as it can stand in a `//# sourceURL=` comment. */
-export function sourceName(filename: string): string {
-  return filename.replace(LINE_BREAKS, ' ');
+export interface DriverCode {
+  /** The entry point asked for, when the driver defines it. */
+  entry: (() => unknown) | undefined;
+  /** The entry points it does define (for the message when `entry` is missing). */
+  defined: string[];
 }
 
 /**
- * Evaluates the driver's source and returns its entry point `action`, or null. The host has
- * compiled the same source already (host/sandbox/run.ts), so a syntax error never gets here.
- * The entry point is found as a global function (what a script's function declaration makes),
- * else through a lookup appended after the source (a strict-mode driver's declarations stay
- * in its eval's scope); appended, so that no line or column of the driver moves.
+ * Runs the driver's top level. The wrapper returns the entry points the source declares; one the
+ * driver made a global (globalThis.get_status = …) is found too.
  */
-export function runDriverCode(source: string, filename: string, action: string): unknown {
-  const lookup = regexpTest(ENTRY_POINT, action) ? `\n;(function () { return typeof ${action} === 'function' ? ${action} : undefined; })` : '\n;undefined';
-  const found = indirectEval(`${source}${lookup}\n//# sourceURL=${sourceName(filename)}`) as unknown;
-  const global = (globalThis as Record<string, unknown>)[action];
-  if (typeof global === 'function') return global;
-  return typeof found === 'function' ? (found as () => unknown)() : undefined;
+export function runDriverCode(top: unknown, action: string): DriverCode {
+  if (typeof top !== 'function') return { entry: undefined, defined: [] };
+  // Before any driver code has run: Function.prototype.call is still the real one.
+  const entries = (top as (this: unknown) => unknown).call(globalThis) as Record<string, unknown>;
+  const g = globalThis as Record<string, unknown>;
+  const own = hasOwn(entries, action) ? entries[action] : undefined;
+  const entry = typeof own === 'function' ? own : g[action];
+  if (typeof entry === 'function') return { entry: entry as () => unknown, defined: [] };
+  const defined: string[] = [];
+  for (const source of [entries, g]) {
+    const names = objectKeys(source);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
+      if (regexpTest(ENTRY_POINT, name) && typeof source[name] === 'function' && !hasOwnName(defined, name)) append(defined, name);
+    }
+  }
+  return { entry: undefined, defined };
+}
+
+function hasOwnName(list: string[], name: string): boolean {
+  for (let i = 0; i < list.length; i++) if (list[i] === name) return true;
+  return false;
 }

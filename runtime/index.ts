@@ -13,19 +13,19 @@ import { Table } from './tables';
 import { createVariableFactory } from './variables';
 import { createWarn } from './warnings';
 import { hasOwn, SafeWeakSet } from './intrinsics';
-import { runDriverCode, sourceName } from './driver-code';
+import { runDriverCode } from './driver-code';
+import { joinText } from './intrinsics';
 import { driverError, setDriverFilename } from './error-text';
 import { removeUnsupported } from './unsupported';
 
 type BufferApi = { Buffer: { from(...a: unknown[]): never; alloc(...a: unknown[]): never; concat(...a: unknown[]): never; isBuffer(x: unknown): boolean } };
 
-function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, id: number, json: string) => string {
+function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, id: number, payload: unknown) => string {
   const g = globalThis as Record<string, unknown>;
   delete g.__driverboxInstall;
   removeUnsupported(g);
   const config = JSON.parse(configJson) as SandboxConfig;
-  const filename = sourceName(config.driverFilename);
-  config.driverFilename = filename;
+  const filename = config.driverFilename;
   setDriverFilename(filename);
   const bridge = createBridge(hostCall);
   const warn = createWarn(bridge);
@@ -99,19 +99,17 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
   g.console = console;
   g.require = refuseRequire;
 
-  bridge.onRun((source) => {
-    const action = config.action;
-    const entry = runDriverCode(source, filename, action);
-    if (ender.ended()) return; // the top level ended the run (D.success, an error…)
-    if (typeof entry !== 'function') {
-      const found = Object.keys(g).filter((k) => /^(validate|get_status|custom_\d+)$/.test(k) && typeof g[k] === 'function');
+  bridge.onRun((top) => {
+    const { entry, defined } = runDriverCode(top, config.action);
+    if (ender.ended()) return; // the top level ended the run (D.success, D.failure, require…)
+    if (!entry) {
       ender.fail(
         errorType.GENERIC_ERROR,
-        `the driver has no function ${action}() to run` + (found.length ? ` (it defines: ${found.join(', ')})` : ' (it defines no entry point)'),
+        `the driver has no function ${config.action}() to run` + (defined.length ? ` (it defines: ${joinText(defined, ', ')})` : ' (it defines no entry point)'),
       );
       return;
     }
-    (entry as () => void)();
+    entry();
   });
   return bridge.dispatch;
 }

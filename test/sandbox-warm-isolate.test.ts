@@ -1,6 +1,7 @@
-// A warm isolate between runs: a driver source is compiled (checked) once per isolate, for the
-// very same source and file name only.
+// A warm isolate between runs: compiled driver scripts are reused only for the very same
+// source and file name.
 import { afterEach, describe, expect, it } from 'vitest';
+import type ivm from 'isolated-vm';
 import { WarmIsolate } from '../host/sandbox/warm-isolate.js';
 
 const made: WarmIsolate[] = [];
@@ -13,7 +14,10 @@ afterEach(() => {
   for (const warm of made.splice(0)) warm.dispose();
 });
 
-describe('driver sources checked', () => {
+const evaluate = (warm: WarmIsolate, context: ivm.Context, code: string): unknown =>
+  warm.isolate.compileScriptSync(code).runSync(context, { copy: true });
+
+describe('compiled driver scripts', () => {
   const small = (n: number) => `function get_status() { D.success([D.createVariable('n', 'N', ${n})]); }`;
   // Past the size up to which a source is its own cache key: these are keyed by a digest.
   const large = (n: number) => `${small(n)}\n/* ${'x'.repeat(40 * 1024)} */`;
@@ -22,17 +26,31 @@ describe('driver sources checked', () => {
     ['small', small],
     ['large', large],
   ] as const) {
-    it(`${kind} sources: the same source and name are compiled once, any difference compiles anew`, () => {
+    it(`${kind} sources: the same source and name reuse a script, any difference compiles anew`, () => {
       const warm = warmIsolate();
-      expect(warm.checkDriver(source(1), 'driver.js')).toBe(true);
-      expect(warm.checkDriver(source(1), 'driver.js')).toBe(false);
-      expect(warm.checkDriver(source(2), 'driver.js')).toBe(true);
-      expect(warm.checkDriver(source(1), 'other.js')).toBe(true);
+      const a = warm.driver(source(1), 'driver.js');
+      expect(warm.driver(source(1), 'driver.js')).toBe(a);
+      expect(warm.driver(source(2), 'driver.js')).not.toBe(a);
+      expect(warm.driver(source(1), 'other.js')).not.toBe(a);
+      const context = warm.isolate.createContextSync();
+      // The script makes the driver's function (host/driver/wrap.ts); calling it returns its entry points.
+      context.global.setSync('driverCode', warm.driver(source(2), 'driver.js').runSync(context, { reference: true }).derefInto());
+      expect(evaluate(warm, context, `String(driverCode().get_status).match(/'N', (\\d+)/)[1]`)).toBe('2'); // the script run is source 2's
     });
   }
 
-  it('a source that does not compile throws its SyntaxError with the position, every time', () => {
+  it('a source that does not compile on its own throws its SyntaxError with the position, even when its wrapper would compile', () => {
     const warm = warmIsolate();
-    for (let i = 0; i < 2; i++) expect(() => warm.checkDriver('var x = ;', 'driver.js')).toThrow(/Unexpected token ';' \[driver\.js:1:9\]/);
+    expect(() => warm.driver('var x = ;', 'driver.js')).toThrow(/Unexpected token ';' \[driver\.js:1:9\]/);
+    // Would close the wrapper's function early and run code outside the runtime's guard.
+    expect(() => warm.driver('}); (function () {', 'driver.js')).toThrow(/Unexpected token '\}' \[driver\.js:1:1\]/);
+    expect(() => warm.driver('return 1;', 'driver.js')).toThrow(/Illegal return statement \[driver\.js:1:1\]/);
+  });
+
+  it('the wrapper keeps every line and column of the driver', () => {
+    const warm = warmIsolate();
+    const context = warm.isolate.createContextSync();
+    context.global.setSync('driverCode', warm.driver('\n\n  function get_status() { return new Error("x").stack; }', 'driver.js').runSync(context, { reference: true }).derefInto());
+    expect(evaluate(warm, context, `var f = driverCode().get_status; f()`)).toMatch(/^Error: x\n    at get_status \(driver\.js:3:34\)/);
   });
 });

@@ -388,15 +388,15 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     if (problem) {
       finish({ end: failure(problem.errorType, problem.message), limit: null, discard: false });
     } else {
-      let compiles = false;
+      let script: ivm.Script | null = null;
       try {
-        warm.checkDriver(driver.source, driver.filename);
-        compiles = true;
+        script = warm.driver(driver.source, driver.filename);
       } catch (error) {
         finish({ end: failure('GENERIC_ERROR', describeSyntaxError(error as Error, driver)), limit: null, discard: false });
       }
-      if (compiles) {
+      if (script) {
         const ctx = warm.isolate.createContextSync();
+        let code: ivm.Reference | null = null;
         context = ctx;
         refs.push(ctx);
         const ok = enter(() => {
@@ -405,13 +405,17 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
           refs.push(install);
           dispatchRef = install.applySync(undefined, [hostFn, JSON.stringify(config)], { timeout: budgetMs(), result: { reference: true } }) as ivm.Reference;
           refs.push(dispatchRef);
+          // Only makes the driver's function (host/driver/wrap.ts): no driver code runs here.
+          code = script!.runSync(ctx, { timeout: budgetMs(), reference: true }) as ivm.Reference;
+          refs.push(code);
         });
-        if (ok && !ending && dispatchRef) {
+        if (ok && !ending && dispatchRef && code) {
           // The runtime runs the driver's top level and then its entry point, inside its own
           // guard: what the driver throws becomes text there, and only text comes back here.
           const ref: ivm.Reference = dispatchRef;
+          const top: ivm.Reference = code;
           entryStarted = true;
-          enter(() => ref.applySync(undefined, ['run', 0, driver.source], { timeout: budgetMs() }));
+          enter(() => ref.applySync(undefined, ['run', 0, top.derefInto()], { timeout: budgetMs() }));
         }
       }
     }

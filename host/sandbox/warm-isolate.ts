@@ -1,9 +1,10 @@
 // One isolate kept warm between runs: the runtime bundle is compiled once, library
-// bundles on first use, and the sources of recent drivers are remembered as compiling.
+// bundles on first use, and recent drivers stay compiled (keyed by their source).
 import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
 import type { LibName } from '../../runtime/protocol.js';
 import { compileBundle } from './runtime-bundle.js';
+import { wrapDriver } from '../driver/wrap.js';
 
 const DRIVER_CACHE_SIZE = 32;
 /**
@@ -19,8 +20,7 @@ export class WarmIsolate {
   runs = 0;
   #core: ivm.Script | null = null;
   readonly #libs = new Map<LibName, ivm.Script>();
-  /** Driver sources known to compile in this isolate (most recently used last). */
-  readonly #drivers = new Set<string>();
+  readonly #drivers = new Map<string, ivm.Script>();
 
   private constructor(memoryMb: number) {
     this.memoryMb = memoryMb;
@@ -58,24 +58,32 @@ export class WarmIsolate {
   }
 
   /**
-   * Throws the SyntaxError of a driver source that does not compile ("message [file:line:col]"),
-   * once per source and isolate; true when it compiled the source now, false when it knew it. The runtime runs the driver itself (runtime/driver-code.ts),
-   * so the compiled script is not kept: only that the source compiles.
+   * The driver's code as a function (compiled once per source and isolate), for the runtime to
+   * call inside its guard (runtime/driver-code.ts): running the script only makes the function,
+   * so no driver code runs and nothing of the driver's is thrown or returned there. Throws the
+   * SyntaxError of a source that does not compile on its own ("message [file:line:col]"): the
+   * source is compiled as the script it is first, so that it cannot close the wrapper early.
    */
-  checkDriver(source: string, filename: string): boolean {
+  driver(source: string, filename: string): ivm.Script {
     const key =
       source.length <= SOURCE_AS_KEY_MAX
         ? `${filename}\0${source}`
         : `sha1:${createHash('sha1').update(filename).update('\0').update(source).digest('hex')}`;
-    if (this.#drivers.has(key)) {
+    const cached = this.#drivers.get(key);
+    if (cached) {
       this.#drivers.delete(key);
-      this.#drivers.add(key); // most recently used last
-      return false;
+      this.#drivers.set(key, cached); // most recently used last
+      return cached;
     }
     this.isolate.compileScriptSync(source, { filename }).release();
-    this.#drivers.add(key);
-    if (this.#drivers.size > DRIVER_CACHE_SIZE) this.#drivers.delete(this.#drivers.values().next().value as string);
-    return true;
+    const script = this.isolate.compileScriptSync(wrapDriver(source), { filename, lineOffset: -1 });
+    this.#drivers.set(key, script);
+    if (this.#drivers.size > DRIVER_CACHE_SIZE) {
+      const [oldest, old] = this.#drivers.entries().next().value as [string, ivm.Script];
+      this.#drivers.delete(oldest);
+      old.release();
+    }
+    return script;
   }
 
   heapUsedMb(): number {
