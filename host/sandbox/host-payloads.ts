@@ -41,7 +41,9 @@ const id = (value: unknown, where: string): number => {
 const libs: ReadonlySet<string> = new Set<LibName>(['q', 'lodash', 'cheerio', 'buffer']);
 
 export function checkLibName(payload: unknown): LibName {
-  if (typeof payload !== 'string' || !libs.has(payload)) throw new BadPayload(`there is no library ${JSON.stringify(String(payload)).slice(0, 40)}`);
+  if (typeof payload !== 'string' || !libs.has(payload)) {
+    throw new BadPayload(`there is no library ${typeof payload === 'string' ? JSON.stringify(payload.slice(0, 40)) : `given as ${payload === null ? 'null' : typeof payload}`}`);
+  }
   return payload as LibName;
 }
 

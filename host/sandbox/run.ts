@@ -54,6 +54,9 @@ export interface RunOutcome {
 
 const MAX_WARNINGS = 200;
 
+/** An operation's name for a message, whatever the runtime was made to send as one. */
+const opName = (op: unknown): string => (typeof op === 'string' ? JSON.stringify(op.slice(0, 20)) : `of type ${op === null ? 'null' : typeof op}`);
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 type Ending = { end: RunEnd; limit: LimitName | null; discard: boolean };
@@ -301,7 +304,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         return undefined;
       }
       default:
-        throw new Error(`unknown operation ${JSON.stringify(String(op)).slice(0, 60)}`);
+        throw new Error(`unknown operation ${opName(op)}`);
     }
   };
 
@@ -319,12 +322,12 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     } catch (error) {
       const message = error instanceof Error ? error.message : 'the operation failed';
       if (op === 'crypto' || op === 'external' || op === 'loadLib') answer = hostAnswerError(message);
-      else if (warnings.length < MAX_WARNINGS) warnings.push(`the host refused an operation of the runtime (${String(op).slice(0, 20)}): ${message}`);
+      else if (warnings.length < MAX_WARNINGS) warnings.push(`the host refused an operation of the runtime (${opName(op)}): ${message}`);
     }
     // Time spent here (hashing, a library's first load) is the run's: past its deadline, it ends.
     if (!ending && performance.now() >= deadline) {
       finish({
-        end: failure('TIMEOUT_ERROR', `the run passed its ${limits.timeoutMs} ms deadline during host work (${String(op).slice(0, 20)}) it asked for`),
+        end: failure('TIMEOUT_ERROR', `the run passed its ${limits.timeoutMs} ms deadline during host work (${opName(op)}) it asked for`),
         limit: 'timeout',
         discard: true, // the isolate is still inside the call; its own timeout stops it
       });
@@ -340,7 +343,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     for (const entry of ops) {
       if (!Array.isArray(entry) || entry.length !== 2) throw new Error('the runtime queued a malformed operation');
       const [op, payload] = entry as [unknown, unknown];
-      if (op !== 'http' && op !== 'tls' && op !== 'timer' && op !== 'cancel') throw new Error(`unexpected queued operation ${JSON.stringify(String(op)).slice(0, 60)}`);
+      if (op !== 'http' && op !== 'tls' && op !== 'timer' && op !== 'cancel') throw new Error(`unexpected queued operation ${opName(op)}`);
       handle(op, payload);
       if (ending) return;
     }

@@ -57,6 +57,8 @@ describe('security: unsupported globals are removed', () => {
   it('K12 a growable SharedArrayBuffer or resizable ArrayBuffer takes memory past a bare isolate\'s limit; a driver has neither', async () => {
     expect(bare(`const b = new SharedArrayBuffer(1, { maxByteLength: 2 ** 31 }); b.grow(2 ** 30); b.byteLength`).out).toBe(String(2 ** 30));
     expect(bare(`const b = new ArrayBuffer(1, { maxByteLength: 2 ** 31 }); b.resize(2 ** 30); b.byteLength`).out).toBe(String(2 ** 30));
+    // Each resizable buffer reserves its maximum in the process's address space: enough of them crash it.
+    expect(bare(`const a = []; for (let i = 0; i < 40000; i++) a.push(new ArrayBuffer(1, { maxByteLength: 2 ** 32 })); a.length`).signal).toBe('SIGSEGV');
     const r = await attack(
       host,
       `function get_status() {
@@ -68,6 +70,8 @@ describe('security: unsupported globals are removed', () => {
       { limits: { memoryMb: 32 } },
     );
     expect(reported(r)).toBe('undefined,false,1,undefined,undefined,true,true,true,3,TypeError');
+    const many = await attack(host, `function get_status() { var a = []; for (var i = 0; i < 40000; i++) a.push(new ArrayBuffer(1, { maxByteLength: 2 ** 32 })); D.success([D.createVariable('found', 'Found', String(a.length))]); }`);
+    expect(reported(many)).toBe('40000');
   });
 
   it('K13 FinalizationRegistry is gone (its callbacks would run outside any call, so outside the limits); WeakRef stays', async () => {
