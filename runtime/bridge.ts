@@ -2,7 +2,7 @@
 // isolated-vm Callback: its arguments and result are copied); we keep it in this closure
 // only, so driver code can never reach it.
 import type { DispatchKind, HostOp, QueuedOp } from './protocol';
-import { SafeMap, parse, stringify } from './intrinsics';
+import { mapDelete, mapGet, mapSet, parse, stringify } from './intrinsics';
 
 /** The host's one entry point: an operation and its JSON text in, JSON text (or nothing) out. */
 export type HostCall = (op: HostOp, json: string) => unknown;
@@ -24,18 +24,18 @@ export interface Bridge {
    * The function the host calls to run the driver and deliver answers; it answers the operations
    * queued meanwhile, as text. It never throws: whatever the driver throws is described here.
    */
-  dispatch(kind: DispatchKind, id: number, payload: unknown): string;
-  /** What dispatch('run', 0, code) does: the driver's top level (code: the wrapped driver, a function), then its entry point. */
-  onRun(handler: (code: unknown) => void): void;
+  dispatch(kind: DispatchKind, id: number, json: string): string;
+  /** What dispatch('run') does: the driver's top level, then its entry point. */
+  onRun(handler: () => void): void;
   /** Runs driver code; an uncaught throw ends the run through `onUncaught`. */
   guard(fn: () => void): void;
   onUncaught(handler: (error: unknown) => void): void;
 }
 
 export function createBridge(hostCall: HostCall): Bridge {
-  const pending = new SafeMap<number, Pending>();
+  const pending = new Map<number, Pending>(); // used through the saved Map methods only
   let nextId = 1;
-  let runHandler: (code: unknown) => void = () => {};
+  let runHandler: () => void = () => {};
   let uncaughtHandler: (error: unknown) => void = () => {};
   // While a dispatch runs, async operations are queued as JSON text of [op, payload] pairs
   // and go back as its answer; at other times (the driver's top level, promise jobs that run
@@ -75,24 +75,24 @@ export function createBridge(hostCall: HostCall): Bridge {
     },
     start(op, fields, onDone) {
       const id = nextId++;
-      pending.set(id, onDone);
+      mapSet(pending, id, onDone);
       enqueue(op, fields === '' ? '{"id":' + id + '}' : '{"id":' + id + ',' + fields + '}');
       return id;
     },
     cancel(id) {
-      if (pending.delete(id)) enqueue('cancel', '{"id":' + id + '}');
+      if (mapDelete(pending, id)) enqueue('cancel', '{"id":' + id + '}');
     },
-    dispatch(kind, id, payload) {
+    dispatch(kind, id, json) {
       dispatching = true;
       try {
         if (kind === 'run') {
-          guard(() => runHandler(payload));
+          guard(runHandler);
         } else {
-          const done = pending.get(id);
+          const done = mapGet(pending, id);
           if (done) {
             // else cancelled, or answered twice: nothing to do
-            pending.delete(id);
-            guard(() => done(parse(payload as string)));
+            mapDelete(pending, id);
+            guard(() => done(parse(json)));
           }
         }
       } catch {

@@ -12,7 +12,7 @@ import { installScheduler } from './scheduler';
 import { Table } from './tables';
 import { createVariableFactory } from './variables';
 import { createWarn } from './warnings';
-import { hasOwn, SafeWeakSet } from './intrinsics';
+import { hasOwn, weakSetAdd, weakSetHas } from './intrinsics';
 import { runDriverCode } from './driver-code';
 import { joinText } from './intrinsics';
 import { driverError, setDriverFilename } from './error-text';
@@ -20,9 +20,12 @@ import { removeUnsupported } from './unsupported';
 
 type BufferApi = { Buffer: { from(...a: unknown[]): never; alloc(...a: unknown[]): never; concat(...a: unknown[]): never; isBuffer(x: unknown): boolean } };
 
-function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, id: number, payload: unknown) => string {
+function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, id: number, json: string) => string {
   const g = globalThis as Record<string, unknown>;
   delete g.__driverboxInstall;
+  // The driver's code, as a function (host/driver/wrap.ts), taken before any driver code runs.
+  const code = g.__driverboxCode;
+  delete g.__driverboxCode;
   removeUnsupported(g);
   const config = JSON.parse(configJson) as SandboxConfig;
   const filename = config.driverFilename;
@@ -33,9 +36,9 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
   const ender = createRunEnder(bridge, warn, config.limits.maxVariables, config.driverFilename);
   const console = createConsole(bridge, config.limits.maxLogChars);
   // Errors thrown to stop a driver after a refusal already ended the run are not news.
-  const refusals = new SafeWeakSet<object>();
+  const refusals = new WeakSet<object>(); // through the saved WeakSet methods only
   bridge.onUncaught((error) => {
-    if (!refusals.has(error)) ender.uncaught(error);
+    if (!(typeof error === 'object' && error !== null && weakSetHas(refusals, error))) ender.uncaught(error);
   });
   installScheduler(bridge);
 
@@ -91,7 +94,7 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
     console.error(message);
     ender.fail(errorType.REQUIRE_NOT_ALLOWED, message);
     const error = driverError(new Error(message), filename);
-    refusals.add(error);
+    weakSetAdd(refusals, error);
     throw error;
   };
 
@@ -99,8 +102,8 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
   g.console = console;
   g.require = refuseRequire;
 
-  bridge.onRun((top) => {
-    const { entry, defined } = runDriverCode(top, config.action);
+  bridge.onRun(() => {
+    const { entry, defined } = runDriverCode(code, config.action);
     if (ender.ended()) return; // the top level ended the run (D.success, D.failure, require…)
     if (!entry) {
       ender.fail(

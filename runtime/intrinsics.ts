@@ -18,8 +18,6 @@ export const objectKeys = Object.keys;
 export const isArray = Array.isArray;
 export const SavedString = String;
 export const SavedError = Error;
-export const SavedMap = Map;
-export const SavedSet = Set;
 export const getPrototypeOf = Object.getPrototypeOf;
 export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 export const defineProperty = Object.defineProperty;
@@ -31,53 +29,15 @@ export const stringStartsWith = uncurry(String.prototype.startsWith) as (s: stri
 export const stringIncludes = uncurry(String.prototype.includes) as (s: string, search: string) => boolean;
 export const regexpTest = uncurry(RegExp.prototype.test) as (re: RegExp, s: string) => boolean;
 
-const mapGet = uncurry(Map.prototype.get);
-const mapSet = uncurry(Map.prototype.set);
-const mapDelete = uncurry(Map.prototype.delete);
-const mapHas = uncurry(Map.prototype.has);
-const setHas = uncurry(Set.prototype.has);
-const setAdd = uncurry(Set.prototype.add);
-const weakSetHas = uncurry(WeakSet.prototype.has);
-const weakSetAdd = uncurry(WeakSet.prototype.add);
-
-/** A Map whose operations a driver cannot replace (Map.prototype.get/set/… as they were). */
-export class SafeMap<K, V> {
-  readonly #map = new SavedMap<K, V>();
-  get(key: K): V | undefined {
-    return mapGet(this.#map, key) as V | undefined;
-  }
-  set(key: K, value: V): void {
-    mapSet(this.#map, key, value);
-  }
-  has(key: K): boolean {
-    return mapHas(this.#map, key) as boolean;
-  }
-  delete(key: K): boolean {
-    return mapDelete(this.#map, key) as boolean;
-  }
-}
-
-/** A Set of strings whose operations a driver cannot replace. */
-export class SafeSet<T> {
-  readonly #set = new SavedSet<T>();
-  has(value: T): boolean {
-    return setHas(this.#set, value) as boolean;
-  }
-  add(value: T): void {
-    setAdd(this.#set, value);
-  }
-}
-
-/** A WeakSet whose operations a driver cannot replace. */
-export class SafeWeakSet<T extends object> {
-  readonly #set = new WeakSet<T>();
-  has(value: unknown): boolean {
-    return typeof value === 'object' && value !== null && (weakSetHas(this.#set, value) as boolean);
-  }
-  add(value: T): void {
-    weakSetAdd(this.#set, value);
-  }
-}
+// Map, Set and WeakSet operations as they were: used on the runtime's own collections.
+export const mapGet = uncurry(Map.prototype.get) as <K, V>(map: Map<K, V>, key: K) => V | undefined;
+export const mapSet = uncurry(Map.prototype.set) as <K, V>(map: Map<K, V>, key: K, value: V) => Map<K, V>;
+export const mapHas = uncurry(Map.prototype.has) as <K, V>(map: Map<K, V>, key: K) => boolean;
+export const mapDelete = uncurry(Map.prototype.delete) as <K, V>(map: Map<K, V>, key: K) => boolean;
+export const setHas = uncurry(Set.prototype.has) as <T>(set: Set<T>, value: T) => boolean;
+export const setAdd = uncurry(Set.prototype.add) as <T>(set: Set<T>, value: T) => Set<T>;
+export const weakSetHas = uncurry(WeakSet.prototype.has) as (set: WeakSet<object>, value: object) => boolean;
+export const weakSetAdd = uncurry(WeakSet.prototype.add) as (set: WeakSet<object>, value: object) => WeakSet<object>;
 
 /** Appends to an array by index: no Array.prototype.push a driver may have replaced. */
 export function append<T>(list: T[], value: T): void {

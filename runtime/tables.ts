@@ -4,7 +4,7 @@ import { bounds } from './constants';
 import { raise } from './error-text';
 import type { ColumnHeader, TableRecord } from './protocol';
 import { checkValueType, fitText, stringifyValue } from './variables';
-import { SafeMap, append, isArray } from './intrinsics';
+import { append, isArray, mapGet, mapHas, mapSet } from './intrinsics';
 import type { Warn } from './warnings';
 
 function checkLabel(label: unknown, max: number, what: string): string {
@@ -37,7 +37,7 @@ export class Table {
   readonly label: string;
   readonly columnHeaders: ColumnHeader[];
   // Rows by record id, and the ids in insertion order: no Map iteration, which a driver may replace.
-  readonly #rows = new SafeMap<string, Array<string | null>>();
+  readonly #rows = new Map<string, Array<string | null>>();
   readonly #order: string[] = [];
   #size = 0;
   readonly #maxRows: number;
@@ -52,15 +52,15 @@ export class Table {
 
   insertRecord(id: unknown, values: unknown): void {
     const key = this.#checkRecord(id, values);
-    if (this.#rows.has(key)) throw raise(new RangeError(`Duplicate record id "${key}" in table "${this.label}": use upsertRecord to replace a row`));
+    if (mapHas(this.#rows, key)) throw raise(new RangeError(`Duplicate record id "${key}" in table "${this.label}": use upsertRecord to replace a row`));
     this.#add(key, values as unknown[]);
   }
 
   upsertRecord(id: unknown, values: unknown): void {
     const key = this.#checkRecord(id, values);
-    if (this.#rows.has(key)) {
+    if (mapHas(this.#rows, key)) {
       this.#warn(`table "${this.label}": record "${key}" exists and was replaced`);
-      this.#rows.set(key, this.#cells(key, values as unknown[]));
+      mapSet(this.#rows, key, this.#cells(key, values as unknown[]));
       return;
     }
     this.#add(key, values as unknown[]);
@@ -76,7 +76,7 @@ export class Table {
     const rows: Array<Array<string | null>> = [];
     for (let r = 0; r < this.#order.length; r++) {
       const id = this.#order[r]!;
-      const values = this.#rows.get(id)!;
+      const values = mapGet(this.#rows, id)!;
       const row: Array<string | null> = [id];
       for (let c = 0; c < values.length; c++) append(row, values[c]!);
       append(rows, row);
@@ -88,7 +88,7 @@ export class Table {
     if (this.#size >= this.#maxRows) {
       throw raise(new RangeError(`Table "${this.label}" is full: at most ${this.#maxRows} records per table`));
     }
-    this.#rows.set(key, this.#cells(key, values));
+    mapSet(this.#rows, key, this.#cells(key, values));
     append(this.#order, key);
     this.#size++;
   }

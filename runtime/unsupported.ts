@@ -30,14 +30,16 @@ export function removeUnsupported(g: Record<string, unknown>): void {
   delete g.SharedArrayBuffer;
   delete g.FinalizationRegistry;
   const Native = g.ArrayBuffer as ArrayBufferConstructor;
-  delete (Native.prototype as unknown as Record<string, unknown>).resize;
+  const proto = Native.prototype as unknown as Record<string, unknown>;
+  delete proto.resize;
   // The same constructor without its options argument (maxByteLength): every buffer is fixed-size.
+  // Plain assignments (each property exists and is writable): this runs in every run's context.
   const ArrayBuffer = function ArrayBuffer(this: unknown, length?: unknown) {
     if (new.target === undefined) throw new TypeError("Constructor ArrayBuffer requires 'new'");
     return Reflect.construct(Native, [length], new.target) as object;
-  } as unknown as ArrayBufferConstructor;
-  Object.defineProperty(ArrayBuffer, 'prototype', { value: Native.prototype, writable: false, enumerable: false, configurable: false });
-  Object.defineProperty(ArrayBuffer, 'isView', { value: Native.isView, writable: true, enumerable: false, configurable: true });
-  Object.defineProperty(Native.prototype, 'constructor', { value: ArrayBuffer, writable: true, enumerable: false, configurable: true });
-  Object.defineProperty(g, 'ArrayBuffer', { value: ArrayBuffer, writable: true, enumerable: false, configurable: true });
+  } as unknown as ArrayBufferConstructor & Record<string, unknown>;
+  (ArrayBuffer as { prototype: unknown }).prototype = proto;
+  ArrayBuffer.isView = Native.isView;
+  proto.constructor = ArrayBuffer;
+  g.ArrayBuffer = ArrayBuffer;
 }

@@ -5,7 +5,7 @@ import { bounds, reservedPathWords, valueType } from './constants';
 import { raise } from './error-text';
 import type { VariableRecord } from './protocol';
 import type { Warn } from './warnings';
-import { SafeSet, SavedString, append, hasOwn, stringIncludes, stringSlice } from './intrinsics';
+import { SavedString, setAdd, setHas, append, hasOwn, stringIncludes, stringSlice } from './intrinsics';
 
 export class Variable {
   uid: string;
@@ -90,7 +90,7 @@ export function createVariableFactory(warn: Warn) {
  * fields after creating it, so every field is checked again, by the same rules.
  */
 export function collectVariables(list: unknown[], warn: Warn): VariableRecord[] {
-  const seen = new SafeSet<string>();
+  const seen = new Set<string>(); // through the saved Set methods only
   const out: VariableRecord[] = [];
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
@@ -100,11 +100,11 @@ export function collectVariables(list: unknown[], warn: Warn): VariableRecord[] 
     }
     const v = item as Record<string, unknown>;
     const uid = checkUid(v.uid);
-    if (seen.has(uid)) {
+    if (setHas(seen, uid)) {
       warn(`duplicate variable uid "${uid}": only the first one is kept`);
       continue;
     }
-    seen.add(uid);
+    setAdd(seen, uid);
     append(out, fitVariable(uid, v.label, v.value, v.unit, v.valueType, warn));
   }
   return out;

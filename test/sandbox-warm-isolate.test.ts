@@ -34,8 +34,8 @@ describe('compiled driver scripts', () => {
       expect(warm.driver(source(1), 'other.js')).not.toBe(a);
       const context = warm.isolate.createContextSync();
       // The script makes the driver's function (host/driver/wrap.ts); calling it returns its entry points.
-      context.global.setSync('driverCode', warm.driver(source(2), 'driver.js').runSync(context, { reference: true }).derefInto());
-      expect(evaluate(warm, context, `String(driverCode().get_status).match(/'N', (\\d+)/)[1]`)).toBe('2'); // the script run is source 2's
+      warm.driver(source(2), 'driver.js').runSync(context);
+      expect(evaluate(warm, context, `String(__driverboxCode().get_status).match(/'N', (\\d+)/)[1]`)).toBe('2'); // the script run is source 2's
     });
   }
 
@@ -50,7 +50,7 @@ describe('compiled driver scripts', () => {
   it('the wrapper keeps every line and column of the driver', () => {
     const warm = warmIsolate();
     const context = warm.isolate.createContextSync();
-    context.global.setSync('driverCode', warm.driver('\n\n  function get_status() { return new Error("x").stack; }', 'driver.js').runSync(context, { reference: true }).derefInto());
-    expect(evaluate(warm, context, `var f = driverCode().get_status; f()`)).toMatch(/^Error: x\n    at get_status \(driver\.js:3:34\)/);
+    warm.driver('\n\n  function get_status() { return new Error("x").stack; }', 'driver.js').runSync(context);
+    expect(evaluate(warm, context, `var f = __driverboxCode().get_status; f()`)).toMatch(/^Error: x\n    at get_status \(driver\.js:3:34\)/);
   });
 });

@@ -6,6 +6,9 @@
 // function's own, not globals, so the runtime finds them through that object.
 import { ENTRY_POINT } from './entry-points.js';
 
+/** The global the wrapper script leaves the driver's function in (runtime/index.ts takes it). */
+export const CODE_SLOT = '__driverboxCode';
+
 /** Entry-point names that appear anywhere in the source (in code, comments or strings alike: typeof sorts them out). */
 function namedEntryPoints(source: string): string[] {
   const names = new Set<string>();
@@ -19,5 +22,7 @@ export function wrapDriver(source: string): string {
   const entries = namedEntryPoints(source)
     .map((name) => `${name}: typeof ${name} === 'function' ? ${name} : undefined`)
     .join(', ');
-  return `(function () {\n${source}\n;return { ${entries} };\n})`;
+  // Run as a script, it leaves the function in CODE_SLOT (taken and deleted by the runtime's install,
+  // before any driver code runs) and completes with undefined: nothing to copy out of the isolate.
+  return `${CODE_SLOT} = function () {\n${source}\n;return { ${entries} };\n};\nvoid 0;`;
 }

@@ -399,26 +399,23 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
       }
       if (script) {
         const ctx = warm.isolate.createContextSync();
-        let code: ivm.Reference | null = null;
         context = ctx;
         refs.push(ctx);
         const ok = enter(() => {
           warm.core.runSync(ctx, { timeout: budgetMs() });
+          // Only leaves the driver's function for install to take (host/driver/wrap.ts): no driver code runs here.
+          script!.runSync(ctx, { timeout: budgetMs() });
           const install = ctx.global.getSync('__driverboxInstall', { reference: true }) as ivm.Reference;
           refs.push(install);
           dispatchRef = install.applySync(undefined, [hostFn, JSON.stringify(config)], { timeout: budgetMs(), result: { reference: true } }) as ivm.Reference;
           refs.push(dispatchRef);
-          // Only makes the driver's function (host/driver/wrap.ts): no driver code runs here.
-          code = script!.runSync(ctx, { timeout: budgetMs(), reference: true }) as ivm.Reference;
-          refs.push(code);
         });
-        if (ok && !ending && dispatchRef && code) {
+        if (ok && !ending && dispatchRef) {
           // The runtime runs the driver's top level and then its entry point, inside its own
           // guard: what the driver throws becomes text there, and only text comes back here.
           const ref: ivm.Reference = dispatchRef;
-          const top: ivm.Reference = code;
           entryStarted = true;
-          enter(() => ref.applySync(undefined, ['run', 0, top.derefInto()], { timeout: budgetMs() }));
+          enter(() => ref.applySync(undefined, ['run', 0, ''], { timeout: budgetMs() }));
         }
       }
     }

@@ -44,7 +44,7 @@ function post(batch: FromThread[]): void {
         continue;
       }
       try {
-        port.postMessage([{ t: 'failed', run, message: text, stats: pool.stats() } satisfies FromThread]);
+        port.postMessage([{ t: 'failed', run, message: text, stats: pool.stats(), ofRun: true } satisfies FromThread]);
       } catch {
         // nothing more can be done from here; the host's watchdog answers the run
       }
@@ -131,7 +131,7 @@ port.on('message', (batch: ToThread[]) => {
       receive(message);
     } catch (error) {
       if (message.t === 'run' || message.t === 'answer') {
-        send({ t: 'failed', run: message.run, message: `the sandbox could not handle a message of this run: ${error instanceof Error ? error.message : 'unknown error'}`, stats: pool.stats() });
+        send({ t: 'failed', run: message.run, message: `the sandbox could not handle a message of this run: ${error instanceof Error ? error.message : 'unknown error'}`, stats: pool.stats(), ofRun: true });
       }
     }
   }

@@ -107,6 +107,15 @@ async function endWhenIdle(thread: SandboxThread): Promise<void> {
   await thread.exited;
 }
 
+/** The run's HTTP exchanges as its network ends; none when ending it fails (the run is answered all the same). */
+function closeNetwork(run: ActiveRun): RunResult['http'] {
+  try {
+    return run.network.close();
+  } catch {
+    return [];
+  }
+}
+
 /** Splits `total` over `parts`: the first ones get the remainder. */
 const share = (total: number, parts: number, index: number) => Math.floor(total / parts) + (index < total % parts ? 1 : 0);
 
@@ -223,7 +232,7 @@ class SandboxThread {
       tables: [],
       logs: [],
       warnings: [],
-      http: run.network.close(),
+      http: closeNetwork(run),
       action: run.action,
       limitExceeded: limit,
       durationMs: Math.round((clock() - run.startedAt) * 100) / 100,
@@ -347,14 +356,15 @@ class SandboxThread {
       case 'ended': {
         this.stats = message.stats;
         const run = this.#finish(message.run);
-        if (run && !run.answered) run.resolve({ ...message.result, http: run.network.close() });
+        if (run && !run.answered) run.resolve({ ...message.result, http: closeNetwork(run) });
         return;
       }
       case 'failed': {
         this.stats = message.stats;
         const run = this.#finish(message.run);
         if (run && !run.answered) {
-          run.network.close();
+          if (message.ofRun) return run.resolve(this.#failedResult(run, 'GENERIC_ERROR', `the sandbox failed: ${message.message}`, null));
+          closeNetwork(run);
           run.reject(new DriverboxError('SANDBOX_FAILED', `the sandbox failed: ${message.message}`));
         }
         return;
@@ -378,7 +388,7 @@ class SandboxThread {
       run.answered = true;
       result.warnings.push(`the driver's code was still running ${END_GRACE_MS} ms after it ended the run; its outcome stands, and its code is stopped at its time limit`);
       result.durationMs = Math.round((result.durationMs + clock() - reportedAt) * 100) / 100;
-      run.resolve({ ...result, http: run.network.close() });
+      run.resolve({ ...result, http: closeNetwork(run) });
     }, Math.max(0, reportedAt + END_GRACE_MS - clock()));
   }
 
@@ -406,7 +416,7 @@ class SandboxThread {
     for (const id of [...this.runs.keys()]) {
       const run = this.#finish(id)!;
       if (run.answered) continue;
-      run.network.close();
+      closeNetwork(run);
       run.reject(new DriverboxError('SANDBOX_FAILED', `the sandbox thread failed: ${error.message}`));
     }
   }
