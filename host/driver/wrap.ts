@@ -24,5 +24,7 @@ export function wrapDriver(source: string): string {
     .join(', ');
   // Run as a script, it leaves the function in CODE_SLOT (taken and deleted by the runtime's install,
   // before any driver code runs) and completes with undefined: nothing to copy out of the isolate.
-  return `${CODE_SLOT} = function () {\n${source}\n;return { ${entries} };\n};\nvoid 0;`;
+  // Returned from a function, not assigned: V8 would name it after the slot, and its frames must
+  // read "at driver.js:L:C" as a script's top level does.
+  return `${CODE_SLOT} = (function () { return function () {\n${source}\n;return { ${entries} };\n}; })();\nvoid 0;`;
 }

@@ -58,7 +58,7 @@ describe('security: unsupported globals are removed', () => {
     expect(bare(`const b = new SharedArrayBuffer(1, { maxByteLength: 2 ** 31 }); b.grow(2 ** 30); b.byteLength`).out).toBe(String(2 ** 30));
     expect(bare(`const b = new ArrayBuffer(1, { maxByteLength: 2 ** 31 }); b.resize(2 ** 30); b.byteLength`).out).toBe(String(2 ** 30));
     // Each resizable buffer reserves its maximum in the process's address space: enough of them crash it.
-    expect(bare(`const a = []; for (let i = 0; i < 40000; i++) a.push(new ArrayBuffer(1, { maxByteLength: 2 ** 32 })); a.length`).signal).toBe('SIGSEGV');
+    expect(bare(`const a = []; for (let i = 0; i < 40000; i++) a.push(new ArrayBuffer(1, { maxByteLength: 2 ** 32 })); a.length`).signal).toMatch(/^SIG(SEGV|TRAP|ABRT)$/);
     const r = await attack(
       host,
       `function get_status() {
