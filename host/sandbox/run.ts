@@ -325,7 +325,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
       else if (warnings.length < MAX_WARNINGS) warnings.push(`the host refused an operation of the runtime (${opName(op)}): ${message}`);
     }
     // Time spent here (hashing, a library's first load) is the run's: past its deadline, it ends.
-    if (!ending && performance.now() >= deadline) {
+    // (Only these operations do work of any length here; the others just take note.)
+    if ((op === 'crypto' || op === 'external' || op === 'loadLib') && !ending && performance.now() >= deadline) {
       finish({
         end: failure('TIMEOUT_ERROR', `the run passed its ${limits.timeoutMs} ms deadline during host work (${opName(op)}) it asked for`),
         limit: 'timeout',
