@@ -42,10 +42,7 @@ export function driverFrames(stack: string, driverFilename: string): string[] {
   const frames: string[] = [];
   for (let i = 1; i < lines.length; i++) {
     const line = stringTrim(lines[i]!);
-    // The top level runs through an indirect eval (runtime/driver-code.ts): V8 calls its frame
-    // "eval"; it is shown as a script's top-level frame would be.
-    if (stringStartsWith(line, `at eval (${driverFilename}:`) && line[line.length - 1] === ')') append(frames, `at ${stringSlice(line, 9, line.length - 1)}`);
-    else if (stringIncludes(line, `(${driverFilename}:`) || stringStartsWith(line, `at ${driverFilename}:`)) append(frames, line);
+    if (stringIncludes(line, `(${driverFilename}:`) || stringStartsWith(line, `at ${driverFilename}:`)) append(frames, line);
   }
   return frames;
 }
