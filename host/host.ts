@@ -27,6 +27,8 @@ import { SandboxThreads } from './sandbox/threads.js';
 /** The isolate pool's counts over all sandbox threads, and the threads recycled so far. */
 export interface HostStats extends PoolStats {
   threadsRecycled: number;
+  /** Sandbox threads the watchdog stopped and replaced: a run was stuck far past its deadline. */
+  threadsStopped: number;
 }
 
 export interface HostOptions {
@@ -212,7 +214,7 @@ export function createHost(options: HostOptions = {}): Host {
       }
       return capture.finish(result);
     },
-    stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads }),
+    stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads }),
     memory: (options) => sandboxes.memory(options?.gc === true),
     async close() {
       closed = true;

@@ -2,7 +2,7 @@
 // isolated-vm Callback: its arguments and result are copied); we keep it in this closure
 // only, so driver code can never reach it.
 import type { DispatchKind, HostOp, QueuedOp } from './protocol';
-import { parse, stringify } from './intrinsics';
+import { mapDelete, mapGet, mapSet, parse, stringify } from './intrinsics';
 
 /** The host's one entry point: an operation and its JSON text in, JSON text (or nothing) out. */
 export type HostCall = (op: HostOp, json: string) => unknown;
@@ -12,24 +12,30 @@ type Pending = (payload: unknown) => void;
 export interface Bridge {
   /** Synchronous host call; returns the host's answer parsed from JSON (or undefined). */
   call(op: HostOp, payload: unknown): unknown;
+  /** The same with the payload's JSON text made by the caller (no toJSON of the driver's can reach it). */
+  callText(op: HostOp, json: string): void;
   /**
    * Starts async host work; `onDone` runs with the host's answer. `fields` is the payload as
    * JSON text of an object's members without the braces (`"ms":5`): the bridge adds the id.
    */
   start(op: QueuedOp, fields: string, onDone: Pending): number;
   cancel(id: number): void;
-  /** The function the host calls to deliver entries and answers; it answers the operations queued meanwhile. */
+  /**
+   * The function the host calls to run the driver and deliver answers; it answers the operations
+   * queued meanwhile, as text. It never throws: whatever the driver throws is described here.
+   */
   dispatch(kind: DispatchKind, id: number, json: string): string;
-  onEntry(handler: (action: string) => void): void;
+  /** What dispatch('run') does: the driver's top level, then its entry point. */
+  onRun(handler: () => void): void;
   /** Runs driver code; an uncaught throw ends the run through `onUncaught`. */
   guard(fn: () => void): void;
   onUncaught(handler: (error: unknown) => void): void;
 }
 
 export function createBridge(hostCall: HostCall): Bridge {
-  const pending = new Map<number, Pending>();
+  const pending = new Map<number, Pending>(); // used through the saved Map methods only
   let nextId = 1;
-  let entryHandler: (action: string) => void = () => {};
+  let runHandler: () => void = () => {};
   let uncaughtHandler: (error: unknown) => void = () => {};
   // While a dispatch runs, async operations are queued as JSON text of [op, payload] pairs
   // and go back as its answer; at other times (the driver's top level, promise jobs that run
@@ -53,43 +59,54 @@ export function createBridge(hostCall: HostCall): Bridge {
     try {
       fn();
     } catch (error) {
-      uncaughtHandler(error);
+      try {
+        uncaughtHandler(error);
+      } catch {
+        // describing it failed too (the handler itself describes with saved built-ins, so
+        // only a limit gets here): nothing of the driver's may leave this function
+      }
     }
   };
 
   return {
     call,
+    callText(op, json) {
+      hostCall(op, json);
+    },
     start(op, fields, onDone) {
       const id = nextId++;
-      pending.set(id, onDone);
+      mapSet(pending, id, onDone);
       enqueue(op, fields === '' ? '{"id":' + id + '}' : '{"id":' + id + ',' + fields + '}');
       return id;
     },
     cancel(id) {
-      if (pending.delete(id)) enqueue('cancel', '{"id":' + id + '}');
+      if (mapDelete(pending, id)) enqueue('cancel', '{"id":' + id + '}');
     },
     dispatch(kind, id, json) {
       dispatching = true;
       try {
-        if (kind === 'entry') {
-          guard(() => entryHandler(parse(json) as string));
+        if (kind === 'run') {
+          guard(runHandler);
         } else {
-          const done = pending.get(id);
+          const done = mapGet(pending, id);
           if (done) {
             // else cancelled, or answered twice: nothing to do
-            pending.delete(id);
+            mapDelete(pending, id);
             guard(() => done(parse(json)));
           }
         }
-      } finally {
-        dispatching = false;
+      } catch {
+        // parse() of the host's own answer: cannot fail; but nothing may leave this function
       }
-      const text = `[${queued.join(',')}]`;
+      dispatching = false;
+      // By hand, not queued.join(): a driver may have replaced Array.prototype.join.
+      let answer = '[';
+      for (let i = 0; i < queued.length; i++) answer += i === 0 ? queued[i] : ',' + queued[i];
       queued = [];
-      return text;
+      return answer + ']';
     },
-    onEntry(handler) {
-      entryHandler = handler;
+    onRun(handler) {
+      runHandler = handler;
     },
     guard,
     onUncaught(handler) {

@@ -3,10 +3,11 @@
 import type { Bridge } from './bridge';
 import type { LogLevel } from './protocol';
 import { stringify } from './intrinsics';
+import { describeForLog } from './error-text';
 
 function formatOne(value: unknown): string {
   if (typeof value === 'string') return value;
-  if (value instanceof Error) return value.stack ?? `${value.name}: ${value.message}`;
+  if (value instanceof Error) return describeForLog(value);
   if (typeof value === 'function') return `[Function ${value.name || 'anonymous'}]`;
   if (typeof value === 'bigint' || typeof value === 'symbol' || value === undefined) return String(value);
   const seen = new WeakSet<object>();

@@ -1,6 +1,7 @@
 // D.crypto: thin in-sandbox side; hashing and ciphers run on the host's node:crypto.
 // Results without an output encoding come back as Buffers, as on the public collector.
 import type { Bridge } from './bridge';
+import { raise } from './error-text';
 import type { CryptoAnswer, CryptoFn, WireValue } from './protocol';
 
 type BufferCtor = {
@@ -16,7 +17,7 @@ export function createCrypto(bridge: Bridge, buffer: () => BufferCtor) {
   };
   const call = (fn: CryptoFn, ...args: unknown[]): unknown => {
     const answer = bridge.call('crypto', { fn, args: args.map(wire) }) as CryptoAnswer;
-    if (!answer.ok) throw new Error(answer.error);
+    if (!answer.ok) throw raise(new Error(answer.error));
     if (answer.bytes) return buffer().from(answer.value as string, 'base64');
     return answer.value;
   };

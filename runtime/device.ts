@@ -1,6 +1,7 @@
 // D.device and D.createExternalDevice. The http functions only carry the driver's
 // options to the host (host/bridges/http), which builds and sends the real request.
 import type { Bridge } from './bridge';
+import { raise } from './error-text';
 import type { DeviceInfo, HttpAnswer, HttpCall } from './protocol';
 import { parse, stringify } from './intrinsics';
 
@@ -11,18 +12,18 @@ export type BufferFrom = () => { from(data: unknown, encoding: string): unknown 
 /** The driver's options as JSON text, taken now: functions, prototypes and cycles never cross. */
 function optionsJson(options: unknown, fn: string): string {
   if (typeof options === 'string') return stringify({ url: options });
-  if (!options || typeof options !== 'object') throw new TypeError(`${fn}: options must be an object such as { url: '/status' }`);
+  if (!options || typeof options !== 'object') throw raise(new TypeError(`${fn}: options must be an object such as { url: '/status' }`));
   try {
     const text = stringify(options) as string | undefined;
     if (text === undefined) parse(text as never); // a toJSON() that answers nothing: the same error as ever
     return text!;
   } catch (error) {
-    throw new TypeError(`${fn}: options must be plain data (${(error as Error).message})`);
+    throw raise(new TypeError(`${fn}: options must be plain data (${(error as Error).message})`));
   }
 }
 
 function toError(answer: { message: string; code: string }): Error {
-  const error = new Error(answer.message) as Error & { code: string };
+  const error = raise(new Error(answer.message)) as Error & { code: string };
   error.code = answer.code;
   return error;
 }
@@ -32,7 +33,7 @@ export function createHttp(bridge: Bridge, target: number, name: string, bufferA
     const fn = `${name}.http.${fnName}`;
     const head = `"target":${target},"method":"${method}","options":`; // HttpCall's fields
     return function (options: unknown, callback: Callback): void {
-      if (typeof callback !== 'function') throw new TypeError(`${fn}: a callback(error, response, body) is required`);
+      if (typeof callback !== 'function') throw raise(new TypeError(`${fn}: a callback(error, response, body) is required`));
       bridge.start('http', head + optionsJson(options, fn), (answer) => {
         const { error, response, bodyKind } = answer as HttpAnswer;
         if (error || !response) return callback(toError(error ?? { code: 'NETWORK_ERROR', message: 'no response' }), null, null);
@@ -49,7 +50,7 @@ export function createHttp(bridge: Bridge, target: number, name: string, bufferA
     delete: request('DELETE', 'delete'),
     getTLSCertificate(options: unknown, callback: Callback): void {
       const fn = `${name}.http.getTLSCertificate`;
-      if (typeof callback !== 'function') throw new TypeError(`${fn}: a callback(error, certificate) is required`);
+      if (typeof callback !== 'function') throw raise(new TypeError(`${fn}: a callback(error, certificate) is required`));
       bridge.start('tls', `"target":${target},"options":${optionsJson(options ?? {}, fn)}`, (answer) => {
         const { error, certificate } = answer as { error: { message: string; code: string } | null; certificate: unknown };
         if (error) callback(toError(error), null);
@@ -75,12 +76,14 @@ export function createDevice(bridge: Bridge, info: DeviceInfo, createVariable: u
 export function createExternalDeviceFactory(bridge: Bridge, bufferApi: BufferFrom) {
   return function createExternalDevice(host: unknown, credentials?: unknown) {
     if (typeof host !== 'string' || host.trim() === '') {
-      throw new TypeError('D.createExternalDevice(host, credentials): host must be a non-empty host name or IP');
+      throw raise(new TypeError('D.createExternalDevice(host, credentials): host must be a non-empty host name or IP'));
     }
     const creds = (credentials && typeof credentials === 'object' ? credentials : {}) as { username?: unknown; password?: unknown };
     const username = creds.username === undefined ? undefined : String(creds.username);
     const password = creds.password === undefined ? undefined : String(creds.password);
-    const target = bridge.call('external', { host, credentials: { username, password } }) as number;
+    const answer = bridge.call('external', { host, credentials: { username, password } }) as { ok: boolean; target?: number; error?: string } | undefined;
+    if (!answer || answer.ok !== true || typeof answer.target !== 'number') throw raise(new Error(answer?.error ?? 'D.createExternalDevice: the host did not answer'));
+    const target = answer.target;
     return {
       ip: () => host,
       hostname: () => host,

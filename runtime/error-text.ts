@@ -1,19 +1,118 @@
 // How an error a driver threw is shown: name, message and only the driver's own stack
-// frames (so line numbers point into the driver, never into driverbox). Pure: the host
-// uses it too, for errors thrown by the driver's top-level code.
+// frames (so line numbers point into the driver, never into driverbox). Runs inside the
+// isolate, under the call's time limit, on whatever a driver throws: an Error, a string, a
+// Symbol, an object whose getters loop or throw, a Proxy, a revoked Proxy… Every read of the
+// thrown value is guarded and every string operation uses the saved built-ins, so the result
+// is always a plain string, made here, whatever the driver replaced.
+import { SavedError, SavedString, append, defineProperty, joinText, splitLines, stringIncludes, stringSlice, stringStartsWith, stringTrim, stringify } from './intrinsics';
 
-export function describeDriverError(error: { name?: string; message?: string; stack?: string }, driverFilename: string): string {
-  const head = `${error.name ?? 'Error'}: ${error.message ?? ''}`;
-  const frames = (error.stack ?? '')
-    .split('\n')
-    .slice(1)
-    .map((line) => line.trim())
-    .filter((line) => line.includes(`(${driverFilename}:`) || line.startsWith(`at ${driverFilename}:`));
-  return frames.length ? `${head}\n    ${frames.join('\n    ')}` : head;
+/** Longest description kept: as the host's MAX_MESSAGE_CHARS (host/sandbox/check-report.ts), cut the same way. */
+const MAX_MESSAGE = 10_000;
+
+/** value as text, or null when even that fails (a Symbol is fine; a throwing toString is not). */
+function textOf(value: unknown): string | null {
+  try {
+    if (typeof value === 'string') return value;
+    if (typeof value === 'symbol') return SavedString(value); // String(symbol) works; `${symbol}` throws
+    const text = SavedString(value);
+    return typeof text === 'string' ? text : null;
+  } catch {
+    return null;
+  }
 }
 
-/** Anything a driver may throw: an Error, a string, null… */
+function cut(text: string): string {
+  return text.length > MAX_MESSAGE ? `${stringSlice(text, 0, MAX_MESSAGE - 60)}… (cut: the message had ${text.length} characters)` : text;
+}
+
+/** object[key] as text, or null when reading it throws or it is not there. */
+function property(object: object, key: 'name' | 'message' | 'stack'): string | null {
+  try {
+    const value = (object as Record<string, unknown>)[key];
+    if (value === undefined || value === null) return null;
+    return textOf(value);
+  } catch {
+    return null;
+  }
+}
+
+/** Only the frames of the driver's own code, from a V8 stack text. */
+export function driverFrames(stack: string, driverFilename: string): string[] {
+  const lines = splitLines(stack);
+  const frames: string[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const line = stringTrim(lines[i]!);
+    if (stringIncludes(line, `(${driverFilename}:`) || stringStartsWith(line, `at ${driverFilename}:`)) append(frames, line);
+  }
+  return frames;
+}
+
+export function describeDriverError(error: object, driverFilename: string): string {
+  const head = `${property(error, 'name') ?? 'Error'}: ${property(error, 'message') ?? ''}`;
+  const frames = driverFrames(property(error, 'stack') ?? '', driverFilename);
+  return cut(frames.length ? `${head}\n    ${joinText(frames, '\n    ')}` : head);
+}
+
+/** Does this look like an Error? Without instanceof, which a Proxy (or a revoked one) can answer by throwing. */
+function looksLikeError(value: object): boolean {
+  try {
+    return value instanceof SavedError || (property(value, 'message') !== null && property(value, 'stack') !== null);
+  } catch {
+    return false;
+  }
+}
+
+/** Anything a driver may throw, as text; never throws. */
 export function describeError(error: unknown, driverFilename: string): string {
-  if (error instanceof Error) return describeDriverError(error, driverFilename);
-  return `Uncaught ${typeof error === 'string' ? error : (JSON.stringify(error) ?? String(error))}`;
+  try {
+    if ((typeof error === 'object' && error !== null) || typeof error === 'function') {
+      if (looksLikeError(error)) return describeDriverError(error, driverFilename);
+      let json: string | undefined;
+      try {
+        json = stringify(error);
+      } catch {
+        json = undefined;
+      }
+      const text = typeof json === 'string' ? json : textOf(error);
+      return cut(`Uncaught ${text === null ? 'a value that cannot be shown as text' : text}`);
+    }
+    if (typeof error === 'string') return cut(`Uncaught ${error}`);
+    const json = typeof error === 'symbol' || typeof error === 'bigint' || error === undefined ? undefined : stringify(error);
+    return `Uncaught ${typeof json === 'string' ? json : (textOf(error) ?? typeof error)}`;
+  } catch {
+    return 'Uncaught a value that cannot be shown as text';
+  }
+}
+
+let runDriverFilename = '';
+
+/** The file name of this run's driver (set once, by install, before any driver code). */
+export function setDriverFilename(filename: string): void {
+  runDriverFilename = filename;
+}
+
+/** An Error as a log line shows it: name, message, the driver's frames only. */
+export function describeForLog(error: object): string {
+  return describeDriverError(error, runDriverFilename);
+}
+
+/** An error D throws at the driver, with the driver's frames only (see driverError). */
+export function raise<E extends Error>(error: E): E {
+  return driverError(error, runDriverFilename);
+}
+
+/**
+ * An error for the driver, thrown by D: its stack shows the driver's frames only, never the
+ * runtime's (driverbox:core.js) nor anything of the host's.
+ */
+export function driverError<E extends Error>(error: E, driverFilename: string): E {
+  try {
+    const head = `${error.name}: ${error.message}`;
+    const frames = driverFrames(textOf(error.stack) ?? '', driverFilename);
+    // An own data property, as V8's own: a driver reading it gets exactly this.
+    defineProperty(error, 'stack', { value: frames.length ? `${head}\n    ${joinText(frames, '\n    ')}` : head, writable: true, configurable: true, enumerable: false });
+  } catch {
+    // a driver's Error.prepareStackTrace threw: the error keeps what V8 gave it
+  }
+  return error;
 }

@@ -12,29 +12,33 @@ import { installScheduler } from './scheduler';
 import { Table } from './tables';
 import { createVariableFactory } from './variables';
 import { createWarn } from './warnings';
-import { hasOwn } from './intrinsics';
+import { hasOwn, weakSetAdd, weakSetHas } from './intrinsics';
+import { runDriverCode } from './driver-code';
+import { joinText } from './intrinsics';
+import { driverError, setDriverFilename } from './error-text';
+import { removeUnsupported } from './unsupported';
 
 type BufferApi = { Buffer: { from(...a: unknown[]): never; alloc(...a: unknown[]): never; concat(...a: unknown[]): never; isBuffer(x: unknown): boolean } };
 
 function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, id: number, json: string) => string {
   const g = globalThis as Record<string, unknown>;
   delete g.__driverboxInstall;
-  // WebAssembly memory lives outside the isolate's heap and its memory limit: a driver could
-  // take gigabytes of the host's memory with it. Drivers have no use for WebAssembly.
-  delete g.WebAssembly;
-  // A host process started with --expose-gc gives every context a gc(): a full collection of the
-  // whole isolate on demand is not a driver's to call. V8 makes it undeletable, but writable.
-  if (typeof g.gc === 'function') g.gc = undefined;
+  // The driver's code, as a function (host/driver/wrap.ts), taken before any driver code runs.
+  const code = g.__driverboxCode;
+  delete g.__driverboxCode;
+  removeUnsupported(g);
   const config = JSON.parse(configJson) as SandboxConfig;
+  const filename = config.driverFilename;
+  setDriverFilename(filename);
   const bridge = createBridge(hostCall);
   const warn = createWarn(bridge);
   const lib = createLazyLibs(bridge);
   const ender = createRunEnder(bridge, warn, config.limits.maxVariables, config.driverFilename);
   const console = createConsole(bridge, config.limits.maxLogChars);
   // Errors thrown to stop a driver after a refusal already ended the run are not news.
-  const refusals = new WeakSet<object>();
+  const refusals = new WeakSet<object>(); // through the saved WeakSet methods only
   bridge.onUncaught((error) => {
-    if (!(error instanceof Object && refusals.has(error))) ender.uncaught(error);
+    if (!(typeof error === 'object' && error !== null && weakSetHas(refusals, error))) ender.uncaught(error);
   });
   installScheduler(bridge);
 
@@ -89,8 +93,8 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
     const message = `require(${JSON.stringify(name) ?? ''}) is not allowed in a driver: everything a driver may use is on D`;
     console.error(message);
     ender.fail(errorType.REQUIRE_NOT_ALLOWED, message);
-    const error = new Error(message);
-    refusals.add(error);
+    const error = driverError(new Error(message), filename);
+    weakSetAdd(refusals, error);
     throw error;
   };
 
@@ -98,17 +102,17 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
   g.console = console;
   g.require = refuseRequire;
 
-  bridge.onEntry((action) => {
-    const entry = g[action];
-    if (typeof entry !== 'function') {
-      const found = Object.keys(g).filter((k) => /^(validate|get_status|custom_\d+)$/.test(k) && typeof g[k] === 'function');
+  bridge.onRun(() => {
+    const { entry, defined } = runDriverCode(code, config.action);
+    if (ender.ended()) return; // the top level ended the run (D.success, D.failure, require…)
+    if (!entry) {
       ender.fail(
         errorType.GENERIC_ERROR,
-        `the driver has no function ${action}() to run` + (found.length ? ` (it defines: ${found.join(', ')})` : ' (it defines no entry point)'),
+        `the driver has no function ${config.action}() to run` + (defined.length ? ` (it defines: ${joinText(defined, ', ')})` : ' (it defines no entry point)'),
       );
       return;
     }
-    (entry as () => void)();
+    entry();
   });
   return bridge.dispatch;
 }

@@ -3,6 +3,7 @@
 // context, which leaves its exports in a one-shot global slot that we take and clear.
 import type { Bridge } from './bridge';
 import type { LibName } from './protocol';
+import { raise } from './error-text';
 
 export const LIB_SLOT = '__driverboxLib';
 
@@ -10,10 +11,13 @@ export function createLazyLibs(bridge: Bridge) {
   const loaded = new Map<LibName, unknown>();
   return function lib<T>(name: LibName): T {
     if (!loaded.has(name)) {
-      bridge.call('loadLib', name);
+      const answer = bridge.call('loadLib', name) as { ok?: boolean; error?: string } | undefined;
+      if (!answer || answer.ok !== true) throw raise(new Error(`the library ${name} could not be loaded: ${answer?.error ?? 'no answer'}`));
       const g = globalThis as Record<string, unknown>;
-      loaded.set(name, g[LIB_SLOT]);
+      const exports = g[LIB_SLOT];
       delete g[LIB_SLOT];
+      if (exports === undefined || exports === null) throw raise(new Error(`the library ${name} could not be loaded (did the driver replace a built-in it uses?)`));
+      loaded.set(name, exports);
     }
     return loaded.get(name) as T;
   };

@@ -122,12 +122,13 @@ export interface CryptoCall {
 export type CryptoAnswer = { ok: true; value: string | number; bytes?: boolean } | { ok: false; error: string };
 
 /**
- * Kinds of host → runtime dispatch: the entry point, or the answer to an async operation.
+ * Kinds of host → runtime dispatch: the run (the driver's source: the runtime runs its top
+ * level, then its entry point, inside its own guard), or the answer to an async operation.
  * A dispatch answers (as JSON text) the async operations the driver started during it:
  * [op, payload] pairs, in order. Queuing them saves a host call per operation; those started
  * outside a dispatch (top level, promise jobs run after it returned) are host calls.
  */
-export type DispatchKind = 'entry' | 'done';
+export type DispatchKind = 'run' | 'done';
 
 /** Operations that a dispatch may queue rather than send at once. */
 export type QueuedOp = 'http' | 'tls' | 'timer' | 'cancel';

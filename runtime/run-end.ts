@@ -7,7 +7,7 @@ import type { RunEnd, TableRecord } from './protocol';
 import { Table } from './tables';
 import { collectVariables } from './variables';
 import type { Warn } from './warnings';
-import { hasOwn } from './intrinsics';
+import { append, hasOwn, isArray, stringify } from './intrinsics';
 
 export interface RunEnder {
   success(...args: unknown[]): void;
@@ -15,6 +15,8 @@ export interface RunEnder {
   uncaught(error: unknown): void;
   /** Ends the run with a failure of the given type (require/import refusals, limits). */
   fail(type: string, message: string): void;
+  /** Has the run ended (an outcome was sent)? */
+  ended(): boolean;
 }
 
 export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number, driverFilename: string): RunEnder {
@@ -26,7 +28,14 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
       return;
     }
     ended = how;
-    bridge.call('end', result);
+    try {
+      bridge.call('end', result);
+    } catch (error) {
+      // The report could not be made into JSON (a toJSON of the driver's on Object.prototype or
+      // Array.prototype threw, or made it too deep): a failure made of text only goes instead.
+      const message = `the run's outcome (${how}) could not be sent to the host (did the driver define toJSON?): ${describeError(error, driverFilename)}`;
+      bridge.callText('end', `{"status":"failure","errorType":"GENERIC_ERROR","message":${stringify(message)},"variables":[],"tables":[]}`);
+    }
   };
 
   const failure = (type: string, message: string | null): RunEnd => ({
@@ -42,10 +51,12 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
       if (ended) return warn(`D.success came after the run had already ended with ${ended}; it was ignored (the first outcome wins)`);
       const variables: unknown[] = [];
       const tables: TableRecord[] = [];
-      for (const arg of args.slice(0, 2)) {
+      // Indexed loops and append(): a driver may have replaced Array.prototype's iterator, slice or push.
+      for (let a = 0; a < args.length && a < 2; a++) {
+        const arg = args[a];
         if (!arg) continue;
-        if (arg instanceof Table) tables.push(arg.getResult());
-        else if (Array.isArray(arg)) variables.push(...arg);
+        if (arg instanceof Table) append(tables, arg.getResult());
+        else if (isArray(arg)) for (let i = 0; i < arg.length; i++) append(variables, arg[i]);
         else warn(`D.success expects (variables, table); an argument of type ${typeof arg} was ignored`);
       }
       if (args.length > 2) warn(`D.success takes at most two arguments (variables, table); ${args.length - 2} more were ignored`);
@@ -61,7 +72,7 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
     failure(type) {
       let chosen: string = errorType.GENERIC_ERROR;
       if (typeof type === 'string' && hasOwn(errorType, type)) chosen = type;
-      else if (!ended) warn(`D.failure: error type ${JSON.stringify(type) ?? 'undefined'} is not one of D.errorType; reported as GENERIC_ERROR`);
+      else if (!ended) warn(`D.failure: error type ${typeof type === 'symbol' ? 'a symbol' : (stringify(type) ?? 'undefined')} is not one of D.errorType; reported as GENERIC_ERROR`);
       end(failure(chosen, `the driver called D.failure(${chosen})`), 'D.failure');
     },
     uncaught(error) {
@@ -70,5 +81,6 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
     fail(type, message) {
       end(failure(type, message), type);
     },
+    ended: () => ended !== null,
   };
 }

@@ -2,9 +2,10 @@
 // as on the public collector; text past its documented length is cut with a warning,
 // because the public collector accepts it and drivers in the wild rely on that.
 import { bounds, reservedPathWords, valueType } from './constants';
+import { raise } from './error-text';
 import type { VariableRecord } from './protocol';
 import type { Warn } from './warnings';
-import { hasOwn } from './intrinsics';
+import { SavedString, setAdd, setHas, append, hasOwn, stringIncludes, stringSlice } from './intrinsics';
 
 export class Variable {
   uid: string;
@@ -24,41 +25,50 @@ export class Variable {
 export function fitText(text: string, max: number, what: string, warn: Warn): string {
   if (text.length <= max) return text;
   warn(`${what} is ${text.length} characters long; cut to the limit of ${max}`);
-  return text.slice(0, max);
+  return stringSlice(text, 0, max);
 }
 
 export function checkValueType(type: unknown, what: string): string {
   if (type === undefined || type === null || type === '') return valueType.STRING;
   if (typeof type !== 'string' || !hasOwn(valueType, type)) {
-    throw new TypeError(`${what}: invalid value type ${JSON.stringify(type)}; use one of D.valueType (${Object.keys(valueType).join(', ')})`);
+    throw raise(new TypeError(`${what}: invalid value type ${JSON.stringify(type)}; use one of D.valueType (${Object.keys(valueType).join(', ')})`));
   }
   return type;
 }
 
 export function stringifyValue(value: unknown): string | null {
   if (value === null || value === undefined) return null;
-  return String(value);
+  return SavedString(value);
+}
+
+/** The first segment of a/b/c that is a reserved word, without String.prototype.split. */
+function reservedSegment(text: string): string | undefined {
+  for (let i = 0; i < reservedPathWords.length; i++) {
+    const word = reservedPathWords[i]!;
+    if (text === word || stringIncludes(`/${text}/`, `/${word}/`)) return word;
+  }
+  return undefined;
 }
 
 function checkUid(uid: unknown): string {
   if (uid === null || uid === undefined || (typeof uid !== 'string' && typeof uid !== 'number')) {
-    throw new TypeError(`Invalid variable uid: ${String(uid)} (a string of 1 to ${bounds.uid} characters is required)`);
+    throw raise(new TypeError(`Invalid variable uid: ${String(uid)} (a string of 1 to ${bounds.uid} characters is required)`));
   }
-  const text = String(uid);
+  const text = SavedString(uid);
   if (text.length < 1 || text.length > bounds.uid) {
-    throw new RangeError(`Invalid variable uid: "${text}" is ${text.length} characters long (1 to ${bounds.uid} allowed)`);
+    throw raise(new RangeError(`Invalid variable uid: "${text}" is ${text.length} characters long (1 to ${bounds.uid} allowed)`));
   }
-  const reserved = text.split('/').find((segment) => reservedPathWords.includes(segment));
+  const reserved = reservedSegment(text);
   if (reserved) {
-    throw new RangeError(`Invalid variable uid: "${text}" uses the reserved word "${reserved}" (table, column and history are reserved)`);
+    throw raise(new RangeError(`Invalid variable uid: "${text}" uses the reserved word "${reserved}" (table, column and history are reserved)`));
   }
   return text;
 }
 
 function fitVariable(uid: string, label: unknown, value: unknown, unit: unknown, type: unknown, warn: Warn): VariableRecord {
   const where = `variable "${uid}"`;
-  const labelText = label === undefined || label === null ? uid : String(label);
-  const unitText = unit === undefined || unit === null || unit === '' ? null : String(unit);
+  const labelText = label === undefined || label === null ? uid : SavedString(label);
+  const unitText = unit === undefined || unit === null || unit === '' ? null : SavedString(unit);
   const valueText = stringifyValue(value);
   return {
     uid,
@@ -80,21 +90,22 @@ export function createVariableFactory(warn: Warn) {
  * fields after creating it, so every field is checked again, by the same rules.
  */
 export function collectVariables(list: unknown[], warn: Warn): VariableRecord[] {
-  const seen = new Set<string>();
+  const seen = new Set<string>(); // through the saved Set methods only
   const out: VariableRecord[] = [];
-  for (const item of list) {
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
     if (!item || typeof item !== 'object') {
       warn(`D.success received something that is not a variable (${describe(item)}); it was left out`);
       continue;
     }
     const v = item as Record<string, unknown>;
     const uid = checkUid(v.uid);
-    if (seen.has(uid)) {
+    if (setHas(seen, uid)) {
       warn(`duplicate variable uid "${uid}": only the first one is kept`);
       continue;
     }
-    seen.add(uid);
-    out.push(fitVariable(uid, v.label, v.value, v.unit, v.valueType, warn));
+    setAdd(seen, uid);
+    append(out, fitVariable(uid, v.label, v.value, v.unit, v.valueType, warn));
   }
   return out;
 }

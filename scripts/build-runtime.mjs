@@ -33,6 +33,11 @@ export async function buildRuntime({ outdir = path.join(root, 'dist/runtime'), m
         // The q scheduler shim: q looks for setImmediate/setTimeout as free globals.
         inject: { 'lib-q': ['runtime/libs/q-timers.ts'], 'lib-cheerio': ['runtime/libs/buffer-global.ts'] }[name] ?? [],
         define: { 'process.env.NODE_ENV': '"production"' },
+        // A library's top level runs after driver code, which may have replaced the built-ins it
+        // touches: whatever it throws stays in the isolate (isolated-vm would copy it out running
+        // the driver's getters); the runtime then finds no exports and says so (lazy-libs.ts).
+        // (Wrapped in a function so that the bundle's "use strict" stays a directive.)
+        ...(name.startsWith('lib-') ? { banner: { js: 'try { (() => {' }, footer: { js: '})(); } catch (_) {}' } } : {}),
       }),
     ),
   );

@@ -33,8 +33,24 @@ describe('compiled driver scripts', () => {
       expect(warm.driver(source(2), 'driver.js')).not.toBe(a);
       expect(warm.driver(source(1), 'other.js')).not.toBe(a);
       const context = warm.isolate.createContextSync();
+      // The script makes the driver's function (host/driver/wrap.ts); calling it returns its entry points.
       warm.driver(source(2), 'driver.js').runSync(context);
-      expect(evaluate(warm, context, `String(get_status).match(/'N', (\\d+)/)[1]`)).toBe('2'); // the script run is source 2's
+      expect(evaluate(warm, context, `String(__driverboxCode().get_status).match(/'N', (\\d+)/)[1]`)).toBe('2'); // the script run is source 2's
     });
   }
+
+  it('a source that does not compile on its own throws its SyntaxError with the position, even when its wrapper would compile', () => {
+    const warm = warmIsolate();
+    expect(() => warm.driver('var x = ;', 'driver.js')).toThrow(/Unexpected token ';' \[driver\.js:1:9\]/);
+    // Would close the wrapper's function early and run code outside the runtime's guard.
+    expect(() => warm.driver('}); (function () {', 'driver.js')).toThrow(/Unexpected token '\}' \[driver\.js:1:1\]/);
+    expect(() => warm.driver('return 1;', 'driver.js')).toThrow(/Illegal return statement \[driver\.js:1:1\]/);
+  });
+
+  it('the wrapper keeps every line and column of the driver', () => {
+    const warm = warmIsolate();
+    const context = warm.isolate.createContextSync();
+    warm.driver('\n\n  function get_status() { return new Error("x").stack; }', 'driver.js').runSync(context);
+    expect(evaluate(warm, context, `var f = __driverboxCode().get_status; f()`)).toMatch(/^Error: x\n    at get_status \(driver\.js:3:34\)/);
+  });
 });

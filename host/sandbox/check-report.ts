@@ -1,9 +1,11 @@
 // The host's own check of what the runtime reports from inside the isolate. The runtime
 // validates D.success, but it runs in the driver's context, where a driver can replace
 // JSON.stringify or define Object.prototype.toJSON and so hand the host any text it likes:
-// only what passes here becomes a RunResult (and reaches the store).
+// only what passes here becomes a RunResult (and reaches the store). The RunEnd returned is
+// rebuilt from the checked fields alone: nothing else the runtime sent (an extra field nested
+// deep, an inherited toJSON) can reach the store, structured clone or JSON.stringify.
 import { bounds, errorType, reservedPathWords, valueType } from '../../runtime/constants.js';
-import type { LogMessage, RunEnd } from '../../runtime/protocol.js';
+import type { ColumnHeader, LogMessage, RunEnd, TableRecord, VariableRecord } from '../../runtime/protocol.js';
 
 export interface ReportBounds {
   maxVariables: number;
@@ -43,48 +45,56 @@ function describe(value: unknown): string {
   return value === null ? 'null' : typeof value;
 }
 
-function checkVariable(value: unknown, where: string): void {
+function checkVariable(value: unknown, where: string): VariableRecord {
   if (!isRecord(value)) throw new BadReport(`${where} must be an object (got ${describe(value)})`);
   const uid = text(value.uid, `${where}.uid`, 1, bounds.uid);
   if (uid.split('/').some((segment) => reservedPathWords.includes(segment))) throw new BadReport(`${where}.uid "${uid}" uses a reserved word`);
-  text(value.label, `${where}.label`, 0, bounds.variableLabel);
-  optionalText(value.value, `${where}.value`, bounds.value);
-  optionalText(value.unit, `${where}.unit`, bounds.unit);
-  oneOf(value.valueType, valueType, `${where}.valueType`);
+  return {
+    uid,
+    label: text(value.label, `${where}.label`, 0, bounds.variableLabel),
+    value: optionalText(value.value, `${where}.value`, bounds.value),
+    unit: optionalText(value.unit, `${where}.unit`, bounds.unit),
+    valueType: oneOf(value.valueType, valueType, `${where}.valueType`),
+  };
 }
 
-function checkTable(value: unknown, where: string, maxRows: number): void {
+function checkTable(value: unknown, where: string, maxRows: number): TableRecord {
   if (!isRecord(value)) throw new BadReport(`${where} must be an object (got ${describe(value)})`);
-  text(value.label, `${where}.label`, 1, bounds.tableLabel);
-  const columns = list(value.columnHeaders, `${where}.columnHeaders`, Number.MAX_SAFE_INTEGER);
-  columns.forEach((column, i) => {
+  const label = text(value.label, `${where}.label`, 1, bounds.tableLabel);
+  const columns: ColumnHeader[] = list(value.columnHeaders, `${where}.columnHeaders`, Number.MAX_SAFE_INTEGER).map((column, i) => {
     if (!isRecord(column)) throw new BadReport(`${where}.columnHeaders[${i}] must be an object`);
-    text(column.label, `${where}.columnHeaders[${i}].label`, 1, bounds.columnLabel);
-    optionalText(column.unit, `${where}.columnHeaders[${i}].unit`, bounds.unit);
-    oneOf(column.valueType, valueType, `${where}.columnHeaders[${i}].valueType`);
+    return {
+      label: text(column.label, `${where}.columnHeaders[${i}].label`, 1, bounds.columnLabel),
+      unit: optionalText(column.unit, `${where}.columnHeaders[${i}].unit`, bounds.unit),
+      valueType: oneOf(column.valueType, valueType, `${where}.columnHeaders[${i}].valueType`),
+    };
   });
-  list(value.rows, `${where}.rows`, maxRows).forEach((row, r) => {
+  const rows = list(value.rows, `${where}.rows`, maxRows).map((row, r) => {
     const cells = list(row, `${where}.rows[${r}]`, columns.length + 1);
     if (cells.length !== columns.length + 1) throw new BadReport(`${where}.rows[${r}] has ${cells.length} cells; the record id and ${columns.length} values were expected`);
-    text(cells[0], `${where}.rows[${r}][0] (the record id)`, 1, bounds.recordId);
-    cells.forEach((cell, c) => {
-      if (cell !== null && typeof cell !== 'string') throw new BadReport(`${where}.rows[${r}][${c}] must be a string or null (got ${describe(cell)})`);
-    });
+    return cells.map((cell, c) =>
+      c === 0
+        ? text(cell, `${where}.rows[${r}][0] (the record id)`, 1, bounds.recordId)
+        : // A cell is a value like a variable's: the runtime cuts it to the same bound (runtime/tables.ts).
+          optionalText(cell, `${where}.rows[${r}][${c}]`, bounds.value),
+    );
   });
+  return { label, columnHeaders: columns, rows };
 }
 
-/** The report as sent, or the text of its first problem. */
+/** The report rebuilt from its checked fields, or the text of its first problem. */
 export function checkRunEnd(payload: unknown, limits: ReportBounds): RunEnd | string {
   try {
     if (!isRecord(payload)) throw new BadReport(`the report must be an object (got ${describe(payload)})`);
     if (payload.status !== 'success' && payload.status !== 'failure') throw new BadReport(`status ${describe(payload.status)} is neither "success" nor "failure"`);
-    if (payload.status === 'failure') oneOf(payload.errorType, errorType, 'errorType');
+    let type: string | null = null;
+    if (payload.status === 'failure') type = oneOf(payload.errorType, errorType, 'errorType');
     else if (payload.errorType !== null) throw new BadReport('a success carries no errorType');
     if (payload.message !== null && typeof payload.message !== 'string') throw new BadReport(`message must be a string or null (got ${describe(payload.message)})`);
-    list(payload.variables, 'variables', limits.maxVariables).forEach((v, i) => checkVariable(v, `variables[${i}]`));
+    const variables = list(payload.variables, 'variables', limits.maxVariables).map((v, i) => checkVariable(v, `variables[${i}]`));
     // D.success takes at most two arguments, so at most two tables.
-    list(payload.tables, 'tables', 2).forEach((t, i) => checkTable(t, `tables[${i}]`, limits.maxTableRows));
-    return payload as unknown as RunEnd;
+    const tables = list(payload.tables, 'tables', 2).map((t, i) => checkTable(t, `tables[${i}]`, limits.maxTableRows));
+    return { status: payload.status, errorType: type, message: payload.message, variables, tables };
   } catch (error) {
     if (error instanceof BadReport) return error.message;
     throw error;

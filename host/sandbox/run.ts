@@ -5,7 +5,6 @@
 // hand-off per call would cost more than the driver's own code.
 import ivm from 'isolated-vm';
 import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
-import { describeError } from '../../runtime/error-text.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
 import type { DeviceSpec } from '../device.js';
 import { findImport } from '../driver/checks.js';
@@ -13,6 +12,7 @@ import type { DriverSource } from '../driver/load.js';
 import type { RunLimits } from '../limits.js';
 import type { LimitName, RunResult } from '../run-result.js';
 import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
+import { checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkTimer, checkCancel, parsePayload, hostAnswerError } from './host-payloads.js';
 import type { WarmIsolate } from './warm-isolate.js';
 
 /** What a sandbox thread needs to run a driver: plain data, sent from the host thread. */
@@ -53,6 +53,11 @@ export interface RunOutcome {
 }
 
 const MAX_WARNINGS = 200;
+
+/** An operation's name for a message, whatever the runtime was made to send as one. */
+const opName = (op: unknown): string => (typeof op === 'string' ? JSON.stringify(op.slice(0, 20)) : `of type ${op === null ? 'null' : typeof op}`);
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 type Ending = { end: RunEnd; limit: LimitName | null; discard: boolean };
 
@@ -203,8 +208,15 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
       }
       return false;
     }
-    // Entry and answer calls return the operations the driver queued meanwhile (DispatchKind).
-    if (typeof queued === 'string') takeQueued(queued);
+    // Run and answer calls return the operations the driver queued meanwhile (DispatchKind).
+    try {
+      if (typeof queued === 'string') takeQueued(queued);
+    } catch (error) {
+      // The runtime's text was malformed (a driver broke it): this run only ends.
+      const message = error instanceof Error ? error.message : 'malformed';
+      finish({ end: failure('GENERIC_ERROR', `the driver broke the runtime's operations (${message.slice(0, 200)})`), limit: null, discard: true });
+      return false;
+    }
     checkpoint();
     return true;
   };
@@ -222,6 +234,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   };
 
   // Every operation of the runtime: a synchronous host call (hostCall), or queued during a dispatch.
+  // The payload is whatever the runtime was made to send (it runs in the driver's context): each
+  // is checked here before use, and a bad one is refused, never cast.
   const handle = (op: HostOp, payload: unknown): string | undefined => {
     if (ending) return undefined;
     switch (op) {
@@ -232,7 +246,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         return undefined;
       }
       case 'warn':
-        if (warnings.length < MAX_WARNINGS) warnings.push(String(payload));
+        if (warnings.length < MAX_WARNINGS) warnings.push(typeof payload === 'string' ? cutMessage(payload)! : 'the runtime sent a warning that is not text');
         return undefined;
       case 'end': {
         if (!reported) {
@@ -246,19 +260,34 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         network.reported(resultOf({ end: reported, limit: null, discard: false }));
         return undefined;
       }
-      case 'loadLib':
-        if (context) warm.lib(payload as LibName).runSync(context, { timeout: budgetMs() });
-        return undefined;
+      case 'loadLib': {
+        const name = checkLibName(payload);
+        if (!context) return hostAnswerError('the run has no context');
+        // The library's own top level: it sets its exports and completes with undefined (an IIFE).
+        warm.lib(name).runSync(context, { timeout: budgetMs() });
+        return '{"ok":true}';
+      }
       case 'crypto':
-        return JSON.stringify(crypto.call(payload as Parameters<CryptoSession['call']>[0]));
+        return JSON.stringify(crypto.call(checkCryptoCall(payload)));
       case 'external':
-        return JSON.stringify(network.external(payload as ExternalDeviceCall));
+        return JSON.stringify({ ok: true, target: network.external(checkExternalCall(payload)) });
       case 'http':
-      case 'tls':
-        startNetwork(op, payload as (HttpCall | TlsCall) & { id: number });
+      case 'tls': {
+        const call = checkNetworkCall(payload);
+        if (typeof call === 'string') {
+          // Answered as a failed request, after this call: the driver's callback runs as for any other answer.
+          const id = isRecord(payload) && Number.isSafeInteger(payload.id) ? (payload.id as number) : null;
+          if (id !== null) {
+            pending.set(id, () => {});
+            setImmediate(() => deliver(id, JSON.stringify({ error: { code: 'GENERIC_ERROR', message: call }, response: null })));
+          }
+          return undefined;
+        }
+        startNetwork(op, call);
         return undefined;
+      }
       case 'timer': {
-        const { id, ms } = payload as { id: number; ms: number };
+        const { id, ms } = checkTimer(payload);
         // A timer due after the deadline can never fire in this run: it only keeps the run waiting.
         if (ms >= deadline - performance.now()) {
           pending.set(id, () => {});
@@ -269,24 +298,55 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         return undefined;
       }
       case 'cancel': {
-        const { id } = payload as { id: number };
+        const { id } = checkCancel(payload);
         pending.get(id)?.();
         pending.delete(id);
         return undefined;
       }
+      default:
+        throw new Error(`unknown operation ${opName(op)}`);
     }
   };
 
-  // The one function the runtime may call. It runs on the host while the isolate waits.
-  const hostCall = (op: HostOp, json: string): string | undefined => (ending ? undefined : handle(op, JSON.parse(json) as unknown));
+  /**
+   * The one function the runtime may call. It runs on this thread while the isolate waits, and
+   * never throws: an error thrown into the isolate would carry this thread's stack (install
+   * paths) to the driver. A refused operation answers {ok:false} where the runtime awaits an
+   * answer (crypto, external, loadLib), and is dropped with a warning elsewhere.
+   */
+  const hostCall = (op: HostOp, json: string): string | undefined => {
+    if (ending) return undefined;
+    let answer: string | undefined;
+    try {
+      answer = handle(op, parsePayload(json));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : 'the operation failed';
+      if (op === 'crypto' || op === 'external' || op === 'loadLib') answer = hostAnswerError(message);
+      else if (warnings.length < MAX_WARNINGS) warnings.push(`the host refused an operation of the runtime (${opName(op)}): ${message}`);
+    }
+    // Time spent here (hashing, a library's first load) is the run's: past its deadline, it ends.
+    // (Only these operations do work of any length here; the others just take note.)
+    if ((op === 'crypto' || op === 'external' || op === 'loadLib') && !ending && performance.now() >= deadline) {
+      finish({
+        end: failure('TIMEOUT_ERROR', `the run passed its ${limits.timeoutMs} ms deadline during host work (${opName(op)}) it asked for`),
+        limit: 'timeout',
+        discard: true, // the isolate is still inside the call; its own timeout stops it
+      });
+    }
+    return answer;
+  };
 
   /** Starts the async operations the driver queued during a dispatch. */
   const takeQueued = (text: string) => {
     if (ending) return;
-    const ops = JSON.parse(text) as Array<[QueuedOp, unknown]>;
-    for (const [op, payload] of ops) {
-      if (op !== 'http' && op !== 'tls' && op !== 'timer' && op !== 'cancel') throw new Error(`unexpected queued operation ${JSON.stringify(op)}`);
+    const ops = parsePayload(text);
+    if (!Array.isArray(ops)) throw new Error('the runtime answered a dispatch with something other than a list of operations');
+    for (const entry of ops) {
+      if (!Array.isArray(entry) || entry.length !== 2) throw new Error('the runtime queued a malformed operation');
+      const [op, payload] = entry as [unknown, unknown];
+      if (op !== 'http' && op !== 'tls' && op !== 'timer' && op !== 'cancel') throw new Error(`unexpected queued operation ${opName(op)}`);
       handle(op, payload);
+      if (ending) return;
     }
   };
 
@@ -344,23 +404,19 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         refs.push(ctx);
         const ok = enter(() => {
           warm.core.runSync(ctx, { timeout: budgetMs() });
+          // Only leaves the driver's function for install to take (host/driver/wrap.ts): no driver code runs here.
+          script!.runSync(ctx, { timeout: budgetMs() });
           const install = ctx.global.getSync('__driverboxInstall', { reference: true }) as ivm.Reference;
           refs.push(install);
           dispatchRef = install.applySync(undefined, [hostFn, JSON.stringify(config)], { timeout: budgetMs(), result: { reference: true } }) as ivm.Reference;
           refs.push(dispatchRef);
         });
-        if (ok && !ending) {
-          const ranTopLevel = enter(
-            () => {
-              script!.runSync(ctx, { timeout: budgetMs() }); // its completion value is the driver's, not a queue
-            },
-            (error) => ({ end: failure('GENERIC_ERROR', describeError(error, driver.filename)), limit: null, discard: false }),
-          );
-          if (ranTopLevel && !ending && !reported && dispatchRef) {
-            const ref: ivm.Reference = dispatchRef;
-            entryStarted = true;
-            enter(() => ref.applySync(undefined, ['entry', 0, JSON.stringify(plan.action)], { timeout: budgetMs() }));
-          }
+        if (ok && !ending && dispatchRef) {
+          // The runtime runs the driver's top level and then its entry point, inside its own
+          // guard: what the driver throws becomes text there, and only text comes back here.
+          const ref: ivm.Reference = dispatchRef;
+          entryStarted = true;
+          enter(() => ref.applySync(undefined, ['run', 0, ''], { timeout: budgetMs() }));
         }
       }
     }

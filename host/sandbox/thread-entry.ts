@@ -19,10 +19,43 @@ const reports = new ReportSlot(config.reportSlot);
 const runs = new Map<number, Map<number, (json: string) => void>>();
 
 let outbox: FromThread[] = [];
+
+/**
+ * Posts messages, and never throws: a message that cannot be cloned (it should not happen: every
+ * message is built here from checked data) ends its own run only, with a failure that always can.
+ */
+function post(batch: FromThread[]): void {
+  try {
+    port.postMessage(batch);
+    return;
+  } catch {
+    // one of them: each goes on its own
+  }
+  for (const message of batch) {
+    try {
+      port.postMessage([message]);
+    } catch (error) {
+      const run = 'run' in message ? message.run : null;
+      if (run === null) continue;
+      const text = `the sandbox could not send this run's ${message.t} message: ${error instanceof Error ? error.message : 'unknown error'}`;
+      if (message.t === 'net') {
+        // The driver's request never left: its callback gets the error.
+        runs.get(run)?.get(message.id)?.(JSON.stringify({ error: { code: 'GENERIC_ERROR', message: text }, response: null }));
+        continue;
+      }
+      try {
+        port.postMessage([{ t: 'failed', run, message: text, stats: pool.stats(), ofRun: true } satisfies FromThread]);
+      } catch {
+        // nothing more can be done from here; the host's watchdog answers the run
+      }
+    }
+  }
+}
+
 const flush = () => {
   const batch = outbox;
   outbox = [];
-  port.postMessage(batch);
+  post(batch);
 };
 const send = (message: FromThread) => {
   if (outbox.push(message) === 1) setImmediate(flush);
@@ -32,7 +65,7 @@ const send = (message: FromThread) => {
 function askHost(message: FromThread): SyncReply {
   flush(); // what was queued goes first, in order
   Atomics.store(syncFlag, 0, 0);
-  port.postMessage([message]);
+  post([message]);
   Atomics.wait(syncFlag, 0, 0);
   const reply = receiveMessageOnPort(config.syncPort);
   if (!reply) throw new Error('the host thread did not answer');
@@ -55,14 +88,26 @@ function networkFor(run: number, answers: Map<number, (json: string) => void>): 
     },
     reported(result) {
       // For the host to find if this thread stays busy (report-slot.ts); too large: posted at once.
-      if (!reports.write(run, JSON.stringify(result))) port.postMessage([{ t: 'reported', run, result } satisfies FromThread]);
+      try {
+        if (!reports.write(run, JSON.stringify(result))) post([{ t: 'reported', run, result }]);
+      } catch {
+        // the run's 'ended' message carries the same result
+      }
     },
   };
 }
 
+/**
+ * A test-only fault: a run whose driver source contains the text in this environment variable
+ * (set in the host process before the host starts, so out of any driver's reach) holds this
+ * thread in a loop, as a thread stuck in native code would be: what the host's watchdog is for.
+ */
+const WEDGE_MARK = process.env.DRIVERBOX_TEST_WEDGE_THREAD ?? '';
+
 async function execute(run: number, plan: Extract<ToThread, { t: 'run' }>['plan']): Promise<void> {
   const answers = new Map<number, (json: string) => void>();
   runs.set(run, answers);
+  if (WEDGE_MARK && plan.driver.source.includes(WEDGE_MARK)) for (;;);
   try {
     const warm = await pool.acquire(plan.limits.memoryMb);
     let outcome: Awaited<ReturnType<typeof executeRun>> | undefined;
@@ -81,44 +126,55 @@ async function execute(run: number, plan: Extract<ToThread, { t: 'run' }>['plan'
 
 port.on('message', (batch: ToThread[]) => {
   for (const message of batch) {
-    switch (message.t) {
-      case 'run':
-        void execute(message.run, message.plan);
-        break;
-      case 'answer': {
-        const answers = runs.get(message.run);
-        const answer = answers?.get(message.id);
-        if (answer) {
-          answers!.delete(message.id);
-          answer(message.json);
-        }
-        break;
+    // Nothing here may throw: a throw would end the thread and every run on it.
+    try {
+      receive(message);
+    } catch (error) {
+      if (message.t === 'run' || message.t === 'answer') {
+        send({ t: 'failed', run: message.run, message: `the sandbox could not handle a message of this run: ${error instanceof Error ? error.message : 'unknown error'}`, stats: pool.stats(), ofRun: true });
       }
-      case 'memory': {
-        // Only where the process runs with --expose-gc (the soak bench): then workers have gc() too.
-        if (message.gc) (globalThis as { gc?: () => void }).gc?.();
-        const own = getHeapStatistics();
-        const { isolates, heap } = pool.heaps();
-        send({
-          t: 'memory',
-          id: message.id,
-          memory: {
-            threads: 1,
-            threadHeap: { used: own.used_heap_size, total: own.total_heap_size, external: own.external_memory },
-            isolates,
-            isolateHeap: heap,
-          },
-        });
-        break;
-      }
-      case 'close':
-        // Sent once no run is left: the isolates go, the last counts go out, the thread ends.
-        pool.close();
-        port.postMessage([{ t: 'stats', stats: pool.stats() } satisfies FromThread]);
-        process.exit(0);
     }
   }
 });
+
+function receive(message: ToThread): void {
+  switch (message.t) {
+    case 'run':
+      void execute(message.run, message.plan);
+      break;
+    case 'answer': {
+      const answers = runs.get(message.run);
+      const answer = answers?.get(message.id);
+      if (answer) {
+        answers!.delete(message.id);
+        answer(message.json);
+      }
+      break;
+    }
+    case 'memory': {
+      // Only where the process runs with --expose-gc (the soak bench): then workers have gc() too.
+      if (message.gc) (globalThis as { gc?: () => void }).gc?.();
+      const own = getHeapStatistics();
+      const { isolates, heap } = pool.heaps();
+      send({
+        t: 'memory',
+        id: message.id,
+        memory: {
+          threads: 1,
+          threadHeap: { used: own.used_heap_size, total: own.total_heap_size, external: own.external_memory },
+          isolates,
+          isolateHeap: heap,
+        },
+      });
+      break;
+    }
+    case 'close':
+      // Sent once no run is left: the isolates go, the last counts go out, the thread ends.
+      pool.close();
+      port.postMessage([{ t: 'stats', stats: pool.stats() } satisfies FromThread]);
+      process.exit(0);
+  }
+}
 
 void pool
   .prewarm(config.prewarmMemoryMb)

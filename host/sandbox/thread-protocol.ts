@@ -33,7 +33,11 @@ export type FromThread =
   | { t: 'ended'; run: number; result: RunResult; stats: PoolStats }
   /** The driver ended the run and its result did not fit the report slot (see SandboxNetwork.reported). */
   | { t: 'reported'; run: number; result: RunResult }
-  | { t: 'failed'; run: number; message: string; stats: PoolStats }
+  /**
+   * The run could not go on. `ofRun`: because of something in the run (a message of it that could
+   * not be handled or sent): the run gets a failed RunResult; otherwise host.run rejects.
+   */
+  | { t: 'failed'; run: number; message: string; stats: PoolStats; ofRun?: boolean }
   | { t: 'stats'; stats: PoolStats }
   | { t: 'memory'; id: number; memory: SandboxMemory }
   /** Sent alone and answered on syncPort while the thread waits: D.createExternalDevice. */

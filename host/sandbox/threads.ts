@@ -30,6 +30,12 @@ export interface ThreadsOptions {
 
 interface ActiveRun {
   network: RunNetwork;
+  /** The run's deadline, on the clock both threads share (sharedClock). */
+  deadline: number;
+  /** The entry point run, for the result the watchdog answers with. */
+  action: string;
+  timeoutMs: number;
+  startedAt: number;
   resolve: (result: RunResult) => void;
   reject: (error: Error) => void;
   /** Answered early (see 'reported'); the thread still holds the run until it ends. */
@@ -41,6 +47,12 @@ interface ActiveRun {
 const END_GRACE_MS = 1_000;
 /** How often the host looks at a busy thread's report slot (report-slot.ts): well within the grace. */
 const REPORT_CHECK_MS = 200;
+/**
+ * How long past its deadline a run may go unanswered before the watchdog steps in. Every call
+ * into an isolate is bounded by its run's deadline, so a sandbox thread whose runs are all this
+ * far past theirs is stuck outside any limit (in native code, or a fault).
+ */
+export const WATCHDOG_MARGIN_MS = 2_000;
 
 
 const EMPTY_STATS: PoolStats = { alive: 0, idle: 0, busy: 0, waiting: 0, created: 0, disposed: 0 };
@@ -95,6 +107,15 @@ async function endWhenIdle(thread: SandboxThread): Promise<void> {
   await thread.exited;
 }
 
+/** The run's HTTP exchanges as its network ends; none when ending it fails (the run is answered all the same). */
+function closeNetwork(run: ActiveRun): RunResult['http'] {
+  try {
+    return run.network.close();
+  } catch {
+    return [];
+  }
+}
+
 /** Splits `total` over `parts`: the first ones get the remainder. */
 const share = (total: number, parts: number, index: number) => Math.floor(total / parts) + (index < total % parts ? 1 : 0);
 
@@ -104,6 +125,8 @@ class SandboxThread {
   readonly runs = new Map<number, ActiveRun>();
   /** Runs started on this thread since it began. */
   started = 0;
+  /** The watchdog is stopping it. */
+  stopping = false;
   /** Woken when the thread has no run left. */
   readonly #idleWaiters: Array<() => void> = [];
   stats: PoolStats = EMPTY_STATS;
@@ -118,7 +141,19 @@ class SandboxThread {
   readonly #memoryAsked = new Map<number, (memory: SandboxMemory | null) => void>();
   #memoryIds = 0;
 
-  constructor(pool: PoolOptions, prewarmMemoryMb: number, onGone: (thread: SandboxThread, error: Error) => void) {
+  readonly #onWedged: (thread: SandboxThread) => void;
+  /** A run left the thread: a run waiting for room may have it now. */
+  readonly #onFreed: () => void;
+
+  constructor(
+    pool: PoolOptions,
+    prewarmMemoryMb: number,
+    onGone: (thread: SandboxThread, error: Error) => void,
+    onWedged: (thread: SandboxThread) => void,
+    onFreed: () => void,
+  ) {
+    this.#onWedged = onWedged;
+    this.#onFreed = onFreed;
     this.capacity = pool.max;
     const channel = new MessageChannel();
     const flag = new SharedArrayBuffer(4);
@@ -134,7 +169,15 @@ class SandboxThread {
     });
     this.worker.unref(); // an idle host does not keep the process alive; runs in progress ref it
     this.worker.on('message', (batch: FromThread[]) => {
-      for (const message of batch) this.#receive(message);
+      if (!Array.isArray(batch)) return;
+      for (const message of batch) {
+        // A message this thread cannot handle ends its run (if it names one), never the host.
+        try {
+          this.#receive(message);
+        } catch (error) {
+          this.#failRun(message, error);
+        }
+      }
     });
     this.worker.on('error', (error) => onGone(this, error));
     this.exited = new Promise((resolve) =>
@@ -153,9 +196,73 @@ class SandboxThread {
       setImmediate(() => {
         const batch = this.#outbox;
         this.#outbox = [];
-        this.worker.postMessage(batch);
+        try {
+          this.worker.postMessage(batch);
+        } catch {
+          // One message could not be cloned: the others go on their own, and that one's run fails.
+          for (const one of batch) {
+            try {
+              this.worker.postMessage([one]);
+            } catch (error) {
+              this.#failRun(one, error);
+            }
+          }
+        }
       });
     }
+  }
+
+  /** The run a message was about fails (the message could not be handled or sent). */
+  #failRun(message: unknown, error: unknown): void {
+    const id = typeof message === 'object' && message !== null ? (message as { run?: unknown }).run : undefined;
+    if (typeof id !== 'number') return;
+    const run = this.runs.get(id);
+    if (!run || run.answered) return;
+    run.answered = true; // the thread still holds the run until it ends
+    const text = error instanceof Error ? error.message : 'unknown error';
+    run.resolve(this.#failedResult(run, 'GENERIC_ERROR', `the sandbox could not pass on a message of this run: ${text.slice(0, 200)}`, null));
+  }
+
+  #failedResult(run: ActiveRun, errorType: string, message: string, limit: RunResult['limitExceeded']): RunResult {
+    return {
+      status: 'failure',
+      errorType,
+      message,
+      variables: [],
+      tables: [],
+      logs: [],
+      warnings: [],
+      http: closeNetwork(run),
+      action: run.action,
+      limitExceeded: limit,
+      durationMs: Math.round((clock() - run.startedAt) * 100) / 100,
+    };
+  }
+
+  /**
+   * Runs unanswered past their deadline plus WATCHDOG_MARGIN_MS get TIMEOUT_ERROR now. When every
+   * run on the thread is that late, no call into an isolate can still be within its limit: the
+   * thread is stuck, and is replaced (onWedged).
+   */
+  #watchdog(): void {
+    const now = clock();
+    let late = 0;
+    for (const run of this.runs.values()) {
+      if (now <= run.deadline + WATCHDOG_MARGIN_MS) continue;
+      late++;
+      if (run.answered) continue;
+      run.answered = true;
+      clearTimeout(run.grace);
+      run.resolve(
+        this.#failedResult(
+          run,
+          'TIMEOUT_ERROR',
+          `the run was still going ${WATCHDOG_MARGIN_MS} ms after its ${run.timeoutMs} ms deadline and its sandbox thread did not answer: the watchdog ended it`,
+          'timeout',
+        ),
+      );
+    }
+    if (late > 0 && late === this.runs.size) this.#onWedged(this);
   }
 
   /** The thread's heap figures; null when it ended before answering. */
@@ -178,7 +285,7 @@ class SandboxThread {
   start(id: number, plan: RunPlan, run: ActiveRun): void {
     if (this.runs.size === 0) {
       this.worker.ref();
-      this.#reportCheck = setInterval(this.#checkReport, REPORT_CHECK_MS);
+      this.#reportCheck = setInterval(this.#check, REPORT_CHECK_MS);
       this.#reportCheck.unref();
     }
     this.runs.set(id, run);
@@ -189,7 +296,7 @@ class SandboxThread {
   #finish(id: number): ActiveRun | undefined {
     const run = this.runs.get(id);
     clearTimeout(run?.grace);
-    this.runs.delete(id);
+    if (this.runs.delete(id)) queueMicrotask(this.#onFreed);
     if (this.runs.size === 0) {
       if (this.#memoryAsked.size === 0) this.worker.unref();
       clearInterval(this.#reportCheck ?? undefined);
@@ -204,9 +311,22 @@ class SandboxThread {
       case 'net': {
         const network = this.runs.get(message.run)?.network;
         if (!network) return;
-        const answer = (payload: unknown) => this.post({ t: 'answer', run: message.run, id: message.id, json: JSON.stringify(payload) });
-        if (message.op === 'http') network.http(message.call as HttpCall, answer);
-        else network.tls(message.call as TlsCall, answer);
+        const answer = (payload: unknown) => {
+          let json: string;
+          try {
+            json = JSON.stringify(payload);
+          } catch (error) {
+            json = JSON.stringify({ error: { code: 'GENERIC_ERROR', message: `the answer could not be passed on (${error instanceof Error ? error.message : 'unknown'})` }, response: null });
+          }
+          this.post({ t: 'answer', run: message.run, id: message.id, json });
+        };
+        try {
+          if (message.op === 'http') network.http(message.call as HttpCall, answer);
+          else network.tls(message.call as TlsCall, answer);
+        } catch (error) {
+          // The bridge refused the call by throwing: the driver gets an error answer, the run goes on.
+          answer({ error: { code: 'GENERIC_ERROR', message: error instanceof Error ? error.message : 'the request failed' }, response: null });
+        }
         return;
       }
       case 'external': {
@@ -218,7 +338,11 @@ class SandboxThread {
         } catch (error) {
           reply = { ok: false, message: error instanceof Error ? error.message : String(error) };
         }
-        this.#syncPort.postMessage(reply);
+        try {
+          this.#syncPort.postMessage(reply);
+        } catch {
+          this.#syncPort.postMessage({ ok: false, message: 'the answer could not be passed on' } satisfies SyncReply);
+        }
         Atomics.store(this.#syncFlag, 0, 1);
         Atomics.notify(this.#syncFlag, 0);
         return;
@@ -232,14 +356,15 @@ class SandboxThread {
       case 'ended': {
         this.stats = message.stats;
         const run = this.#finish(message.run);
-        if (run && !run.answered) run.resolve({ ...message.result, http: run.network.close() });
+        if (run && !run.answered) run.resolve({ ...message.result, http: closeNetwork(run) });
         return;
       }
       case 'failed': {
         this.stats = message.stats;
         const run = this.#finish(message.run);
         if (run && !run.answered) {
-          run.network.close();
+          if (message.ofRun) return run.resolve(this.#failedResult(run, 'GENERIC_ERROR', `the sandbox failed: ${message.message}`, null));
+          closeNetwork(run);
           run.reject(new DriverboxError('SANDBOX_FAILED', `the sandbox failed: ${message.message}`));
         }
         return;
@@ -263,26 +388,35 @@ class SandboxThread {
       run.answered = true;
       result.warnings.push(`the driver's code was still running ${END_GRACE_MS} ms after it ended the run; its outcome stands, and its code is stopped at its time limit`);
       result.durationMs = Math.round((result.durationMs + clock() - reportedAt) * 100) / 100;
-      run.resolve({ ...result, http: run.network.close() });
+      run.resolve({ ...result, http: closeNetwork(run) });
     }, Math.max(0, reportedAt + END_GRACE_MS - clock()));
   }
 
-  /** While the thread has runs: has a driver ended its run from a call that is still going? */
-  readonly #checkReport = (): void => {
+  /** While the thread has runs: has a driver ended its run from a call that is still going? Is a run overdue? */
+  readonly #check = (): void => {
+    try {
+      this.#checkReport();
+    } catch {
+      // an unreadable report: the run's own end (or the watchdog) answers it
+    }
+    this.#watchdog();
+  };
+
+  #checkReport(): void {
     if (this.#reports.seq() === this.#reportSeen) return;
     const report = this.#reports.read();
     if (!report) return; // being written: next time
     this.#reportSeen = report.seq;
     const run = this.runs.get(report.run);
     if (run) this.#graceFor(run, JSON.parse(report.json) as RunResult, report.at);
-  };
+  }
 
   /** The thread died: its runs fail. */
   fail(error: Error): void {
     for (const id of [...this.runs.keys()]) {
       const run = this.#finish(id)!;
       if (run.answered) continue;
-      run.network.close();
+      closeNetwork(run);
       run.reject(new DriverboxError('SANDBOX_FAILED', `the sandbox thread failed: ${error.message}`));
     }
   }
@@ -295,6 +429,7 @@ export class SandboxThreads {
   /** Threads being recycled: they take no new run and end once their runs have. */
   readonly #draining = new Set<SandboxThread>();
   #recycled = 0;
+  #stopped = 0;
   #nextRun = 1;
   #closed = false;
   /** Counts of isolates on threads that are gone, so that created/disposed stay totals. */
@@ -319,8 +454,13 @@ export class SandboxThreads {
         return new Promise<RunResult>((resolve, reject) => {
           const settle = () => this.#waiting.shift()?.();
           const runNetwork = network();
-          thread.start(this.#nextRun++, { ...plan, startedAt: performance.timeOrigin + performance.now() }, {
+          const startedAt = performance.timeOrigin + performance.now();
+          thread.start(this.#nextRun++, { ...plan, startedAt }, {
             network: runNetwork,
+            deadline: startedAt + plan.limits.timeoutMs,
+            action: plan.action,
+            timeoutMs: plan.limits.timeoutMs,
+            startedAt,
             resolve: (result) => {
               resolve(result);
               settle();
@@ -352,6 +492,11 @@ export class SandboxThreads {
       }
     }
     return total;
+  }
+
+  /** Sandbox threads the watchdog stopped (and replaced) so far. */
+  get stoppedThreads(): number {
+    return this.#stopped;
   }
 
   /** Sandbox threads replaced by recycleThreadAfterRuns so far. */
@@ -406,9 +551,25 @@ export class SandboxThreads {
         if (this.#threads[index] === gone) this.#retire(gone);
         this.#waiting.shift()?.();
       },
+      (wedged) => this.#stop(wedged),
+      () => this.#waiting.shift()?.(),
     );
     this.#threads[index] = thread;
     return thread;
+  }
+
+  /**
+   * The watchdog found the thread stuck (every run on it far past its deadline, all answered by
+   * now): it is terminated, and a fresh one takes its place when a run needs it.
+   */
+  #stop(thread: SandboxThread): void {
+    if (thread.stopping) return;
+    thread.stopping = true;
+    this.#stopped++;
+    this.#retire(thread); // a draining thread is not in the list: endWhenIdle accounts for it
+    thread.fail(new Error('the watchdog stopped it: its runs were far past their deadlines'));
+    void thread.worker.terminate().catch(() => {});
+    for (const wake of this.#waiting.splice(0)) wake();
   }
 
   /** Forgets a thread that is gone; a failed one is replaced when a run needs it. */

@@ -1,9 +1,10 @@
 // One isolate kept warm between runs: the runtime bundle is compiled once, library
-// bundles on first use, and recent driver scripts stay compiled (keyed by their source).
+// bundles on first use, and recent drivers stay compiled (keyed by their source).
 import { createHash } from 'node:crypto';
 import ivm from 'isolated-vm';
 import type { LibName } from '../../runtime/protocol.js';
 import { compileBundle } from './runtime-bundle.js';
+import { wrapDriver } from '../driver/wrap.js';
 
 const DRIVER_CACHE_SIZE = 32;
 /**
@@ -56,7 +57,13 @@ export class WarmIsolate {
     return script;
   }
 
-  /** Compiles driver source (synchronously: we are on a sandbox thread), or returns the script compiled for the same source earlier. */
+  /**
+   * The driver's code as a function (compiled once per source and isolate), for the runtime to
+   * call inside its guard (runtime/driver-code.ts): running the script only makes the function,
+   * so no driver code runs and nothing of the driver's is thrown or returned there. Throws the
+   * SyntaxError of a source that does not compile on its own ("message [file:line:col]"): the
+   * source is compiled as the script it is first, so that it cannot close the wrapper early.
+   */
   driver(source: string, filename: string): ivm.Script {
     const key =
       source.length <= SOURCE_AS_KEY_MAX
@@ -68,7 +75,8 @@ export class WarmIsolate {
       this.#drivers.set(key, cached); // most recently used last
       return cached;
     }
-    const script = this.isolate.compileScriptSync(source, { filename });
+    this.isolate.compileScriptSync(source, { filename }).release();
+    const script = this.isolate.compileScriptSync(wrapDriver(source), { filename, lineOffset: -1 });
     this.#drivers.set(key, script);
     if (this.#drivers.size > DRIVER_CACHE_SIZE) {
       const [oldest, old] = this.#drivers.entries().next().value as [string, ivm.Script];

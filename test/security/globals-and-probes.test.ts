@@ -60,14 +60,14 @@ describe('security: globals and probes', () => {
     expect(reported(r)).toBe('eval:refused,Function:refused,meta:threw SyntaxError');
   });
 
-  it('G4 SharedArrayBuffer + Atomics.wait forever is stopped at the deadline; nothing is shared with the host', async () => {
+  it('G4 SharedArrayBuffer and Atomics.wait are not there (removed: see K-cases in sandbox-globals); a busy wait is stopped at the deadline', async () => {
     const r = await attack(
       host,
-      `var cell = new Int32Array(new SharedArrayBuffer(4));
+      `var found = [typeof SharedArrayBuffer, typeof Atomics.wait, typeof Atomics.waitAsync].join(',');
       function get_status() {
-        D.device.http.post({ url: '/echo', body: cell.buffer }, function () {
-          Atomics.wait(cell, 0, 0);               // nobody will ever notify
-          D.success();
+        D.device.http.post({ url: '/echo', body: new Int32Array(1).buffer }, function () {
+          D.createVariable('found', 'Found', found);
+          while (true) {}                          // nobody will ever notify
         });
       }`,
       { device: device(), limits: { timeoutMs: 800 } },
@@ -79,16 +79,17 @@ describe('security: globals and probes', () => {
     expect(server.seen.at(-1)!.body).toBe('{}');
   });
 
-  it('G5 ArrayBuffer and SharedArrayBuffer allocations past the memory limit fail inside the driver', async () => {
+  it('G5 ArrayBuffer and typed array allocations past the memory limit fail inside the driver', async () => {
     const r = await attack(
       host,
       `var out = [];
-      [function () { return new ArrayBuffer(1e9); }, function () { return new SharedArrayBuffer(1e9); }, function () { return new Float64Array(2e8); }]
+      [function () { return new ArrayBuffer(1e9); }, function () { return new ArrayBuffer(1, { maxByteLength: 1e9 }); }, function () { return new Float64Array(2e8); }]
         .forEach(function (make) { try { out.push('got ' + make().byteLength); } catch (e) { out.push(e.name); } });
       function get_status() { D.success([D.createVariable('found', 'Found', out.join(','))]); }`,
       { limits: { memoryMb: 32 } },
     );
-    expect(reported(r)).toBe('RangeError,RangeError,RangeError');
+    // The second: the options are ignored (no resizable buffers), so a fixed buffer of 1 byte.
+    expect(reported(r)).toBe('RangeError,got 1,RangeError');
   });
 
   it('G6 WebAssembly is not available, so its memory (outside the heap limit) cannot be grown to gigabytes of the host', async () => {
