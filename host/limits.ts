@@ -46,6 +46,10 @@ const minimums: Record<keyof RunLimits, number> = {
   maxResponseBytes: 0,
 };
 
+/** Timers cannot wait longer (Node's setTimeout fires at once past it): deadlines are capped here. */
+const MAX_TIMER_MS = 2_147_483_647;
+const maximums: Partial<Record<keyof RunLimits, number>> = { timeoutMs: MAX_TIMER_MS, cpuTimeMs: MAX_TIMER_MS };
+
 export function resolveLimits(...layers: Array<Partial<RunLimits> | undefined>): RunLimits {
   const limits: RunLimits = { ...defaultLimits };
   for (const layer of layers) {
@@ -58,6 +62,10 @@ export function resolveLimits(...layers: Array<Partial<RunLimits> | undefined>):
       const name = key as keyof RunLimits;
       if (typeof value !== 'number' || !Number.isInteger(value) || value < minimums[name]) {
         throw new DriverboxError('INVALID_OPTIONS', `limit ${name} must be an integer >= ${minimums[name]} (got ${JSON.stringify(value)})`);
+      }
+      const max = maximums[name];
+      if (max !== undefined && value > max) {
+        throw new DriverboxError('INVALID_OPTIONS', `limit ${name} must be at most ${max} ms (about 24.8 days; got ${value})`);
       }
       limits[name] = value;
     }

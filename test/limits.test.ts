@@ -218,6 +218,9 @@ describe('limits given by the caller', () => {
     [{ memoryMb: 4 }, 'limit memoryMb must be an integer >= 8 (got 4)'],
     [{ maxVariables: 1.5 }, 'limit maxVariables must be an integer >= 0 (got 1.5)'],
     [{ noSuchLimit: 1 }, 'unknown limit "noSuchLimit"'],
+    // past what a timer can wait, Node fires it at once: the run would time out immediately
+    [{ timeoutMs: 2 ** 31 }, 'limit timeoutMs must be at most 2147483647 ms'],
+    [{ cpuTimeMs: 1e15 }, 'limit cpuTimeMs must be at most 2147483647 ms'],
   ])('invalid limits %j are refused with INVALID_OPTIONS', async (limits, message) => {
     const run = runSource(host, OK_DRIVER, { limits: limits as Record<string, number> });
     await expect(run).rejects.toBeInstanceOf(DriverboxError);

@@ -4,6 +4,7 @@
 // nested deeper than MAX_PAYLOAD_DEPTH goes on (this thread's JSON.stringify, structured clone
 // and the network bridge all recurse, and overflow their stack on deep values).
 import type { CryptoCall, ExternalDeviceCall, HttpCall, LibName, TlsCall } from '../../runtime/protocol.js';
+import { MAX_JSON_DEPTH } from '../bridges/http/plain.js';
 
 /** Deepest nesting of objects and arrays accepted in a payload (a request's options and body included). */
 export const MAX_PAYLOAD_DEPTH = 64;
@@ -103,7 +104,9 @@ export function checkNetworkCall(payload: unknown): ((HttpCall | TlsCall) & { id
   if (!Number.isSafeInteger(payload.id) || (payload.id as number) < 1) return 'the request has no valid id';
   if (!Number.isSafeInteger(payload.target) || (payload.target as number) < 0) return 'the request has no valid target';
   if (!isRecord(payload.options)) return 'the request options must be an object';
-  if (!withinDepth(payload.options)) return `the request options are nested more than ${MAX_PAYLOAD_DEPTH} levels deep`;
+  // The bridge refuses a json / body / form value nested past MAX_JSON_DEPTH with its own message;
+  // this bound (one level more, for the options object) only keeps deeper values off the wire.
+  if (!withinDepth(payload.options, MAX_JSON_DEPTH + 1)) return `the request options are nested more than ${MAX_JSON_DEPTH} levels deep`;
   const base = { id: payload.id as number, target: payload.target as number, options: payload.options };
   if (payload.method === undefined) return base;
   if (typeof payload.method !== 'string' || !methods.has(payload.method)) return 'the request method must be GET, POST, PUT or DELETE';

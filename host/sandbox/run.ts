@@ -109,7 +109,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   const cpuStart = warm.isolate.cpuTime;
   const logs: LogMessage[] = [];
   const warnings: string[] = [];
-  const crypto = new CryptoSession();
+  // A pbkdf2 that would outlast the run is refused before it starts: host work holds this thread.
+  const crypto = new CryptoSession({ timeLeftMs: () => deadline - performance.now() });
   const pending = new Map<number, () => void>();
   let logChars = 0;
   let entryStarted = false; // before the entry point is called, an empty queue means nothing
@@ -279,7 +280,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
           const id = isRecord(payload) && Number.isSafeInteger(payload.id) ? (payload.id as number) : null;
           if (id !== null) {
             pending.set(id, () => {});
-            setImmediate(() => deliver(id, JSON.stringify({ error: { code: 'GENERIC_ERROR', message: call }, response: null })));
+            setImmediate(() => deliver(id, JSON.stringify({ error: { code: 'INVALID_OPTIONS', message: call }, response: null })));
           }
           return undefined;
         }

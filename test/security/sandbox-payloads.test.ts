@@ -20,7 +20,7 @@ describe('security: payloads from the isolate', () => {
     expect(checkNetworkCall({ id: 1, target: 0, method: 'GET', options: { url: '/' }, extra: 1 })).toEqual({ id: 1, target: 0, method: 'GET', options: { url: '/' } });
     expect(checkNetworkCall({ id: 1, target: 0, method: 'TRACE', options: {} })).toBe('the request method must be GET, POST, PUT or DELETE');
     expect(checkNetworkCall({ id: '1', target: 0, options: {} })).toBe('the request has no valid id');
-    expect(checkNetworkCall({ id: 1, target: 0, options: JSON.parse(`{"json":${deep(100)}}`) })).toBe('the request options are nested more than 64 levels deep');
+    expect(checkNetworkCall({ id: 1, target: 0, options: JSON.parse(`{"json":${deep(300)}}`) })).toBe('the request options are nested more than 256 levels deep');
     expect(() => checkTimer({ id: 1, ms: 'soon' })).toThrow('a timer needs a delay of 0 ms or more');
     expect(() => checkTimer({ id: 1.5, ms: 1 })).toThrow('timer: the operation id must be a positive integer');
     expect(() => checkLibName({ toString: 1 })).toThrow('there is no library given as object');
