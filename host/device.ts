@@ -15,6 +15,25 @@ export interface DeviceSpec {
   macAddress?: string | null;
   /** Port forwarding: the driver's port → the port actually dialled (simulators, NAT). */
   portMap?: Record<number, number>;
+  /** How to reach the device's SNMP agent (D.device.createSNMPSession). */
+  snmp?: SnmpSettings | null;
+}
+
+/** A device's SNMP settings: v1 / v2c with a community, or a v3 user. */
+export interface SnmpSettings {
+  version: 'v1' | 'v2c' | 'v3';
+  /** v1 / v2c: the read community (and the write community, for set, when it differs). */
+  community?: string;
+  writeCommunity?: string;
+  /** v3: the user and its keys. */
+  user?: {
+    name: string;
+    level: 'noAuthNoPriv' | 'authNoPriv' | 'authPriv';
+    authProtocol?: 'md5' | 'sha' | 'sha224' | 'sha256' | 'sha384' | 'sha512';
+    authKey?: string;
+    privProtocol?: 'des' | 'aes' | 'aes256b' | 'aes256r';
+    privKey?: string;
+  };
 }
 
 /** The key of a device's session (cookie jar, connections) in the host. */

@@ -20,6 +20,12 @@ export interface RunLimits {
   maxConcurrentRequests: number;
   /** Response bodies larger than this are refused with BODY_TOO_LARGE, bytes. */
   maxResponseBytes: number;
+  /** Connections (SSH, Telnet, WinRM shells, SNMP sessions) one run may open; more get TOO_MANY_SESSIONS. */
+  maxDeviceSessions: number;
+  /** Commands and SNMP requests one run may send over those; more get TOO_MANY_COMMANDS. */
+  maxDeviceCommands: number;
+  /** Output one SSH / Telnet / WinRM command or SNMP request may return, bytes; more: OUTPUT_TOO_LARGE. */
+  maxOutputBytes: number;
 }
 
 export const defaultLimits: Readonly<RunLimits> = Object.freeze({
@@ -32,6 +38,9 @@ export const defaultLimits: Readonly<RunLimits> = Object.freeze({
   maxHttpRequests: 1_000,
   maxConcurrentRequests: 6,
   maxResponseBytes: 16 * 1024 * 1024,
+  maxDeviceSessions: 32,
+  maxDeviceCommands: 1_000,
+  maxOutputBytes: 4 * 1024 * 1024,
 });
 
 const minimums: Record<keyof RunLimits, number> = {
@@ -44,6 +53,9 @@ const minimums: Record<keyof RunLimits, number> = {
   maxHttpRequests: 0,
   maxConcurrentRequests: 1,
   maxResponseBytes: 0,
+  maxDeviceSessions: 0,
+  maxDeviceCommands: 0,
+  maxOutputBytes: 0,
 };
 
 /** Timers cannot wait longer (Node's setTimeout fires at once past it): deadlines are capped here. */

@@ -3,24 +3,15 @@
 import type { Bridge } from './bridge';
 import { raise } from './error-text';
 import type { DeviceInfo, HttpAnswer, HttpCall } from './protocol';
-import { parse, stringify } from './intrinsics';
+import { optionsJson } from './options-json';
+import { createSnmp } from './snmp';
+import { createSsh } from './ssh';
+import { createTelnet } from './telnet';
+import { createWinrm } from './winrm';
 
 type Callback = (error: unknown, response: unknown, body?: unknown) => void;
 /** Buffer.from of the lazily loaded buffer library. */
 export type BufferFrom = () => { from(data: unknown, encoding: string): unknown };
-
-/** The driver's options as JSON text, taken now: functions, prototypes and cycles never cross. */
-function optionsJson(options: unknown, fn: string): string {
-  if (typeof options === 'string') return stringify({ url: options });
-  if (!options || typeof options !== 'object') throw raise(new TypeError(`${fn}: options must be an object such as { url: '/status' }`));
-  try {
-    const text = stringify(options) as string | undefined;
-    if (text === undefined) parse(text as never); // a toJSON() that answers nothing: the same error as ever
-    return text!;
-  } catch (error) {
-    throw raise(new TypeError(`${fn}: options must be plain data (${(error as Error).message})`));
-  }
-}
 
 function toError(answer: { message: string; code: string }): Error {
   const error = raise(new Error(answer.message)) as Error & { code: string };
@@ -70,6 +61,10 @@ export function createDevice(bridge: Bridge, info: DeviceInfo, createVariable: u
     macAddress: () => info.macAddress,
     createVariable,
     http: createHttp(bridge, 0, 'D.device', bufferApi),
+    ...createSsh(bridge, 0, 'D.device'),
+    ...createTelnet(bridge, 0, 'D.device'),
+    ...createSnmp(bridge, 0, 'D.device'),
+    ...createWinrm(bridge, 0, 'D.device'),
   };
 }
 
@@ -90,6 +85,10 @@ export function createExternalDeviceFactory(bridge: Bridge, bufferApi: BufferFro
       username: () => username ?? null,
       password: () => password ?? null,
       http: createHttp(bridge, target, 'externalDevice', bufferApi),
+      ...createSsh(bridge, target, 'externalDevice'),
+      ...createTelnet(bridge, target, 'externalDevice'),
+      ...createSnmp(bridge, target, 'externalDevice'),
+      ...createWinrm(bridge, target, 'externalDevice'),
     };
   };
 }

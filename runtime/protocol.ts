@@ -11,6 +11,7 @@ export type HostOp =
   | 'http' // HttpCall; async, answered by dispatch('done', id, …)
   | 'tls' // TlsCall; async
   | 'timer' // { ms }; async
+  | 'proto' // ProtocolCall (SSH, Telnet, SNMP, WinRM); async
   | 'external' // ExternalDeviceCall; sync, answers the new target number
   | 'cancel'; // { id }: forget a pending async op (clearTimeout)
 
@@ -131,4 +132,28 @@ export type CryptoAnswer = { ok: true; value: string | number; bytes?: boolean }
 export type DispatchKind = 'run' | 'done';
 
 /** Operations that a dispatch may queue rather than send at once. */
-export type QueuedOp = 'http' | 'tls' | 'timer' | 'cancel';
+export type QueuedOp = 'http' | 'tls' | 'timer' | 'proto' | 'cancel';
+
+/**
+ * The D.device modules other than HTTP, each served on the host by its handler
+ * (host/bridges/protocols.ts). SNMP's get / walk / set are one module, its options naming the call.
+ */
+export type ProtocolModule = 'ssh' | 'sshShell' | 'telnet' | 'snmp' | 'winrm';
+
+export interface ProtocolCall {
+  /** 0 = the run's device; n > 0 = the nth D.createExternalDevice of this run. */
+  target: number;
+  module: ProtocolModule;
+  /** The driver's options, as plain data (the runtime module may add fields of its own). */
+  options: Record<string, unknown>;
+}
+
+/**
+ * The host's answer to a ProtocolCall: an error (a code the runtime module maps to what the
+ * driver's callback gets, a message, and fields the module adds, such as an exit status), or
+ * the module's result.
+ */
+export interface ProtocolAnswer {
+  error: { code: string; message: string; [field: string]: unknown } | null;
+  result?: unknown;
+}

@@ -3,7 +3,7 @@
 // what is in flight when the run ends, and its transcript. The sandbox thread only sends
 // the driver's calls here and gets the answers back.
 import { createHash } from 'node:crypto';
-import type { ExternalDeviceCall, HttpAnswer, HttpCall, TlsCall } from '../../runtime/protocol.js';
+import type { ExternalDeviceCall, HttpAnswer, HttpCall, ProtocolAnswer, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
 import type { DeviceSpec } from '../device.js';
 import type { RunLimits } from '../limits.js';
 import type { HttpExchange } from '../run-result.js';
@@ -15,6 +15,7 @@ import { describe, isPlainObject } from './http/plain.js';
 import type { SessionSource } from './http/sessions.js';
 import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './http/target.js';
 import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
+import { protocolHandlers, transcriptMethod, type ProtocolContext } from './protocols.js';
 import type { TrustStore } from './tls/trust.js';
 import { liveWire, type NetworkWire } from './wire.js';
 
@@ -99,7 +100,11 @@ export class RunNetwork {
   readonly #wire: NetworkWire;
   /** TLS reads not answered yet: unlike an HTTP exchange, a good one keeps status and error null. */
   readonly #pendingTls = new Set<HttpExchange>();
+  /** Protocol calls not answered yet (their exchanges): the run's end marks them ABORTED. */
+  readonly #pendingCalls = new Set<HttpExchange>();
   #requests = 0;
+  #deviceSessions = 0;
+  #deviceCommands = 0;
   #closed = false;
   // At most maxConcurrentRequests of the run's requests are in flight; the others wait here,
   // so a driver that fires a hundred requests at once does not flood its device.
@@ -249,6 +254,75 @@ export class RunNetwork {
     }
   }
 
+  /**
+   * A call of a protocol module (SSH, Telnet, SNMP, WinRM): its handler (host/bridges/protocols.ts)
+   * gets the target, the run's clock, signal, bounds, secrets and transcript; answered once.
+   */
+  protocol(call: ProtocolCall, answer: (payload: ProtocolAnswer) => void): void {
+    const reply = (payload: ProtocolAnswer) => this.#answer(answer as (p: unknown) => void, payload as Answer, {});
+    try {
+      if (this.#closed) return;
+      const index = isPlainObject(call) && typeof call.target === 'number' ? call.target : -1;
+      const target = this.#targets[index];
+      const module = isPlainObject(call) ? call.module : undefined;
+      const handler = typeof module === 'string' && Object.hasOwn(protocolHandlers, module) ? protocolHandlers[module] : undefined;
+      if (!target || !handler || !isPlainObject(call.options)) return reply({ error: { code: 'INVALID_OPTIONS', message: 'unknown device or module' } });
+      const options = call.options;
+      const redactor = () => this.#redactors.get(null, null);
+      const full = this.#plan.transcript === 'full';
+      const ctx: ProtocolContext = {
+        target: {
+          host: target.host,
+          ip: target.ip,
+          username: target.username,
+          password: target.password,
+          snmp: index === 0 ? (this.#plan.device.snmp ?? null) : null,
+          external: index !== 0,
+        },
+        endpoint: (port, useHostname = false) => {
+          const name = target.pinnedIp ?? ((useHostname && target.host) || target.ip || target.host);
+          return name ? { host: name, port: target.portMap[port] ?? port } : null;
+        },
+        signal: this.#abort.signal,
+        timeLeftMs: () => this.#deadline - DEADLINE_SLACK_MS - performance.now(),
+        takeSession: () => ++this.#deviceSessions <= this.#plan.limits.maxDeviceSessions,
+        takeCommand: () => ++this.#deviceCommands <= this.#plan.limits.maxDeviceCommands,
+        maxOutputBytes: this.#plan.limits.maxOutputBytes,
+        addSecret: (secret) => this.#redactors.add(secret),
+        mask: (text) => redactor().text(text),
+        exchange: (url, request) => {
+          const exchange = startExchange(transcriptMethod[module as keyof typeof transcriptMethod], redactor().text(url), this.#started);
+          if (full) exchange.request = { headers: {}, body: request === null ? null : redactor().text(request) };
+          if (!this.#closed) {
+            this.#exchanges.push(exchange);
+            this.#pendingCalls.add(exchange);
+          }
+          let finished = false;
+          return {
+            finish: (outcome) => {
+              if (finished || this.#closed) return;
+              finished = true;
+              this.#pendingCalls.delete(exchange);
+              exchange.durationMs = round(performance.now() - this.#started - exchange.startedMs);
+              exchange.error = outcome.error?.code ?? null;
+              exchange.errorMessage = outcome.error ? redactor().text(outcome.error.message) : null;
+              const response = outcome.response ?? null;
+              exchange.requestBytes = outcome.requestBytes ?? (request === null ? 0 : Buffer.byteLength(request));
+              exchange.responseBytes = outcome.responseBytes ?? (response === null ? 0 : Buffer.byteLength(response));
+              if (full) exchange.response = { headers: {}, body: response === null ? null : redactor().text(response) };
+            },
+          };
+        },
+      };
+      const url = `${String(module).toLowerCase()}://${target.host ?? target.ip ?? '-'}`;
+      this.#limited(() => this.#wire.protocol(module as ProtocolCall['module'], url, options, () => handler(ctx, options), this.#abort.signal))
+        .then(undefined, (error: unknown) => internalError(error) as ProtocolAnswer)
+        .then(reply);
+    } catch (error) {
+      reply(internalError(error) as ProtocolAnswer);
+    }
+  }
+
   /** The run is over: what is in flight is dropped. Returns the transcript, in the order sent. */
   close(): HttpExchange[] {
     this.#closed = true;
@@ -257,7 +331,7 @@ export class RunNetwork {
     this.#waiting.length = 0;
     // Copies: a request cut short by the run's end would otherwise still change its record later.
     return this.#exchanges.map((e) => {
-      const cut = e.method === 'TLS' ? this.#pendingTls.has(e) : e.status === null && e.error === null;
+      const cut = e.method === 'TLS' ? this.#pendingTls.has(e) : this.#pendingCalls.size > 0 && this.#pendingCalls.has(e) ? true : e.status === null && e.error === null && !isProtocolMethod(e.method);
       return cut ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came' } : { ...e };
     });
   }
@@ -283,6 +357,9 @@ export class RunNetwork {
       });
   }
 }
+
+const protocolMethods: ReadonlySet<string> = new Set(Object.values(transcriptMethod));
+const isProtocolMethod = (method: string) => protocolMethods.has(method);
 
 /** A failure of the host's own code while serving a request: that request fails, never the host. */
 function internalError(error: unknown): Answer {

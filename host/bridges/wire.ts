@@ -2,6 +2,7 @@
 // node:tls for certificate reads); a recording run does the same and keeps a copy; a replay
 // run answers from a recording and never opens a socket. RunNetwork picks one wire per run,
 // so a run without record or replay pays nothing for either.
+import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
 import type { Hop, HopResponse } from './http/send.js';
 import { sendHop } from './http/send.js';
 import type { HttpTarget } from './http/target.js';
@@ -16,6 +17,12 @@ export interface NetworkWire {
   send(hop: Hop, secrets: ReadonlyArray<string | null>): Promise<HopResponse>;
   /** getTLSCertificate's answer for the target and the driver's options. */
   readCertificate(target: HttpTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer>;
+  /**
+   * One call of a protocol module (SSH, Telnet, SNMP, WinRM) on `url` (its scheme, host and
+   * port as dialled), with the driver's options: `perform` is the live call. A recorder keeps
+   * the answer; a replayer answers from the recording without calling `perform`.
+   */
+  protocol(module: ProtocolModule, url: string, options: Record<string, unknown>, perform: () => Promise<ProtocolAnswer>, signal: AbortSignal): Promise<ProtocolAnswer>;
 }
 
-export const liveWire: NetworkWire = { send: sendHop, readCertificate };
+export const liveWire: NetworkWire = { send: sendHop, readCertificate, protocol: (_module, _url, _options, perform) => perform() };

@@ -3,7 +3,7 @@
 // checked for type and shape here and rebuilt from the checked fields, never cast, and nothing
 // nested deeper than MAX_PAYLOAD_DEPTH goes on (this thread's JSON.stringify, structured clone
 // and the network bridge all recurse, and overflow their stack on deep values).
-import type { CryptoCall, ExternalDeviceCall, HttpCall, LibName, TlsCall } from '../../runtime/protocol.js';
+import type { CryptoCall, ExternalDeviceCall, HttpCall, LibName, ProtocolCall, ProtocolModule, TlsCall } from '../../runtime/protocol.js';
 import { MAX_JSON_DEPTH } from '../bridges/http/plain.js';
 
 /** Deepest nesting of objects and arrays accepted in a payload (a request's options and body included). */
@@ -111,6 +111,19 @@ export function checkNetworkCall(payload: unknown): ((HttpCall | TlsCall) & { id
   if (payload.method === undefined) return base;
   if (typeof payload.method !== 'string' || !methods.has(payload.method)) return 'the request method must be GET, POST, PUT or DELETE';
   return { ...base, method: payload.method as HttpCall['method'] };
+}
+
+const modules: ReadonlySet<string> = new Set<ProtocolModule>(['ssh', 'sshShell', 'telnet', 'snmp', 'winrm']);
+
+/** A call of a protocol module (SSH, Telnet, SNMP, WinRM); or the text of why it is refused. */
+export function checkProtocolCall(payload: unknown): (ProtocolCall & { id: number }) | string {
+  if (!isRecord(payload)) return 'the call must be an object';
+  if (!Number.isSafeInteger(payload.id) || (payload.id as number) < 1) return 'the call has no valid id';
+  if (!Number.isSafeInteger(payload.target) || (payload.target as number) < 0) return 'the call has no valid target';
+  if (typeof payload.module !== 'string' || !modules.has(payload.module)) return 'the call names no known module';
+  if (!isRecord(payload.options)) return 'the options must be an object';
+  if (!withinDepth(payload.options, MAX_PAYLOAD_DEPTH)) return `the options are nested more than ${MAX_PAYLOAD_DEPTH} levels deep`;
+  return { id: payload.id as number, target: payload.target as number, module: payload.module as ProtocolModule, options: payload.options };
 }
 
 /** The answer to a sync operation the host refused: the runtime throws an Error with this text. */

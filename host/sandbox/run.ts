@@ -4,7 +4,7 @@
 // Calls into the isolate are synchronous: this thread exists to run them, and a thread
 // hand-off per call would cost more than the driver's own code.
 import ivm from 'isolated-vm';
-import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
+import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, ProtocolCall, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
 import type { DeviceSpec } from '../device.js';
 import { findImport } from '../driver/checks.js';
@@ -12,7 +12,7 @@ import type { DriverSource } from '../driver/load.js';
 import type { RunLimits } from '../limits.js';
 import type { LimitName, RunResult } from '../run-result.js';
 import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
-import { checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkTimer, checkCancel, parsePayload, hostAnswerError } from './host-payloads.js';
+import { checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkProtocolCall, checkTimer, checkCancel, parsePayload, hostAnswerError } from './host-payloads.js';
 import type { WarmIsolate } from './warm-isolate.js';
 
 /** What a sandbox thread needs to run a driver: plain data, sent from the host thread. */
@@ -30,10 +30,14 @@ export interface RunPlan {
   startedAt?: number;
 }
 
+/** The asynchronous operations served on the host thread, and their calls. */
+export type NetworkOp = 'http' | 'tls' | 'proto';
+export type NetworkCall = (HttpCall | TlsCall | ProtocolCall) & { id: number };
+
 /** The run's way to the network, which lives on the host thread (host/bridges/run-network.ts). */
 export interface SandboxNetwork {
-  /** Starts an HTTP exchange or TLS read; `answer` is called once (with JSON text), unless the run ended first. */
-  start(op: 'http' | 'tls', call: (HttpCall | TlsCall) & { id: number }, answer: (json: string) => void): void;
+  /** Starts an HTTP exchange, TLS read or protocol call; `answer` is called once (with JSON text), unless the run ended first. */
+  start(op: NetworkOp, call: NetworkCall, answer: (json: string) => void): void;
   /** D.createExternalDevice: the target number, synchronously; throws when the host refuses. */
   external(call: ExternalDeviceCall): number;
   /** The run is over: requests in flight are dropped. */
@@ -229,7 +233,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     enter(() => ref.applySync(undefined, ['done', id, json], { timeout: budgetMs() }));
   };
 
-  const startNetwork = (op: 'http' | 'tls', call: (HttpCall | TlsCall) & { id: number }) => {
+  const startNetwork = (op: NetworkOp, call: NetworkCall) => {
     pending.set(call.id, () => {});
     network.start(op, call, (json) => deliver(call.id, json));
   };
@@ -273,8 +277,9 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
       case 'external':
         return JSON.stringify({ ok: true, target: network.external(checkExternalCall(payload)) });
       case 'http':
-      case 'tls': {
-        const call = checkNetworkCall(payload);
+      case 'tls':
+      case 'proto': {
+        const call = op === 'proto' ? checkProtocolCall(payload) : checkNetworkCall(payload);
         if (typeof call === 'string') {
           // Answered as a failed request, after this call: the driver's callback runs as for any other answer.
           const id = isRecord(payload) && Number.isSafeInteger(payload.id) ? (payload.id as number) : null;
@@ -345,7 +350,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     for (const entry of ops) {
       if (!Array.isArray(entry) || entry.length !== 2) throw new Error('the runtime queued a malformed operation');
       const [op, payload] = entry as [unknown, unknown];
-      if (op !== 'http' && op !== 'tls' && op !== 'timer' && op !== 'cancel') throw new Error(`unexpected queued operation ${opName(op)}`);
+      if (op !== 'http' && op !== 'tls' && op !== 'proto' && op !== 'timer' && op !== 'cancel') throw new Error(`unexpected queued operation ${opName(op)}`);
       handle(op, payload);
       if (ending) return;
     }

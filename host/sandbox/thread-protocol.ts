@@ -1,10 +1,10 @@
 // Messages between the host thread and a sandbox thread. Each side sends arrays of them,
 // one array per turn of its event loop, so that many runs share one hand-off.
 import type { MessagePort } from 'node:worker_threads';
-import type { ExternalDeviceCall, HttpCall, TlsCall } from '../../runtime/protocol.js';
+import type { ExternalDeviceCall } from '../../runtime/protocol.js';
 import type { RunResult } from '../run-result.js';
 import type { PoolOptions, PoolStats } from './pool.js';
-import type { RunPlan } from './run.js';
+import type { NetworkCall, NetworkOp, RunPlan } from './run.js';
 
 /** workerData of a sandbox thread. */
 export interface ThreadConfig {
@@ -29,7 +29,7 @@ export type ToThread =
   | { t: 'close' };
 
 export type FromThread =
-  | { t: 'net'; run: number; id: number; op: 'http' | 'tls'; call: HttpCall | TlsCall }
+  | { t: 'net'; run: number; id: number; op: NetworkOp; call: NetworkCall }
   | { t: 'ended'; run: number; result: RunResult; stats: PoolStats }
   /** The driver ended the run and its result did not fit the report slot (see SandboxNetwork.reported). */
   | { t: 'reported'; run: number; result: RunResult }

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { HttpCall, TlsCall } from '../../runtime/protocol.js';
+import type { HttpCall, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
 import type { RunNetwork } from '../bridges/run-network.js';
 import { DriverboxError } from '../errors.js';
 import type { RunResult } from '../run-result.js';
@@ -322,6 +322,7 @@ class SandboxThread {
         };
         try {
           if (message.op === 'http') network.http(message.call as HttpCall, answer);
+          else if (message.op === 'proto') network.protocol(message.call as ProtocolCall, answer);
           else network.tls(message.call as TlsCall, answer);
         } catch (error) {
           // The bridge refused the call by throwing: the driver gets an error answer, the run goes on.

@@ -87,6 +87,8 @@ export class Recorder {
         return answer;
       });
     },
+    // TODO(issue 18): protocol calls are not recorded yet.
+    protocol: (_module, _url, _options, perform) => perform(),
   };
 
   /** Writes the recording of the finished run. A failure to write is returned as a warning for the result. */

@@ -139,6 +139,11 @@ export class Replayer {
       if (!slot.entry.answer) return unanswered<TlsAnswer>(signal, () => ({ error: { code: 'ABORTED', message: `the run ended while reading the TLS certificate of ${url}` }, certificate: null }));
       return Promise.resolve(structuredClone(slot.entry.answer) as TlsAnswer);
     },
+    // TODO(issue 18): protocol calls are not recorded yet.
+    protocol: (module, url) => {
+      this.#misses++;
+      return Promise.resolve({ error: { code: REPLAY_MISS, message: `replay: no recorded answer for ${module} on ${url}` } });
+    },
   };
 
   /** What the run's result should say about the replay: misses, and recorded exchanges never asked for. */

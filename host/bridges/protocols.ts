@@ -1,0 +1,90 @@
+// The D.device modules other than HTTP (SSH, Telnet, SNMP, WinRM), as RunNetwork serves them:
+// what a module's handler gets from the run (ProtocolContext: where it may connect, the run's
+// clock, abort signal, bounds, secrets and transcript) and which handler serves which module.
+// A handler lives in its protocol's folder (host/bridges/ssh/, telnet/, snmp/, winrm/); it gets
+// the driver's options as plain data it must type-check, and answers a ProtocolAnswer. It
+// never opens a socket to anything but ctx.endpoint(), and closes what it opened when
+// ctx.signal aborts (the run ended).
+import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
+import type { SnmpSettings } from '../device.js';
+import { snmpRequest } from './snmp/index.js';
+import { sshCommand, sshShell } from './ssh/index.js';
+import { telnetCommand } from './telnet/index.js';
+import { winrmCommand } from './winrm/index.js';
+
+export type { ProtocolAnswer, ProtocolModule };
+
+/** The device (or external host) a call goes to, as the run knows it. */
+export interface ProtocolTarget {
+  host: string | null;
+  ip: string | null;
+  username: string | null;
+  password: string | null;
+  /** The device's SNMP settings (community, version, v3 user); null when none are known. */
+  snmp: SnmpSettings | null;
+  /** An external device (D.createExternalDevice), not the run's own. */
+  external: boolean;
+}
+
+/** One exchange in the run's transcript, started by ProtocolContext.exchange. */
+export interface ProtocolExchange {
+  /**
+   * The exchange is over. `response` is the output the driver got (kept, masked, only in a
+   * full transcript); bytes are counted on the wire where the module can, else the text's.
+   */
+  finish(outcome: { error?: { code: string; message: string } | null; response?: string | null; requestBytes?: number; responseBytes?: number }): void;
+}
+
+export interface ProtocolContext {
+  readonly target: ProtocolTarget;
+  /**
+   * Where to connect for `port` on the target: the port map applied, a host name pinned by the
+   * run's `resolve` dialled at its address; the IP first unless `useHostname` (the device's
+   * host name when it has one). Null when the device has no address. Never connect elsewhere.
+   */
+  endpoint(port: number, useHostname?: boolean): { host: string; port: number } | null;
+  /** Aborted when the run ends: close every socket and session the call opened. */
+  readonly signal: AbortSignal;
+  /** What is left of the run's deadline, ms (may be ≤ 0). A call's own timeout is at most this. */
+  timeLeftMs(): number;
+  /** Counts one connection or session against the run's maxDeviceSessions; false when used up. */
+  takeSession(): boolean;
+  /** Counts one command or request against the run's maxDeviceCommands; false when used up. */
+  takeCommand(): boolean;
+  /** Output one call may hold, bytes (RunLimits.maxOutputBytes): past it, answer OUTPUT_TOO_LARGE. */
+  readonly maxOutputBytes: number;
+  /** A secret the call uses (a password option, a community, a v3 key): masked from now on. */
+  addSecret(secret: string | null | undefined): void;
+  /** `text` with every secret the run knows masked. */
+  mask(text: string): string;
+  /**
+   * Starts one exchange in the run's transcript: `url` such as ssh://10.0.0.5:22 (as dialled),
+   * `request` the command or request as text (masked, kept in a full transcript only).
+   */
+  exchange(url: string, request: string | null): ProtocolExchange;
+}
+
+/** Serves one call of a module: never throws, never rejects (RunNetwork turns either into INTERNAL_ERROR). */
+export type ProtocolHandler = (ctx: ProtocolContext, options: Record<string, unknown>) => Promise<ProtocolAnswer>;
+
+export const protocolHandlers: Readonly<Record<ProtocolModule, ProtocolHandler>> = {
+  ssh: sshCommand,
+  sshShell,
+  telnet: telnetCommand,
+  snmp: snmpRequest,
+  winrm: winrmCommand,
+};
+
+/** The method a module's exchanges show in the transcript. */
+export const transcriptMethod: Readonly<Record<ProtocolModule, string>> = {
+  ssh: 'SSH',
+  sshShell: 'SSH-SHELL',
+  telnet: 'TELNET',
+  snmp: 'SNMP',
+  winrm: 'WINRM',
+};
+
+/** What a module not built yet answers. */
+export function notSupported(what: string): Promise<ProtocolAnswer> {
+  return Promise.resolve({ error: { code: 'NOT_SUPPORTED', message: `${what} is not supported by this driverbox yet` } });
+}
