@@ -5,6 +5,7 @@
 // hand-off per call would cost more than the driver's own code.
 import ivm from 'isolated-vm';
 import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, ProtocolCall, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
+import { MIN_INTERVAL_MS } from '../../runtime/constants.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
 import type { DeviceSpec } from '../device.js';
 import { findImport } from '../driver/checks.js';
@@ -117,6 +118,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   const crypto = new CryptoSession({ timeLeftMs: () => deadline - performance.now() });
   const pending = new Map<number, () => void>();
   let logChars = 0;
+  let timersStarted = 0;
+  let lateTimerWarned = false;
   let entryStarted = false; // before the entry point is called, an empty queue means nothing
   let reported: RunEnd | null = null;
   let ending: Ending | null = null;
@@ -293,9 +296,18 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         return undefined;
       }
       case 'timer': {
-        const { id, ms } = checkTimer(payload);
+        const { id, ms, again } = checkTimer(payload);
+        // The runtime refuses timers past maxTimers in the driver, and re-arms an interval at
+        // MIN_INTERVAL_MS or more; this holds if the runtime's own state was broken.
+        if (again ? ms < MIN_INTERVAL_MS : ++timersStarted > limits.maxTimers) {
+          throw new Error(again ? `an interval re-armed at ${ms} ms (the least is ${MIN_INTERVAL_MS} ms)` : `more than maxTimers (${limits.maxTimers}) timers`);
+        }
         // A timer due after the deadline can never fire in this run: it only keeps the run waiting.
         if (ms >= deadline - performance.now()) {
+          if (!lateTimerWarned && warnings.length < MAX_WARNINGS) {
+            lateTimerWarned = true;
+            warnings.push(`a timer of ${ms} ms is due after the run's ${limits.timeoutMs} ms deadline: it never fires (the run ends at its deadline unless the driver ends it first)`);
+          }
           pending.set(id, () => {});
         } else {
           const timer = setTimeout(() => deliver(id, 'null'), ms);
@@ -368,7 +380,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     action: plan.action,
     device: deviceInfo,
     parameters: plan.parameters,
-    limits: { maxVariables: limits.maxVariables, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars },
+    limits: { maxVariables: limits.maxVariables, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars, maxTimers: limits.maxTimers },
     driverFilename: driver.filename,
   };
 
