@@ -13,6 +13,7 @@ import type { DriverSource } from '../driver/load.js';
 import type { RunLimits } from '../limits.js';
 import type { LimitName, RunResult } from '../run-result.js';
 import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
+import { withHint, withLogHints } from './missing-hints.js';
 import { checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkProtocolCall, checkTimer, checkCancel, parsePayload, hostAnswerError } from './host-payloads.js';
 import type { WarmIsolate } from './warm-isolate.js';
 
@@ -385,14 +386,16 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   };
 
   function resultOf({ end, limit }: Ending): RunResult {
+    const failed = end.status === 'failure';
     return {
       status: end.status,
       errorType: end.errorType,
-      message: cutMessage(end.message),
+      // Only a failed run's message is looked at: a run that succeeds pays nothing for hints.
+      message: failed ? withHint(cutMessage(end.message), driver.source) : cutMessage(end.message),
       variables: end.variables,
       tables: end.tables,
       logs: [...logs],
-      warnings: [...warnings],
+      warnings: failed ? withLogHints(warnings, logs, end.message) : [...warnings],
       http: [], // filled in by the host thread, which saw the exchanges (RunNetwork.close)
       action: plan.action,
       limitExceeded: limit,
