@@ -113,3 +113,12 @@ describe('through the CLI', () => {
     expect(out.stdout).toContain('driverbox has no global fetch: use D.device.http.get / post / put / delete');
   });
 });
+
+describe('a name the driver declares in another scope', () => {
+  it('is not mistaken for a missing global: the hint says where the bug is', async () => {
+    const result = await runSource(host, `function helper() { var self = this; return self; }\nfunction get_status() {\n  self.check();\n}`);
+    expect(result.message).toBe(
+      "ReferenceError: self is not defined\n    at get_status (driver.js:3:3)\nthe driver declares self elsewhere, but not where this line runs: declare it in this function too",
+    );
+  });
+});

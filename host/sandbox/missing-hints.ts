@@ -14,9 +14,13 @@ const NOT_A_FUNCTION = /^TypeError: ((?:D|D\.createExternalDevice\(\.\.\.\))(?:\
 const READING = /^TypeError: Cannot read properties of (?:undefined|null) \(reading '([A-Za-z_$][\w$]*)'\)/;
 
 /** The hint for one failure message, or null. `lineOf` gives a line of the driver's source. */
-export function hintFor(message: string, lineOf?: (line: number) => string | undefined): string | null {
+export function hintFor(message: string, lineOf?: (line: number) => string | undefined, source?: string): string | null {
   const undefinedName = NOT_DEFINED.exec(message)?.[1];
   if (undefinedName !== undefined) {
+    // The driver declares the name in another scope (`const self = this` in one function, `self.x` in another).
+    if (source !== undefined && new RegExp(`\\b(?:var|let|const)\\s+${undefinedName.replace(/\$/g, '\\$')}\\b`).test(source)) {
+      return `the driver declares ${undefinedName} elsewhere, but not where this line runs: declare it in this function too`;
+    }
     const instead = Object.hasOwn(GLOBAL_HINTS, undefinedName) ? GLOBAL_HINTS[undefinedName] : undefined;
     return instead ? `driverbox has no global ${undefinedName}: ${instead} (${COMPATIBILITY})` : null;
   }
@@ -48,7 +52,7 @@ export function hintFor(message: string, lineOf?: (line: number) => string | und
 export function withHint(message: string | null, source: string | undefined): string | null {
   if (message === null) return null;
   const lines = source === undefined ? undefined : (n: number) => source.split('\n')[n - 1];
-  const hint = hintFor(message, lines);
+  const hint = hintFor(message, lines, source);
   return hint ? `${message}\n${hint}` : message;
 }
 
