@@ -29,14 +29,16 @@ function restOf(args: IArguments, from: number): unknown[] {
 }
 
 export function installTimers(g: Record<string, unknown>, scheduler: Scheduler): void {
-  // public id → the host timer now armed for it
-  const armed = new Map<number, number>();
+  // public id → the host timer now armed for it; made on the first timer, so a run without timers pays nothing
+  let armedMap: Map<number, number> | null = null;
+  const armedTimers = () => (armedMap ??= new Map<number, number>());
   let nextId = 1;
 
   g.setTimeout = function setTimeout(fn: unknown, ms?: unknown): number {
     const callback = checkCallback(fn, 'setTimeout');
     const args = arguments.length > 2 ? restOf(arguments, 2) : [];
     const id = nextId++;
+    const armed = armedTimers();
     mapSet(armed, id, scheduler.setTimeout(() => {
       mapDelete(armed, id);
       apply(callback, undefined, args);
@@ -49,6 +51,7 @@ export function installTimers(g: Record<string, unknown>, scheduler: Scheduler):
     const asked = delayOf(ms);
     const period = asked < MIN_INTERVAL_MS ? MIN_INTERVAL_MS : asked;
     const id = nextId++;
+    const armed = armedTimers();
     const fire = () => {
       // Re-armed before the callback runs, so that the callback can clear it, and a throw ends the run anyway.
       mapSet(armed, id, scheduler.rearm(fire, period));
@@ -58,7 +61,8 @@ export function installTimers(g: Record<string, unknown>, scheduler: Scheduler):
     return id;
   };
   const clear = function (id: unknown): void {
-    if (typeof id !== 'number') return;
+    if (typeof id !== 'number' || armedMap === null) return;
+    const armed = armedMap;
     const timer = mapGet(armed, id);
     if (timer === undefined) return;
     mapDelete(armed, id);
