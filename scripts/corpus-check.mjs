@@ -12,7 +12,8 @@
 // External hosts (D.createExternalDevice) are refused unless --allow-external: with it, cloud
 // drivers try their real APIs (with no credentials), so use it only where that is fine.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -84,7 +85,10 @@ const OWN_BUG = /is not a function|is not defined/;
 const NETWORK = /ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|socket hang up|connect|Timeout|timed out|TIMEOUT_ERROR|RESOURCE_UNAVAILABLE|AUTHENTICATION_ERROR|Permission denied|does not allow/i;
 
 /** gap | network | success | other, with the text that decided it. */
-function classify(result, source) {
+function classify(result, source, calls) {
+  // A protocol call the module answered NOT_SUPPORTED, even if the driver swallowed the error (from the run's recording).
+  const unsupported = calls.find((c) => c.answer?.error?.code === 'NOT_SUPPORTED');
+  if (unsupported) return { outcome: 'gap', detail: unsupported.answer.error.message };
   const texts = [result.message ?? '', ...result.logs.map((l) => l.message), ...result.warnings, ...result.http.map((h) => `${h.error ?? ''} ${h.errorMessage ?? ''}`)];
   // A global driverbox lacks is a gap, unless the driver declares that name elsewhere (`const self = this`
   // in one function, `self.x` in another): then it is the driver's own scoping bug.
@@ -106,6 +110,7 @@ function classify(result, source) {
 const host = driverbox.createHost({ warmIsolates: 2, externalHosts: args.includes('--allow-external') ? () => true : [] });
 const list = drivers(path.resolve(folder));
 const rows = [];
+const scratch = mkdtempSync(path.join(tmpdir(), 'corpus-check-'));
 try {
   for (const { file, source } of list) {
     const name = path.relative(path.resolve(folder), file);
@@ -115,7 +120,10 @@ try {
     for (const action of actions) {
       let verdict;
       try {
+        // Recorded, to see every protocol call's answer, also those the driver does not log.
+        const record = path.join(scratch, 'run.json');
         const result = await host.run({
+          record,
           source,
           filename: path.basename(file),
           action,
@@ -123,7 +131,9 @@ try {
           parameters: parametersOf(file),
           limits: { timeoutMs },
         });
-        verdict = classify(result, source);
+        const calls = existsSync(record) ? JSON.parse(readFileSync(record, 'utf8')).exchanges.filter((e) => e.kind !== 'http' && e.kind !== 'tls') : [];
+        rmSync(record, { force: true });
+        verdict = classify(result, source, calls);
       } catch (error) {
         // An entry point this driverbox cannot run yet (backup(), before the backup module) is a gap too.
         verdict = /unknown action "backup"/.test(error.message) ? { outcome: 'gap', detail: 'the backup() entry point is not supported' } : { outcome: 'other', detail: `host: ${error.message}` };
@@ -133,6 +143,7 @@ try {
   }
 } finally {
   await host.close();
+  rmSync(scratch, { recursive: true, force: true });
 }
 
 const jsonOut = flag('--json-out');
