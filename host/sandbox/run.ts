@@ -311,8 +311,15 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
           }
           pending.set(id, () => {});
         } else {
-          const timer = setTimeout(() => deliver(id, 'null'), ms);
-          pending.set(id, () => clearTimeout(timer));
+          // 0 ms: the next turn of this thread's loop, not Node's 1 ms timer floor (a chain of
+          // setTimeout(fn, 0) is bounded by maxTimers, and an interval by its 10 ms clamp).
+          if (ms === 0) {
+            const immediate = setImmediate(() => deliver(id, 'null'));
+            pending.set(id, () => clearImmediate(immediate));
+          } else {
+            const timer = setTimeout(() => deliver(id, 'null'), ms);
+            pending.set(id, () => clearTimeout(timer));
+          }
         }
         return undefined;
       }
