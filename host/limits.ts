@@ -26,6 +26,8 @@ export interface RunLimits {
   maxDeviceCommands: number;
   /** Output one SSH / Telnet / WinRM command or SNMP request may return, bytes; more: OUTPUT_TOO_LARGE. */
   maxOutputBytes: number;
+  /** Timers one run may start (setTimeout, setInterval, q's delay / timeout); an interval counts once. More throw a RangeError in the driver. */
+  maxTimers: number;
 }
 
 export const defaultLimits: Readonly<RunLimits> = Object.freeze({
@@ -41,6 +43,7 @@ export const defaultLimits: Readonly<RunLimits> = Object.freeze({
   maxDeviceSessions: 32,
   maxDeviceCommands: 1_000,
   maxOutputBytes: 4 * 1024 * 1024,
+  maxTimers: 1_000,
 });
 
 const minimums: Record<keyof RunLimits, number> = {
@@ -56,6 +59,7 @@ const minimums: Record<keyof RunLimits, number> = {
   maxDeviceSessions: 0,
   maxDeviceCommands: 0,
   maxOutputBytes: 0,
+  maxTimers: 0,
 };
 
 /** Timers cannot wait longer (Node's setTimeout fires at once past it): deadlines are capped here. */

@@ -31,3 +31,6 @@ export const bounds = Object.freeze({
 });
 
 export const reservedPathWords = ['table', 'column', 'history'];
+
+/** An interval (setInterval) fires at most this often: a 0 ms interval cannot spin (browsers clamp too). */
+export const MIN_INTERVAL_MS = 10;

@@ -8,7 +8,9 @@ import { createDevice, createExternalDeviceFactory } from './device';
 import { createLazyLibs } from './lazy-libs';
 import type { DispatchKind, SandboxConfig } from './protocol';
 import { createRunEnder } from './run-end';
-import { installScheduler } from './scheduler';
+import { createScheduler, installScheduler } from './scheduler';
+import { installTimers } from './timers';
+import { createMetricFactory } from './metrics';
 import { Table } from './tables';
 import { createVariableFactory } from './variables';
 import { createWarn } from './warnings';
@@ -40,7 +42,9 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
   bridge.onUncaught((error) => {
     if (!(typeof error === 'object' && error !== null && weakSetHas(refusals, error))) ender.uncaught(error);
   });
-  installScheduler(bridge);
+  const scheduler = createScheduler(bridge, config.limits.maxTimers);
+  installScheduler(scheduler);
+  installTimers(g, scheduler);
 
   const createVariable = createVariableFactory(warn);
   const bufferApi = () => lib<BufferApi>('buffer').Buffer;
@@ -62,6 +66,7 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
     success: ender.success,
     failure: ender.failure,
     createVariable,
+    createMetric: createMetricFactory(createVariable),
     createTable: (label: unknown, headers: unknown) => new Table(label, headers, config.limits.maxTableRows, warn),
     getParameter(name: unknown) {
       const key = String(name);

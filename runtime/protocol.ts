@@ -67,6 +67,8 @@ export interface RuntimeLimits {
   maxVariables: number;
   maxTableRows: number;
   maxLogChars: number;
+  /** Timers (setTimeout, setInterval, q's delay) one run may start; an interval counts once. */
+  maxTimers: number;
 }
 
 export interface SandboxConfig {

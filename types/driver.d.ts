@@ -493,6 +493,21 @@ declare namespace Driverbox {
     valueType?: ValueType | null,
   ) => Variable;
 
+  // ---- issue 18: D.createMetric and timers (docs/driver-api/create-metric.md, timers.md) ----
+
+  /** `D.createMetric(spec)`: the fields of `D.createVariable` as one object. */
+  interface MetricSpec {
+    uid: string | number;
+    /** The label (`label` is taken too). */
+    name?: string | null;
+    label?: string | null;
+    value: Value;
+    unit?: string | null;
+    valueType?: ValueType | null;
+    /** Text values (a link: `{ url }`), at most 20 keys; kept on the variable, not in the run's result. */
+    metadata?: Record<string, string | number | boolean | null> | null;
+  }
+
   /** `D.math`. */
   interface MathHelpers {
     /** `actual` / `maximum` in percent: both truncated to integers, the result rounded to two decimals. */
@@ -535,6 +550,8 @@ declare namespace Driverbox {
     createVariable: CreateVariable;
     /** A table for `D.success`: label 1–50 characters, at least one column. Throws on bad input. */
     createTable(label: string, columnHeaders: ColumnHeader[]): Table;
+    /** The object form of `createVariable` (issue 18): a variable for `D.success`, `name` as its label, `metadata` kept on it. */
+    createMetric(spec: MetricSpec): Variable & { metadata?: Record<string, string> };
     /** The run's parameter `name`, as given (any JSON value); `undefined`, with a warning, when not given. */
     getParameter(name: string): any;
     /** The device the run is for. */
@@ -594,6 +611,16 @@ declare namespace Driverbox {
 
 /** Everything a driver may use: the device, HTTP, variables, tables, outcome, and helper libraries. */
 declare const D: Driverbox.D;
+
+// Timers (issue 18): on the host's scheduler, bounded by the run's deadline and maxTimers; ids are numbers.
+/** Calls `callback(...args)` once after `ms` (default 0); a string callback throws. */
+declare function setTimeout<A extends unknown[]>(callback: (...args: A) => void, ms?: number, ...args: A): number;
+/** Calls `callback(...args)` every `ms` (at least 10); counts once against maxTimers. */
+declare function setInterval<A extends unknown[]>(callback: (...args: A) => void, ms?: number, ...args: A): number;
+/** Cancels a timer or an interval; an unknown id is ignored. */
+declare function clearTimeout(id: number | undefined): void;
+/** Cancels an interval or a timer; an unknown id is ignored. */
+declare function clearInterval(id: number | undefined): void;
 
 /** Driver logging, captured with its level. */
 interface Console extends Driverbox.Console {}

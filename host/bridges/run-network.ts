@@ -17,6 +17,7 @@ import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from '
 import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
 import { protocolHandlers, transcriptMethod, type ProtocolContext } from './protocols.js';
 import type { TrustStore } from './tls/trust.js';
+import { redactSecretOptions } from './record/redact.js';
 import { liveWire, type NetworkWire } from './wire.js';
 
 export interface NetworkPlan {
@@ -315,9 +316,18 @@ export class RunNetwork {
         },
       };
       const url = `${String(module).toLowerCase()}://${target.host ?? target.ip ?? '-'}`;
-      this.#limited(() => this.#wire.protocol(module as ProtocolCall['module'], url, options, () => handler(ctx, options), this.#abort.signal))
+      let performed = false;
+      const perform = () => {
+        performed = true;
+        return handler(ctx, options);
+      };
+      this.#limited(() => this.#wire.protocol(module as ProtocolCall['module'], url, options, perform, this.#abort.signal))
         .then(undefined, (error: unknown) => internalError(error) as ProtocolAnswer)
-        .then(reply);
+        .then((answer) => {
+          // Answered by the wire without the handler (a replay, a replay miss): in the transcript all the same.
+          if (!performed) replayedExchange(ctx, url, options, answer);
+          reply(answer);
+        });
     } catch (error) {
       reply(internalError(error) as ProtocolAnswer);
     }
@@ -360,6 +370,14 @@ export class RunNetwork {
 
 const protocolMethods: ReadonlySet<string> = new Set(Object.values(transcriptMethod));
 const isProtocolMethod = (method: string) => protocolMethods.has(method);
+
+/** The transcript entry of a protocol call the wire answered itself: the command (or the options) and the answer. */
+function replayedExchange(ctx: ProtocolContext, url: string, options: Record<string, unknown>, answer: ProtocolAnswer): void {
+  const command = typeof options.command === 'string' ? options.command : Array.isArray(options.commands) ? options.commands.join('\n') : JSON.stringify(redactSecretOptions(options));
+  const result = answer.result;
+  const response = result === undefined || result === null ? null : typeof result === 'string' ? result : JSON.stringify(result);
+  ctx.exchange(url, command).finish({ error: answer.error ? { code: answer.error.code, message: answer.error.message } : null, response });
+}
 
 /** A failure of the host's own code while serving a request: that request fails, never the host. */
 function internalError(error: unknown): Answer {

@@ -48,11 +48,13 @@ export function checkLibName(payload: unknown): LibName {
   return payload as LibName;
 }
 
-export function checkTimer(payload: unknown): { id: number; ms: number } {
+/** `again`: the next firing of an interval (not counted again against maxTimers). */
+export function checkTimer(payload: unknown): { id: number; ms: number; again: boolean } {
   if (!isRecord(payload)) throw new BadPayload('a timer must be an object');
   const ms = payload.ms;
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new BadPayload('a timer needs a delay of 0 ms or more');
-  return { id: id(payload.id, 'timer'), ms };
+  if (payload.again !== undefined && payload.again !== true) throw new BadPayload('a timer\'s again flag must be true when given');
+  return { id: id(payload.id, 'timer'), ms, again: payload.again === true };
 }
 
 export function checkCancel(payload: unknown): { id: number } {

@@ -5,6 +5,7 @@
 // hand-off per call would cost more than the driver's own code.
 import ivm from 'isolated-vm';
 import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, ProtocolCall, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
+import { MIN_INTERVAL_MS } from '../../runtime/constants.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
 import type { DeviceSpec } from '../device.js';
 import { findImport } from '../driver/checks.js';
@@ -12,6 +13,7 @@ import type { DriverSource } from '../driver/load.js';
 import type { RunLimits } from '../limits.js';
 import type { LimitName, RunResult } from '../run-result.js';
 import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
+import { withHint, withLogHints } from './missing-hints.js';
 import { checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkProtocolCall, checkTimer, checkCancel, parsePayload, hostAnswerError } from './host-payloads.js';
 import type { WarmIsolate } from './warm-isolate.js';
 
@@ -117,6 +119,8 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   const crypto = new CryptoSession({ timeLeftMs: () => deadline - performance.now() });
   const pending = new Map<number, () => void>();
   let logChars = 0;
+  let timersStarted = 0;
+  let lateTimerWarned = false;
   let entryStarted = false; // before the entry point is called, an empty queue means nothing
   let reported: RunEnd | null = null;
   let ending: Ending | null = null;
@@ -293,13 +297,29 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         return undefined;
       }
       case 'timer': {
-        const { id, ms } = checkTimer(payload);
+        const { id, ms, again } = checkTimer(payload);
+        // The runtime refuses timers past maxTimers in the driver, and re-arms an interval at
+        // MIN_INTERVAL_MS or more; this holds if the runtime's own state was broken.
+        if (again ? ms < MIN_INTERVAL_MS : ++timersStarted > limits.maxTimers) {
+          throw new Error(again ? `an interval re-armed at ${ms} ms (the least is ${MIN_INTERVAL_MS} ms)` : `more than maxTimers (${limits.maxTimers}) timers`);
+        }
         // A timer due after the deadline can never fire in this run: it only keeps the run waiting.
         if (ms >= deadline - performance.now()) {
+          if (!lateTimerWarned && warnings.length < MAX_WARNINGS) {
+            lateTimerWarned = true;
+            warnings.push(`a timer of ${ms} ms is due after the run's ${limits.timeoutMs} ms deadline: it never fires (the run ends at its deadline unless the driver ends it first)`);
+          }
           pending.set(id, () => {});
         } else {
-          const timer = setTimeout(() => deliver(id, 'null'), ms);
-          pending.set(id, () => clearTimeout(timer));
+          // 0 ms: the next turn of this thread's loop, not Node's 1 ms timer floor (a chain of
+          // setTimeout(fn, 0) is bounded by maxTimers, and an interval by its 10 ms clamp).
+          if (ms === 0) {
+            const immediate = setImmediate(() => deliver(id, 'null'));
+            pending.set(id, () => clearImmediate(immediate));
+          } else {
+            const timer = setTimeout(() => deliver(id, 'null'), ms);
+            pending.set(id, () => clearTimeout(timer));
+          }
         }
         return undefined;
       }
@@ -368,19 +388,21 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     action: plan.action,
     device: deviceInfo,
     parameters: plan.parameters,
-    limits: { maxVariables: limits.maxVariables, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars },
+    limits: { maxVariables: limits.maxVariables, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars, maxTimers: limits.maxTimers },
     driverFilename: driver.filename,
   };
 
   function resultOf({ end, limit }: Ending): RunResult {
+    const failed = end.status === 'failure';
     return {
       status: end.status,
       errorType: end.errorType,
-      message: cutMessage(end.message),
+      // Only a failed run's message is looked at: a run that succeeds pays nothing for hints.
+      message: failed ? withHint(cutMessage(end.message), driver.source) : cutMessage(end.message),
       variables: end.variables,
       tables: end.tables,
       logs: [...logs],
-      warnings: [...warnings],
+      warnings: failed ? withLogHints(warnings, logs, end.message) : [...warnings],
       http: [], // filled in by the host thread, which saw the exchanges (RunNetwork.close)
       action: plan.action,
       limitExceeded: limit,

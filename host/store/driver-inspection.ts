@@ -4,6 +4,7 @@
 import vm from 'node:vm';
 import { findImport } from '../driver/checks.js';
 import { listEntryPoints } from '../driver/entry-points.js';
+import { modulesUsed } from '../driver/modules-used.js';
 import { segments } from '../driver/scan.js';
 import { StoreError } from './store-error.js';
 
@@ -41,6 +42,10 @@ export interface DriverInspection {
   code_inspection: CodeInspection;
   /** Does the code ask for the device's credentials (D.device.username/password, an `auth` option)? */
   uses_credentials: boolean;
+  /** driverbox's modules the code uses (http, ssh, snmp, timers…): host/driver/modules-used.ts. Absent in inspections stored before issue 18. */
+  modules?: string[];
+  /** What the code uses that driverbox does not have, one sentence each (warnings: the driver is stored and may still run). */
+  missing?: string[];
 }
 
 export function inspectDriver(source: string, filename = 'driver.js'): DriverInspection {
@@ -78,6 +83,7 @@ export function inspectDriver(source: string, filename = 'driver.js'): DriverIns
     .filter((s) => s.kind === 'code')
     .map((s) => s.text)
     .join(' ');
+  const used = modulesUsed(source);
   return {
     actions,
     errors,
@@ -87,6 +93,8 @@ export function inspectDriver(source: string, filename = 'driver.js'): DriverIns
       has_table: /\bD\s*\.\s*createTable\s*\(/.test(code),
     },
     uses_credentials: /\bD\s*\.\s*device\s*\.\s*(username|password)\s*\(/.test(code) || /[{,]\s*auth\s*:/.test(code),
+    modules: used.modules.map((m) => m.name),
+    missing: used.missing,
   };
 }
 

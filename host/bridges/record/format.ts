@@ -1,7 +1,13 @@
 // The recording file: what one driver run exchanged with its device, as versioned JSON that
 // a person can read (docs/RECORD-REPLAY.md). Secrets are redacted before anything is written.
+import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
 
-/** The version this driverbox writes and reads; another version is refused, never guessed at. */
+/**
+ * The version this driverbox writes and reads; another version is refused, never guessed at.
+ * Still 1 with the protocol kinds (ssh, sshShell, telnet, snmp, winrm): a recording without them
+ * is read as before, and a reader that predates them refuses one that has them, naming the
+ * exchange's unknown kind (load.ts checks every kind), rather than replaying half of it.
+ */
 export const RECORDING_VERSION = 1;
 
 /** A body: text when it is UTF-8 text, else its bytes in base64. */
@@ -48,7 +54,23 @@ export interface RecordedTls {
   unanswered?: true;
 }
 
-export type RecordedExchange = RecordedHttp | RecordedTls;
+/** The exchange kinds of the protocol modules: the module's name, as in ProtocolCall. */
+export const PROTOCOL_KINDS: readonly ProtocolModule[] = ['ssh', 'sshShell', 'telnet', 'snmp', 'winrm'];
+
+/** One call of a protocol module (D.device.sendSSHCommand, createSNMPSession().get…): the driver's options and the answer. */
+export interface RecordedProtocol {
+  kind: ProtocolModule;
+  /** module://host as RunNetwork names the call (the recorded device's address). */
+  url: string;
+  /** The driver's options (with the module's own fields, such as an SNMP operation), secrets redacted. */
+  request: Record<string, unknown>;
+  /** The answer the runtime module got (error or result), redacted… */
+  answer?: ProtocolAnswer;
+  /** …or the run ended before it: replay leaves it unanswered too. */
+  unanswered?: true;
+}
+
+export type RecordedExchange = RecordedHttp | RecordedTls | RecordedProtocol;
 
 export interface RecordingFile {
   recording: typeof RECORDING_VERSION;

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DriverboxError } from '../../errors.js';
-import { RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordingFile } from './format.js';
+import { PROTOCOL_KINDS, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordingFile } from './format.js';
 
 class Malformed extends Error {}
 
@@ -94,7 +94,22 @@ function exchange(value: unknown, where: string): RecordedExchange {
     }
     return entry as unknown as RecordedExchange;
   }
-  expect(entry.kind === 'http', `${where}.kind`, '"http" or "tls"', entry.kind);
+  if ((PROTOCOL_KINDS as readonly unknown[]).includes(entry.kind)) {
+    url(entry.url, `${where}.url`, PROTOCOL_KINDS.map((kind) => `${kind.toLowerCase()}:`));
+    object(entry.request, `${where}.request`);
+    outcomeOf(entry, where, ['answer', 'unanswered']);
+    if (entry.answer !== undefined) {
+      const answer = object(entry.answer, `${where}.answer`);
+      if (answer.error !== null) failure(answer.error, `${where}.answer.error`);
+    }
+    return entry as unknown as RecordedExchange;
+  }
+  expect(
+    entry.kind === 'http',
+    `${where}.kind`,
+    `one of "http", "tls", ${PROTOCOL_KINDS.map((k) => `"${k}"`).join(', ')} (a kind this driverbox does not know: was the recording made by a newer one?)`,
+    entry.kind,
+  );
   expect(METHODS.has(entry.method as string), `${where}.method`, 'GET, POST, PUT or DELETE', entry.method);
   url(entry.url, `${where}.url`, ['http:', 'https:']);
   const request = object(entry.request, `${where}.request`);

@@ -6,9 +6,10 @@ import type { RunResult } from '../../run-result.js';
 import { sendHop, SendFailure, type HopResponse } from '../http/send.js';
 import { readCertificate, type TlsAnswer } from '../tls/certificate.js';
 import type { NetworkWire } from '../wire.js';
+import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
 import { bodyText, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordedHttp, type RecordingFile } from './format.js';
 import { PendingFile } from './pending-file.js';
-import { basicCredentials, cookieValues, RecordingRedactor } from './redact.js';
+import { basicCredentials, cookieValues, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
 import { tlsKey } from './request-key.js';
 
 /** A hop as it went: raw until the run ends. */
@@ -28,6 +29,15 @@ interface CapturedTls {
   answer?: TlsAnswer;
 }
 
+/** A protocol module's call: its options as the wire got them (a copy), and the answer if it came in time. */
+interface CapturedProtocol {
+  kind: 'protocol';
+  module: ProtocolModule;
+  url: string;
+  options: Record<string, unknown>;
+  answer?: ProtocolAnswer;
+}
+
 export interface RecordingMeta {
   driver: string;
   action: string;
@@ -43,13 +53,16 @@ export class Recorder {
   readonly #file: PendingFile;
   readonly #meta: RecordingMeta;
   readonly #recordedAt = new Date().toISOString();
-  readonly #captured: Array<CapturedHttp | CapturedTls> = [];
+  readonly #captured: Array<CapturedHttp | CapturedTls | CapturedProtocol> = [];
   readonly #passwords = new Set<string>();
 
   private constructor(file: PendingFile, meta: RecordingMeta) {
     this.#file = file;
     this.#meta = meta;
     if (meta.device.password) this.#passwords.add(meta.device.password);
+    // The device's SNMP community and v3 keys: an SNMP call uses them without the driver passing them.
+    const snmp = meta.device.snmp;
+    for (const secret of [snmp?.community, snmp?.writeCommunity, snmp?.user?.authKey, snmp?.user?.privKey]) if (secret) this.#passwords.add(secret);
   }
 
   /** Reserves the file (RECORD_UNWRITABLE when it cannot be written) before the run starts. */
@@ -87,8 +100,17 @@ export class Recorder {
         return answer;
       });
     },
-    // TODO(issue 18): protocol calls are not recorded yet.
-    protocol: (_module, _url, _options, perform) => perform(),
+    protocol: (module, url, options, perform, signal) => {
+      // A copy now (JSON: the options are plain data from the sandbox): the handler may not change what is kept.
+      const entry: CapturedProtocol = { kind: 'protocol', module, url, options: JSON.parse(JSON.stringify(options)) as Record<string, unknown> };
+      for (const secret of secretOptionValues(options)) this.#passwords.add(secret);
+      this.#captured.push(entry);
+      return perform().then((answer) => {
+        // An answer that came after the run ended (ABORTED by its signal) is not the device's: left unanswered.
+        if (!signal.aborted) entry.answer = answer;
+        return answer;
+      });
+    },
   };
 
   /** Writes the recording of the finished run. A failure to write is returned as a warning for the result. */
@@ -131,6 +153,11 @@ export class Recorder {
       return text === null ? { base64: bytes.toString('base64') } : { text: redactor.body(text) };
     };
     const exchanges = this.#captured.map((entry): RecordedExchange => {
+      if (entry.kind === 'protocol') {
+        const request = redactValue(entry.options, redactor) as Record<string, unknown>;
+        if (!entry.answer) return { kind: entry.module, url: redactor.text(entry.url), request, unanswered: true };
+        return { kind: entry.module, url: redactor.text(entry.url), request, answer: redactValue(entry.answer, redactor) as ProtocolAnswer };
+      }
       if (entry.kind === 'tls') {
         const answer = entry.answer;
         if (!answer || cutShort(answer.error?.code)) return { kind: 'tls', url: entry.url, unanswered: true };

@@ -124,3 +124,47 @@ export class RecordingRedactor {
     return value === '' ? pair : `${pair.slice(0, eq)}=${this.#cookieMask(value)}`;
   }
 }
+
+/**
+ * Option names of the protocol modules that hold a secret (password, community, v3 keys,
+ * a private key or its passphrase): their values are masked in a recording whatever they are.
+ */
+const SECRET_OPTION = /pass(word|wd|phrase)?$|secret|community|token|(auth|priv|private|api)_?key$/i;
+
+/** Options nested this deep are not walked further (they are the driver's, copied as JSON). */
+const MAX_OPTION_DEPTH = 32;
+
+/** Whether an option of this name holds a secret. */
+export function isSecretOption(name: string): boolean {
+  return SECRET_OPTION.test(name);
+}
+
+/** The string values of secret options anywhere in `options`: masked wherever else they appear too. */
+export function secretOptionValues(options: unknown, out: string[] = [], depth = 0): string[] {
+  if (depth > MAX_OPTION_DEPTH || typeof options !== 'object' || options === null) return out;
+  for (const [name, value] of Object.entries(options)) {
+    if (typeof value === 'string' && value !== '' && isSecretOption(name)) out.push(value);
+    else if (typeof value === 'object') secretOptionValues(value, out, depth + 1);
+  }
+  return out;
+}
+
+/**
+ * A protocol call's options (or answer) as a recording keeps them: secret options → ***, and
+ * every string redacted as text (a password inside a command line, a community in an error).
+ */
+export function redactValue(value: unknown, redactor: RecordingRedactor, depth = 0): unknown {
+  if (typeof value === 'string') return redactor.text(value);
+  if (typeof value !== 'object' || value === null || depth > MAX_OPTION_DEPTH) return value;
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, redactor, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [name, item] of Object.entries(value)) {
+    out[name] = typeof item === 'string' && item !== '' && isSecretOption(name) ? MASK : redactValue(item, redactor, depth + 1);
+  }
+  return out;
+}
+
+/** Options with their secret options masked (the transcript of a replayed call). */
+export function redactSecretOptions(options: Record<string, unknown>): unknown {
+  return redactValue(options, new RecordingRedactor({ passwords: [] }));
+}

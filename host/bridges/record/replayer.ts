@@ -10,9 +10,24 @@ import type { HttpSession, SessionSource } from '../http/sessions.js';
 import { MASK } from '../http/transcript.js';
 import type { TlsAnswer } from '../tls/certificate.js';
 import type { NetworkWire } from '../wire.js';
-import { bodyBytes, bodyText, type RecordedBody, type RecordedHttp, type RecordedTls, type RecordingFile } from './format.js';
-import { basicCredentials, RecordingRedactor } from './redact.js';
-import { describeShape, differences, likeness, requestShape, shapeKey, tlsKey, type RequestShape } from './request-key.js';
+import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
+import { bodyBytes, bodyText, type RecordedBody, type RecordedHttp, type RecordedProtocol, type RecordedTls, type RecordingFile } from './format.js';
+import { basicCredentials, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
+import {
+  describeProtocol,
+  describeShape,
+  differences,
+  likeness,
+  protocolDifferences,
+  protocolKey,
+  protocolLikeness,
+  protocolShape,
+  requestShape,
+  shapeKey,
+  tlsKey,
+  type ProtocolShape,
+  type RequestShape,
+} from './request-key.js';
 
 /** The error code a driver's callback gets for a request the recording does not have. */
 export const REPLAY_MISS = 'REPLAY_MISS';
@@ -28,6 +43,10 @@ interface Slot<T> {
 
 interface HttpSlot extends Slot<RecordedHttp> {
   shape: RequestShape;
+}
+
+interface ProtocolSlot extends Slot<RecordedProtocol> {
+  shape: ProtocolShape;
 }
 
 /** A dispatcher that refuses: nothing in a replay may reach the network. */
@@ -75,6 +94,11 @@ export class Replayer {
   /** Recorded hops by request key, in recorded order: identical requests are answered in that order. */
   readonly #byKey = new Map<string, HttpSlot[]>();
   readonly #tls: Array<Slot<RecordedTls>> = [];
+  readonly #calls: ProtocolSlot[] = [];
+  /** Recorded protocol calls by key, in recorded order: identical calls are answered in that order. */
+  readonly #callsByKey = new Map<string, ProtocolSlot[]>();
+  /** The replay device's password (the caller's, or the stand-in): redacted away as at recording. */
+  #devicePassword: string | null = null;
   readonly #redactors = new Map<string, RecordingRedactor>();
   #misses = 0;
   /** Set when the caller gave another device address than the recorded one, which is not used. */
@@ -84,6 +108,15 @@ export class Replayer {
   constructor(recording: RecordingFile) {
     this.#recording = recording;
     for (const entry of recording.exchanges) {
+      if (entry.kind !== 'tls' && entry.kind !== 'http') {
+        const slot: ProtocolSlot = { entry, used: false, shape: protocolShape(entry.kind, entry.url, entry.request) };
+        this.#calls.push(slot);
+        const key = protocolKey(slot.shape);
+        const list = this.#callsByKey.get(key);
+        if (list) list.push(slot);
+        else this.#callsByKey.set(key, [slot]);
+        continue;
+      }
       if (entry.kind === 'tls') {
         this.#tls.push({ entry, used: false });
         continue;
@@ -114,6 +147,7 @@ export class Replayer {
     if (differs.length) {
       this.#addressIgnored = `replay: the device address given (${differs.join(', ')}) is not used; urls are built on the recorded one (${recorded.host ?? recorded.ip ?? 'none'})`;
     }
+    this.#devicePassword = given.password ?? (recorded.hasPassword ? MASK : null);
     return {
       ...given,
       ip: recorded.ip,
@@ -139,12 +173,42 @@ export class Replayer {
       if (!slot.entry.answer) return unanswered<TlsAnswer>(signal, () => ({ error: { code: 'ABORTED', message: `the run ended while reading the TLS certificate of ${url}` }, certificate: null }));
       return Promise.resolve(structuredClone(slot.entry.answer) as TlsAnswer);
     },
-    // TODO(issue 18): protocol calls are not recorded yet.
-    protocol: (module, url) => {
-      this.#misses++;
-      return Promise.resolve({ error: { code: REPLAY_MISS, message: `replay: no recorded answer for ${module} on ${url}` } });
-    },
+    protocol: (module, url, options, _perform, signal) => this.#call(module, url, options, signal),
   };
+
+  /** A protocol call: the first unused recorded call with the same module, url and options (after redaction). */
+  #call(module: ProtocolModule, url: string, options: Record<string, unknown>, signal: AbortSignal): Promise<ProtocolAnswer> {
+    const redactor = new RecordingRedactor({ passwords: [this.#devicePassword, ...secretOptionValues(options)] });
+    const shape = protocolShape(module, redactor.text(url), redactValue(options, redactor) as Record<string, unknown>);
+    const slot = this.#callsByKey.get(protocolKey(shape))?.find((s) => !s.used);
+    if (!slot) {
+      this.#misses++;
+      return Promise.resolve({ error: { code: REPLAY_MISS, message: this.#callMissMessage(shape) } });
+    }
+    slot.used = true;
+    if (!slot.entry.answer) {
+      return unanswered<ProtocolAnswer>(signal, () => ({ error: { code: 'ABORTED', message: `${module} on ${url}: the run ended before the answer` } }));
+    }
+    return Promise.resolve(structuredClone(slot.entry.answer));
+  }
+
+  #callMissMessage(shape: ProtocolShape): string {
+    const asked = describeProtocol(shape);
+    const same = this.#callsByKey.get(protocolKey(shape));
+    if (same) return `replay: ${asked} was recorded ${plural(same.length, 'time')} and every recorded answer was already used`;
+    const seen = new Set<string>();
+    const closest = [...this.#calls]
+      .sort((a, b) => protocolLikeness(shape, b.shape) - protocolLikeness(shape, a.shape))
+      .filter((s) => {
+        const key = protocolKey(s.shape);
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
+      .slice(0, CANDIDATES)
+      .map((s) => `${describeProtocol(s.shape)}, differs in ${protocolDifferences(shape, s.shape).join(' and ')}`);
+    return `replay: no recorded answer for ${asked}; ${closest.length ? `closest recorded: ${closest.join('; ')}` : 'the recording has no SSH, Telnet, SNMP or WinRM calls'}`;
+  }
 
   /** What the run's result should say about the replay: misses, and recorded exchanges never asked for. */
   warnings(): string[] {
@@ -154,6 +218,7 @@ export class Replayer {
     const unused = [
       ...this.#http.filter((s) => !s.used && !s.entry.unanswered).map((s) => describeShape(s.shape)),
       ...this.#tls.filter((s) => !s.used && !s.entry.unanswered).map((s) => `TLS ${s.entry.url}`),
+      ...this.#calls.filter((s) => !s.used && !s.entry.unanswered).map((s) => describeProtocol(s.shape)),
     ];
     if (unused.length) {
       const shown = unused.slice(0, UNUSED_SHOWN).join('; ');

@@ -89,3 +89,51 @@ export function tlsKey(target: HttpTarget, options: Record<string, unknown>): st
   const port = options.port === undefined || options.port === null ? 443 : options.port;
   return `tls://${host}:${String(port)}`;
 }
+
+/** Options that change how long a protocol call may take, not what it asks: not compared at replay. */
+const TIMING_OPTIONS = new Set(['timeout', 'ttl', 'global_timeout_ms', 'inter_command_timeout_ms']);
+
+/** A protocol call as replay compares it: module, url and the (redacted) options that matter, keys in any order. */
+export interface ProtocolShape {
+  module: string;
+  url: string;
+  /** Each compared option as canonical JSON, by name. */
+  options: Record<string, string>;
+}
+
+export function protocolShape(module: string, url: string, request: Record<string, unknown>): ProtocolShape {
+  const options: Record<string, string> = {};
+  for (const name of Object.keys(request).sort()) {
+    if (TIMING_OPTIONS.has(name) || request[name] === undefined) continue;
+    options[name] = canonicalJson(request[name]);
+  }
+  return { module, url, options };
+}
+
+export function protocolKey(shape: ProtocolShape): string {
+  return JSON.stringify([shape.module, shape.url, Object.entries(shape.options)]);
+}
+
+/** `ssh ssh://10.0.0.5 {"command":"uptime","port":22}`: a miss names the call so (options cut at 200 characters). */
+export function describeProtocol(shape: ProtocolShape): string {
+  const options = `{${Object.entries(shape.options).map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`;
+  return `${shape.module} ${shape.url} ${options.length > 200 ? `${options.slice(0, 199)}…}` : options}`;
+}
+
+/** What differs between two calls: module, url, or options.<name>. */
+export function protocolDifferences(a: ProtocolShape, b: ProtocolShape): string[] {
+  const out: string[] = [];
+  if (a.module !== b.module) out.push('module');
+  if (a.url !== b.url) out.push('url');
+  for (const name of new Set([...Object.keys(a.options), ...Object.keys(b.options)])) {
+    if (a.options[name] !== b.options[name]) out.push(`options.${name}`);
+  }
+  return out;
+}
+
+/** How alike two calls are, for the closest candidates of a miss. */
+export function protocolLikeness(a: ProtocolShape, b: ProtocolShape): number {
+  let score = (a.module === b.module ? 8 : 0) + (a.url === b.url ? 4 : 0);
+  for (const [name, value] of Object.entries(a.options)) if (b.options[name] === value) score++;
+  return score;
+}

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { listEntryPoints } from '../../driver/entry-points.js';
+import { describeModules, modulesUsed } from '../../driver/modules-used.js';
 import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
@@ -10,7 +11,8 @@ import { UsageError } from '../usage-error.js';
 export const actionsHelp = `Usage: driverbox actions <driver.js> [--json]
 
 Lists the driver's entry points (validate, get_status, custom_N) with the @label and
-@documentation of the comment above each.`;
+@documentation of the comment above each, then the modules it uses (http, ssh, snmp, timers…)
+and what it uses that driverbox does not have. --json prints the entry points only.`;
 
 export async function actionsCommand(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -36,10 +38,12 @@ export async function actionsCommand(argv: string[], io: CliIo): Promise<number>
     io.stdout(JSON.stringify(entries));
     return 0;
   }
+  const used = modulesUsed(source);
+  const usage = [`Uses: ${describeModules(used)}`, ...used.missing.map((m) => `! ${m}`)];
   if (entries.length === 0) {
-    io.stdout(`${positionals[0]} defines no entry point (validate, get_status or custom_N)`);
+    io.stdout([`${positionals[0]} defines no entry point (validate, get_status or custom_N)`, ...usage].join('\n'));
     return 0;
   }
-  io.stdout(alignedTable(['ACTION', 'LABEL', 'DOCUMENTATION'], entries.map((e) => [e.name, e.label ?? '', e.documentation ?? '']), 80).join('\n'));
+  io.stdout([...alignedTable(['ACTION', 'LABEL', 'DOCUMENTATION'], entries.map((e) => [e.name, e.label ?? '', e.documentation ?? '']), 80), '', ...usage].join('\n'));
   return 0;
 }

@@ -72,7 +72,10 @@ function openLibrary(io: CliIo, storeFlag: string | undefined): Store {
 }
 
 function describeDriver(driver: CustomDriverRow): string[] {
-  const lines = [`custom driver ${driver.id} "${driver.name}", version ${driver.version}: ${driver.isValid ? 'valid' : 'INVALID'}`];
+  const modules = driver.inspection.modules;
+  const uses = modules === undefined ? '' : modules.length ? `; uses ${modules.join(', ')}` : '; uses none of the network modules';
+  const lines = [`custom driver ${driver.id} "${driver.name}", version ${driver.version}: ${driver.isValid ? 'valid' : 'INVALID'}${uses}`];
+  for (const missing of driver.inspection.missing ?? []) lines.push(`  ! uses ${missing}`);
   for (const a of driver.inspection.actions) lines.push(`  action ${a.id}: ${a.label} (line ${a.line})`);
   for (const p of driver.parameters) {
     lines.push(`  parameter ${p.id} ${p.name}: ${p.valueType}${p.defaultValue === null ? '' : ` = ${JSON.stringify(p.defaultValue)}`}`);
