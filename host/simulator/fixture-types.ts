@@ -71,7 +71,8 @@ export interface FixtureSpec {
   http?: { ports?: number[] };
   /** Serve the routes over TLS too, with a self-signed certificate made at start. */
   https?: boolean | { ports?: number[]; hosts?: string[]; expiresInDays?: number };
-  routes: RouteSpec[];
+  /** Required unless the fixture serves another protocol (ssh). */
+  routes?: RouteSpec[];
   /** A simulated SSH server (docs/simulator/ssh.md); with it, routes may be left out. */
   ssh?: SshSpec;
 }
