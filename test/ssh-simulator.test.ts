@@ -17,6 +17,7 @@ export const switchFixture = {
   fixture: 1,
   description: 'A switch over SSH',
   device: { host: 'sw-01', username: 'admin', password: 'sw-secret' },
+  routes: [],
   ssh: {
     commands: {
       'uname -a': 'Linux sw-01 5.10.0 x86_64 GNU/Linux',

@@ -6,6 +6,7 @@ import { startSimulator } from '../../host/simulator/simulator.js';
 const sim = await startSimulator({
   fixture: 1,
   device: { username: 'bench', password: 'bench-secret' },
+  routes: [],
   ssh: { commands: { 'uname -a': 'Linux bench-01 6.1.0 #1 SMP x86_64 GNU/Linux' } },
 });
 process.stdout.write(`port ${sim.ssh!.port}\n`);

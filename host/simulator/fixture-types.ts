@@ -71,8 +71,8 @@ export interface FixtureSpec {
   http?: { ports?: number[] };
   /** Serve the routes over TLS too, with a self-signed certificate made at start. */
   https?: boolean | { ports?: number[]; hosts?: string[]; expiresInDays?: number };
-  /** Required unless the fixture serves another protocol (ssh). */
-  routes?: RouteSpec[];
+  /** HTTP routes; may be empty (or, in a file, left out) when the fixture serves ssh. */
+  routes: RouteSpec[];
   /** A simulated SSH server (docs/simulator/ssh.md); with it, routes may be left out. */
   ssh?: SshSpec;
 }
