@@ -74,6 +74,7 @@ function rawRun(port: number): Promise<void> {
       }),
     );
     client.on('error', reject);
+    client.on('connect', () => client.setNoDelay(true)); // as the host's client does
     client.connect({ host: '127.0.0.1', port, username: USER, password: PASSWORD, tryKeyboard: true, hostVerifier: () => true });
   });
 }

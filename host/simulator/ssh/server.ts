@@ -48,6 +48,7 @@ export async function startSshServer(ssh: FixtureSsh, options: { port: number; h
 
   const server = new Server({ hostKeys: [keys.private] }, (client) => {
     connections.add(client);
+    (client as unknown as { setNoDelay(on: boolean): void }).setNoDelay(true); // no Nagle delay on small answers
     let user = '';
     client.on('close', () => connections.delete(client));
     client.on('error', () => client.end());
