@@ -24,6 +24,16 @@ function withFields<T extends object>(into: T, error: NonNullable<ProtocolAnswer
   return into;
 }
 
+/**
+ * Drivers pass `prompt_regex` as a RegExp too (`prompt_regex: /--- More ---|>/`), which the
+ * collector accepts; JSON would make it `{}`, so its source and flags go as text.
+ */
+function regexOption(options: unknown): Record<string, unknown> | undefined {
+  const value = options !== null && typeof options === 'object' ? (options as { prompt_regex?: unknown }).prompt_regex : undefined;
+  if (!(value instanceof RegExp)) return undefined;
+  return { prompt_regex: value.source, prompt_regex_flags: value.flags };
+}
+
 export function createSsh(bridge: Bridge, target: number, name: string) {
   return {
     sendSSHCommand(options: unknown, callback: Callback): void {
@@ -40,7 +50,7 @@ export function createSsh(bridge: Bridge, target: number, name: string) {
       startProtocol(bridge, target, 'sshShell', options, fn, (answer) => {
         if (answer.error) callback([], withFields({ message: answer.error.message }, answer.error));
         else callback(isArray(answer.result) ? answer.result : [], null);
-      });
+      }, regexOption(options));
     },
   };
 }

@@ -96,6 +96,16 @@ describe('the simulated SSH device', () => {
     expect(regex.output).toEqual(['show version\r\nSwitch OS 2.1\r\nUptime 5 days\r\nsw-01>']);
   });
 
+  it('prompt_regex given as a RegExp (as drivers in the wild do) works as its source and flags', async () => {
+    const source = `function get_status() {
+  D.device.sendSSHCommands({ commands: ['show version'], prompt: 'never', prompt_regex: /SW-01[>#]$/gi, inter_command_timeout_ms: 50 }, function (out, err) {
+    D.success([D.createVariable('out', 'Out', err ? 'error: ' + err.message : out[0])]);
+  });
+}`;
+    const result = await runSource(host, source, { device: sim.device });
+    expect(result.variables[0]!.value).toBe('show version\r\nSwitch OS 2.1\r\nUptime 5 days\r\nsw-01>');
+  });
+
   it('fixture checks: the ssh section is validated with field paths; an SSH-only fixture needs no routes', () => {
     expect(parseFixture({ fixture: 1, ssh: { commands: { ls: 'a' } } }).routes).toEqual([]);
     let error: unknown;

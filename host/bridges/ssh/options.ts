@@ -113,7 +113,9 @@ export function readShellOptions(options: unknown, target: ProtocolTarget): Shel
   const regexText = textOption(options.prompt_regex, 'prompt_regex');
   if (regexText !== undefined) {
     try {
-      promptRegex = new RegExp(regexText);
+      // A RegExp the driver passed arrives as its source and flags; g and y would make test() stateful.
+      const flags = textOption(options.prompt_regex_flags, 'prompt_regex_flags') ?? '';
+      promptRegex = new RegExp(regexText, flags.replace(/[gy]/g, ''));
     } catch (error) {
       return invalid(`prompt_regex is not a valid regular expression: ${(error as Error).message}`);
     }
