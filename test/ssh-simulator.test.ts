@@ -96,6 +96,17 @@ describe('the simulated SSH device', () => {
     expect(regex.output).toEqual(['show version\r\nSwitch OS 2.1\r\nUptime 5 days\r\nsw-01>']);
   });
 
+  it("a slow login: the first command waits for the shell's greeting, however short inter_command_timeout_ms is", async () => {
+    const slow = await startSimulator({ ...switchFixture, ssh: { ...switchFixture.ssh, shell: { ...switchFixture.ssh.shell, delayMs: 600 } } });
+    try {
+      const r = await run('sendSSHCommands', { commands: ['show version', 'enable'], prompt: 'sw-01', inter_command_timeout_ms: 1 }, slow.device);
+      expect(r.error).toBeNull();
+      expect(r.output).toEqual(['show version\r\nSwitch OS 2.1\r\nUptime 5 days\r\nsw-01>', 'enable\r\nsw-01#']);
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('prompt_regex given as a RegExp (as drivers in the wild do) works as its source and flags', async () => {
     const source = `function get_status() {
   D.device.sendSSHCommands({ commands: ['show version'], prompt: 'never', prompt_regex: /SW-01[>#]$/gi, inter_command_timeout_ms: 50 }, function (out, err) {

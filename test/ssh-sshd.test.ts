@@ -158,6 +158,12 @@ describe.skipIf(unavailable !== null)('SSH against a real sshd', () => {
     expect(r.output[1]).toMatch(/echo \$\(\(6\*7\)\)\r\n(\x1b\[\?2004l\r)?42\r\n/);
     expect(r.output[2]).toMatch(/^exit/);
     expect(r.result.http.map((e) => e.method)).toEqual(['SSH-SHELL', 'SSH-SHELL', 'SSH-SHELL']);
+    // A first command sent before bash's first prompt arrived would get that prompt as its output:
+    // the first command waits for the shell's greeting, however short inter_command_timeout_ms is.
+    const quick = await run('sendSSHCommands', { commands: ['echo quick', 'echo again'], prompt: '$ ', inter_command_timeout_ms: 1 });
+    expect(quick.error).toBeNull();
+    expect(quick.output[0]).toMatch(/^echo quick\r\n/);
+    expect(quick.output[1]).toMatch(/^echo again\r\n/);
     // prompt_regex: the prompt as a pattern (here "user@host:~$ ").
     const re = await run('sendSSHCommands', { commands: ['echo two'], prompt: 'never-shown', prompt_regex: `${sshd.user}@[^:]+:~\\$ $`, inter_command_timeout_ms: 300 });
     expect(re.error).toBeNull();
@@ -191,7 +197,7 @@ describe.skipIf(unavailable !== null)('SSH against a real sshd', () => {
     // Ended by D.success while an exec and a shell still run: both are cut (ABORTED) and closed.
     const source = `function get_status() {
   D.device.sendSSHCommand({ command: 'sleep 60', timeout: 120000 }, function () { D.failure(D.errorType.GENERIC_ERROR); });
-  D.device.sendSSHCommands({ commands: ['sleep 60'], prompt: '$ ', inter_command_timeout_ms: 100, global_timeout_ms: 120000 }, function () { D.failure(D.errorType.GENERIC_ERROR); });
+  D.device.sendSSHCommands({ commands: ['sleep 60'], prompt: 'never-shown', inter_command_timeout_ms: 100, global_timeout_ms: 120000 }, function () { D.failure(D.errorType.GENERIC_ERROR); });
   D.device.sendSSHCommand({ command: 'sleep 1', timeout: 10000 }, function () { D.success(); });
 }`;
     const before = sshd.log().split('Accepted password').length;

@@ -500,8 +500,8 @@ declare namespace Driverbox {
     commands: string[];
     /** Text that ends a command's output (default "#"). */
     prompt?: string;
-    /** A pattern that also ends it. */
-    prompt_regex?: string;
+    /** A pattern (text or RegExp) that also ends it. */
+    prompt_regex?: string | RegExp;
     /** Text that ends the sequence with an error. */
     error_prompt?: string;
     /** ms to wait before each command (default 1000). */

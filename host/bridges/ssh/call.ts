@@ -67,7 +67,7 @@ export function startCall(
       (call as { ended: boolean }).ended = true;
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
-      call.connection?.close();
+      call.connection?.close(!('error' in outcome));
       if ('error' in outcome) {
         exchange?.finish({ error: { code: outcome.error.code, message: outcome.error.message }, response: outcome.response ?? null, responseBytes: exchangeBytes });
         settle(sshAnswer(outcome.error));

@@ -10,8 +10,11 @@ export interface SshConnection {
   client: Client;
   /** "SHA256:…" of the server's host key, once the key exchange saw it. */
   fingerprint(): string | null;
-  /** Ends the connection now (idempotent). */
-  close(): void;
+  /**
+   * Ends the connection (idempotent): at once, or `graceful`ly (an SSH disconnect the server
+   * sees as a logout, the socket destroyed if it is not gone within a second).
+   */
+  close(graceful?: boolean): void;
 }
 
 /**
@@ -54,10 +57,12 @@ export function openConnection(
   return {
     client,
     fingerprint: () => fingerprint,
-    close() {
+    close(graceful = false) {
       if (closed) return;
       closed = true;
-      client.destroy();
+      if (!graceful) return void client.destroy();
+      client.end();
+      setTimeout(() => client.destroy(), 1_000).unref();
     },
   };
 }

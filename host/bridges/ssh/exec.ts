@@ -28,33 +28,38 @@ export function runExec(ctx: ProtocolContext, options: ExecOptions): Promise<Pro
     call.end({ error: { code: 'EXIT_STATUS', message: err, fields }, response: [out, err].filter(Boolean).join('\n') });
   };
 
-  call.connection = openConnection(call.endpoint, options, call.timeLeftMs(), {
-    onReady() {
-      if (call.ended) return;
-      call.connection!.client.exec(options.command, (error, stream) => {
+  try {
+    call.connection = openConnection(call.endpoint, options, call.timeLeftMs(), {
+      onReady() {
         if (call.ended) return;
-        if (error) return call.end({ error: { code: 'CONNECTION_FAILED', message: error.message, fields: { code: 255 } } });
-        started = true;
-        const collect = (into: Buffer[]) => (chunk: Buffer) => {
-          if (call.addOutput(chunk.length)) into.push(chunk);
-        };
-        stream.on('data', collect(stdout));
-        stream.stderr.on('data', collect(stderr));
-        stream.on('exit', (code: number | null, signal?: string) => {
-          exit = { code: typeof code === 'number' ? code : null, signal: typeof signal === 'string' ? signal : null };
+        call.connection!.client.exec(options.command, (error, stream) => {
+          if (call.ended) return;
+          if (error) return call.end({ error: { code: 'CONNECTION_FAILED', message: error.message, fields: { code: 255 } } });
+          started = true;
+          const collect = (into: Buffer[]) => (chunk: Buffer) => {
+            if (call.addOutput(chunk.length)) into.push(chunk);
+          };
+          stream.on('data', collect(stdout));
+          stream.stderr.on('data', collect(stderr));
+          stream.on('exit', (code: number | null, signal?: string) => {
+            exit = { code: typeof code === 'number' ? code : null, signal: typeof signal === 'string' ? signal : null };
+          });
+          stream.on('close', finish);
         });
-        stream.on('close', finish);
-      });
-    },
-    onError(error) {
-      if (!call.ended) call.end({ error: execConnectError(error) });
-    },
-    onClose() {
-      // Cut before the command's channel closed: as a missing exit status when it ran, else a failed connection.
-      if (call.ended) return;
-      if (started) finish();
-      else call.end({ error: { code: 'CONNECTION_FAILED', message: 'the connection closed before the command could start', fields: { code: 255 } } });
-    },
-  });
+      },
+      onError(error) {
+        if (!call.ended) call.end({ error: execConnectError(error) });
+      },
+      onClose() {
+        // Cut before the command's channel closed: as a missing exit status when it ran, else a failed connection.
+        if (call.ended) return;
+        if (started) finish();
+        else call.end({ error: { code: 'CONNECTION_FAILED', message: 'the connection closed before the command could start', fields: { code: 255 } } });
+      },
+    });
+  } catch (error) {
+    // ssh2 refuses some settings at once (before any socket): as a failed connection.
+    call.end({ error: execConnectError(error as Error) });
+  }
   return call.promise;
 }

@@ -10,6 +10,9 @@ import { openConnection } from './connect.js';
 import type { ShellOptions } from './options.js';
 
 const PTY = { term: 'vt100', cols: 80, rows: 24, width: 640, height: 480 };
+/** A greeting without the prompt counts as over once the shell printed nothing for this long. */
+const GREETING_QUIET_MS = 300;
+const GREETING_POLL_MS = 25;
 
 /** What ends a sequence early, as the driver's plain error object (no `code`, as the collector's). */
 const plain = (code: string, message: string, extra: { command?: string } = {}): SshError => ({ code, message, fields: { ...extra } });
@@ -17,22 +20,27 @@ const plain = (code: string, message: string, extra: { command?: string } = {}):
 export function runShell(ctx: ProtocolContext, options: ShellOptions): Promise<ProtocolAnswer> {
   const call = startCall(ctx, options, options.commands[0] ?? '', options.globalTimeoutMs, plain('TIMEOUT', 'timeout'));
   if (!isCall(call)) return Promise.resolve(call);
-  call.connection = openConnection(call.endpoint, options, call.timeLeftMs(), {
-    onReady() {
-      if (call.ended) return;
-      call.connection!.client.shell(PTY, (error, stream) => {
+  try {
+    call.connection = openConnection(call.endpoint, options, call.timeLeftMs(), {
+      onReady() {
         if (call.ended) return;
-        if (error) return call.end({ error: plain('CONNECTION_FAILED', error.message) });
-        sequence(ctx, call, stream, options);
-      });
-    },
-    onError(error) {
-      if (!call.ended) call.end({ error: shellConnectError(error) });
-    },
-    onClose() {
-      if (!call.ended) call.end({ error: plain('DISCONNECTED', 'socket closed') });
-    },
-  });
+        call.connection!.client.shell(PTY, (error, stream) => {
+          if (call.ended) return;
+          if (error) return call.end({ error: plain('CONNECTION_FAILED', error.message) });
+          sequence(ctx, call, stream, options);
+        });
+      },
+      onError(error) {
+        if (!call.ended) call.end({ error: shellConnectError(error) });
+      },
+      onClose() {
+        if (!call.ended) call.end({ error: plain('DISCONNECTED', 'socket closed') });
+      },
+    });
+  } catch (error) {
+    // ssh2 refuses some settings at once (before any socket): as a failed connection.
+    call.end({ error: shellConnectError(error as Error) });
+  }
   return call.promise;
 }
 
@@ -44,6 +52,7 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
   let waiting = false; // a command was sent and its prompt has not shown yet
   const decoder = new TextDecoder('utf-8');
   let pause: NodeJS.Timeout | null = null;
+  let lastData = 0; // performance.now() of the last output
 
   const promptShown = () => buffer.includes(options.prompt) || (options.promptRegex !== null && options.promptRegex.test(buffer));
 
@@ -53,9 +62,16 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
       stream.end();
       return call.end({ result: outputs, response: outputs.at(-1) ?? '' });
     }
-    pause = setTimeout(() => {
+    pause = setTimeout(function send() {
       pause = null;
       if (call.ended) return;
+      // Before the first command the shell must have greeted: its prompt shown, or its output
+      // quiet for a moment (a greeting whose prompt is not `prompt`). Else the first prompt,
+      // late after a slow login, would pass for the first command's output.
+      if (index === 0 && !promptShown() && (lastData === 0 || performance.now() - lastData < GREETING_QUIET_MS)) {
+        pause = setTimeout(send, GREETING_POLL_MS);
+        return;
+      }
       if (!ctx.takeCommand()) return call.end({ error: refusal('TOO_MANY_COMMANDS', "the run sent as many device commands as its maxDeviceCommands allows") });
       buffer = '';
       waiting = true;
@@ -73,6 +89,7 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
 
   const onData = (chunk: Buffer) => {
     if (call.ended || !call.addOutput(chunk.length)) return;
+    lastData = performance.now();
     buffer += decoder.decode(chunk, { stream: true });
     if (!waiting) return;
     if (options.errorPrompt !== null && buffer.includes(options.errorPrompt)) {

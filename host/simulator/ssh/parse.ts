@@ -5,7 +5,7 @@ import type { FixtureSsh, SimulatedExec, SimulatedShellCommand } from './types.j
 
 const SSH_FIELDS = ['port', 'commands', 'shell', 'comment'] as const;
 const EXEC_FIELDS = ['stdout', 'stderr', 'exitCode', 'delayMs', 'comment'] as const;
-const SHELL_FIELDS = ['banner', 'prompt', 'commands', 'unknownCommand', 'comment'] as const;
+const SHELL_FIELDS = ['banner', 'prompt', 'commands', 'unknownCommand', 'delayMs', 'comment'] as const;
 const SHELL_COMMAND_FIELDS = ['output', 'prompt', 'delayMs', 'comment'] as const;
 const MAX_DELAY_MS = 600_000;
 
@@ -62,7 +62,7 @@ export function parseSshSection(value: unknown, device: FixtureDevice, usedPorts
   if (usedPorts.includes(port)) check.problem('ssh.port', `port ${port} is also an http / https port: a device port speaks one protocol`);
   const commands: Record<string, SimulatedExec> = {};
   if (has(object, 'commands')) for (const [line, entry, at] of entries(object.commands, 'ssh.commands', check)) commands[line] = execOf(entry, at, check);
-  const shell: FixtureSsh['shell'] = { banner: '', prompt: `${device.host ?? 'device'}#`, commands: {}, unknownCommand: '{command}: command not found' };
+  const shell: FixtureSsh['shell'] = { banner: '', prompt: `${device.host ?? 'device'}#`, commands: {}, unknownCommand: '{command}: command not found', delayMs: 0 };
   if (has(object, 'shell')) {
     const spec = check.object(object.shell, 'ssh.shell');
     if (spec) {
@@ -70,6 +70,7 @@ export function parseSshSection(value: unknown, device: FixtureDevice, usedPorts
       if (has(spec, 'banner')) shell.banner = text(spec.banner, 'ssh.shell.banner', check);
       if (has(spec, 'prompt')) shell.prompt = check.string(spec.prompt, 'ssh.shell.prompt') ?? shell.prompt;
       if (has(spec, 'unknownCommand')) shell.unknownCommand = check.string(spec.unknownCommand, 'ssh.shell.unknownCommand') ?? shell.unknownCommand;
+      if (has(spec, 'delayMs')) shell.delayMs = check.integer(spec.delayMs, 'ssh.shell.delayMs', 0, MAX_DELAY_MS) ?? 0;
       if (has(spec, 'commands')) for (const [line, entry, at] of entries(spec.commands, 'ssh.shell.commands', check)) shell.commands[line] = shellCommandOf(entry, at, check);
     }
   }

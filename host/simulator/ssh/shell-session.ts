@@ -17,7 +17,19 @@ export function serveShell(stream: ServerChannel, shell: FixtureSsh['shell'], on
   const write = (text: string) => {
     if (!stream.destroyed && stream.writable) stream.write(text);
   };
-  write(crlf(shell.banner ? `${shell.banner}\n` : '') + prompt);
+  const greet = () => write(crlf(shell.banner ? `${shell.banner}\n` : '') + prompt);
+  if (shell.delayMs === 0) greet();
+  else {
+    // A slow login: what is typed before the greeting waits, as typed-ahead input does.
+    busy = true;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      busy = false;
+      greet();
+      while (!busy && queued.length) answer(queued.shift()!);
+    }, shell.delayMs);
+    timers.add(timer);
+  }
 
   const answer = (entered: string) => {
     const command = entered.trim();

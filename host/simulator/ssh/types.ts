@@ -35,6 +35,8 @@ export interface SshSpec {
     commands?: Record<string, TextSpec | SshShellCommandSpec>;
     /** Answer to a command the shell does not know; "{command}" stands for it. */
     unknownCommand?: string;
+    /** Wait this long before the banner and first prompt (a slow login). */
+    delayMs?: number;
   };
 }
 
@@ -60,6 +62,7 @@ export interface FixtureSsh {
     prompt: string;
     commands: Record<string, SimulatedShellCommand>;
     unknownCommand: string;
+    delayMs: number;
   };
   /** The credentials a client must log in with (the fixture's device credentials); null: any. */
   credentials: { username: string; password: string } | null;
