@@ -6,8 +6,17 @@ set -euo pipefail
 packages=(openssh-server snmpd snmp inetutils-telnetd)
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
-[ ${#missing[@]} -eq 0 ] && exit 0
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq || true
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq || true
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# The throwaway local user the sshd tests log in as (test/helpers/sshd.ts): a known password,
+# a login shell, nothing else. Made once, as root; a test run as root makes it itself if missing.
+SSH_TEST_USER=driverbox-ssh
+SSH_TEST_PASSWORD=driverbox-ssh-test-only
+if ! id "$SSH_TEST_USER" >/dev/null 2>&1; then
+  $sudo useradd --create-home --shell /bin/bash "$SSH_TEST_USER"
+  echo "$SSH_TEST_USER:$SSH_TEST_PASSWORD" | $sudo chpasswd
+fi

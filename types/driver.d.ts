@@ -446,6 +446,94 @@ declare namespace Driverbox {
     http: Http;
   }
 
+  // ---- SSH (docs/driver-api/ssh.md) ---------------------------------------------------------
+
+  /** Algorithm lists for old gear (ssh2's names); each replaces ssh2's default list of its kind. */
+  interface SshAlgorithms {
+    kex?: string[];
+    cipher?: string[];
+    serverHostKey?: string[];
+    hmac?: string[];
+    compress?: string[];
+  }
+
+  /** What both SSH calls connect with. */
+  interface SshConnectOptions {
+    /** Login name; empty: the device's management username. */
+    username?: string;
+    /** Alias of `username`. */
+    user?: string;
+    /** Password; empty: the device's management password. */
+    password?: string;
+    /** Device port (default 22; the port map applies). A number or its decimal text. */
+    port?: number | string;
+    algorithms?: SshAlgorithms;
+  }
+
+  /** Options of `sendSSHCommand`. */
+  interface SshCommandOptions extends SshConnectOptions {
+    /** The command line to run. */
+    command: string;
+    /** ms for the whole call, connection included (default 2000). A number or its decimal text. */
+    timeout?: number | string;
+    /** Alias of `timeout`. */
+    ttl?: number | string;
+  }
+
+  /**
+   * The error of `sendSSHCommand`. `code`: 5 wrong credentials ("Permission denied"), 255 no
+   * connection (the original message), the exit status of a command that failed (`message` its
+   * trimmed stderr, `output` its trimmed stdout), `undefined` for "Timeout of <N>ms expired", or
+   * driverbox's own code as text (INVALID_OPTIONS, TOO_MANY_SESSIONS, OUTPUT_TOO_LARGE…).
+   */
+  interface SshError extends Error {
+    code?: number | string | null;
+    output?: string;
+    signal?: string;
+  }
+
+  type SshCommandCallback = (output: string | null, error: SshError | null) => void;
+
+  /** Options of `sendSSHCommands`. */
+  interface SshShellOptions extends SshConnectOptions {
+    /** Sent in turn, each followed by "\n". */
+    commands: string[];
+    /** Text that ends a command's output (default "#"). */
+    prompt?: string;
+    /** A pattern (text or RegExp) that also ends it. */
+    prompt_regex?: string | RegExp;
+    /** Text that ends the sequence with an error. */
+    error_prompt?: string;
+    /** ms to wait before each command (default 1000). */
+    inter_command_timeout_ms?: number | string;
+    /** ms for the whole sequence, connection included (default 30000). */
+    global_timeout_ms?: number | string;
+  }
+
+  /**
+   * The error of `sendSSHCommands`: a plain object, no code ("timeout", "socket closed",
+   * "disconnected", ssh2's message), or the output so far and the command for `error_prompt`.
+   */
+  interface SshShellError {
+    message: string;
+    command?: string;
+    /** Only driverbox's own refusals, as text (INVALID_OPTIONS, TOO_MANY_SESSIONS…). */
+    code?: string;
+  }
+
+  /** `outputs`: one raw text per command (echo, output, prompt); `[]` on error. */
+  type SshShellCallback = (outputs: string[], error: SshShellError | null) => void;
+
+  /** The SSH members of a device (D.device and external devices alike). */
+  interface SshMembers {
+    /** Runs one command over a new SSH connection (exec channel). */
+    sendSSHCommand(options: SshCommandOptions, callback: SshCommandCallback): void;
+    /** Runs commands in turn in an interactive shell (vt100 pty) over a new SSH connection. */
+    sendSSHCommands(options: SshShellOptions, callback: SshShellCallback): void;
+  }
+  interface Device extends SshMembers {}
+  interface ExternalDevice extends SshMembers {}
+
   // ---- crypto --------------------------------------------------------------------------
 
   /** Bytes or text for `D.crypto`. */

@@ -37,7 +37,8 @@ function size(bytes: number): string {
 
 /** One exchange: its summary line, then (with --verbose) its headers and bodies. */
 function exchangeLines(h: HttpExchange, style: Style): string[] {
-  const outcome = h.error ? style.red(h.error) : h.method === 'TLS' ? 'certificate read' : String(h.status);
+  // Protocol exchanges (SSH, Telnet, SNMP, WinRM) have no status: "done" when they got their answer.
+  const outcome = h.error ? style.red(h.error) : h.method === 'TLS' ? 'certificate read' : h.status === null ? 'done' : String(h.status);
   const timing = h.headersMs !== null && h.headersMs !== h.durationMs ? `${h.headersMs.toFixed(1)}/${h.durationMs.toFixed(1)} ms` : `${h.durationMs.toFixed(1)} ms`;
   const sizes = h.requestBytes ? `${size(h.requestBytes)} → ${size(h.responseBytes)}` : size(h.responseBytes);
   const lines = [`${h.method} ${h.url} → ${outcome} ${style.dim(`(${timing}, ${sizes})`)}`];

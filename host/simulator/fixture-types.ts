@@ -2,6 +2,7 @@
 // *Spec types, the JSON file's shape) and what the simulator runs (Fixture: validated,
 // defaults filled in, bodies read, credentials placeholders filled).
 // docs/SIMULATOR.md describes every field.
+import type { FixtureSsh, SshSpec } from './ssh/types.js';
 
 /** The fixture format version this driverbox reads. */
 export const FIXTURE_VERSION = 1;
@@ -70,7 +71,10 @@ export interface FixtureSpec {
   http?: { ports?: number[] };
   /** Serve the routes over TLS too, with a self-signed certificate made at start. */
   https?: boolean | { ports?: number[]; hosts?: string[]; expiresInDays?: number };
+  /** HTTP routes; may be empty (or, in a file, left out) when the fixture serves ssh. */
   routes: RouteSpec[];
+  /** A simulated SSH server (docs/simulator/ssh.md); with it, routes may be left out. */
+  ssh?: SshSpec;
 }
 
 /** One answer of a route, ready to send. */
@@ -129,4 +133,6 @@ export interface Fixture {
   http: { ports: number[] };
   https: FixtureHttps | null;
   routes: FixtureRoute[];
+  /** The simulated SSH server; null when the fixture has none. */
+  ssh: FixtureSsh | null;
 }

@@ -6,8 +6,9 @@ import { describeValue, FieldChecker, fieldPath } from './field-checker.js';
 import { FixtureError } from './fixture-error.js';
 import { FIXTURE_VERSION, type Fixture, type FixtureDevice, type FixtureHttps, type FixtureRoute, type Expected } from './fixture-types.js';
 import { HEADER_NAME, parseResponse, RESPONSE_FIELDS } from './parse-response.js';
+import { parseSshSection } from './ssh/parse.js';
 
-const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes'] as const;
+const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'ssh'] as const;
 const DEVICE_FIELDS = ['username', 'password', 'host', 'serial', 'macAddress'] as const;
 const HTTPS_FIELDS = ['ports', 'hosts', 'expiresInDays'] as const;
 const ROUTE_MATCH_FIELDS = ['name', 'comment', 'method', 'path', 'query', 'protocol', 'whenState', 'auth', 'cookie', 'requireHeaders', 'requireBody', 'responses'] as const;
@@ -244,8 +245,11 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
     if (httpPorts.includes(port)) check.problem('https.ports', `port ${port} is also an http port (http.ports): a device port speaks one protocol`);
   }
 
+  const ssh = has(spec, 'ssh') ? parseSshSection(spec.ssh, device, [...httpPorts, ...(https?.ports ?? [])], check) : null;
   const routes: FixtureRoute[] = [];
-  if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
+  if (ssh && (spec.routes === undefined || (Array.isArray(spec.routes) && spec.routes.length === 0))) {
+    // an SSH-only device: no HTTP routes needed
+  } else if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
     check.problem('routes', `must be a non-empty list of routes such as { "path": "/status", "json": { … } } (got ${describeValue(spec.routes)})`);
   } else {
     const context: RouteContext = { check, baseDir, device, https };
@@ -266,6 +270,7 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
     http: { ports: httpPorts },
     https,
     routes,
+    ssh,
   };
   parsed.add(fixture);
   return fixture;

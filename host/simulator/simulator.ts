@@ -13,6 +13,7 @@ import { loadFixture } from './load-fixture.js';
 import { matchRoute, type RouteDecision } from './match-route.js';
 import { isParsedFixture, parseFixture } from './parse-fixture.js';
 import { sendResponse } from './send-response.js';
+import { startSshServer, type SimulatedSshServer, type SshEvent } from './ssh/server.js';
 
 /** A request body past this is refused with 413: a fixture device is not a file store. */
 const MAX_REQUEST_BODY = 1024 * 1024;
@@ -25,6 +26,10 @@ export interface SimulatorOptions {
   httpsPort?: number;
   /** Called for each request once the simulator has decided its answer (the CLI's log). */
   onRequest?: (request: SimulatedRequest) => void;
+  /** Port of the SSH listener, when the fixture has ssh (default 0: a free port). */
+  sshPort?: number;
+  /** Called for each SSH login and command (the CLI's log). */
+  onSsh?: (event: SshEvent) => void;
 }
 
 /** What happened to a request. */
@@ -79,6 +84,8 @@ export interface Simulator {
   readonly requests: readonly SimulatedRequest[];
   /** The current state (whenState / setState). */
   readonly state: string;
+  /** The SSH listener's port and host key fingerprint; null when the fixture has no ssh. */
+  readonly ssh: { port: number; fingerprint: string } | null;
   /** The self-signed certificate served over HTTPS (PEM); add it to a host's trustedCAs to trust it. null without https. */
   readonly certificatePem: string | null;
   /** Back to the start: initial state, every route at its first answer, empty request log. */
@@ -209,6 +216,11 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
     });
   };
   const servers: Server[] = [];
+  let sshServer: SimulatedSshServer | null = null;
+  const closeSsh = async () => {
+    await sshServer?.close();
+    sshServer = null;
+  };
   try {
     const http = createHttpServer(onRequest('http'));
     servers.push(http);
@@ -229,6 +241,10 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
     const portMap: Record<number, number> = {};
     for (const port of fixture.http.ports) portMap[port] = httpPort;
     for (const port of fixture.https?.ports ?? []) portMap[port] = httpsPort!;
+    if (fixture.ssh) {
+      sshServer = await startSshServer(fixture.ssh, { port: checkPort(options.sshPort, 'sshPort'), host: LOOPBACK, onEvent: options.onSsh });
+      portMap[fixture.ssh.port] = sshServer.port;
+    }
     const device: SimulatedDevice = { ip: LOOPBACK, portMap };
     for (const key of ['host', 'username', 'password', 'serial', 'macAddress'] as const) {
       if (fixture.device[key] !== null) device[key] = fixture.device[key];
@@ -251,6 +267,7 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       get state() {
         return state;
       },
+      ssh: sshServer ? { port: sshServer.port, fingerprint: sshServer.fingerprint } : null,
       certificatePem,
       reset() {
         state = fixture.initialState;
@@ -260,11 +277,11 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       async close() {
         if (closed) return;
         closed = true;
-        await closeAll(servers, held, timers);
+        await Promise.all([closeAll(servers, held, timers), closeSsh()]);
       },
     };
   } catch (error) {
-    await closeAll(servers, held, timers);
+    await Promise.all([closeAll(servers, held, timers), closeSsh()]);
     throw error;
   }
 }

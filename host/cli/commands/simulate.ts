@@ -7,6 +7,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadFixture } from '../../simulator/load-fixture.js';
 import { startSimulator, type SimulatedRequest, type Simulator } from '../../simulator/simulator.js';
+import { sshEventLine, sshListenLine } from '../../simulator/ssh/cli-lines.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 import { untilStopped } from '../until-stopped.js';
@@ -96,6 +97,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
         io.stdout(requestLine(request, stateBefore));
         stateBefore = request.state;
       },
+      onSsh: (event) => io.stdout(sshEventLine(event)),
     });
   } catch (error) {
     io.stderr(`driverbox simulate: ${(error as Error).message}`);
@@ -117,6 +119,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
       const names = [...new Set(['localhost', '127.0.0.1', ...(fixture.device.host ? [fixture.device.host] : []), ...fixture.https.hosts])];
       lines.push(`  https  https://127.0.0.1:${sim.httpsPort}  ${devicePorts(fixture.https.ports)}; self-signed certificate for ${names.join(', ')}`);
     }
+    if (fixture.ssh && sim.ssh) lines.push(sshListenLine(fixture.ssh, sim.ssh));
     lines.push(`  ${fixture.routes.length} route${fixture.routes.length === 1 ? '' : 's'}, state "${sim.state}"`, '', 'Run a driver against it:', `  ${runLine(sim, file, io.cwd, paramsFile, caFile)}`);
     lines.push('', 'Requests (Ctrl-C to stop):');
     io.stdout(lines.join('\n'));
