@@ -7,7 +7,8 @@ import snmp from 'net-snmp';
 import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
 import { hostError, snmpError } from './errors.js';
 import { parseSnmpCall, SnmpOptionError, type SnmpCall } from './options.js';
-import { DEFAULT_SNMP_SETTINGS, describeSettings, openSession, settingsSecrets } from './session.js';
+import { snmpSecrets } from '../../snmp-settings.js';
+import { DEFAULT_SNMP_SETTINGS, describeSettings, openSession } from './session.js';
 import { outputText, outputValue, type OutputValue } from './values.js';
 
 /** Varbinds one walk may collect (besides the output bound): a runaway agent ends here. */
@@ -42,7 +43,7 @@ export const snmpRequest: ProtocolHandler = async (ctx, options) => {
   const empty = call.op === 'get' ? null : {};
   const settings = ctx.target.snmp ?? DEFAULT_SNMP_SETTINGS;
   // Before anything is logged or recorded: the communities and keys this call may use.
-  for (const secret of settingsSecrets(ctx.target.snmp)) ctx.addSecret(secret);
+  for (const secret of snmpSecrets(ctx.target.snmp)) ctx.addSecret(secret);
   const endpoint = ctx.endpoint(call.port);
   if (!endpoint) return { error: hostError('NO_ADDRESS', 'the device has no IP address or host name to send SNMP requests to'), result: empty };
   const exchange = ctx.exchange(`snmp://${endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`, `${requestText(call)} (${describeSettings(settings)})`);

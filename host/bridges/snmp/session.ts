@@ -14,12 +14,6 @@ export const SNMP_RETRIES = 1;
 
 const versions = { v1: snmp.Version1, v2c: snmp.Version2c } as const;
 
-/** The secrets these settings carry (communities, v3 keys); the default community is none. */
-export function settingsSecrets(settings: SnmpSettings | null): string[] {
-  if (!settings) return [];
-  return [settings.community, settings.writeCommunity, settings.user?.authKey, settings.user?.privKey].filter((s): s is string => typeof s === 'string' && s !== '');
-}
-
 /** A short description for the transcript and errors: "v2c" or "v3 user ops (authPriv)". */
 export function describeSettings(settings: SnmpSettings): string {
   return settings.version === 'v3' ? `v3 user ${settings.user?.name ?? '?'} (${settings.user?.level ?? 'noAuthNoPriv'})` : settings.version;
