@@ -2,6 +2,7 @@
 // *Spec types, the JSON file's shape) and what the simulator runs (Fixture: validated,
 // defaults filled in, bodies read, credentials placeholders filled).
 // docs/SIMULATOR.md describes every field.
+import type { SnmpFixture, SnmpFixtureSpec } from './snmp/fixture.js';
 
 /** The fixture format version this driverbox reads. */
 export const FIXTURE_VERSION = 1;
@@ -70,7 +71,10 @@ export interface FixtureSpec {
   http?: { ports?: number[] };
   /** Serve the routes over TLS too, with a self-signed certificate made at start. */
   https?: boolean | { ports?: number[]; hosts?: string[]; expiresInDays?: number };
+  /** HTTP routes; may be empty (or left out) when the device speaks another protocol (snmp). */
   routes: RouteSpec[];
+  /** A simulated SNMP agent (docs/simulator/snmp.md). */
+  snmp?: SnmpFixtureSpec;
 }
 
 /** One answer of a route, ready to send. */
@@ -129,4 +133,5 @@ export interface Fixture {
   http: { ports: number[] };
   https: FixtureHttps | null;
   routes: FixtureRoute[];
+  snmp: SnmpFixture | null;
 }

@@ -6,8 +6,9 @@ import { describeValue, FieldChecker, fieldPath } from './field-checker.js';
 import { FixtureError } from './fixture-error.js';
 import { FIXTURE_VERSION, type Fixture, type FixtureDevice, type FixtureHttps, type FixtureRoute, type Expected } from './fixture-types.js';
 import { HEADER_NAME, parseResponse, RESPONSE_FIELDS } from './parse-response.js';
+import { parseSnmpFixture } from './snmp/fixture.js';
 
-const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes'] as const;
+const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'snmp'] as const;
 const DEVICE_FIELDS = ['username', 'password', 'host', 'serial', 'macAddress'] as const;
 const HTTPS_FIELDS = ['ports', 'hosts', 'expiresInDays'] as const;
 const ROUTE_MATCH_FIELDS = ['name', 'comment', 'method', 'path', 'query', 'protocol', 'whenState', 'auth', 'cookie', 'requireHeaders', 'requireBody', 'responses'] as const;
@@ -244,8 +245,12 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
     if (httpPorts.includes(port)) check.problem('https.ports', `port ${port} is also an http port (http.ports): a device port speaks one protocol`);
   }
 
+  const snmp = has(spec, 'snmp') ? parseSnmpFixture(spec.snmp, check) : null;
+  if (snmp && [...httpPorts, ...(https?.ports ?? [])].includes(snmp.port)) check.problem('snmp.port', `port ${snmp.port} is also an http or https port: a device port speaks one protocol`);
   const routes: FixtureRoute[] = [];
-  if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
+  if (snmp && (spec.routes === undefined || (Array.isArray(spec.routes) && spec.routes.length === 0))) {
+    // an SNMP device needs no HTTP routes
+  } else if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
     check.problem('routes', `must be a non-empty list of routes such as { "path": "/status", "json": { … } } (got ${describeValue(spec.routes)})`);
   } else {
     const context: RouteContext = { check, baseDir, device, https };
@@ -266,6 +271,7 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
     http: { ports: httpPorts },
     https,
     routes,
+    snmp,
   };
   parsed.add(fixture);
   return fixture;
