@@ -37,7 +37,7 @@ function size(bytes: number): string {
 
 /** One exchange: its summary line, then (with --verbose) its headers and bodies. */
 function exchangeLines(h: HttpExchange, style: Style): string[] {
-  const outcome = h.error ? style.red(h.error) : h.method === 'TLS' ? 'certificate read' : String(h.status);
+  const outcome = h.error ? style.red(h.error) : h.method === 'TLS' ? 'certificate read' : h.status === null ? 'ok' : String(h.status); // protocol exchanges (SSH, SNMP…) have no status
   const timing = h.headersMs !== null && h.headersMs !== h.durationMs ? `${h.headersMs.toFixed(1)}/${h.durationMs.toFixed(1)} ms` : `${h.durationMs.toFixed(1)} ms`;
   const sizes = h.requestBytes ? `${size(h.requestBytes)} → ${size(h.responseBytes)}` : size(h.responseBytes);
   const lines = [`${h.method} ${h.url} → ${outcome} ${style.dim(`(${timing}, ${sizes})`)}`];

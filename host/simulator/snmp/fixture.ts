@@ -86,7 +86,8 @@ function typedValue(check: FieldChecker, type: SnmpType, spec: Record<string, un
         if (!/^([0-9a-fA-F]{2})*$/.test(clean)) return void check.problem(fieldPath(at, 'hex'), `must be bytes in hex such as "00:1a:2b" (got ${describeValue(hex)})`);
         return Buffer.from(clean, 'hex');
       }
-      return check.string(value, valueAt) ?? undefined;
+      // An empty OctetString is a value like any other (an unset sysContact).
+      return value === '' ? '' : (check.string(value, valueAt) ?? undefined);
     case 'Integer':
       return integerIn(check, value, valueAt, -(2 ** 31), 2 ** 31 - 1) ?? undefined;
     case 'Counter32':
