@@ -185,3 +185,32 @@ describe('the fixture\'s snmp section', () => {
     expect(problems({ oids: {} })).toContain('snmp.oids: must hold at least one OID');
   });
 });
+
+describe('driverbox simulate with an snmp section', () => {
+  it('prints the agent and a run line that reaches it, then logs each request', async () => {
+    const { spawn } = await import('node:child_process');
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-snmp-simulate-'));
+    writeFileSync(path.join(dir, 'device.json'), JSON.stringify(fixture));
+    writeFileSync(path.join(dir, 'driver.js'), reporting(`D.device.createSNMPSession().get.bind(null, ['1.3.6.1.2.1.1.1.0'])`));
+    const proc = spawn(process.execPath, [path.resolve('bin/driverbox.js'), 'simulate', 'device.json'], { cwd: dir, env: { PATH: process.env.PATH } });
+    let stdout = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner: ${stdout}`)), 20_000);
+        proc.stdout.on('data', () => stdout.includes('Ctrl-C to stop') && (clearTimeout(timer), resolve()));
+      });
+      expect(stdout).toMatch(/ {2}snmp {3}udp:\/\/127\.0\.0\.1:\d+ {3}device port 161; community "sim-read" \(read-only\), write community "sim-write", v3 user simops \(authPriv\); 13 OIDs, 1 writable/);
+      const line = /driverbox run (driver\.js .*)/.exec(stdout)![1]!;
+      expect(line).toContain('--snmp-community sim-read --snmp-write-community sim-write');
+      const args = line.split(' ');
+      const run = await runCli(['run', ...args, '--json'], { cwd: dir });
+      expect(run.code).toBe(0);
+      expect(run.stdout).toContain('Simulated UPS 3000');
+      await new Promise((r) => setTimeout(r, 200));
+      expect(stdout).toMatch(/#s1 snmp {2}GetRequest 1\.3\.6\.1\.2\.1\.1\.1\.0 {2}by community sim-read/);
+    } finally {
+      proc.kill('SIGTERM');
+    }
+  });
+});
