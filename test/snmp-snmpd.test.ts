@@ -7,6 +7,10 @@ import type { DeviceSpec, SnmpSettings } from '../host/device.js';
 import type { RunResult } from '../host/run-result.js';
 import { freeUdpPort, haveSnmpd, snmpdAuth, startSnmpd, type Snmpd } from './helpers/snmpd.js';
 import { runSource, useHost } from './helpers/host.js';
+import { runCli } from './helpers/cli.js';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 const SYS_DESCR = '1.3.6.1.2.1.1.1.0';
 const SYS_OBJECT_ID = '1.3.6.1.2.1.1.2.0';
@@ -138,6 +142,49 @@ describe.skipIf(!haveSnmpd)('SNMP against snmpd', () => {
     expect(exchange.url).toBe(`snmp://127.0.0.1:${snmpd.port}`);
     expect(exchange.request!.body).toContain(`SET ${SYS_CONTACT} OctetString`);
     expect(exchange.response!.body).toContain('***');
+  });
+});
+
+describe.skipIf(!haveSnmpd)('driverbox run against snmpd', () => {
+  let snmpd: Snmpd;
+  beforeAll(async () => {
+    snmpd = await startSnmpd();
+  });
+  afterAll(() => snmpd?.stop());
+
+  it('--snmp-user / keys (v3 authPriv) and --snmp-write-community: get, walk and set; --verbose masks every key', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-snmpd-cli-'));
+    writeFileSync(path.join(dir, 'driver.js'), `function get_status() {
+      var s = D.device.createSNMPSession();
+      s.get(['${SYS_DESCR}'], function (out, err) {
+        if (err) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+        s.walk('1.3.6.1.2.1.1.9.1.2', function (rows, err2) {
+          if (err2) return D.failure(D.errorType.GENERIC_ERROR);
+          D.success([D.createVariable('descr', 'Descr', out['${SYS_DESCR}'].slice(0, 40)), D.createVariable('rows', 'Rows', Object.keys(rows).length)]);
+        });
+      });
+    }
+    function custom_1() {
+      D.device.createSNMPSession().set('${SYS_CONTACT}', 'cli@example.net', function (out, err) {
+        if (err) { console.error(err.name + ': ' + err.message); return D.failure(D.errorType.GENERIC_ERROR); }
+        D.success();
+      });
+    }`);
+    const { user } = snmpdAuth;
+    const base = ['run', 'driver.js', '--device-ip', '127.0.0.1', '--port-map', `161=${snmpd.port}`, '--verbose'];
+    const v3 = await runCli([...base, '--snmp-version', '3', '--snmp-user', user.name, '--snmp-auth-protocol', 'sha', '--snmp-auth-key', user.authKey, '--snmp-priv-protocol', 'aes', '--snmp-priv-key', user.privKey], { cwd: dir });
+    expect(v3.code, v3.stdout + v3.stderr).toBe(0);
+    expect(v3.stdout).toMatch(/rows +Rows +\d+/);
+    expect(v3.stdout).toContain(`> GET ${SYS_DESCR} (v3 user ${user.name} (authPriv))`);
+    expect(v3.stdout + v3.stderr).not.toMatch(new RegExp(`${user.authKey}|${user.privKey}`));
+    // set: the read community cannot, the write community can
+    const readOnly = await runCli([...base, '--action', 'custom_1', '--snmp-community', snmpdAuth.readCommunity], { cwd: dir });
+    expect(readOnly.code).toBe(1);
+    expect(readOnly.stdout).toContain('RequestFailedError: NoAccess: 1.3.6.1.2.1.1.4.0');
+    const write = await runCli([...base, '--action', 'custom_1', '--snmp-community', snmpdAuth.readCommunity, '--snmp-write-community', snmpdAuth.writeCommunity], { cwd: dir });
+    expect(write.code, write.stdout).toBe(0);
+    expect(snmpd.tool('snmpget', ['-v2c', '-c', snmpdAuth.readCommunity, SYS_CONTACT])).toContain('cli@example.net');
+    expect(readOnly.stdout + write.stdout).not.toMatch(new RegExp(`${snmpdAuth.readCommunity}|${snmpdAuth.writeCommunity}`));
   });
 });
 
