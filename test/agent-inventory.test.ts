@@ -82,7 +82,7 @@ describe('loading an inventory', () => {
     writeFileSync(file, GOOD_YAML);
     const inventory = loadInventory(file, { env: { ROUTER_PASSWORD: 's3cret' } });
     expect(inventory.file).toBe(resolve(file));
-    expect(inventory.devices[0]).toEqual({ name: 'router', ip: '10.0.0.1', host: null, portMap: {}, credentials: { username: 'admin', password: 's3cret' }, mac: null, serial: null });
+    expect(inventory.devices[0]).toEqual({ name: 'router', ip: '10.0.0.1', host: null, portMap: {}, credentials: { username: 'admin', password: 's3cret' }, mac: null, serial: null, snmp: null });
     expect(inventory.devices[1]).toMatchObject({ host: 'nas.lan', ip: null, portMap: { 443: 8443 }, mac: '3c:22:fb:10:aa:01', serial: '12345', credentials: null });
     expect(inventory.drivers[0]).toMatchObject({ path: join(dir, 'plain.js'), source: PLAIN_DRIVER, samplePeriod: 60, actions: ['get_status'] });
     expect(inventory.drivers[0]!.parameters).toEqual([

@@ -533,6 +533,72 @@ declare namespace Driverbox {
   }
   interface Device extends SshMembers {}
   interface ExternalDevice extends SshMembers {}
+  // ---- SNMP: D.device.createSNMPSession (docs/driver-api/snmp.md) ------------------------
+
+  /** Options of `D.device.createSNMPSession`; the community or v3 user comes from the device's SNMP settings. */
+  interface SnmpSessionOptions {
+    /**
+     * The device's UDP port (the host's port map may dial another).
+     * @defaultValue 161
+     */
+    port?: number;
+    /**
+     * Milliseconds to wait for each answer; one retry follows, so a silent agent fails after about twice this.
+     * @defaultValue 5000
+     */
+    timeout?: number;
+    /**
+     * Rows asked for per GetBulk request of a walk (v2c / v3).
+     * @defaultValue 24
+     */
+    maxRepetitions?: number;
+  }
+
+  /**
+   * One value of an SNMP output: OctetString as text; Integer, Counter32, Gauge32, TimeTicks, IpAddress and
+   * OID as strings; Counter64 and Opaque as numbers; an OID the agent does not have as `{ error }`
+   * (`"NoSuchObject: <oid>"`, `"NoSuchInstance: <oid>"`).
+   */
+  type SnmpValue = string | number | { error: string };
+
+  /**
+   * OID (numeric, no leading dot) → value (see `SnmpValue`); a walk's keys are in walk order. Typed loosely, as
+   * drivers use it: `output[oid].error` on a text value is `undefined`, `parseInt(output[oid])` reads a number.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  type SnmpOutput = Record<string, any>;
+
+  /**
+   * An SNMP failure. `name` is net-snmp's: `RequestTimedOutError` ("Request timed out": no answer, a wrong
+   * community), `RequestFailedError` (the agent refused: `status` is its error status, e.g. NoAccess,
+   * NotWritable), `ResponseInvalidError`; or `Error` with a `code` for driverbox's own refusals
+   * (`INVALID_OPTIONS`, `TOO_MANY_COMMANDS`, `TOO_MANY_SESSIONS`, `OUTPUT_TOO_LARGE`, `NO_ADDRESS`).
+   */
+  interface SnmpError extends Error {
+    status?: number;
+    code?: string;
+  }
+
+  /** A session made by `createSNMPSession`: each call is one request (a walk, several) to the device's agent. */
+  interface SnmpSession {
+    /** Gets these OIDs (one string counts as a list of one). `output` is `null` when `error` is set. */
+    get(oids: string[] | string, callback: (output: SnmpOutput | null, error: SnmpError | null) => void): void;
+    /** Walks the subtree under `oid`. `output` is always an object: on an error, what was walked so far. */
+    walk(oid: string, callback: (output: SnmpOutput, error: SnmpError | null) => void): void;
+    /** Sets `oid`: a string as an OctetString, an integer as an Integer32 (the write community, if any). `{}` on an error. */
+    set(oid: string, value: string | number, callback: (output: SnmpOutput, error: SnmpError | null) => void): void;
+  }
+
+  /** `D.device` */
+  interface Device {
+    /** A session to the device's SNMP agent with its SNMP settings (v2c "public" when it has none). */
+    createSNMPSession(options?: SnmpSessionOptions): SnmpSession;
+  }
+
+  /** An external device (`D.createExternalDevice`): v2c, community "public". */
+  interface ExternalDevice {
+    createSNMPSession(options?: SnmpSessionOptions): SnmpSession;
+  }
 
   // ---- crypto --------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 // defaults filled in, bodies read, credentials placeholders filled).
 // docs/SIMULATOR.md describes every field.
 import type { FixtureSsh, SshSpec } from './ssh/types.js';
+import type { SnmpFixture, SnmpFixtureSpec } from './snmp/fixture.js';
 
 /** The fixture format version this driverbox reads. */
 export const FIXTURE_VERSION = 1;
@@ -71,10 +72,12 @@ export interface FixtureSpec {
   http?: { ports?: number[] };
   /** Serve the routes over TLS too, with a self-signed certificate made at start. */
   https?: boolean | { ports?: number[]; hosts?: string[]; expiresInDays?: number };
-  /** HTTP routes; may be empty (or, in a file, left out) when the fixture serves ssh. */
+  /** HTTP routes; may be empty (or, in a file, left out) when the device speaks another protocol (ssh, snmp…). */
   routes: RouteSpec[];
   /** A simulated SSH server (docs/simulator/ssh.md); with it, routes may be left out. */
   ssh?: SshSpec;
+  /** A simulated SNMP agent (docs/simulator/snmp.md). */
+  snmp?: SnmpFixtureSpec;
 }
 
 /** One answer of a route, ready to send. */
@@ -135,4 +138,6 @@ export interface Fixture {
   routes: FixtureRoute[];
   /** The simulated SSH server; null when the fixture has none. */
   ssh: FixtureSsh | null;
+  /** The simulated SNMP agent; null when the fixture has none. */
+  snmp: SnmpFixture | null;
 }

@@ -8,7 +8,9 @@ import { FIXTURE_VERSION, type Fixture, type FixtureDevice, type FixtureHttps, t
 import { HEADER_NAME, parseResponse, RESPONSE_FIELDS } from './parse-response.js';
 import { parseSshSection } from './ssh/parse.js';
 
-const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'ssh'] as const;
+import { parseSnmpFixture } from './snmp/fixture.js';
+
+const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'ssh', 'snmp'] as const;
 const DEVICE_FIELDS = ['username', 'password', 'host', 'serial', 'macAddress'] as const;
 const HTTPS_FIELDS = ['ports', 'hosts', 'expiresInDays'] as const;
 const ROUTE_MATCH_FIELDS = ['name', 'comment', 'method', 'path', 'query', 'protocol', 'whenState', 'auth', 'cookie', 'requireHeaders', 'requireBody', 'responses'] as const;
@@ -246,9 +248,11 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
   }
 
   const ssh = has(spec, 'ssh') ? parseSshSection(spec.ssh, device, [...httpPorts, ...(https?.ports ?? [])], check) : null;
+  const snmp = has(spec, 'snmp') ? parseSnmpFixture(spec.snmp, check) : null;
+  if (snmp && [...httpPorts, ...(https?.ports ?? [])].includes(snmp.port)) check.problem('snmp.port', `port ${snmp.port} is also an http or https port: a device port speaks one protocol`);
   const routes: FixtureRoute[] = [];
-  if (ssh && (spec.routes === undefined || (Array.isArray(spec.routes) && spec.routes.length === 0))) {
-    // an SSH-only device: no HTTP routes needed
+  if ((ssh || snmp) && (spec.routes === undefined || (Array.isArray(spec.routes) && spec.routes.length === 0))) {
+    // a device that speaks another protocol needs no HTTP routes
   } else if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
     check.problem('routes', `must be a non-empty list of routes such as { "path": "/status", "json": { … } } (got ${describeValue(spec.routes)})`);
   } else {
@@ -271,6 +275,7 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
     https,
     routes,
     ssh,
+    snmp,
   };
   parsed.add(fixture);
   return fixture;

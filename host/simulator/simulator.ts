@@ -14,6 +14,7 @@ import { matchRoute, type RouteDecision } from './match-route.js';
 import { isParsedFixture, parseFixture } from './parse-fixture.js';
 import { sendResponse } from './send-response.js';
 import { startSshServer, type SimulatedSshServer, type SshEvent } from './ssh/server.js';
+import { startSnmpAgent, type SnmpAgent, type SnmpRequestLog } from './snmp/agent.js';
 
 /** A request body past this is refused with 413: a fixture device is not a file store. */
 const MAX_REQUEST_BODY = 1024 * 1024;
@@ -30,6 +31,10 @@ export interface SimulatorOptions {
   sshPort?: number;
   /** Called for each SSH login and command (the CLI's log). */
   onSsh?: (event: SshEvent) => void;
+  /** UDP port of the SNMP agent, for a fixture with "snmp" (default 0: a free port). */
+  snmpPort?: number;
+  /** Called for each SNMP request the agent answers. */
+  onSnmpRequest?: (request: SnmpRequestLog) => void;
 }
 
 /** What happened to a request. */
@@ -70,6 +75,8 @@ export interface Simulator {
   readonly httpPort: number;
   /** null when the fixture has no https. */
   readonly httpsPort: number | null;
+  /** UDP port of the simulated SNMP agent; null when the fixture has no snmp. */
+  readonly snmpPort: number | null;
   /** Device port → simulator port: { 80: httpPort, 443: httpsPort } by default. */
   readonly portMap: Record<number, number>;
   readonly device: SimulatedDevice;
@@ -217,10 +224,8 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
   };
   const servers: Server[] = [];
   let sshServer: SimulatedSshServer | null = null;
-  const closeSsh = async () => {
-    await sshServer?.close();
-    sshServer = null;
-  };
+  /** What other protocols' servers need to stop (the SSH server, the SNMP agent…). */
+  const closers: Array<() => Promise<void>> = [];
   try {
     const http = createHttpServer(onRequest('http'));
     servers.push(http);
@@ -238,17 +243,26 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       servers.push(https as unknown as Server);
       httpsPort = await listen(https as unknown as Server, httpsPortWanted, 'https');
     }
+    let snmpAgent: SnmpAgent | null = null;
+    if (fixture.snmp) {
+      snmpAgent = await startSnmpAgent(fixture.snmp, { port: options.snmpPort, onRequest: options.onSnmpRequest });
+      closers.push(() => snmpAgent!.close());
+    }
     const portMap: Record<number, number> = {};
+    if (fixture.snmp && snmpAgent) portMap[fixture.snmp.port] = snmpAgent.port;
     for (const port of fixture.http.ports) portMap[port] = httpPort;
     for (const port of fixture.https?.ports ?? []) portMap[port] = httpsPort!;
     if (fixture.ssh) {
       sshServer = await startSshServer(fixture.ssh, { port: checkPort(options.sshPort, 'sshPort'), host: LOOPBACK, onEvent: options.onSsh });
+      const ssh = sshServer;
+      closers.push(() => ssh.close());
       portMap[fixture.ssh.port] = sshServer.port;
     }
     const device: SimulatedDevice = { ip: LOOPBACK, portMap };
     for (const key of ['host', 'username', 'password', 'serial', 'macAddress'] as const) {
       if (fixture.device[key] !== null) device[key] = fixture.device[key];
     }
+    if (fixture.snmp) device.snmp = { version: 'v2c', community: fixture.snmp.community, ...(fixture.snmp.writeCommunity ? { writeCommunity: fixture.snmp.writeCommunity } : {}) };
 
     const resolve: ResolveOption = {};
     for (const name of [fixture.device.host, ...(fixture.https?.hosts ?? [])]) {
@@ -259,6 +273,7 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       fixture,
       httpPort,
       httpsPort,
+      snmpPort: snmpAgent?.port ?? null,
       portMap,
       device,
       parameters: fixture.parameters,
@@ -277,11 +292,11 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       async close() {
         if (closed) return;
         closed = true;
-        await Promise.all([closeAll(servers, held, timers), closeSsh()]);
+        await Promise.all([closeAll(servers, held, timers), ...closers.map((close) => close())]);
       },
     };
   } catch (error) {
-    await Promise.all([closeAll(servers, held, timers), closeSsh()]);
+    await Promise.all([closeAll(servers, held, timers), ...closers.map((close) => close())]);
     throw error;
   }
 }

@@ -7,7 +7,8 @@ import type { RunLimits } from '../limits.js';
 import { runParameters, type AssociationRow } from './associations.js';
 import { getDeviceCredentials } from './credentials.js';
 import type { CustomDriverRow } from './custom-drivers.js';
-import type { DeviceRow } from './devices.js';
+import { getSnmpAuthentication, type DeviceRow } from './devices.js';
+import { snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
 import type { Store } from './store.js';
 
 export interface PlannedRun {
@@ -18,7 +19,7 @@ export interface PlannedRun {
   action: string;
 }
 
-/** The device as the sandbox reaches it: its address, port map and driver credentials. */
+/** The device as the sandbox reaches it: its address, port map, driver credentials and SNMP settings. */
 export function deviceSpecOf(store: Store, device: DeviceRow): DeviceSpec {
   const credentials = getDeviceCredentials(store, device.id);
   const portMap: Record<number, number> = {};
@@ -33,6 +34,8 @@ export function deviceSpecOf(store: Store, device: DeviceRow): DeviceSpec {
     password: credentials?.password ?? null,
     macAddress: device.macAddress,
     serial: device.details.serial ?? null,
+    // As set through the Public API (PUT …/snmp-authentication) or an inventory; none: v2c "public".
+    snmp: snmpSettingsFromApi(getSnmpAuthentication<ApiSnmpAuthentication>(store, device.id)),
   };
 }
 

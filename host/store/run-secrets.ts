@@ -6,6 +6,8 @@
 // This stops a secret leaking by accident; a driver written to leak one can still transform it.
 import type { RunResult } from '../run-result.js';
 import type { Store } from './store.js';
+import { getSnmpAuthentication } from './devices.js';
+import { snmpSecrets, snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
 
 export const MASK = '***';
 /** Shorter secrets would mask ordinary text everywhere (as the transcript's own masking does). */
@@ -142,6 +144,12 @@ export function deviceSecrets(store: Store, deviceId: number): string[] {
       secrets.push(row.username);
       // A store without its secret key cannot read it; a run through it could not have used it either.
     }
+  }
+  try {
+    // Its SNMP communities and v3 keys (a driver never sees them, but a device may echo them).
+    secrets.push(...snmpSecrets(snmpSettingsFromApi(getSnmpAuthentication<ApiSnmpAuthentication>(store, deviceId))));
+  } catch {
+    // unreadable without the store's key: not usable by a run either
   }
   return secrets;
 }

@@ -6,7 +6,8 @@ import { ensureLocalAgent } from '../../store/agents.js';
 import { ASSOCIATION_CREDENTIAL_SCOPE, createAssociation, hasDriverCredentials, listAssociations, updateAssociationParameters } from '../../store/associations.js';
 import { getDeviceCredentials, setDeviceCredentials } from '../../store/credentials.js';
 import { createCustomDriver, deleteCustomDriver, findCustomDriverByName, getCustomDriver, updateCustomDriver, type CustomDriverRow } from '../../store/custom-drivers.js';
-import { createDevice, deleteDevice, getDevice, type DeviceRow } from '../../store/devices.js';
+import { createDevice, deleteDevice, getDevice, getSnmpAuthentication, setSnmpAuthentication, type DeviceRow } from '../../store/devices.js';
+import { snmpSettingsToApi } from '../../snmp-settings.js';
 import { StoreError } from '../../store/store-error.js';
 import type { Store } from '../../store/store.js';
 import { InventoryError } from './inventory-error.js';
@@ -190,6 +191,14 @@ function syncDevice(store: Store, agentId: number, d: InventoryDevice, owned: In
     // Credentials the inventory set and now leaves out are removed; others (set through the API) stay.
     store.statement('DELETE FROM device_credentials WHERE device_id = ? AND scope = ?').run(id, ASSOCIATION_CREDENTIAL_SCOPE);
     updated = true;
+  }
+  if (d.snmp) {
+    // Kept as the Public API keeps it; left alone when the inventory gives none (the API may have set it).
+    const wanted = snmpSettingsToApi(d.snmp);
+    if (JSON.stringify(getSnmpAuthentication(store, id)) !== JSON.stringify(wanted)) {
+      setSnmpAuthentication(store, id, wanted);
+      updated = updated || !!mine;
+    }
   }
   if (updated) changes.updated.push({ name: d.name, id });
   return { id, credentials: d.credentials !== null };

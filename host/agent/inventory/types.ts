@@ -3,6 +3,7 @@
 // into the store needs neither the file system nor the environment.
 import type { DeviceCredentials } from '../../store/credentials.js';
 import type { ParameterValueType } from '../../store/driver-input.js';
+import type { SnmpSettings } from '../../device.js';
 
 export const INVENTORY_VERSION = 1;
 
@@ -22,6 +23,8 @@ export interface InventoryDevice {
   credentials: DeviceCredentials | null;
   mac: string | null;
   serial: string | null;
+  /** SNMP settings for D.device.createSNMPSession, kept in the store; null: none given (the store's stay). */
+  snmp: SnmpSettings | null;
 }
 
 export interface InventoryParameter {

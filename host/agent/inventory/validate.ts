@@ -7,6 +7,8 @@ import { ENTRY_POINT } from '../../driver/entry-points.js';
 import { PARAMETER_VALUE_TYPES, MAX_STRING_CHARS, parameterValueProblem, type ParameterValueType } from '../../store/driver-input.js';
 import { FieldChecker, describeValue, fieldPath, suggestion } from '../../simulator/field-checker.js';
 import { readDriverFile } from './driver-files.js';
+import { SNMP_INPUT_FIELDS, snmpSettingsOf, type SnmpInput } from '../../snmp-settings.js';
+import type { SnmpSettings } from '../../device.js';
 import {
   DEFAULT_ACTIONS,
   DEFAULT_SAMPLE_PERIOD,
@@ -27,7 +29,7 @@ export interface ValidateOptions {
 }
 
 const TOP_FIELDS = ['version', 'devices', 'drivers', 'associations'] as const;
-const DEVICE_FIELDS = ['name', 'ip', 'host', 'credentials', 'portMap', 'mac', 'serial'] as const;
+const DEVICE_FIELDS = ['name', 'ip', 'host', 'credentials', 'portMap', 'mac', 'serial', 'snmp'] as const;
 const DRIVER_FIELDS = ['name', 'path', 'description', 'parameters', 'samplePeriod', 'actions'] as const;
 const PARAMETER_FIELDS = ['type', 'default', 'description'] as const;
 const ASSOCIATION_FIELDS = ['driver', 'device', 'parameters', 'samplePeriod', 'enabled'] as const;
@@ -94,8 +96,9 @@ function device(c: FieldChecker, value: unknown, at: string, env: ValidateOption
   const serial = typeof o.serial === 'number' ? String(o.serial) : optionalString(c, o.serial, fieldPath(at, 'serial'));
   const portMap = portMapOf(c, o.portMap, fieldPath(at, 'portMap'));
   const credentials = o.credentials === undefined || o.credentials === null ? null : credentialsOf(c, o.credentials, fieldPath(at, 'credentials'), env);
+  const snmp = o.snmp === undefined || o.snmp === null ? null : snmpOf(c, o.snmp, fieldPath(at, 'snmp'), env);
   if (name === null) return null;
-  return { name, ip, host, portMap: portMap ?? {}, credentials, mac: mac?.toLowerCase().replace(/-/g, ':') ?? null, serial };
+  return { name, ip, host, portMap: portMap ?? {}, credentials, mac: mac?.toLowerCase().replace(/-/g, ':') ?? null, serial, snmp };
 }
 
 function portMapOf(c: FieldChecker, value: unknown, path: string): Record<number, number> | null {
@@ -120,6 +123,31 @@ function credentialsOf(c: FieldChecker, value: unknown, path: string, env: Valid
   const username = secretOf(c, o.username, fieldPath(path, 'username'), env);
   const password = secretOf(c, o.password, fieldPath(path, 'password'), env);
   return username === null || password === null ? null : { username, password };
+}
+
+/** The device's SNMP settings: version, community / writeCommunity or a v3 user; secrets may be { env: NAME }. */
+function snmpOf(c: FieldChecker, value: unknown, path: string, env: ValidateOptions['env']): SnmpSettings | null {
+  const o = c.object(value, path);
+  if (!o) return null;
+  c.knownFields(o, path, SNMP_INPUT_FIELDS);
+  const input: SnmpInput = {};
+  for (const field of SNMP_INPUT_FIELDS) {
+    const given = o[field];
+    if (given === undefined || given === null) continue;
+    // A YAML version 3 or 1 is a number: taken as its text.
+    if (field === 'version' && typeof given === 'number') input.version = String(given);
+    else if (field === 'community' || field === 'writeCommunity' || field === 'authKey' || field === 'privKey') {
+      const secret = secretOf(c, given, fieldPath(path, field), env);
+      if (secret === null) return null;
+      input[field] = secret;
+    } else input[field] = given;
+  }
+  let ok = true;
+  const settings = snmpSettingsOf(input, (field, message) => {
+    ok = false;
+    c.problem(fieldPath(path, field), message);
+  });
+  return ok ? settings : null;
 }
 
 /** A string, or `{ env: NAME }` read from the environment (so secrets stay out of the file). */

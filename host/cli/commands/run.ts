@@ -9,6 +9,8 @@ import { credentialSecrets } from '../../store/run-secrets.js';
 import { parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { snmpFlagOptions, snmpFlagsHelp, snmpSettingsFromFlags } from '../snmp-flags.js';
+import { snmpSecrets } from '../../snmp-settings.js';
 
 export const runHelp = `Usage: driverbox run <driver.js> [options]
 
@@ -23,6 +25,7 @@ Options:
   --password <pass>      device password      (env DEVICE_PASSWORD)
   --params <file.json>   driver parameters: {"name": value} or [{"name","value"}]
   --port-map <pairs>     ports to dial instead, e.g. 80=8080,443=8443
+${snmpFlagsHelp}
   --resolve <name=ip[,port=port…]>
                          dial a host name (the device's or an external host's) at this
                          address, as a hosts file would; repeatable, e.g.
@@ -60,6 +63,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       password: { type: 'string' },
       params: { type: 'string' },
       'port-map': { type: 'string' },
+      ...snmpFlagOptions,
       resolve: { type: 'string', multiple: true },
       ca: { type: 'string', multiple: true },
       timeout: { type: 'string' },
@@ -85,6 +89,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     username: values.username ?? env.DEVICE_USERNAME ?? null,
     password: values.password ?? env.DEVICE_PASSWORD ?? null,
     portMap: parsePortMap(values['port-map']),
+    snmp: snmpSettingsFromFlags(values, env),
   };
   const timeoutMs = parseIntegerFlag('timeout', values.timeout);
   const memoryMb = parseIntegerFlag('memory', values.memory, 8);
@@ -96,7 +101,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const record = values.record === undefined ? undefined : path.resolve(io.cwd, values.record);
   const replay = values.replay === undefined ? undefined : path.resolve(io.cwd, values.replay);
 
-  const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: credentialSecrets(device.username, device.password) };
+  const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: [...credentialSecrets(device.username, device.password), ...snmpSecrets(device.snmp)] };
   const store = openReportStore(reporting, io.cwd, io.env);
 
   const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs });

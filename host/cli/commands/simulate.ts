@@ -11,6 +11,7 @@ import { sshEventLine, sshListenLine } from '../../simulator/ssh/cli-lines.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 import { untilStopped } from '../until-stopped.js';
+import { snmpRequestLine, snmpServedLine } from '../../simulator/snmp/describe.js';
 
 export const simulateHelp = `Usage: driverbox simulate <fixture.json> [options]
 
@@ -21,6 +22,7 @@ The fixture format is described in docs/SIMULATOR.md.
 Options:
   --port <n>         port of the HTTP listener (default: a free port)
   --https-port <n>   port of the HTTPS listener, for a fixture with "https" (default: a free port)
+  --snmp-port <n>    UDP port of the SNMP agent, for a fixture with "snmp" (default: a free port)
   -h, --help         this help
 
 Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 a port cannot be used, 2 usage error or bad fixture.`;
@@ -44,6 +46,8 @@ function runLine(sim: Simulator, fixtureFile: string, cwd: string, paramsFile: s
   args.push('--port-map', Object.entries(sim.portMap).map(([from, to]) => `${from}=${to}`).join(','));
   if (sim.device.username) args.push('--username', sim.device.username);
   if (sim.device.password) args.push('--password', sim.device.password);
+  if (sim.device.snmp?.community && sim.device.snmp.community !== 'public') args.push('--snmp-community', sim.device.snmp.community);
+  if (sim.device.snmp?.writeCommunity) args.push('--snmp-write-community', sim.device.snmp.writeCommunity);
   if (paramsFile) args.push('--params', paramsFile);
   // The fixture's host names are pinned here, so a driver that dials them needs no DNS entry.
   for (const [name, pin] of Object.entries(sim.resolve)) {
@@ -71,6 +75,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
     options: {
       port: { type: 'string' },
       'https-port': { type: 'string' },
+      'snmp-port': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -83,8 +88,10 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
   }
   const port = parsePort('port', values.port);
   const httpsPort = parsePort('https-port', values['https-port']);
+  const snmpPort = parsePort('snmp-port', values['snmp-port']);
   const file = path.resolve(io.cwd, positionals[0]!);
   const fixture = loadFixture(file); // a FixtureError: exit 2 with every problem listed
+  if (snmpPort !== undefined && !fixture.snmp) throw new UsageError(`--snmp-port: the fixture does not serve snmp (it has no "snmp" field)`);
   if (httpsPort !== undefined && !fixture.https) throw new UsageError(`--https-port: the fixture does not serve https (it has no "https" field)`);
 
   let stateBefore = fixture.initialState;
@@ -93,6 +100,8 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
     sim = await startSimulator(fixture, {
       port,
       httpsPort,
+      snmpPort,
+      onSnmpRequest: (request) => io.stdout(snmpRequestLine(request)),
       onRequest: (request) => {
         io.stdout(requestLine(request, stateBefore));
         stateBefore = request.state;
@@ -120,6 +129,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
       lines.push(`  https  https://127.0.0.1:${sim.httpsPort}  ${devicePorts(fixture.https.ports)}; self-signed certificate for ${names.join(', ')}`);
     }
     if (fixture.ssh && sim.ssh) lines.push(sshListenLine(fixture.ssh, sim.ssh));
+    if (fixture.snmp && sim.snmpPort !== null) lines.push(snmpServedLine(fixture.snmp, sim.snmpPort));
     lines.push(`  ${fixture.routes.length} route${fixture.routes.length === 1 ? '' : 's'}, state "${sim.state}"`, '', 'Run a driver against it:', `  ${runLine(sim, file, io.cwd, paramsFile, caFile)}`);
     lines.push('', 'Requests (Ctrl-C to stop):');
     io.stdout(lines.join('\n'));
