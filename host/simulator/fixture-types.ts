@@ -2,6 +2,8 @@
 // *Spec types, the JSON file's shape) and what the simulator runs (Fixture: validated,
 // defaults filled in, bodies read, credentials placeholders filled).
 // docs/SIMULATOR.md describes every field.
+import type { TelnetFixture, TelnetSpec } from './telnet/types.js';
+import type { WinrmFixture, WinrmSpec } from './winrm/types.js';
 
 /** The fixture format version this driverbox reads. */
 export const FIXTURE_VERSION = 1;
@@ -71,6 +73,10 @@ export interface FixtureSpec {
   /** Serve the routes over TLS too, with a self-signed certificate made at start. */
   https?: boolean | { ports?: number[]; hosts?: string[]; expiresInDays?: number };
   routes: RouteSpec[];
+  /** A simulated Telnet service (docs/simulator/telnet.md). */
+  telnet?: TelnetSpec;
+  /** A simulated WinRM service (docs/simulator/winrm.md). */
+  winrm?: WinrmSpec;
 }
 
 /** One answer of a route, ready to send. */
@@ -129,4 +135,6 @@ export interface Fixture {
   http: { ports: number[] };
   https: FixtureHttps | null;
   routes: FixtureRoute[];
+  telnet: TelnetFixture | null;
+  winrm: WinrmFixture | null;
 }

@@ -6,8 +6,10 @@ import { describeValue, FieldChecker, fieldPath } from './field-checker.js';
 import { FixtureError } from './fixture-error.js';
 import { FIXTURE_VERSION, type Fixture, type FixtureDevice, type FixtureHttps, type FixtureRoute, type Expected } from './fixture-types.js';
 import { HEADER_NAME, parseResponse, RESPONSE_FIELDS } from './parse-response.js';
+import { parseTelnet } from './telnet/parse.js';
+import { parseWinrm } from './winrm/parse.js';
 
-const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes'] as const;
+const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'telnet', 'winrm'] as const;
 const DEVICE_FIELDS = ['username', 'password', 'host', 'serial', 'macAddress'] as const;
 const HTTPS_FIELDS = ['ports', 'hosts', 'expiresInDays'] as const;
 const ROUTE_MATCH_FIELDS = ['name', 'comment', 'method', 'path', 'query', 'protocol', 'whenState', 'auth', 'cookie', 'requireHeaders', 'requireBody', 'responses'] as const;
@@ -245,7 +247,13 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
   }
 
   const routes: FixtureRoute[] = [];
-  if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
+  // A device of other protocols only may have no HTTP routes.
+  const otherProtocols = has(spec, 'telnet') || has(spec, 'winrm');
+  const telnet = has(spec, 'telnet') ? parseTelnet(spec.telnet, device, check) : null;
+  const winrm = has(spec, 'winrm') ? parseWinrm(spec.winrm, device, check) : null;
+  if (otherProtocols && (spec.routes === undefined || (Array.isArray(spec.routes) && spec.routes.length === 0))) {
+    // no routes: fine
+  } else if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
     check.problem('routes', `must be a non-empty list of routes such as { "path": "/status", "json": { … } } (got ${describeValue(spec.routes)})`);
   } else {
     const context: RouteContext = { check, baseDir, device, https };
@@ -266,6 +274,8 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
     http: { ports: httpPorts },
     https,
     routes,
+    telnet,
+    winrm,
   };
   parsed.add(fixture);
   return fixture;

@@ -3,6 +3,8 @@
 // of every request, and hands back the device to run a driver with.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { startTelnetSimulator, type TelnetSimulator } from './telnet/server.js';
+import { startWinrmSimulator, type WinrmSimulator } from './winrm/server.js';
 import net, { type AddressInfo } from 'node:net';
 import type { DeviceSpec } from '../device.js';
 import { DriverboxError } from '../errors.js';
@@ -85,6 +87,10 @@ export interface Simulator {
   reset(): void;
   /** Stops listening and drops every connection (including ones held by "timeout"). */
   close(): Promise<void>;
+  /** The simulated Telnet service (its port and event log); null when the fixture has none. */
+  readonly telnet: TelnetSimulator | null;
+  /** The simulated WinRM service (its port and event log); null when the fixture has none. */
+  readonly winrm: WinrmSimulator | null;
 }
 
 function checkPort(value: number | undefined, name: string): number {
@@ -209,6 +215,7 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
     });
   };
   const servers: Server[] = [];
+  const services: Array<{ close(): Promise<void> }> = []; // the other protocols' servers
   try {
     const http = createHttpServer(onRequest('http'));
     servers.push(http);
@@ -229,6 +236,10 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
     const portMap: Record<number, number> = {};
     for (const port of fixture.http.ports) portMap[port] = httpPort;
     for (const port of fixture.https?.ports ?? []) portMap[port] = httpsPort!;
+    const telnet = fixture.telnet ? await startTelnetSimulator(fixture.telnet, LOOPBACK) : null;
+    if (telnet) services.push(telnet), (portMap[fixture.telnet!.port] = telnet.port);
+    const winrm = fixture.winrm ? await startWinrmSimulator(fixture.winrm, LOOPBACK) : null;
+    if (winrm) services.push(winrm), (portMap[fixture.winrm!.port] = winrm.port);
     const device: SimulatedDevice = { ip: LOOPBACK, portMap };
     for (const key of ['host', 'username', 'password', 'serial', 'macAddress'] as const) {
       if (fixture.device[key] !== null) device[key] = fixture.device[key];
@@ -252,6 +263,8 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
         return state;
       },
       certificatePem,
+      telnet,
+      winrm,
       reset() {
         state = fixture.initialState;
         turns.clear();
@@ -260,11 +273,11 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       async close() {
         if (closed) return;
         closed = true;
-        await closeAll(servers, held, timers);
+        await Promise.all([closeAll(servers, held, timers), ...services.map((service) => service.close())]);
       },
     };
   } catch (error) {
-    await closeAll(servers, held, timers);
+    await Promise.all([closeAll(servers, held, timers), ...services.map((service) => service.close())]);
     throw error;
   }
 }
