@@ -77,7 +77,7 @@ export class WinrmHttp {
     };
     if (payload) headers['content-type'] = 'application/soap+xml;charset=UTF-8';
     this.sentBytes += payload?.length ?? 0;
-    const signal = AbortSignal.any([this.#connection.signal, AbortSignal.timeout(Math.max(1, timeoutMs))]);
+    const signal = AbortSignal.any([this.#connection.signal, AbortSignal.timeout(Math.max(1, Math.ceil(timeoutMs)))]);
     let response: Dispatcher.ResponseData;
     try {
       response = await this.#client.request({ path: url.pathname, method: 'POST', headers, body: payload, signal, headersTimeout: 0, bodyTimeout: 0 });
