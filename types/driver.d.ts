@@ -406,8 +406,8 @@ declare namespace Driverbox {
 
   /** Options of `D.device.sendTelnetCommand`. */
   interface TelnetOptions {
-    /** Sent as `command + "\r\n"`. */
-    command: string;
+    /** Sent as `command + "\r\n"`. Required when the call is made (optional here: drivers fill in a shared options object). */
+    command?: string;
     /** @defaultValue 23 */
     port?: number;
     /** Idle timeout, ms: the session ends this long after the last byte either way. @defaultValue 500 */
@@ -438,8 +438,8 @@ declare namespace Driverbox {
 
   /** Options of `D.device.sendWinRMCommand`. */
   interface WinRMOptions {
-    /** A PowerShell command, run as `powershell.exe "<command, " escaped as \">"`. */
-    command: string;
+    /** A PowerShell command, run as `powershell.exe "<command, " escaped as \">"`. Required when the call is made (optional here: drivers fill in a shared options object). */
+    command?: string;
     /** @defaultValue the device's username; `DOMAIN\\user` authenticates with NTLM */
     username?: string;
     /** @defaultValue the device's password (when `username` is not given) */
