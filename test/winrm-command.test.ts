@@ -204,3 +204,25 @@ describe('against the simulated WinRM service', () => {
     expect(JSON.parse(result.variables.find((v) => v.uid === 'outcome')!.value)).toMatchObject({ stdout: 'WIN-01\r\n', exitCode: 0 });
   });
 });
+
+describe('over HTTPS (the simulator\'s self-signed certificate)', () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ fixture: 1, device: { username: 'Administrator', password: 'W1n!pass' }, routes: [], winrm: { https: true, auth: 'basic', commands: [{ command: 'hostname', stdout: 'WIN-TLS\r\n' }] } });
+  });
+  afterAll(() => sim?.close());
+
+  it('port 5986 means https; skipVerify accepts the certificate, without it the TLS error comes back', async () => {
+    sim.winrm!.events.length = 0;
+    const ok = await call(`{ command: 'hostname', port: 5986, skipVerify: true }`, sim.device);
+    expect(ok.error).toBeNull();
+    expect(ok.outcome!.stdout).toBe('WIN-TLS\r\n');
+    const explicit = await call(`{ command: 'hostname', scheme: 'https', skipVerify: true }`, sim.device);
+    expect(explicit.outcome!.stdout).toBe('WIN-TLS\r\n');
+    const strict = await call(`{ command: 'hostname', scheme: 'https' }`, sim.device);
+    expect(strict.error).toMatchObject({ isError: true, code: 'DEPTH_ZERO_SELF_SIGNED_CERT' });
+    // Plain HTTP to the HTTPS port is not a WinRM answer.
+    const plain = await call(`{ command: 'hostname', port: 5986, scheme: 'http' }`, sim.device);
+    expect(plain.error).not.toBeNull();
+  });
+});

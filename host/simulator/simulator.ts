@@ -240,6 +240,7 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
     if (telnet) services.push(telnet), (portMap[fixture.telnet!.port] = telnet.port);
     const winrm = fixture.winrm ? await startWinrmSimulator(fixture.winrm, LOOPBACK) : null;
     if (winrm) services.push(winrm), (portMap[fixture.winrm!.port] = winrm.port);
+    if (winrm?.httpsPort) portMap[fixture.winrm!.httpsPort!] = winrm.httpsPort;
     const device: SimulatedDevice = { ip: LOOPBACK, portMap };
     for (const key of ['host', 'username', 'password', 'serial', 'macAddress'] as const) {
       if (fixture.device[key] !== null) device[key] = fixture.device[key];

@@ -3,7 +3,7 @@ import { describeValue, type FieldChecker } from '../field-checker.js';
 import type { FixtureDevice } from '../fixture-types.js';
 import type { WinrmCommand, WinrmFixture } from './types.js';
 
-const FIELDS = ['comment', 'port', 'auth', 'credentials', 'commands'];
+const FIELDS = ['comment', 'port', 'https', 'auth', 'credentials', 'commands'];
 const COMMAND_FIELDS = ['comment', 'command', 'contains', 'stdout', 'stderr', 'exitCode', 'delayMs', 'status', 'body'];
 
 export function parseWinrm(value: unknown, device: FixtureDevice, check: FieldChecker): WinrmFixture | null {
@@ -11,6 +11,10 @@ export function parseWinrm(value: unknown, device: FixtureDevice, check: FieldCh
   if (!spec) return null;
   check.knownFields(spec, 'winrm', FIELDS);
   const port = spec.port === undefined ? 5985 : (check.integer(spec.port, 'winrm.port', 1, 65535) ?? 5985);
+  let httpsPort: number | null = null;
+  if (spec.https === true) httpsPort = 5986;
+  else if (typeof spec.https === 'number') httpsPort = check.integer(spec.https, 'winrm.https', 1, 65535);
+  else if (spec.https !== undefined && spec.https !== false) check.problem('winrm.https', `must be true, false or a port (got ${describeValue(spec.https)})`);
   const auth = spec.auth === undefined ? 'both' : spec.auth;
   if (auth !== 'basic' && auth !== 'ntlm' && auth !== 'both') check.problem('winrm.auth', `must be "basic", "ntlm" or "both" (got ${describeValue(spec.auth)})`);
   let credentials = { username: device.username ?? '', password: device.password ?? '' };
@@ -50,5 +54,5 @@ export function parseWinrm(value: unknown, device: FixtureDevice, check: FieldCh
         body: textOf('body'),
       });
     });
-  return { port, auth: auth as WinrmFixture['auth'], credentials, commands };
+  return { port, httpsPort, auth: auth as WinrmFixture['auth'], credentials, commands };
 }

@@ -4,6 +4,8 @@
 // requires get a SOAP fault, so a client is proven against the protocol, not against itself.
 import { randomUUID } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import { makeSimulatorCertificate } from '../certificate.js';
 import type { Socket } from 'node:net';
 import { ACTIONS, SHELL_URI, TERMINATE, elementText, elements, xmlEscape } from '../../bridges/winrm/soap.js';
 import { challengeMessage, checkAuthenticate, ntlmType } from './ntlm-server.js';
@@ -26,6 +28,8 @@ export interface WinrmEvent {
 
 export interface WinrmSimulator {
   readonly port: number;
+  /** The HTTPS listener's port, when the fixture serves https. */
+  readonly httpsPort: number | null;
   readonly events: WinrmEvent[];
   /** Shells created and not deleted yet. */
   readonly openShells: number;
@@ -79,13 +83,20 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
   const timers = new Set<NodeJS.Timeout>();
   const { username, password } = fixture.credentials;
 
-  const server = http.createServer((req, res) => {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) send(res, 500, envelope(`${ACTIONS.create}Fault`, null, faultBody('InternalError', 2150858770, `simulator failure: ${(error as Error).message}`)));
       else res.destroy();
     });
-  });
+  };
+  const server = http.createServer(onRequest);
   server.keepAliveTimeout = 30_000;
+  let tlsServer: https.Server | null = null;
+  if (fixture.httpsPort !== null) {
+    const certificate = await makeSimulatorCertificate({ commonName: 'localhost', names: [], expiresInDays: 365 });
+    tlsServer = https.createServer({ cert: certificate.cert, key: certificate.key }, onRequest);
+    tlsServer.keepAliveTimeout = 30_000;
+  }
 
   function send(res: ServerResponse, status: number, body: string, headers: Record<string, string | string[]> = {}): void {
     res.writeHead(status, { 'content-type': 'application/soap+xml;charset=UTF-8', 'content-length': Buffer.byteLength(body), server: 'Microsoft-HTTPAPI/2.0', ...headers });
@@ -280,12 +291,15 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
     );
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
+  for (const listener of [server, ...(tlsServer ? [tlsServer] : [])]) {
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(listener === server ? port : 0, host, () => resolve());
+    });
+  }
   return {
     port: (server.address() as { port: number }).port,
+    httpsPort: tlsServer ? (tlsServer.address() as { port: number }).port : null,
     events,
     get openShells() {
       return shells.size;
@@ -293,8 +307,11 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
     close: () =>
       new Promise<void>((resolve) => {
         for (const timer of timers) clearTimeout(timer);
-        server.close(() => resolve());
-        server.closeAllConnections();
+        let open = tlsServer ? 2 : 1;
+        for (const listener of [server, ...(tlsServer ? [tlsServer] : [])]) {
+          listener.close(() => --open === 0 && resolve());
+          listener.closeAllConnections();
+        }
       }),
   };
 }

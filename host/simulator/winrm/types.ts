@@ -19,6 +19,8 @@ export interface WinrmCommandSpec {
 export interface WinrmSpec {
   /** The device port of plain HTTP (default 5985). */
   port?: number;
+  /** Serve WinRM over HTTPS too (self-signed certificate), on this device port (true: 5986). */
+  https?: boolean | number;
   /** Authentication accepted: "basic", "ntlm" or "both" (default). */
   auth?: 'basic' | 'ntlm' | 'both';
   /** Credentials: "device" (default) or a pair; a user "DOMAIN\\name" is the NTLM account. */
@@ -39,6 +41,8 @@ export interface WinrmCommand {
 
 export interface WinrmFixture {
   port: number;
+  /** The device port of HTTPS; null when not served. */
+  httpsPort: number | null;
   auth: 'basic' | 'ntlm' | 'both';
   credentials: { username: string; password: string };
   commands: WinrmCommand[];
