@@ -26,8 +26,10 @@ export async function startTelnetd(username: string, password: string): Promise<
       '#!/bin/sh',
       "printf 'box login: '",
       'read user',
+      // echo off before the prompt, as /bin/login does: a client may answer the prompt at once
+      'stty -echo 2>/dev/null',
       "printf 'Password: '",
-      'stty -echo 2>/dev/null; read pass; stty echo 2>/dev/null',
+      'read pass; stty echo 2>/dev/null',
       "printf '\\r\\n'",
       `if [ "$user" = '${username}' ] && [ "$pass" = '${password}' ]; then PS1='box# ' exec /bin/sh -i; fi`,
       "printf 'Login incorrect\\r\\n'",

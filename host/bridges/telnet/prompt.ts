@@ -7,8 +7,10 @@ import vm from 'node:vm';
 
 /** Longest pattern or text a prompt may be. */
 const MAX_PROMPT_CHARS = 1_000;
-/** Time one match of a driver's regular expression may take, ms. */
-const MATCH_TIME_MS = 50;
+/** Time one match of a driver's regular expression may take, ms (device prompts are short). */
+const MATCH_TIME_MS = 200;
+/** Time the first run in a fresh context may take: it compiles the script there. */
+const WARM_UP_MS = 2_000;
 
 export type PromptMatcher = (text: string) => boolean;
 
@@ -26,6 +28,12 @@ function guardedRegExp(source: string, flags: string, name: string): PromptMatch
     throw new PromptError(`${name}: not a valid regular expression (${(error as Error).message})`);
   }
   const context = vm.createContext({ pattern, text: '' });
+  // The first run in a context compiles the script: done now, so a match's limit is the match's.
+  try {
+    matchScript.runInContext(context, { timeout: WARM_UP_MS });
+  } catch {
+    throw new PromptError(`${name}: the regular expression /${source}/ took more than ${WARM_UP_MS} ms on empty text`);
+  }
   return (text) => {
     context.text = text;
     try {

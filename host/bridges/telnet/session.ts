@@ -39,7 +39,8 @@ export function runTelnet(options: TelnetOptions, bounds: TelnetBounds): Promise
     let logins = 0;
     let finished = false;
     const negotiator = new Negotiator();
-    const socket = net.connect({ host: bounds.host, port: bounds.port });
+    // No Nagle: a login answer or a command is one small write the device is waiting for.
+    const socket = net.connect({ host: bounds.host, port: bounds.port, noDelay: true });
 
     const finish = (error: TelnetOutcome['error']) => {
       if (finished) return;

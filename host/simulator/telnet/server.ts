@@ -27,7 +27,7 @@ const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
 export async function startTelnetSimulator(fixture: TelnetFixture, host = '127.0.0.1', port = 0): Promise<TelnetSimulator> {
   const events: TelnetEvent[] = [];
   const sockets = new Set<net.Socket>();
-  const server = net.createServer((socket) => serve(socket));
+  const server = net.createServer({ noDelay: true }, (socket) => serve(socket));
 
   function serve(socket: net.Socket): void {
     sockets.add(socket);
