@@ -28,6 +28,8 @@ export const stringTrim = uncurry(String.prototype.trim) as (s: string) => strin
 export const stringStartsWith = uncurry(String.prototype.startsWith) as (s: string, search: string) => boolean;
 export const stringIncludes = uncurry(String.prototype.includes) as (s: string, search: string) => boolean;
 export const regexpTest = uncurry(RegExp.prototype.test) as (re: RegExp, s: string) => boolean;
+export const regexpSource = uncurry(Object.getOwnPropertyDescriptor(RegExp.prototype, 'source')!.get!) as (re: RegExp) => string;
+export const regexpFlags = uncurry(Object.getOwnPropertyDescriptor(RegExp.prototype, 'flags')!.get!) as (re: RegExp) => string;
 
 // Map, Set and WeakSet operations as they were: used on the runtime's own collections.
 export const mapGet = uncurry(Map.prototype.get) as <K, V>(map: Map<K, V>, key: K) => V | undefined;

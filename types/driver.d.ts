@@ -402,6 +402,95 @@ declare namespace Driverbox {
     getTLSCertificate(options: TlsOptions | null | undefined, callback: TlsCallback): void;
   }
 
+  // ---- Telnet and WinRM (docs/driver-api/telnet.md, winrm.md) ----------------------------
+
+  /** Options of `D.device.sendTelnetCommand`. */
+  interface TelnetOptions {
+    /** Sent as `command + "\r\n"`. Required when the call is made (optional here: drivers fill in a shared options object). */
+    command?: string;
+    /** @defaultValue 23 */
+    port?: number;
+    /** Idle timeout, ms: the session ends this long after the last byte either way. @defaultValue 500 */
+    timeout?: number;
+    /** Wait for the shell prompt before sending the command; `false` sends it right after connecting. @defaultValue true */
+    negotiationMandatory?: boolean;
+    /** Text (found anywhere in a received chunk) or a RegExp. @defaultValue /(?:\/ )?#\s/ */
+    shellPrompt?: string | RegExp;
+    /** Answered with `username + "\n"`. @defaultValue /login[: ]*$/i */
+    loginPrompt?: string | RegExp;
+    /** Answered with `password + "\n"`. @defaultValue /Password: /i */
+    passwordPrompt?: string | RegExp;
+    /** Written as is right after connecting (e.g. `"auth secret\n"`). */
+    onConnectCommand?: string | null;
+    /** @defaultValue the device's username */
+    username?: string;
+    /** @defaultValue the device's password */
+    password?: string;
+  }
+
+  /** A Telnet failure: a socket error (`ECONNREFUSED`, `ECONNRESET`…), `ETIMEDOUT`, `OUTPUT_TOO_LARGE`, `INVALID_OPTIONS`, `TOO_MANY_SESSIONS`, `TIMEOUT`. */
+  interface TelnetError extends Error {
+    code: string;
+  }
+
+  /** `callback(transcript, error)`: the whole raw transcript, and `""` (an empty string) on success. */
+  type TelnetCallback = (output: string, error: TelnetError | '') => void;
+
+  /** Options of `D.device.sendWinRMCommand`. */
+  interface WinRMOptions {
+    /** A PowerShell command, run as `powershell.exe "<command, " escaped as \">"`. Required when the call is made (optional here: drivers fill in a shared options object). */
+    command?: string;
+    /** @defaultValue the device's username; `DOMAIN\\user` authenticates with NTLM */
+    username?: string;
+    /** @defaultValue the device's password (when `username` is not given) */
+    password?: string;
+    /** @defaultValue 5985 (5986 with `scheme: 'https'`) */
+    port?: number;
+    /** @defaultValue 'http' ('https' when `port` is 5986) */
+    scheme?: 'http' | 'https';
+    /** Accept any certificate over https. @defaultValue false */
+    skipVerify?: boolean;
+    /** `'auto'`: NTLM for `DOMAIN\\user` names, basic otherwise. @defaultValue 'auto' */
+    auth?: 'auto' | 'basic' | 'ntlm';
+    /** The whole command's time, ms. @defaultValue 30000 */
+    timeout?: number;
+  }
+
+  /** What a successful WinRM command gives. */
+  interface WinRMOutcome {
+    commandId: string;
+    shellId: string;
+    /** Raw (CRLF line ends, untrimmed); `""` when empty. */
+    stdout: string;
+    /** `null` when the command wrote nothing there. */
+    stderr: string | null;
+    exitCode: number;
+  }
+
+  /**
+   * A WinRM failure. `code` is the HTTP status (a number: 401, 500…) for an HTTP error, a text such as
+   * `ECONNREFUSED` / `ETIMEDOUT` for others, and absent for a non-zero exit status (its message is
+   * `Command <command line> failed with exit code: <N> - <stdout> <stderr>`).
+   */
+  interface WinRMError extends Error {
+    code?: number | string;
+  }
+
+  /** The ONE argument of a WinRM callback: `error` is exactly `null` on success. */
+  type WinRMResult = { outcome: WinRMOutcome; error: null } | { outcome: null; error: WinRMError };
+
+  interface Device {
+    /** Runs one command over Telnet: see docs/driver-api/telnet.md. */
+    sendTelnetCommand(options: TelnetOptions, callback: TelnetCallback): void;
+    /** Runs one PowerShell command over WinRM: see docs/driver-api/winrm.md. */
+    sendWinRMCommand(options: WinRMOptions, callback: (result: WinRMResult) => void): void;
+  }
+
+  interface ExternalDevice {
+    sendTelnetCommand(options: TelnetOptions, callback: TelnetCallback): void;
+    sendWinRMCommand(options: WinRMOptions, callback: (result: WinRMResult) => void): void;
+  }
+
   // ---- devices -------------------------------------------------------------------------
 
   /** `D.device`: the device the run is for. Each getter returns `null` when unknown. */

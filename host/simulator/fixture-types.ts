@@ -4,6 +4,8 @@
 // docs/SIMULATOR.md describes every field.
 import type { FixtureSsh, SshSpec } from './ssh/types.js';
 import type { SnmpFixture, SnmpFixtureSpec } from './snmp/fixture.js';
+import type { TelnetFixture, TelnetSpec } from './telnet/types.js';
+import type { WinrmFixture, WinrmSpec } from './winrm/types.js';
 
 /** The fixture format version this driverbox reads. */
 export const FIXTURE_VERSION = 1;
@@ -78,6 +80,10 @@ export interface FixtureSpec {
   ssh?: SshSpec;
   /** A simulated SNMP agent (docs/simulator/snmp.md). */
   snmp?: SnmpFixtureSpec;
+  /** A simulated Telnet service (docs/simulator/telnet.md). */
+  telnet?: TelnetSpec;
+  /** A simulated WinRM service (docs/simulator/winrm.md). */
+  winrm?: WinrmSpec;
 }
 
 /** One answer of a route, ready to send. */
@@ -140,4 +146,6 @@ export interface Fixture {
   ssh: FixtureSsh | null;
   /** The simulated SNMP agent; null when the fixture has none. */
   snmp: SnmpFixture | null;
+  telnet: TelnetFixture | null;
+  winrm: WinrmFixture | null;
 }

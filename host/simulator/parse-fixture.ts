@@ -10,7 +10,11 @@ import { parseSshSection } from './ssh/parse.js';
 
 import { parseSnmpFixture } from './snmp/fixture.js';
 
-const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'ssh', 'snmp'] as const;
+
+import { parseTelnet } from './telnet/parse.js';
+import { parseWinrm } from './winrm/parse.js';
+
+const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'ssh', 'snmp', 'telnet', 'winrm'] as const;
 const DEVICE_FIELDS = ['username', 'password', 'host', 'serial', 'macAddress'] as const;
 const HTTPS_FIELDS = ['ports', 'hosts', 'expiresInDays'] as const;
 const ROUTE_MATCH_FIELDS = ['name', 'comment', 'method', 'path', 'query', 'protocol', 'whenState', 'auth', 'cookie', 'requireHeaders', 'requireBody', 'responses'] as const;
@@ -250,9 +254,13 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
   const ssh = has(spec, 'ssh') ? parseSshSection(spec.ssh, device, [...httpPorts, ...(https?.ports ?? [])], check) : null;
   const snmp = has(spec, 'snmp') ? parseSnmpFixture(spec.snmp, check) : null;
   if (snmp && [...httpPorts, ...(https?.ports ?? [])].includes(snmp.port)) check.problem('snmp.port', `port ${snmp.port} is also an http or https port: a device port speaks one protocol`);
+  const telnet = has(spec, 'telnet') ? parseTelnet(spec.telnet, device, check) : null;
+  const winrm = has(spec, 'winrm') ? parseWinrm(spec.winrm, device, check) : null;
+  // A device that speaks other protocols only may have no HTTP routes.
+  const otherProtocols = has(spec, 'ssh') || has(spec, 'snmp') || has(spec, 'telnet') || has(spec, 'winrm');
   const routes: FixtureRoute[] = [];
-  if ((ssh || snmp) && (spec.routes === undefined || (Array.isArray(spec.routes) && spec.routes.length === 0))) {
-    // a device that speaks another protocol needs no HTTP routes
+  if (otherProtocols && (spec.routes === undefined || (Array.isArray(spec.routes) && spec.routes.length === 0))) {
+    // no routes: fine
   } else if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
     check.problem('routes', `must be a non-empty list of routes such as { "path": "/status", "json": { … } } (got ${describeValue(spec.routes)})`);
   } else {
@@ -276,6 +284,8 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
     routes,
     ssh,
     snmp,
+    telnet,
+    winrm,
   };
   parsed.add(fixture);
   return fixture;

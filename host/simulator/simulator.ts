@@ -3,6 +3,8 @@
 // of every request, and hands back the device to run a driver with.
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
+import { startTelnetSimulator, type TelnetSimulator } from './telnet/server.js';
+import { startWinrmSimulator, type WinrmSimulator } from './winrm/server.js';
 import net, { type AddressInfo } from 'node:net';
 import type { DeviceSpec } from '../device.js';
 import { DriverboxError } from '../errors.js';
@@ -99,6 +101,10 @@ export interface Simulator {
   reset(): void;
   /** Stops listening and drops every connection (including ones held by "timeout"). */
   close(): Promise<void>;
+  /** The simulated Telnet service (its port and event log); null when the fixture has none. */
+  readonly telnet: TelnetSimulator | null;
+  /** The simulated WinRM service (its port and event log); null when the fixture has none. */
+  readonly winrm: WinrmSimulator | null;
 }
 
 function checkPort(value: number | undefined, name: string): number {
@@ -258,6 +264,17 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       closers.push(() => ssh.close());
       portMap[fixture.ssh.port] = sshServer.port;
     }
+    const telnet = fixture.telnet ? await startTelnetSimulator(fixture.telnet, LOOPBACK) : null;
+    if (telnet) {
+      closers.push(() => telnet.close());
+      portMap[fixture.telnet!.port] = telnet.port;
+    }
+    const winrm = fixture.winrm ? await startWinrmSimulator(fixture.winrm, LOOPBACK) : null;
+    if (winrm) {
+      closers.push(() => winrm.close());
+      portMap[fixture.winrm!.port] = winrm.port;
+    }
+    if (winrm?.httpsPort) portMap[fixture.winrm!.httpsPort!] = winrm.httpsPort;
     const device: SimulatedDevice = { ip: LOOPBACK, portMap };
     for (const key of ['host', 'username', 'password', 'serial', 'macAddress'] as const) {
       if (fixture.device[key] !== null) device[key] = fixture.device[key];
@@ -284,6 +301,8 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       },
       ssh: sshServer ? { port: sshServer.port, fingerprint: sshServer.fingerprint } : null,
       certificatePem,
+      telnet,
+      winrm,
       reset() {
         state = fixture.initialState;
         turns.clear();

@@ -130,6 +130,8 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
     }
     if (fixture.ssh && sim.ssh) lines.push(sshListenLine(fixture.ssh, sim.ssh));
     if (fixture.snmp && sim.snmpPort !== null) lines.push(snmpServedLine(fixture.snmp, sim.snmpPort));
+    if (sim.telnet) lines.push(`  telnet 127.0.0.1:${sim.telnet.port}  device port ${fixture.telnet!.port}; ${fixture.telnet!.commands.size} commands`);
+    if (sim.winrm) lines.push(`  winrm  http://127.0.0.1:${sim.winrm.port}/wsman  device port ${fixture.winrm!.port}; ${fixture.winrm!.commands.length} commands, ${fixture.winrm!.auth} auth`);
     lines.push(`  ${fixture.routes.length} route${fixture.routes.length === 1 ? '' : 's'}, state "${sim.state}"`, '', 'Run a driver against it:', `  ${runLine(sim, file, io.cwd, paramsFile, caFile)}`);
     lines.push('', 'Requests (Ctrl-C to stop):');
     io.stdout(lines.join('\n'));
