@@ -30,4 +30,10 @@ export const bounds = Object.freeze({
   recordId: 50,
 });
 
+/** Configuration backups (D.createBackup): the platform's 1 MiB per configuration, in characters; our label bound. */
+export const backupBounds = Object.freeze({
+  configurationChars: 1048576,
+  label: 255,
+});
+
 export const reservedPathWords = ['table', 'column', 'history'];

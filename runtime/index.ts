@@ -1,5 +1,6 @@
 // Entry of the runtime bundle. Evaluated in every run's fresh context: it leaves one
 // install function, which the host calls with its bridge Reference and the run's config.
+import { createBackupFactory } from './backup';
 import { createBridge, type HostCall } from './bridge';
 import { createConsole } from './console';
 import { errorType, valueType } from './constants';
@@ -62,6 +63,7 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
     success: ender.success,
     failure: ender.failure,
     createVariable,
+    createBackup: createBackupFactory(warn),
     createTable: (label: unknown, headers: unknown) => new Table(label, headers, config.limits.maxTableRows, warn),
     getParameter(name: unknown) {
       const key = String(name);

@@ -51,6 +51,15 @@ export interface RunEnd {
   message: string | null;
   variables: VariableRecord[];
   tables: TableRecord[];
+  /** The configuration backup D.success reported (backup() drivers), checked again by the host. */
+  backup?: BackupRecord;
+}
+
+/** A configuration backup (D.createBackup): the runtime's check, then the host's. */
+export interface BackupRecord {
+  label: string;
+  running: string;
+  startup: string | null;
 }
 
 export interface DeviceInfo {

@@ -9,7 +9,7 @@ import { UsageError } from '../usage-error.js';
 
 export const actionsHelp = `Usage: driverbox actions <driver.js> [--json]
 
-Lists the driver's entry points (validate, get_status, custom_N) with the @label and
+Lists the driver's entry points (validate, get_status, backup, custom_N) with the @label and
 @documentation of the comment above each.`;
 
 export async function actionsCommand(argv: string[], io: CliIo): Promise<number> {
@@ -37,7 +37,7 @@ export async function actionsCommand(argv: string[], io: CliIo): Promise<number>
     return 0;
   }
   if (entries.length === 0) {
-    io.stdout(`${positionals[0]} defines no entry point (validate, get_status or custom_N)`);
+    io.stdout(`${positionals[0]} defines no entry point (validate, get_status, backup or custom_N)`);
     return 0;
   }
   io.stdout(alignedTable(['ACTION', 'LABEL', 'DOCUMENTATION'], entries.map((e) => [e.name, e.label ?? '', e.documentation ?? '']), 80).join('\n'));
