@@ -11,6 +11,7 @@ import type { DispatchKind, SandboxConfig } from './protocol';
 import { createRunEnder } from './run-end';
 import { installScheduler } from './scheduler';
 import { Table } from './tables';
+import { createTftpServer } from './tftp';
 import { createVariableFactory } from './variables';
 import { createWarn } from './warnings';
 import { hasOwn, weakSetAdd, weakSetHas } from './intrinsics';
@@ -64,6 +65,7 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
     failure: ender.failure,
     createVariable,
     createBackup: createBackupFactory(warn),
+    tftpServer: createTftpServer(bridge),
     createTable: (label: unknown, headers: unknown) => new Table(label, headers, config.limits.maxTableRows, warn),
     getParameter(name: unknown) {
       const key = String(name);

@@ -147,7 +147,7 @@ export type QueuedOp = 'http' | 'tls' | 'timer' | 'proto' | 'cancel';
  * The D.device modules other than HTTP, each served on the host by its handler
  * (host/bridges/protocols.ts). SNMP's get / walk / set are one module, its options naming the call.
  */
-export type ProtocolModule = 'ssh' | 'sshShell' | 'telnet' | 'snmp' | 'winrm';
+export type ProtocolModule = 'ssh' | 'sshShell' | 'telnet' | 'snmp' | 'winrm' | 'tftp';
 
 export interface ProtocolCall {
   /** 0 = the run's device; n > 0 = the nth D.createExternalDevice of this run. */
