@@ -123,8 +123,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
   let overall: NodeJS.Timeout | undefined;
   let linger: NodeJS.Timeout | undefined;
 
-  const send = (packet: Buffer, to: { address: string; port: number }) => {
-    if (!closed) socket.send(packet, to.port, to.address, () => {});
+  const send = (packet: Buffer, to: { address: string; port: number }, then?: () => void) => {
+    if (!closed) socket.send(packet, to.port, to.address, () => then?.());
+    else then?.();
   };
   const finish = (outcome: UploadOutcome) => {
     if (done) return;
@@ -134,9 +135,10 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
     settle(outcome);
   };
   const fail = (code: UploadError['code'], message: string, tell?: { code: number; message: string }) => {
-    if (tell && tid) send(errorPacket(tell.code, tell.message), tid);
     finish({ ok: false, error: { code, message } });
-    close();
+    // Closed once the device has been told (a socket closed at once drops what it was sending).
+    if (tell && tid) send(errorPacket(tell.code, tell.message), tid, close);
+    else close();
   };
   const armSilence = () => {
     clearTimeout(silence);
