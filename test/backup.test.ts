@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runAssociation } from '../host/agent/association-run.js';
+import { InventoryError, parseInventory, syncInventory } from '../host/agent/inventory/index.js';
 import { checkRunEnd } from '../host/sandbox/check-report.js';
 import { createAgentRecord } from '../host/store/agents.js';
 import { getConfiguration, listConfigurations, MAX_CONFIGURATIONS_PER_DEVICE, md5 } from '../host/store/configurations.js';
@@ -234,5 +236,59 @@ describe('the configuration history in the store', () => {
   it('refuses a result whose backup the store cannot hold', () => {
     const bad = { ...result('x'), backup: { label: 'x', running: 5 } } as unknown as RunResult;
     expect(() => writeRunResult(store, { agentId: agent.id, deviceId: device.id }, bad)).toThrow('cannot store the run result: backup.running must be a string');
+  });
+});
+
+describe('the agent schedules backup() when the inventory lists it', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-backup-inventory-'));
+  writeFileSync(path.join(dir, 'cfg.js'), drv(`D.success(D.createBackup({ label: 'sched', running: 'hostname ' + D.device.ip() + '\\n' }));`));
+  writeFileSync(path.join(dir, 'plain.js'), 'function validate() { D.success(); }\nfunction get_status() { D.success(); }\n');
+  const inventory = (driverPath: string) => `
+version: 1
+devices:
+  - name: sw
+    ip: 127.0.0.1
+drivers:
+  - name: cfg
+    path: ${driverPath}
+    samplePeriod: 3600
+    actions: [get_status, backup]
+associations:
+  - driver: cfg
+    device: sw
+`;
+
+  it('accepts backup for a driver that defines it, refuses it otherwise; a run writes the history', async () => {
+    const parsed = parseInventory(inventory('cfg.js'), { format: 'yaml', file: path.join(dir, 'inventory.yaml'), env: {} });
+    expect(parsed.drivers[0]!.actions).toEqual(['get_status', 'backup']);
+    let problems: readonly string[] = [];
+    try {
+      parseInventory(inventory('plain.js'), { format: 'yaml', file: path.join(dir, 'inventory.yaml'), env: {} });
+    } catch (error) {
+      problems = (error as InventoryError).problems;
+    }
+    expect(problems).toEqual(['line 10: drivers[0].actions[1]: plain.js defines no function backup() (it has get_status, validate)']);
+
+    const store = openStore({ path: ':memory:', secretKey: 'k' });
+    try {
+      const synced = syncInventory(store, parsed);
+      const job = synced.scheduled[0]!;
+      const runs = await runAssociation(
+        { store, executor: host, agentId: synced.agentId, write: { activity: false } },
+        job.id,
+        job.actions,
+        new AbortController().signal,
+        { started() {}, finished() {}, abandoned() {} },
+      );
+      expect(runs.map((r) => [r.action, r.result.status])).toEqual([
+        ['get_status', 'success'],
+        ['backup', 'success'],
+      ]);
+      const history = listConfigurations(store, job.deviceId);
+      expect(history).toMatchObject([{ label: 'sched', source: 'driver', runId: runs[1]!.runId }]);
+      expect(getConfiguration(store, job.deviceId, 'latest')!.running).toBe('hostname 127.0.0.1\n');
+    } finally {
+      store.close();
+    }
   });
 });
