@@ -71,7 +71,7 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
             return;
           }
         } else if (isArray(arg)) for (let i = 0; i < arg.length; i++) append(variables, arg[i]);
-        else warn(`D.success expects (variables, table) or a backup; an argument of type ${typeof arg} was ignored`);
+        else warn(`D.success expects (variables, table); an argument of type ${typeof arg} was ignored`);
       }
       if (args.length > 2) warn(`D.success takes at most two arguments (variables, table); ${args.length - 2} more were ignored`);
       if (variables.length > maxVariables) {
