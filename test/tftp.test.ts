@@ -273,3 +273,20 @@ function backup() {
     expect(thrown.message).toMatch(/^Error: parse failed\n\s+at .*driver\.js:12/);
   });
 });
+
+describe('driverbox run --action backup with a TFTP upload', () => {
+  it('prints the uploaded configuration as the backup, and the TFTP exchange with --verbose', async () => {
+    scenarios.set('cli', (to) => tftpPut(to, 'running.cfg', 'cli'));
+    const file = path.join(work, 'tftp-driver.js');
+    writeFileSync(file, driver('cli', `{ filePath: 'cli', timeout: 10000 }`));
+    const bin = path.resolve('bin/driverbox.js');
+    const args = [bin, 'run', file, '--action', 'backup', '--device-ip', '127.0.0.1', '--port-map', `80=${devicePort}`];
+    const json = await exec(process.execPath, [...args, '--json'], { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed).toMatchObject({ status: 'success', backup: { label: 'tftp', running: config, startup: null, runningBytes: Buffer.byteLength(config) } });
+    const text = await exec(process.execPath, [...args, '--verbose'], { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+    expect(text.stdout).toContain('Backup "tftp"\n  running: ');
+    expect(text.stdout).toMatch(/TFTP tftp:\/\/127\.0\.0\.1:\d+\/cli/);
+    expect(text.stdout).toContain('< interface Gi0/29');
+  });
+});
