@@ -114,8 +114,17 @@ const run = (source: string, limits = {}) =>
 
 describe('D.tftpServer.accept with tftp-hpa uploading', () => {
   it('receives an octet upload on the device-facing address; the backup is the file', async () => {
-    scenarios.set('octet', (to) => tftpPut(to, 'running.cfg', 'cfg-1.txt'));
+    let clientSaid: string | null = null;
+    let clientMs = 0;
+    scenarios.set('octet', async (to) => {
+      const started = performance.now();
+      clientSaid = await tftpPut(to, 'running.cfg', 'cfg-1.txt');
+      clientMs = performance.now() - started;
+    });
     const r = await run(driver('octet', `{ port: 0, filePath: 'cfg-1.txt', timeout: 10000 }`));
+    // The run ends in onUpload, at once: the device still got its final ACK (no retry, no timeout).
+    await expect.poll(() => clientSaid).toBe('');
+    expect(clientMs).toBeLessThan(2000);
     expect(r).toMatchObject({ status: 'success', errorType: null });
     expect(r.backup!.running).toBe(config);
     expect(r.logs[0]).toEqual({ level: 'info', message: 'ready string number' });

@@ -219,15 +219,19 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
     chunks.push(Buffer.from(data));
     silentWaits = 0;
     lastAck = ackPacket(block);
-    send(lastAck, tid!);
     expected = (expected + 1) & 0xffff;
     if (data.length < BLOCK) {
+      clearTimeout(silence);
       const whole = Buffer.concat(chunks, size);
-      finish({ ok: true, content: mode === 'netascii' ? fromNetascii(whole) : whole, fileName, mode, peer: from.address });
+      const outcome: UploadOutcome = { ok: true, content: mode === 'netascii' ? fromNetascii(whole) : whole, fileName, mode, peer: from.address };
+      // Delivered once the final ACK is on its way: the driver may end the run at once, which
+      // closes the socket, and a device that never got its ACK would retry for seconds and fail.
+      send(lastAck, tid!, () => finish(outcome));
       // Linger a little to answer a lost final ACK, then close (the run's end closes it sooner).
       linger = setTimeout(close, Math.min(2 * retransmitMs, 2000));
       linger.unref();
     } else {
+      send(lastAck, tid!);
       armSilence();
     }
   });
