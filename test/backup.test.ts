@@ -14,7 +14,9 @@ import { createAgentRecord } from '../host/store/agents.js';
 import { getConfiguration, listConfigurations, MAX_CONFIGURATIONS_PER_DEVICE, md5 } from '../host/store/configurations.js';
 import { setDeviceCredentials } from '../host/store/credentials.js';
 import { createDevice } from '../host/store/devices.js';
+import Database from 'better-sqlite3';
 import { openStore } from '../host/store/index.js';
+import { migrate, migrations } from '../host/store/migrations.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import type { RunResult } from '../host/run-result.js';
 import { runSource, useHost } from './helpers/host.js';
@@ -290,5 +292,30 @@ associations:
     } finally {
       store.close();
     }
+  });
+});
+
+describe('migration 3 (configuration backups)', () => {
+  it('upgrades a version 2 store in place, keeping its data, and applies nothing more on reopening', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'driverbox-migrate-3-')), 'v2.db');
+    const raw = new Database(file);
+    raw.transaction(() => {
+      for (const m of migrations.filter((m) => m.version <= 2)) m.up(raw);
+      raw.pragma('user_version = 2');
+    })();
+    raw.prepare("INSERT INTO agents (display_name, creation_time, status_last_change) VALUES ('old site', 1000, 1000)").run();
+    raw.close();
+    const store = openStore({ path: file });
+    try {
+      expect(store.db.pragma('user_version', { simple: true })).toBe(3);
+      const device = createDevice(store, 1, { displayName: 'sw', ip: '10.0.0.3' });
+      writeRunResult(store, { agentId: 1, deviceId: device.id }, { status: 'success', errorType: null, message: null, variables: [], tables: [], logs: [], warnings: [], http: [], action: 'backup', limitExceeded: null, durationMs: 1, backup: { label: 'l', running: 'r', startup: null, runningBytes: 1, startupBytes: null } });
+      expect(listConfigurations(store, device.id)).toHaveLength(1);
+    } finally {
+      store.close();
+    }
+    const again = new Database(file);
+    expect(migrate(again, file)).toEqual([]);
+    again.close();
   });
 });
