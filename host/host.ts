@@ -79,7 +79,7 @@ export interface RunRequest {
   source?: string;
   /** Name shown in stack traces when `source` is given (default driver.js). */
   filename?: string;
-  /** validate, get_status (default) or custom_N. */
+  /** validate, get_status (default), backup or custom_N. */
   action?: string;
   device?: DeviceSpec;
   parameters?: Record<string, unknown>;
@@ -176,7 +176,7 @@ export function createHost(options: HostOptions = {}): Host {
       const recording = request.replay === undefined ? null : await loadRecording(request.replay);
       const action = request.action ?? recording?.action ?? 'get_status';
       if (!ENTRY_POINT.test(action)) {
-        throw new DriverboxError('UNKNOWN_ACTION', `unknown action "${action}": use validate, get_status or custom_1, custom_2, …`);
+        throw new DriverboxError('UNKNOWN_ACTION', `unknown action "${action}": use validate, get_status, backup or custom_1, custom_2, …`);
       }
       const parameters = request.parameters ?? {};
       if (typeof parameters !== 'object' || Array.isArray(parameters) || parameters === null) {

@@ -30,6 +30,17 @@ export interface HttpExchange {
   response?: { headers: Record<string, string | string[]>; body: string | null };
 }
 
+/** The configuration backup a backup() run reported with D.success(D.createBackup(…)). */
+export interface BackupResult {
+  label: string;
+  running: string;
+  /** null when the driver gave none. */
+  startup: string | null;
+  /** UTF-8 sizes of the two configurations (startupBytes null with no startup). */
+  runningBytes: number;
+  startupBytes: number | null;
+}
+
 export interface RunResult {
   status: 'success' | 'failure';
   errorType: string | null;
@@ -41,6 +52,8 @@ export interface RunResult {
   warnings: string[];
   /** HTTP exchanges of the run, in the order they were sent. */
   http: HttpExchange[];
+  /** The configuration backup the run reported, when it reported one (only a success does). */
+  backup?: BackupResult;
   action: string;
   limitExceeded: LimitName | null;
   durationMs: number;

@@ -30,6 +30,12 @@ export const bounds = Object.freeze({
   recordId: 50,
 });
 
+/** Configuration backups (D.createBackup): the platform's 1 MiB per configuration, in characters; our label bound. */
+export const backupBounds = Object.freeze({
+  configurationChars: 1048576,
+  label: 255,
+});
+
 export const reservedPathWords = ['table', 'column', 'history'];
 
 /** An interval (setInterval) fires at most this often: a 0 ms interval cannot spin (browsers clamp too). */

@@ -5,7 +5,7 @@
 // guard; errors become text here (error-text.ts).
 import { append, hasOwn, objectKeys, regexpTest } from './intrinsics';
 
-const ENTRY_POINT = /^(validate|get_status|custom_[1-9]\d*)$/;
+const ENTRY_POINT = /^(validate|get_status|backup|custom_[1-9]\d*)$/;
 
 export interface DriverCode {
   /** The entry point asked for, when the driver defines it. */

@@ -1,5 +1,6 @@
 // Entry of the runtime bundle. Evaluated in every run's fresh context: it leaves one
 // install function, which the host calls with its bridge Reference and the run's config.
+import { createBackupFactory } from './backup';
 import { createBridge, type HostCall } from './bridge';
 import { createConsole } from './console';
 import { errorType, valueType } from './constants';
@@ -12,6 +13,7 @@ import { createScheduler, installScheduler } from './scheduler';
 import { installTimers } from './timers';
 import { createMetricFactory } from './metrics';
 import { Table } from './tables';
+import { createTftpServer } from './tftp';
 import { createVariableFactory } from './variables';
 import { createWarn } from './warnings';
 import { hasOwn, weakSetAdd, weakSetHas } from './intrinsics';
@@ -67,6 +69,8 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
     failure: ender.failure,
     createVariable,
     createMetric: createMetricFactory(createVariable),
+    createBackup: createBackupFactory(warn),
+    tftpServer: createTftpServer(bridge),
     createTable: (label: unknown, headers: unknown) => new Table(label, headers, config.limits.maxTableRows, warn),
     getParameter(name: unknown) {
       const key = String(name);

@@ -51,6 +51,15 @@ export interface RunEnd {
   message: string | null;
   variables: VariableRecord[];
   tables: TableRecord[];
+  /** The configuration backup D.success reported (backup() drivers), checked again by the host. */
+  backup?: BackupRecord;
+}
+
+/** A configuration backup (D.createBackup): the runtime's check, then the host's. */
+export interface BackupRecord {
+  label: string;
+  running: string;
+  startup: string | null;
 }
 
 export interface DeviceInfo {
@@ -140,7 +149,7 @@ export type QueuedOp = 'http' | 'tls' | 'timer' | 'proto' | 'cancel';
  * The D.device modules other than HTTP, each served on the host by its handler
  * (host/bridges/protocols.ts). SNMP's get / walk / set are one module, its options naming the call.
  */
-export type ProtocolModule = 'ssh' | 'sshShell' | 'telnet' | 'snmp' | 'winrm';
+export type ProtocolModule = 'ssh' | 'sshShell' | 'telnet' | 'snmp' | 'winrm' | 'tftp';
 
 export interface ProtocolCall {
   /** 0 = the run's device; n > 0 = the nth D.createExternalDevice of this run. */

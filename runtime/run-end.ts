@@ -3,7 +3,8 @@
 import type { Bridge } from './bridge';
 import { errorType } from './constants';
 import { describeError } from './error-text';
-import type { RunEnd, TableRecord } from './protocol';
+import { checkBackup, looksLikeBackup } from './backup';
+import type { BackupRecord, RunEnd, TableRecord } from './protocol';
 import { Table } from './tables';
 import { collectVariables } from './variables';
 import type { Warn } from './warnings';
@@ -51,12 +52,25 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
       if (ended) return warn(`D.success came after the run had already ended with ${ended}; it was ignored (the first outcome wins)`);
       const variables: unknown[] = [];
       const tables: TableRecord[] = [];
+      let backup: BackupRecord | null = null;
       // Indexed loops and append(): a driver may have replaced Array.prototype's iterator, slice or push.
       for (let a = 0; a < args.length && a < 2; a++) {
         const arg = args[a];
         if (!arg) continue;
         if (arg instanceof Table) append(tables, arg.getResult());
-        else if (isArray(arg)) for (let i = 0; i < arg.length; i++) append(variables, arg[i]);
+        else if (looksLikeBackup(arg)) {
+          if (backup) {
+            warn('D.success was given two configuration backups; only the first one is kept');
+            continue;
+          }
+          // Checked again now: the driver may have changed it since D.createBackup, or built it by hand.
+          try {
+            backup = checkBackup(arg, warn);
+          } catch (error) {
+            end(failure(errorType.GENERIC_ERROR, `D.success: ${describeError(error, driverFilename)}`), 'D.success');
+            return;
+          }
+        } else if (isArray(arg)) for (let i = 0; i < arg.length; i++) append(variables, arg[i]);
         else warn(`D.success expects (variables, table); an argument of type ${typeof arg} was ignored`);
       }
       if (args.length > 2) warn(`D.success takes at most two arguments (variables, table); ${args.length - 2} more were ignored`);
@@ -67,7 +81,9 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
         );
         return;
       }
-      end({ status: 'success', errorType: null, message: null, variables: collectVariables(variables, warn), tables }, 'D.success');
+      const outcome: RunEnd = { status: 'success', errorType: null, message: null, variables: collectVariables(variables, warn), tables };
+      if (backup) outcome.backup = backup;
+      end(outcome, 'D.success');
     },
     failure(type) {
       let chosen: string = errorType.GENERIC_ERROR;

@@ -4,6 +4,7 @@
 # own instances with configurations they write; nothing here is started as a service.
 set -euo pipefail
 packages=(openssh-server snmpd snmp inetutils-telnetd)
+packages+=(tftp-hpa) # the TFTP client that uploads to D.tftpServer in test/tftp.test.ts
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"

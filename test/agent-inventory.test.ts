@@ -224,7 +224,7 @@ drivers:
       'line 14: drivers[2].parameters.l: LIST item 0 must be a string (got number 1)',
       'line 15: drivers[2].parameters.z: must be a default value (string, number or list of strings) or { type, default, description } (got null)',
       'line 10: drivers[2].samplePeriod: must be an integer 1–86400 (got 0)',
-      'line 16: drivers[2].actions[2]: must be get_status, validate or custom_N (got "reboot")',
+      'line 16: drivers[2].actions[2]: must be get_status, validate, backup or custom_N (got "reboot")',
       'line 16: drivers[2].actions[3]: get_status is listed twice',
       'line 16: drivers[2].actions[1]: custom.js defines no function custom_2() (it has get_status, validate, custom_1)',
       'line 21: drivers[3].parametres: unknown field (did you mean "parameters"?)',

@@ -212,7 +212,12 @@ describe('driverbox CLI', () => {
     expect(again.stdout).toContain(stored![0]);
     const store = openStore({ path: path.join(dataDir, 'driverbox.db') });
     const runs = store.db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number };
+    // Configuration-management examples also run backup(): an unchanged configuration is stored once.
+    const configurations = store.db.prepare('SELECT count(*) AS n FROM device_configurations').get() as { n: number };
     store.close();
-    expect(runs.n).toBe(examples * 2);
+    const backups = (stdout.match(/ · backup · simulated/g) ?? []).length;
+    expect(backups).toBeGreaterThanOrEqual(1);
+    expect(runs.n).toBe((examples + backups) * 2);
+    expect(configurations.n).toBe(backups);
   });
 });

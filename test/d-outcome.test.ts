@@ -280,7 +280,7 @@ function custom_2() { D.success([D.createVariable('which', 'W', 'custom_2')]); }
   it('an unknown action: host.run rejects with UNKNOWN_ACTION', async () => {
     const run = runSource(host, `function get_status() { D.success(); }`, { action: 'reboot' });
     await expect(run).rejects.toBeInstanceOf(DriverboxError);
-    await expect(run).rejects.toMatchObject({ code: 'UNKNOWN_ACTION', message: 'unknown action "reboot": use validate, get_status or custom_1, custom_2, …' });
+    await expect(run).rejects.toMatchObject({ code: 'UNKNOWN_ACTION', message: 'unknown action "reboot": use validate, get_status, backup or custom_1, custom_2, …' });
   });
 
   it.each(['custom_0', 'custom_', 'Validate', 'get_status '])('%j is not an action', async (action) => {

@@ -774,8 +774,63 @@ declare namespace Driverbox {
     buffer: SafeBufferFactory;
   }
 
+  // ── Configuration backups (docs/driver-api/backup.md) ──────────────────────────────────────────
+  /** What `D.createBackup` takes. */
+  interface BackupInput {
+    /** Default "Custom Driver Configuration Backup"; at most 255 characters (longer is cut, with a warning). */
+    label?: string | null;
+    /** The running configuration: required, at most 1,048,576 characters. */
+    running: string;
+    /** The startup configuration: a string of at most 1,048,576 characters, or nothing. */
+    startup?: string | null;
+    /** Accepted and ignored (the platform's diff filter): driverbox stores the configuration whole. */
+    ignoredLines?: string[];
+  }
+
+  /** A checked backup, for `D.success(backup)` at the end of `backup()`. */
+  interface Backup {
+    readonly type: 'backup';
+    label: string;
+    running: string;
+    startup: string | null;
+  }
+
+  /** An error given to a `D.tftpServer.accept` callback. */
+  interface TftpError {
+    /** INVALID_OPTIONS, TFTP_BUSY, NO_ADDRESS, TOO_MANY_SESSIONS, TFTP_TIMEOUT, OUTPUT_TOO_LARGE, TFTP_ERROR, ABORTED. */
+    code: string;
+    message: string;
+  }
+
+  /** Options of `D.tftpServer.accept`. */
+  interface TftpAcceptOptions {
+    /** The file name the device must upload (leading slashes ignored); any when absent. */
+    filePath?: string;
+    /** ms from opening to a complete upload (default 30000), within the run's deadline. */
+    timeout?: number;
+    /** 69 asks for TFTP's own port (used when the host may bind it); otherwise a random port is used. */
+    port?: number;
+  }
+
+  /** The run's TFTP receiver, for devices that upload their configuration. */
+  interface TftpServer {
+    /**
+     * Opens the receiver: `onReady(null, host, port)` gives the address and port to tell the device (or
+     * `onReady(error)`); `onUpload(null, content)` then gets the uploaded file as text (or `onUpload(error)`).
+     */
+    accept(
+      options: TftpAcceptOptions | null | undefined,
+      onReady: (error: TftpError | null, host?: string | null, port?: number | null) => void,
+      onUpload: (error: TftpError | null, content?: string | null) => void,
+    ): void;
+  }
+
   /** The global `D`: everything a driver may use. */
   interface D {
+    /** A configuration backup for `D.success` (in `backup()`). Throws the platform's errors on bad input. */
+    createBackup(backup: BackupInput): Backup;
+    /** A TFTP receiver for the run (one per run). */
+    readonly tftpServer: TftpServer;
     /** The names `D.failure` takes. */
     readonly errorType: ErrorTypes;
     /** The names a variable's or column's `valueType` takes. */
@@ -787,6 +842,9 @@ declare namespace Driverbox {
     success(): void;
     success(variables: Variable[] | null | undefined, table?: Table | null): void;
     success(table: Table, variables?: Variable[] | null): void;
+    /** The end of `backup()`: the configuration to store (variables or a table may come along). */
+    success(backup: Backup, more?: Variable[] | Table | null): void;
+    success(variables: Variable[] | Table | null | undefined, backup: Backup): void;
     /** Ends the run with a failure; anything but a `D.errorType` is reported as `GENERIC_ERROR`, with a warning. */
     failure(errorType: ErrorType): void;
     /** A variable for `D.success`. Throws on a bad uid or value type; text past its limit is cut, with a warning. */
@@ -836,7 +894,7 @@ declare namespace Driverbox {
   }
 
   /**
-   * An entry point: `validate`, `get_status` or `custom_1`, `custom_2`, … at the driver's top level, called with no
+   * An entry point: `validate`, `get_status`, `backup` or `custom_1`, `custom_2`, … at the driver's top level, called with no
    * arguments; nothing it returns is used. Opt in to checking one with a `@type {Driverbox.EntryPoint}` JSDoc tag.
    */
   type EntryPoint = () => void;
@@ -847,6 +905,8 @@ declare namespace Driverbox {
     validate?: EntryPoint;
     /** Reads the device and reports variables and tables (the default action). */
     get_status?: EntryPoint;
+    /** Configuration management: ends with `D.success(D.createBackup({ label, running, startup }))`. */
+    backup?: EntryPoint;
     /** Custom actions, `custom_1`, `custom_2`, …, listed by their `@label` / `@documentation`. */
     [custom: `custom_${number}`]: EntryPoint | undefined;
   }

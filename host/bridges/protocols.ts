@@ -10,6 +10,7 @@ import type { SnmpSettings } from '../device.js';
 import { snmpRequest } from './snmp/index.js';
 import { sshCommand, sshShell } from './ssh/index.js';
 import { telnetCommand } from './telnet/index.js';
+import { tftpRequest } from './tftp/index.js';
 import { winrmCommand } from './winrm/index.js';
 
 export type { ProtocolAnswer, ProtocolModule };
@@ -62,6 +63,11 @@ export interface ProtocolContext {
    * `request` the command or request as text (masked, kept in a full transcript only).
    */
   exchange(url: string, request: string | null): ProtocolExchange;
+  /**
+   * The call leaves something open after its answer (D.tftpServer's receiver): the run's end must
+   * abort `signal` even when no call is in flight then.
+   */
+  holdsUntilEnd?(): void;
 }
 
 /** Serves one call of a module: never throws, never rejects (RunNetwork turns either into INTERNAL_ERROR). */
@@ -73,6 +79,7 @@ export const protocolHandlers: Readonly<Record<ProtocolModule, ProtocolHandler>>
   telnet: telnetCommand,
   snmp: snmpRequest,
   winrm: winrmCommand,
+  tftp: tftpRequest,
 };
 
 /** The method a module's exchanges show in the transcript. */
@@ -82,6 +89,7 @@ export const transcriptMethod: Readonly<Record<ProtocolModule, string>> = {
   telnet: 'TELNET',
   snmp: 'SNMP',
   winrm: 'WINRM',
+  tftp: 'TFTP',
 };
 
 /** What a module not built yet answers. */

@@ -110,6 +110,8 @@ export class RunNetwork {
   // At most maxConcurrentRequests of the run's requests are in flight; the others wait here,
   // so a driver that fires a hundred requests at once does not flood its device.
   #active = 0;
+  /** A protocol call left something open past its answer (protocols.ts holdsUntilEnd): abort at close. */
+  #holding = false;
   readonly #waiting: Array<() => void> = [];
 
   constructor(plan: NetworkPlan) {
@@ -289,6 +291,9 @@ export class RunNetwork {
         takeSession: () => ++this.#deviceSessions <= this.#plan.limits.maxDeviceSessions,
         takeCommand: () => ++this.#deviceCommands <= this.#plan.limits.maxDeviceCommands,
         maxOutputBytes: this.#plan.limits.maxOutputBytes,
+        holdsUntilEnd: () => {
+          this.#holding = true;
+        },
         addSecret: (secret) => this.#redactors.add(secret),
         mask: (text) => redactor().text(text),
         exchange: (url, request) => {
@@ -337,7 +342,7 @@ export class RunNetwork {
   close(): HttpExchange[] {
     this.#closed = true;
     // Aborting dispatches an event (~10 us): only worth it when something is still in flight.
-    if (this.#active > 0) this.#abort.abort();
+    if (this.#active > 0 || this.#holding) this.#abort.abort();
     this.#waiting.length = 0;
     // Copies: a request cut short by the run's end would otherwise still change its record later.
     return this.#exchanges.map((e) => {

@@ -1,6 +1,6 @@
 // Human output of a RunResult: variables and tables as aligned columns, then HTTP
 // exchanges, logs and warnings. Colour only on a terminal, and never with NO_COLOR.
-import type { HttpExchange, RunResult } from '../run-result.js';
+import type { BackupResult, HttpExchange, RunResult } from '../run-result.js';
 
 export interface Style {
   bold(s: string): string;
@@ -55,6 +55,21 @@ function exchangeLines(h: HttpExchange, style: Style): string[] {
   return lines;
 }
 
+/** Lines of the running configuration shown by `run`; --json carries all of it. */
+export const BACKUP_PREVIEW_LINES = 40;
+
+/** The backup: its label and sizes, then the first lines of the running configuration. */
+function backupLines(backup: BackupResult, style: Style): string[] {
+  const startup =
+    backup.startup === null ? 'none' : backup.startup === backup.running ? `${size(backup.startupBytes ?? 0)}, same as running` : size(backup.startupBytes ?? 0);
+  const lines = ['', style.bold(`Backup "${backup.label}"`), `  running: ${size(backup.runningBytes)}   startup: ${startup}`];
+  const running = backup.running.split('\n');
+  if (running.length && running[running.length - 1] === '') running.pop();
+  lines.push(...running.slice(0, BACKUP_PREVIEW_LINES).map((l) => `  ${style.dim('|')} ${l.replace(/\r$/, '')}`));
+  if (running.length > BACKUP_PREVIEW_LINES) lines.push(style.dim(`  … ${running.length - BACKUP_PREVIEW_LINES} more lines (--json has the whole configuration)`));
+  return lines;
+}
+
 export function formatResult(result: RunResult, title: string, style: Style = plain): string {
   const out: string[] = [];
   const indent = (lines: string[]) => lines.map((l) => `  ${l}`);
@@ -77,6 +92,7 @@ export function formatResult(result: RunResult, title: string, style: Style = pl
     const header = ['Id', ...table.columnHeaders.map((h) => (h.unit ? `${h.label} (${h.unit})` : h.label))];
     out.push(...indent(alignedTable(header, table.rows.map((r) => r.map((c) => c ?? '(null)')))));
   }
+  if (result.backup) out.push(...backupLines(result.backup, style));
   if (result.http.length) {
     section('HTTP', result.http.length);
     for (const h of result.http) out.push(...indent(exchangeLines(h, style)));
@@ -110,5 +126,6 @@ export function jsonResult(result: RunResult): string {
     warnings: result.warnings,
     http: result.http,
     limitExceeded: result.limitExceeded,
+    ...(result.backup ? { backup: result.backup } : {}),
   });
 }

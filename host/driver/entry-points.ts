@@ -1,8 +1,9 @@
-// Lists a driver's entry points (validate, get_status, custom_N) with the @label and
+// Lists a driver's entry points (validate, get_status, backup, custom_N) with the @label and
 // @documentation of the comment block that precedes each, as the collector's UI shows them.
 import { segments } from './scan.js';
 
-export const ENTRY_POINT = /^(validate|get_status|custom_[1-9]\d*)$/;
+/** backup() is the platform's configuration-management entry point (D.createBackup). */
+export const ENTRY_POINT = /^(validate|get_status|backup|custom_[1-9]\d*)$/;
 
 export interface EntryPoint {
   name: string;
@@ -84,7 +85,8 @@ export function listEntryPoints(source: string): EntryPoint[] {
 function order(name: string): number {
   if (name === 'validate') return 0;
   if (name === 'get_status') return 1;
-  return 1 + Number(name.slice('custom_'.length));
+  if (name === 'backup') return 2;
+  return 2 + Number(name.slice('custom_'.length));
 }
 
 function count(text: string, ch: string): number {

@@ -12,7 +12,7 @@ export const CODE_SLOT = '__driverboxCode';
 /** Entry-point names that appear anywhere in the source (in code, comments or strings alike: typeof sorts them out). */
 function namedEntryPoints(source: string): string[] {
   const names = new Set<string>();
-  for (const match of source.matchAll(/\b(?:validate|get_status|custom_[1-9]\d*)\b/g)) {
+  for (const match of source.matchAll(/\b(?:validate|get_status|backup|custom_[1-9]\d*)\b/g)) {
     if (ENTRY_POINT.test(match[0])) names.add(match[0]);
   }
   return [...names];

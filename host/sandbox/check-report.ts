@@ -4,8 +4,8 @@
 // only what passes here becomes a RunResult (and reaches the store). The RunEnd returned is
 // rebuilt from the checked fields alone: nothing else the runtime sent (an extra field nested
 // deep, an inherited toJSON) can reach the store, structured clone or JSON.stringify.
-import { bounds, errorType, reservedPathWords, valueType } from '../../runtime/constants.js';
-import type { ColumnHeader, LogMessage, RunEnd, TableRecord, VariableRecord } from '../../runtime/protocol.js';
+import { backupBounds, bounds, errorType, reservedPathWords, valueType } from '../../runtime/constants.js';
+import type { BackupRecord, ColumnHeader, LogMessage, RunEnd, TableRecord, VariableRecord } from '../../runtime/protocol.js';
 
 export interface ReportBounds {
   maxVariables: number;
@@ -82,6 +82,15 @@ function checkTable(value: unknown, where: string, maxRows: number): TableRecord
   return { label, columnHeaders: columns, rows };
 }
 
+function checkBackup(value: unknown): BackupRecord {
+  if (!isRecord(value)) throw new BadReport(`backup must be an object (got ${describe(value)})`);
+  return {
+    label: text(value.label, 'backup.label', 1, backupBounds.label),
+    running: text(value.running, 'backup.running', 0, backupBounds.configurationChars),
+    startup: optionalText(value.startup, 'backup.startup', backupBounds.configurationChars),
+  };
+}
+
 /** The report rebuilt from its checked fields, or the text of its first problem. */
 export function checkRunEnd(payload: unknown, limits: ReportBounds): RunEnd | string {
   try {
@@ -94,7 +103,12 @@ export function checkRunEnd(payload: unknown, limits: ReportBounds): RunEnd | st
     const variables = list(payload.variables, 'variables', limits.maxVariables).map((v, i) => checkVariable(v, `variables[${i}]`));
     // D.success takes at most two arguments, so at most two tables.
     const tables = list(payload.tables, 'tables', 2).map((t, i) => checkTable(t, `tables[${i}]`, limits.maxTableRows));
-    return { status: payload.status, errorType: type, message: payload.message, variables, tables };
+    const end: RunEnd = { status: payload.status, errorType: type, message: payload.message, variables, tables };
+    if (payload.backup !== undefined) {
+      if (payload.status !== 'success') throw new BadReport('a failure carries no backup');
+      end.backup = checkBackup(payload.backup);
+    }
+    return end;
   } catch (error) {
     if (error instanceof BadReport) return error.message;
     throw error;

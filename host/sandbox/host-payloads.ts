@@ -115,7 +115,7 @@ export function checkNetworkCall(payload: unknown): ((HttpCall | TlsCall) & { id
   return { ...base, method: payload.method as HttpCall['method'] };
 }
 
-const modules: ReadonlySet<string> = new Set<ProtocolModule>(['ssh', 'sshShell', 'telnet', 'snmp', 'winrm']);
+const modules: ReadonlySet<string> = new Set<ProtocolModule>(['ssh', 'sshShell', 'telnet', 'snmp', 'winrm', 'tftp']);
 
 /** A call of a protocol module (SSH, Telnet, SNMP, WinRM); or the text of why it is refused. */
 export function checkProtocolCall(payload: unknown): (ProtocolCall & { id: number }) | string {

@@ -71,6 +71,17 @@ function failure(errorType: string, message: string): RunEnd {
   return { status: 'failure', errorType, message, variables: [], tables: [] };
 }
 
+/** The run's backup in its result, with its sizes; a backup() that succeeded without one is warned about. */
+function withBackup(result: RunResult, end: RunEnd, action: string): RunResult {
+  if (end.backup) {
+    const { label, running, startup } = end.backup;
+    result.backup = { label, running, startup, runningBytes: Buffer.byteLength(running), startupBytes: startup === null ? null : Buffer.byteLength(startup) };
+  } else if (action === 'backup' && end.status === 'success') {
+    result.warnings.push('backup() succeeded without a configuration: pass D.createBackup({label, running, startup}) to D.success; nothing was backed up');
+  }
+  return result;
+}
+
 /**
  * Did isolated-vm stop the call (its timeout, a memory limit, disposal), as opposed to the
  * driver throwing? A disposed isolate says so by itself. For a timeout, isolated-vm's error may
@@ -394,7 +405,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
 
   function resultOf({ end, limit }: Ending): RunResult {
     const failed = end.status === 'failure';
-    return {
+    const result: RunResult = {
       status: end.status,
       errorType: end.errorType,
       // Only a failed run's message is looked at: a run that succeeds pays nothing for hints.
@@ -408,6 +419,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
       limitExceeded: limit,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     };
+    return withBackup(result, end, plan.action);
   }
 
   // A Callback reaches the context as a plain function; a Reference would make V8 build

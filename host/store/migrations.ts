@@ -2,6 +2,7 @@
 // migration runs in its own transaction, so a store is always at one whole version. A store
 // written by a newer driverbox is refused rather than guessed at.
 import type Database from 'better-sqlite3';
+import { configurationsSchema } from './schema/configurations.js';
 import { coreSchema } from './schema/core.js';
 import { driversSchema } from './schema/drivers.js';
 import { marketplaceSchema } from './schema/marketplace.js';
@@ -32,6 +33,13 @@ export const migrations: readonly Migration[] = [
     name: 'marketplace accounts',
     up(db) {
       db.exec(marketplaceSchema);
+    },
+  },
+  {
+    version: 3,
+    name: 'configuration backups',
+    up(db) {
+      db.exec(configurationsSchema);
     },
   },
 ];

@@ -1,8 +1,10 @@
 // Writing a run's result into the store, in one transaction: the device's variables and their
 // history samples, its tables, the run's record and an activity-log entry. A failed run
 // changes no variable or table, but its record and log entry are kept like any other.
+import { backupBounds } from '../../runtime/constants.js';
 import type { RunResult, VariableRecord } from '../run-result.js';
 import { addActivity } from './activity-log.js';
+import { saveConfiguration } from './configurations.js';
 import { getDevice } from './devices.js';
 import { deviceSecrets, maskFor } from './run-secrets.js';
 import { insertRun, pruneDeviceRuns } from './runs.js';
@@ -38,6 +40,8 @@ export interface ReportedRun {
   runId: number;
   /** Ids of the variables the run wrote, in the order reported. */
   variableIds: number[];
+  /** The configuration the run's backup was stored as (a successful run that reported one). */
+  configuration?: { id: number; timestamp: number; changed: boolean };
 }
 
 export function writeRunResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions = {}): ReportedRun {
@@ -82,6 +86,11 @@ export function writeRunResult(store: Store, target: ReportTarget, unmasked: Run
       variableCount: variableIds.length,
       tableCount,
     });
+    // The device's configuration history (backup() drivers); its text masked like everything else.
+    const configuration =
+      result.status === 'success' && result.backup
+        ? saveConfiguration(store, target.deviceId, result.backup, now, { runId, source: 'driver' })
+        : undefined;
     if (options.keepRunsPerDevice != null) pruneDeviceRuns(store, target.deviceId, options.keepRunsPerDevice);
     if (options.activity ?? true) {
       addActivity(store, {
@@ -107,7 +116,7 @@ export function writeRunResult(store: Store, target: ReportTarget, unmasked: Run
         timestamp: now,
       });
     }
-    return { runId, variableIds };
+    return configuration ? { runId, variableIds, configuration } : { runId, variableIds };
   });
 }
 
@@ -149,6 +158,16 @@ function checkResult(result: RunResult): void {
     if (!v || typeof v.uid !== 'string' || v.uid === '') throw bad(`variables[${i}].uid`, 'must be a non-empty string');
     if (v.value !== null && typeof v.value !== 'string') throw bad(`variables[${i}].value`, 'must be a string or null');
   });
+  if (result.backup !== undefined) {
+    const b = result.backup as unknown as Record<string, unknown> | null;
+    if (!b || typeof b !== 'object') throw bad('backup', 'must be an object');
+    if (typeof b.label !== 'string' || b.label === '') throw bad('backup.label', 'must be a non-empty string');
+    if (typeof b.running !== 'string') throw bad('backup.running', 'must be a string');
+    if (b.startup !== null && typeof b.startup !== 'string') throw bad('backup.startup', 'must be a string or null');
+    if (b.running.length > backupBounds.configurationChars || (typeof b.startup === 'string' && b.startup.length > backupBounds.configurationChars)) {
+      throw bad('backup', `holds a configuration of more than ${backupBounds.configurationChars} characters`);
+    }
+  }
   result.tables.forEach((t, i) => {
     if (!t || typeof t.label !== 'string' || t.label === '') throw bad(`tables[${i}].label`, 'must be a non-empty string');
     if (!Array.isArray(t.columnHeaders) || !Array.isArray(t.rows)) throw bad(`tables[${i}]`, 'must have columnHeaders and rows arrays');

@@ -15,7 +15,7 @@ export interface PlannedRun {
   driver: CustomDriverRow;
   association: AssociationRow;
   device: DeviceRow;
-  /** get_status, validate or custom_N. */
+  /** get_status, validate, backup or custom_N. */
   action: string;
 }
 

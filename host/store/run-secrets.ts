@@ -81,7 +81,7 @@ export class SecretMask {
     return value === null ? null : this.text(value);
   }
 
-  /** A copy of the result with every text field masked: message, logs, warnings, HTTP exchanges, variables, tables. */
+  /** A copy of the result with every text field masked: message, logs, warnings, HTTP exchanges, variables, tables, backup. */
   result(result: RunResult): RunResult {
     if (this.empty) return result;
     return {
@@ -92,6 +92,20 @@ export class SecretMask {
       http: (result.http ?? []).map((exchange) => this.#deep(exchange, 0) as typeof exchange),
       variables: result.variables.map((v) => ({ ...v, value: typeof v.value === 'string' ? this.text(v.value) : v.value })),
       tables: result.tables.map((t) => this.#deep(t, 0) as typeof t),
+      ...(result.backup ? { backup: this.#backup(result.backup) } : {}),
+    };
+  }
+
+  /** A configuration backup with its texts masked and its sizes those of the masked texts. */
+  #backup(backup: NonNullable<RunResult['backup']>): NonNullable<RunResult['backup']> {
+    const running = this.text(backup.running);
+    const startup = this.nullable(backup.startup);
+    return {
+      label: this.text(backup.label),
+      running,
+      startup,
+      runningBytes: Buffer.byteLength(running),
+      startupBytes: startup === null ? null : Buffer.byteLength(startup),
     };
   }
 

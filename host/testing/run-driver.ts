@@ -20,7 +20,7 @@ import type { ChildAnswer, ChildRequest } from './child-runner.js';
 export interface RunDriverOptions {
   /** The driver file. */
   path: string;
-  /** validate, get_status (default) or custom_N. */
+  /** validate, get_status (default), backup or custom_N. */
   action?: string;
   /** The device; with `simulate`, these fields override the simulator's (e.g. wrong credentials). */
   device?: DeviceSpec;

@@ -3,6 +3,7 @@
 // define, is an inventory problem now rather than a failed run later.
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { listEntryPoints } from '../../driver/entry-points.js';
 import { inspectDriver } from '../../store/driver-inspection.js';
 import type { FieldChecker } from '../../simulator/field-checker.js';
 import { fieldPath } from '../../simulator/field-checker.js';
@@ -40,6 +41,8 @@ export function readDriverFile(
     checker.problem(fieldPath(at, 'path'), `${relativePath}${e.line ? ` line ${e.line}` : ''}: ${message}`);
   }
   const defined = new Set(['get_status', 'validate', ...inspection.actions.map((a) => `custom_${a.id}`)]);
+  // backup() is optional (configuration-management drivers): listed when the driver has it.
+  if (listEntryPoints(source).some((e) => e.name === 'backup')) defined.add('backup');
   actions?.forEach((action, i) => {
     if (!defined.has(action)) {
       checker.problem(fieldPath(fieldPath(at, 'actions'), i), `${relativePath} defines no function ${action}() (it has ${[...defined].join(', ')})`);

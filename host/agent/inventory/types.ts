@@ -43,7 +43,7 @@ export interface InventoryDriver {
   description: string | null;
   parameters: InventoryParameter[];
   samplePeriod: number;
-  /** get_status, validate or custom_N, in the order given. */
+  /** get_status, validate, backup or custom_N, in the order given. */
   actions: string[];
 }
 

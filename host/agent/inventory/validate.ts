@@ -201,7 +201,7 @@ function actionsOf(c: FieldChecker, value: unknown, path: string): string[] | nu
   const actions: string[] = [];
   value.forEach((item, i) => {
     const at = fieldPath(path, i);
-    if (typeof item !== 'string' || !ENTRY_POINT.test(item)) c.problem(at, `must be get_status, validate or custom_N (got ${describeValue(item)})`);
+    if (typeof item !== 'string' || !ENTRY_POINT.test(item)) c.problem(at, `must be get_status, validate, backup or custom_N (got ${describeValue(item)})`);
     else if (actions.includes(item)) c.problem(at, `${item} is listed twice`);
     else actions.push(item);
   });

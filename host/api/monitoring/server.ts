@@ -13,6 +13,7 @@ import { API_PREFIX, buildOpenApiDocument, collectRoutes } from './openapi.js';
 import { registerActivityLogRoutes } from './routes/activity-log.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerApplicationRoutes } from './routes/applications.js';
+import { registerConfigurationRoutes } from './routes/configurations.js';
 import { registerConnectionRoutes } from './routes/connections.js';
 import { registerCustomDriverRoutes } from './routes/custom-drivers.js';
 import { registerDeviceRoutes } from './routes/devices.js';
@@ -67,6 +68,7 @@ const groups = [
   registerApplicationRoutes,
   registerConnectionRoutes,
   registerPowerRoutes,
+  registerConfigurationRoutes,
 ];
 
 export async function createMonitoringApi(options: MonitoringApiOptions): Promise<FastifyInstance> {

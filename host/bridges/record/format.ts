@@ -55,7 +55,7 @@ export interface RecordedTls {
 }
 
 /** The exchange kinds of the protocol modules: the module's name, as in ProtocolCall. */
-export const PROTOCOL_KINDS: readonly ProtocolModule[] = ['ssh', 'sshShell', 'telnet', 'snmp', 'winrm'];
+export const PROTOCOL_KINDS: readonly ProtocolModule[] = ['ssh', 'sshShell', 'telnet', 'snmp', 'winrm', 'tftp'];
 
 /** One call of a protocol module (D.device.sendSSHCommand, createSNMPSession().get…): the driver's options and the answer. */
 export interface RecordedProtocol {

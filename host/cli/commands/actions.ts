@@ -10,7 +10,7 @@ import { UsageError } from '../usage-error.js';
 
 export const actionsHelp = `Usage: driverbox actions <driver.js> [--json]
 
-Lists the driver's entry points (validate, get_status, custom_N) with the @label and
+Lists the driver's entry points (validate, get_status, backup, custom_N) with the @label and
 @documentation of the comment above each, then the modules it uses (http, ssh, snmp, timers…)
 and what it uses that driverbox does not have. --json prints the entry points only.`;
 
@@ -41,7 +41,7 @@ export async function actionsCommand(argv: string[], io: CliIo): Promise<number>
   const used = modulesUsed(source);
   const usage = [`Uses: ${describeModules(used)}`, ...used.missing.map((m) => `! ${m}`)];
   if (entries.length === 0) {
-    io.stdout([`${positionals[0]} defines no entry point (validate, get_status or custom_N)`, ...usage].join('\n'));
+    io.stdout([`${positionals[0]} defines no entry point (validate, get_status, backup or custom_N)`, ...usage].join('\n'));
     return 0;
   }
   io.stdout([...alignedTable(['ACTION', 'LABEL', 'DOCUMENTATION'], entries.map((e) => [e.name, e.label ?? '', e.documentation ?? '']), 80), '', ...usage].join('\n'));

@@ -3,7 +3,7 @@
 // embedded store (under an agent of its own, "driverbox demo"), and reads the variables back
 // through the Monitoring API served in this process. No device, no network.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { MonitoringClient } from '../../api/monitoring/client/client.js';
@@ -11,6 +11,7 @@ import { startMonitoringServer } from '../../api/monitoring/server.js';
 import { createAgentRecord, listAgents, type AgentRow } from '../../store/agents.js';
 import { defaultStorePath } from '../../store/data-dir.js';
 import { createDevice, listDevices } from '../../store/devices.js';
+import { listEntryPoints } from '../../driver/entry-points.js';
 import { writeRunResult } from '../../store/report-run.js';
 import { openStore, type Store } from '../../store/store.js';
 import { packagePath } from '../../package-path.js';
@@ -90,6 +91,13 @@ async function runExamples(io: CliIo, store: Store, storePath: string): Promise<
     writeRunResult(store, { agentId: agent.id, deviceId: demoDevice(store, agent.id, name), driverName: name, user: 'driverbox demo' }, result);
     const where = ['device.json', ...Object.keys(hosts)].join(' + ');
     io.stdout(`${formatResult(result, `${name} · get_status · simulated: ${where}`, style)}\n`);
+    // Configuration-management examples also back their device up (the history the API serves).
+    if (listEntryPoints(readFileSync(path.join(folder, 'driver.js'), 'utf8')).some((e) => e.name === 'backup')) {
+      const saved = await runDriver({ path: path.join(folder, 'driver.js'), simulate: path.join(folder, 'device.json'), simulateHosts: hosts, action: 'backup' });
+      if (saved.status !== 'success' && result.status === 'success') failed++; // an example counts once
+      writeRunResult(store, { agentId: agent.id, deviceId: demoDevice(store, agent.id, name), driverName: name, user: 'driverbox demo' }, saved);
+      io.stdout(`${formatResult(saved, `${name} · backup · simulated: ${where}`, style)}\n`);
+    }
   }
   io.stdout(`${examples.length - failed} of ${examples.length} example drivers succeeded`);
 

@@ -18,7 +18,7 @@ Runs one action of a driver in the sandbox and prints its variables, tables, HTT
 exchanges, logs and warnings.
 
 Options:
-  --action <name>        validate, get_status (default) or custom_N
+  --action <name>        validate, get_status (default), backup or custom_N
   --device-ip <ip>       device IP            (env DEVICE_IP)
   --device-host <name>   device host name     (env DEVICE_HOST); requests use it unless useHostname: false
   --username <user>      device username      (env DEVICE_USERNAME)

@@ -4,6 +4,7 @@
 import { activityLogOperations } from './activity-log.js';
 import { agentOperations } from './agents.js';
 import { applicationOperations } from './applications.js';
+import { configurationOperations } from './configurations.js';
 import { connectionOperations } from './connections.js';
 import { ClientCore, type MonitoringClientOptions } from './core.js';
 import { customDriverOperations } from './custom-drivers.js';
@@ -26,6 +27,7 @@ const operations = {
   ...applicationOperations,
   ...connectionOperations,
   ...powerOperations,
+  ...configurationOperations,
   getOpenApiDefinition(this: ClientCore): Promise<Record<string, unknown>> {
     return this.call('getOpenApiDefinition', 'GET', '/meta/open-api-definition');
   },
