@@ -21,9 +21,9 @@ export interface RunLimits {
   /** Response bodies larger than this are refused with BODY_TOO_LARGE, bytes. */
   maxResponseBytes: number;
   /** Connections (SSH, Telnet, WinRM shells, SNMP sessions) one run may open; more get TOO_MANY_SESSIONS. */
-  maxDeviceSessions: number;
+  maxProtocolSessions: number;
   /** Commands and SNMP requests one run may send over those; more get TOO_MANY_COMMANDS. */
-  maxDeviceCommands: number;
+  maxProtocolCommands: number;
   /** Output one SSH / Telnet / WinRM command or SNMP request may return, bytes; more: OUTPUT_TOO_LARGE. */
   maxOutputBytes: number;
   /** Timers one run may start (setTimeout, setInterval, q's delay / timeout); an interval counts once. More throw a RangeError in the driver. */
@@ -40,8 +40,8 @@ export const defaultLimits: Readonly<RunLimits> = Object.freeze({
   maxHttpRequests: 1_000,
   maxConcurrentRequests: 6,
   maxResponseBytes: 16 * 1024 * 1024,
-  maxDeviceSessions: 32,
-  maxDeviceCommands: 1_000,
+  maxProtocolSessions: 32,
+  maxProtocolCommands: 1_000,
   maxOutputBytes: 4 * 1024 * 1024,
   maxTimers: 1_000,
 });
@@ -56,8 +56,8 @@ const minimums: Record<keyof RunLimits, number> = {
   maxHttpRequests: 0,
   maxConcurrentRequests: 1,
   maxResponseBytes: 0,
-  maxDeviceSessions: 0,
-  maxDeviceCommands: 0,
+  maxProtocolSessions: 0,
+  maxProtocolCommands: 0,
   maxOutputBytes: 0,
   maxTimers: 0,
 };

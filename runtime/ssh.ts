@@ -12,10 +12,15 @@ type Callback = (output: unknown, error: unknown) => void;
 
 const FIELDS = ['code', 'output', 'command', 'signal'] as const;
 
-/** The fields the host gave, copied one by one onto `into`. */
+/**
+ * The fields the host gave, copied one by one onto `into`. An answer the SSH module did not
+ * shape (a replay miss, a refused call, a host failure) carries only its code: the driver gets it.
+ */
 function withFields<T extends object>(into: T, error: NonNullable<ProtocolAnswer['error']>): T {
   const fields = error.fields;
-  if (fields && typeof fields === 'object') {
+  if (fields === undefined) {
+    if (typeof error.code === 'string') (into as Record<string, unknown>).code = error.code;
+  } else if (fields && typeof fields === 'object') {
     for (let i = 0; i < FIELDS.length; i++) {
       const key = FIELDS[i]!;
       if (hasOwn(fields, key)) (into as Record<string, unknown>)[key] = (fields as Record<string, unknown>)[key];

@@ -165,10 +165,10 @@ describe('reading a recording with protocol kinds', () => {
     const error = await loadRecording({ ...base, exchanges: [{ kind: 'ftp', url: 'ftp://10.0.0.5', request: {}, answer: { error: null } }] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DriverboxError);
     expect((error as DriverboxError).code).toBe('REPLAY_MALFORMED');
-    expect((error as Error).message).toMatch(/exchanges\[0\]\.kind must be one of "http", "tls", "ssh", "sshShell", "telnet", "snmp", "winrm" \(a kind this driverbox does not know: was the recording made by a newer one\?\) \(got "ftp"\)/);
+    expect((error as Error).message).toMatch(/exchanges\[0\]\.kind must be one of "http", "tls", "ssh", "sshShell", "telnet", "snmp", "winrm", "tftp" \(a kind this driverbox does not know: was the recording made by a newer one\?\) \(got "ftp"\)/);
   });
   it.each([
-    [{ kind: 'ssh', url: 'http://10.0.0.5', request: {}, answer: { error: null } }, /exchanges\[0\]\.url must be a ssh: or sshshell: or telnet: or snmp: or winrm: url/],
+    [{ kind: 'ssh', url: 'http://10.0.0.5', request: {}, answer: { error: null } }, /exchanges\[0\]\.url must be a ssh: or sshshell: or telnet: or snmp: or winrm: or tftp: url/],
     [{ kind: 'ssh', url: 'ssh://10.0.0.5', request: 'uptime', answer: { error: null } }, /exchanges\[0\]\.request must be an object/],
     [{ kind: 'ssh', url: 'ssh://10.0.0.5', request: {}, answer: { error: null }, unanswered: true }, /exchanges\[0\] must be one of "answer", "unanswered"/],
     [{ kind: 'snmp', url: 'snmp://10.0.0.5', request: {}, answer: { error: { code: 1 } } }, /exchanges\[0\]\.answer\.error\.code must be a string/],

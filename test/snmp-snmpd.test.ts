@@ -259,7 +259,7 @@ describe.skipIf(!haveSnmpd)('SNMP failures and bounds', () => {
     expect(JSON.stringify(output).length).toBeLessThanOrEqual(600);
   });
 
-  it('requests count against maxDeviceCommands; many sessions with the same options are one session', async () => {
+  it('requests count against maxProtocolCommands; many sessions with the same options are one session', async () => {
     const source = `function get_status() {
       var n = 0, errors = [];
       function next() {
@@ -271,7 +271,7 @@ describe.skipIf(!haveSnmpd)('SNMP failures and bounds', () => {
     }`;
     const result = await runSource(host, source, {
       device: { ip: '127.0.0.1', portMap: { 161: snmpd.port }, snmp: { version: 'v2c', community: snmpdAuth.readCommunity } },
-      limits: { maxDeviceCommands: 35, maxDeviceSessions: 1 },
+      limits: { maxProtocolCommands: 35, maxProtocolSessions: 1 },
     });
     expect(JSON.parse(result.variables[0]!.value!)).toEqual(['36:TOO_MANY_COMMANDS', '37:TOO_MANY_COMMANDS', '38:TOO_MANY_COMMANDS', '39:TOO_MANY_COMMANDS', '40:TOO_MANY_COMMANDS']);
   });

@@ -127,7 +127,7 @@ describe.skipIf(unavailable !== null)('SSH against a real sshd', () => {
   }
   one(1); one(2); one(3);
 }`;
-    const result = await runSource(host, source, { device, limits: { maxDeviceSessions: 2 } });
+    const result = await runSource(host, source, { device, limits: { maxProtocolSessions: 2 } });
     expect(value(result, 'a')!.split(',').sort()).toEqual(['1', '2', 'TOO_MANY_SESSIONS']);
   });
 

@@ -48,9 +48,9 @@ export interface ProtocolContext {
   readonly signal: AbortSignal;
   /** What is left of the run's deadline, ms (may be ≤ 0). A call's own timeout is at most this. */
   timeLeftMs(): number;
-  /** Counts one connection or session against the run's maxDeviceSessions; false when used up. */
+  /** Counts one connection or session against the run's maxProtocolSessions; false when used up. */
   takeSession(): boolean;
-  /** Counts one command or request against the run's maxDeviceCommands; false when used up. */
+  /** Counts one command or request against the run's maxProtocolCommands; false when used up. */
   takeCommand(): boolean;
   /** Output one call may hold, bytes (RunLimits.maxOutputBytes): past it, answer OUTPUT_TOO_LARGE. */
   readonly maxOutputBytes: number;

@@ -288,8 +288,8 @@ export class RunNetwork {
         },
         signal: this.#abort.signal,
         timeLeftMs: () => this.#deadline - DEADLINE_SLACK_MS - performance.now(),
-        takeSession: () => ++this.#deviceSessions <= this.#plan.limits.maxDeviceSessions,
-        takeCommand: () => ++this.#deviceCommands <= this.#plan.limits.maxDeviceCommands,
+        takeSession: () => ++this.#deviceSessions <= this.#plan.limits.maxProtocolSessions,
+        takeCommand: () => ++this.#deviceCommands <= this.#plan.limits.maxProtocolCommands,
         maxOutputBytes: this.#plan.limits.maxOutputBytes,
         holdsUntilEnd: () => {
           this.#holding = true;
@@ -378,6 +378,15 @@ const isProtocolMethod = (method: string) => protocolMethods.has(method);
 
 /** The transcript entry of a protocol call the wire answered itself: the command (or the options) and the answer. */
 function replayedExchange(ctx: ProtocolContext, url: string, options: Record<string, unknown>, answer: ProtocolAnswer): void {
+  // A shell sequence that succeeded was one exchange per command when it ran live: so it is here.
+  if (!answer.error && Array.isArray(options.commands) && Array.isArray(answer.result) && answer.result.length === options.commands.length) {
+    const outputs = answer.result as unknown[];
+    options.commands.forEach((command, i) => {
+      const output = outputs[i];
+      ctx.exchange(url, typeof command === 'string' ? command : JSON.stringify(command)).finish({ response: typeof output === 'string' ? output : JSON.stringify(output ?? null) });
+    });
+    return;
+  }
   const command = typeof options.command === 'string' ? options.command : Array.isArray(options.commands) ? options.commands.join('\n') : JSON.stringify(redactSecretOptions(options));
   const result = answer.result;
   const response = result === undefined || result === null ? null : typeof result === 'string' ? result : JSON.stringify(result);

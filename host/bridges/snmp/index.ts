@@ -52,9 +52,9 @@ export const snmpRequest: ProtocolHandler = async (ctx, options) => {
     return answer;
   };
   if (!takeSession(ctx, JSON.stringify([endpoint, settings, call.timeoutMs, call.maxRepetitions, call.op === 'set']))) {
-    return finish({ error: hostError('TOO_MANY_SESSIONS', 'the run opened as many device sessions as it may (maxDeviceSessions)'), result: empty });
+    return finish({ error: hostError('TOO_MANY_SESSIONS', 'the run opened as many device sessions as it may (maxProtocolSessions)'), result: empty });
   }
-  if (!ctx.takeCommand()) return finish({ error: hostError('TOO_MANY_COMMANDS', 'the run sent as many device commands and SNMP requests as it may (maxDeviceCommands)'), result: empty });
+  if (!ctx.takeCommand()) return finish({ error: hostError('TOO_MANY_COMMANDS', 'the run sent as many device commands and SNMP requests as it may (maxProtocolCommands)'), result: empty });
   if (ctx.signal.aborted) return finish({ error: hostError('ABORTED', 'the run ended'), result: empty });
 
   let session: snmp.Session;
@@ -144,7 +144,7 @@ function walk(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: 
     }
     // The next page is another request: counted before net-snmp sends it.
     if (!ctx.takeCommand()) {
-      stop = hostError('TOO_MANY_COMMANDS', 'the run sent as many device commands and SNMP requests as it may (maxDeviceCommands)');
+      stop = hostError('TOO_MANY_COMMANDS', 'the run sent as many device commands and SNMP requests as it may (maxProtocolCommands)');
       return true;
     }
     return false;

@@ -44,7 +44,7 @@ export function startCall(
   const endpoint = ctx.endpoint(options.port);
   if (!endpoint) return sshAnswer(refusal('NO_ADDRESS', 'the device has no IP address or host name to connect to'));
   if (ctx.signal.aborted) return sshAnswer(runEnded());
-  if (!ctx.takeSession()) return sshAnswer(refusal('TOO_MANY_SESSIONS', "the run opened as many device sessions as its maxDeviceSessions allows"));
+  if (!ctx.takeSession()) return sshAnswer(refusal('TOO_MANY_SESSIONS', "the run opened as many device sessions as its maxProtocolSessions allows"));
 
   const url = `ssh://${endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`;
   // One exchange per command: the first opens now, so a failed connection shows on it.

@@ -11,7 +11,7 @@ export function runExec(ctx: ProtocolContext, options: ExecOptions): Promise<Pro
   const call = startCall(ctx, options, options.command, options.timeoutMs, timeout);
   if (!isCall(call)) return Promise.resolve(call);
   if (!ctx.takeCommand()) {
-    call.end({ error: refusal('TOO_MANY_COMMANDS', "the run sent as many device commands as its maxDeviceCommands allows") });
+    call.end({ error: refusal('TOO_MANY_COMMANDS', "the run sent as many device commands as its maxProtocolCommands allows") });
     return call.promise;
   }
   const stdout: Buffer[] = [];

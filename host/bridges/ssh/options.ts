@@ -15,7 +15,7 @@ export const DEFAULT_INTER_COMMAND_MS = 1_000;
 export const DEFAULT_GLOBAL_TIMEOUT_MS = 30_000;
 /** A command line longer than this is refused: no device takes one, and it would fill the transcript. */
 const MAX_COMMAND_CHARS = 64 * 1024;
-/** Commands one shell sequence may hold (maxDeviceCommands bounds the run as a whole too). */
+/** Commands one shell sequence may hold (maxProtocolCommands bounds the run as a whole too). */
 const MAX_SEQUENCE = 1_000;
 /** No timer waits longer (Node fires at once past 2^31-1 ms); the run's deadline bounds it anyway. */
 const MAX_MS = 2_147_483_647;

@@ -72,7 +72,7 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
         pause = setTimeout(send, GREETING_POLL_MS);
         return;
       }
-      if (!ctx.takeCommand()) return call.end({ error: refusal('TOO_MANY_COMMANDS', "the run sent as many device commands as its maxDeviceCommands allows") });
+      if (!ctx.takeCommand()) return call.end({ error: refusal('TOO_MANY_COMMANDS', "the run sent as many device commands as its maxProtocolCommands allows") });
       buffer = '';
       waiting = true;
       stream.write(`${options.commands[index]}\n`);
