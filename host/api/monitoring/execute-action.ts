@@ -13,6 +13,9 @@ import { buildRunRequest, type PlannedRun } from '../../store/run-request.js';
 import { deviceSecrets, maskFor, type SecretMask } from '../../store/run-secrets.js';
 import { requireDevice } from './access.js';
 import type { Store } from '../../store/store.js';
+import { markAssociationRun } from '../../store/associations.js';
+import { writeRunResult } from '../../store/report-run.js';
+import type { ApiContext } from './context.js';
 import { ApiError, conflict, notFound } from './api-error.js';
 import type { CustomDriverExecutionResult } from './schemas/custom-drivers.js';
 
@@ -86,4 +89,29 @@ export function toExecutionResult(result: RunResult, mask?: SecretMask): CustomD
     log: [...result.logs.map((l) => text(`${l.level}: ${l.message}`)), ...result.warnings.map((w) => text(`warning: ${w}`))],
     outcome: result.status,
   };
+}
+
+/**
+ * What the execute action and a configuration backup both do: run the planned action through
+ * the context's host, mark the association run, and record the result (variables, run record,
+ * activity). 503 without a host; a result that cannot be stored is a 500 naming the outcome.
+ */
+export async function runAndRecord(store: Store, ctx: ApiContext, plan: ExecutionPlan, log: { error(o: object, m: string): void }): Promise<RunResult> {
+  if (!ctx.host) {
+    throw new ApiError(503, 'EXECUTION_UNAVAILABLE', `this server was started without a driver host, so it cannot run ${plan.action}`);
+  }
+  const result = await runPlannedAction(store, ctx.host, plan, ctx.externalHosts);
+  markAssociationRun(store, plan.association.id);
+  try {
+    writeRunResult(
+      store,
+      { agentId: plan.device.agentId, deviceId: plan.device.id, customDriverId: plan.driver.id, associationId: plan.association.id, driverName: plan.driver.name, user: ctx.user },
+      result,
+    );
+  } catch (error) {
+    log.error({ err: error }, 'storing a run result failed');
+    const outcome = `${result.status}${result.errorType ? ` ${result.errorType}` : ''}`;
+    throw new ApiError(500, 'RESULT_NOT_STORED', `${plan.action} ran (outcome ${outcome}) but its result could not be stored: ${(error as Error).message}`);
+  }
+  return result;
 }

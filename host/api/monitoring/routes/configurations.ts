@@ -4,18 +4,17 @@
 import type { FastifyInstance } from 'fastify';
 import { backupBounds } from '../../../../runtime/constants.js';
 import { listEntryPoints } from '../../../driver/entry-points.js';
-import { listAssociations, markAssociationRun } from '../../../store/associations.js';
+import { listAssociations } from '../../../store/associations.js';
 import { getConfiguration, listConfigurations, saveConfiguration, type ConfigurationMetadata } from '../../../store/configurations.js';
 import { getCustomDriver, type CustomDriverRow } from '../../../store/custom-drivers.js';
 import type { DeviceRow } from '../../../store/devices.js';
-import { writeRunResult } from '../../../store/report-run.js';
 import type { PlannedRun } from '../../../store/run-request.js';
 import { deviceSecrets, maskFor } from '../../../store/run-secrets.js';
 import type { Store } from '../../../store/store.js';
 import { requireDevice } from '../access.js';
 import { ApiError, invalid } from '../api-error.js';
 import type { ApiContext } from '../context.js';
-import { runPlannedAction } from '../execute-action.js';
+import { runAndRecord } from '../execute-action.js';
 import { idParams, type ApiRouteSchema } from '../route-schema.js';
 import {
   deviceConfigurationCreateSchema,
@@ -120,18 +119,7 @@ export function registerConfigurationRoutes(app: FastifyInstance, ctx: ApiContex
     if (!ctx.host) {
       throw new ApiError(503, 'EXECUTION_UNAVAILABLE', 'this server was started without a driver host, so it cannot run a backup');
     }
-    const result = await runPlannedAction(store, ctx.host, plan, ctx.externalHosts);
-    markAssociationRun(store, plan.association.id);
-    try {
-      writeRunResult(
-        store,
-        { agentId: device.agentId, deviceId: device.id, customDriverId: plan.driver.id, associationId: plan.association.id, driverName: plan.driver.name, user: ctx.user },
-        result,
-      );
-    } catch (error) {
-      request.log.error({ err: error }, 'storing a backup run failed');
-      throw new ApiError(500, 'RESULT_NOT_STORED', `backup ran (outcome ${result.status}) but its result could not be stored: ${(error as Error).message}`);
-    }
+    await runAndRecord(store, ctx, plan, request.log);
     return reply.code(202).send();
   });
 

@@ -8,7 +8,6 @@ import {
   deleteAssociation,
   getDriverAssociation,
   listAssociations,
-  markAssociationRun,
   missingParameterProblems,
   parameterValueProblems,
   updateAssociationParameters,
@@ -16,7 +15,6 @@ import {
 import { createCustomDriver, customDriverProblems, deleteCustomDriver, getCustomDriver, listCustomDrivers, updateCustomDriver, type NewCustomDriver } from '../../../store/custom-drivers.js';
 import { samplePeriodProblem } from '../../../store/driver-input.js';
 import { getDevice } from '../../../store/devices.js';
-import { writeRunResult } from '../../../store/report-run.js';
 import { deviceSecrets, maskFor } from '../../../store/run-secrets.js';
 import { StoreError } from '../../../store/store-error.js';
 import { ApiError, notFound } from '../api-error.js';
@@ -29,7 +27,7 @@ import {
   parameterValuesInput,
   refuseInput,
 } from '../custom-driver-records.js';
-import { planExecution, runPlannedAction, toExecutionResult } from '../execute-action.js';
+import { planExecution, runAndRecord, toExecutionResult } from '../execute-action.js';
 import { idParams, type ApiRouteSchema } from '../route-schema.js';
 import {
   associationCreationResultSchema,
@@ -219,22 +217,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
       if (!ctx.host) {
         throw new ApiError(503, 'EXECUTION_UNAVAILABLE', 'this server was started without a driver host, so it cannot execute custom driver actions');
       }
-      const result = await runPlannedAction(store, ctx.host, plan, ctx.externalHosts);
-      markAssociationRun(store, plan.association.id);
-      try {
-        writeRunResult(
-          store,
-          { agentId: p.agent_id, deviceId: p.device_id, customDriverId: plan.driver.id, associationId: plan.association.id, driverName: plan.driver.name, user: ctx.user },
-          result,
-        );
-      } catch (error) {
-        request.log.error({ err: error }, 'storing a run result failed');
-        throw new ApiError(
-          500,
-          'RESULT_NOT_STORED',
-          `${plan.action} ran (outcome ${result.status}${result.errorType ? ` ${result.errorType}` : ''}) but its result could not be stored: ${(error as Error).message}`,
-        );
-      }
+      const result = await runAndRecord(store, ctx, plan, request.log);
       return toExecutionResult(result, maskFor(deviceSecrets(store, plan.device.id)));
     },
   );
