@@ -6,7 +6,7 @@ export default defineConfig({
     pool: 'forks',
     execArgv: ['--no-node-snapshot'],
     globalSetup: ['test/global-setup.ts'],
-    include: ['test/**/*.test.ts', 'drivers-examples/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'drivers-examples/**/*.test.ts', '**/driver.test.{js,mjs,cjs,ts}'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -30,7 +30,7 @@ describe('driverbox init', () => {
   it('creates the driver, its simulated device, its test and the jsconfig', async () => {
     const { code, stdout } = await cli(['init', 'my-ups']);
     expect(code).toBe(0);
-    expect(stdout).toContain('Created my-ups/ with driver.js, device.json, driver.test.mjs and jsconfig.json.');
+    expect(stdout).toContain('Created my-ups/ with driver.js, device.json, driver.test.mjs, vitest.config.mjs and jsconfig.json.');
     expect(stdout).toContain('npx driverbox simulate my-ups/device.json');
     const dir = path.join(work, 'my-ups');
     expect(readdirSync(dir).sort()).toEqual(['device.json', 'driver.js', 'driver.test.mjs', 'jsconfig.json']);

@@ -14,6 +14,7 @@ Creates the folder <name> with a driver to start from:
   driver.js        validate(), get_status() and a custom action (custom_1)
   device.json      its simulated device (driverbox simulate; docs/SIMULATOR.md)
   driver.test.mjs  its tests, on driverbox/testing (npx vitest run <name>)
+  vitest.config.mjs  so that vitest, run inside the folder, runs these tests
   jsconfig.json    editor completion and checking of D.* (docs/DRIVER-API.md)
 
 Options:
@@ -22,7 +23,7 @@ Options:
 
 Exit code: 0 created, 2 usage error (bad name, folder exists and is not empty).`;
 
-const TEMPLATE_FILES = ['driver.js', 'device.json', 'driver.test.mjs'];
+const TEMPLATE_FILES = ['driver.js', 'device.json', 'driver.test.mjs', 'vitest.config.mjs'];
 const NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/i;
 
 function templatesDir(): string {
@@ -58,7 +59,7 @@ export async function initCommand(argv: string[], io: CliIo): Promise<number> {
   const shown = path.relative(io.cwd, target) || '.';
   io.stdout(
     [
-      `Created ${shown}/ with driver.js, device.json, driver.test.mjs and jsconfig.json.`,
+      `Created ${shown}/ with driver.js, device.json, driver.test.mjs, vitest.config.mjs and jsconfig.json.`,
       '',
       'Next:',
       `  npx driverbox run ${shown}/driver.js --device-ip <ip> --username <user> --password <pass>   against a real device`,
