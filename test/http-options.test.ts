@@ -140,6 +140,9 @@ describe('D.device.http options', () => {
     const r = await request(`D.device.http.get.bind(null, { url: '/login?u=\${username}&p=\${password}' })`);
     expect(lastSeen().url).toBe('/login?u=admin&p=p%40ss%20word');
     expect(r.result.http[0].url).toBe(`http://127.0.0.1:${http.port}/login?u=admin&p=***`);
+    // Every occurrence, not only the first (the README's claim).
+    await request(`D.device.http.get.bind(null, { url: '/\${username}/x?a=\${password}&b=\${password}&c=\${username}' })`);
+    expect(lastSeen().url).toBe('/admin/x?a=p%40ss%20word&b=p%40ss%20word&c=admin');
   });
 
   it('useHostname: the host name by default, the IP when false or when no host name is known', async () => {
