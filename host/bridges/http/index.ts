@@ -34,6 +34,8 @@ export interface RequestContext {
   redactors: RedactorCache;
   transcript: TranscriptMode;
   runStarted: number;
+  /** Another host a redirect leads to: its target and session when the run allows it, else null. */
+  elsewhere: (hostname: string) => { target: HttpTarget; session: HttpSession } | null;
   record: (exchange: HttpExchange) => void;
 }
 
@@ -101,7 +103,11 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
   const headers = { ...options.headers };
   if (authorization) headers.authorization = authorization;
   const origin = url;
-  const driverCookie = headers.cookie;
+  let driverCookie: string | undefined = headers.cookie;
+  // The hop's connections: the target's, or another host's after a redirect there. Cookies
+  // always come from the target's jar, which sends each host only what its domain rules allow.
+  let hopSession = ctx.session;
+  let hopTarget = ctx.target;
   let hopMethod = options.method;
   let body = options.body;
 
@@ -126,14 +132,14 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     if (ctx.transcript === 'full') exchange.request = { headers: redactor.headers(headers) as Record<string, string>, body: redactor.body(body) };
     const started = performance.now();
     let hop: HopResponse;
-    const requestOver = ctx.session.begin?.();
+    const requestOver = hopSession.begin?.();
     try {
       hop = await ctx.wire.send({
         url,
         method: hopMethod,
         headers,
         body,
-        dispatcher: ctx.session.dispatcher(options.rejectUnauthorized),
+        dispatcher: hopSession.dispatcher(options.rejectUnauthorized),
         timeoutMs: Math.max(1, Math.min(options.timeoutMs, Math.ceil(ctx.timeLeftMs()))),
         signal: ctx.signal,
         maxResponseBytes: ctx.maxResponseBytes,
@@ -172,7 +178,10 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
       return failure('TOO_MANY_REDIRECTS', `${method} ${redactor.text(url.href)}: more than maxRedirects (${options.maxRedirects}) redirects; a redirect loop?`);
     }
     try {
-      url = redirectTarget(ctx.target, url, location);
+      const next = redirectTarget(ctx.target, url, location, ctx.elsewhere);
+      url = next.url;
+      hopTarget = next.away?.target ?? ctx.target;
+      hopSession = next.away?.session ?? ctx.session;
     } catch (error) {
       if (!(error instanceof RequestRefused)) throw error;
       exchange.error = error.code;
@@ -185,6 +194,11 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     if (!sameOrigin(origin, url)) {
       delete headers.authorization;
       delete headers['proxy-authorization'];
+    }
+    // Nor does a Cookie header of the driver's own go to another host: the jar's cookies go by their domain.
+    if (hopTarget !== ctx.target && driverCookie !== undefined) {
+      driverCookie = undefined;
+      delete headers.cookie;
     }
     // 301/302/303 turn a POST (or PUT, DELETE) into a GET without a body; 307/308 keep both.
     if (hop.status !== 307 && hop.status !== 308 && hopMethod !== 'GET') {
