@@ -367,9 +367,11 @@ export class RunNetwork {
     if (this.#active > 0 || this.#holding) this.#abort.abort();
     this.#waiting.length = 0;
     // Copies: a request cut short by the run's end would otherwise still change its record later.
+    const now = performance.now() - this.#started;
     return this.#exchanges.map((e) => {
       const cut = e.method === 'TLS' ? this.#pendingTls.has(e) : this.#pendingCalls.size > 0 && this.#pendingCalls.has(e) ? true : e.status === null && e.error === null && !isProtocolMethod(e.method);
-      return cut ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came' } : { ...e };
+      // A cut exchange lasted until now, the run's end: its time is what it waited.
+      return cut ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came', durationMs: round(now - e.startedMs) } : { ...e };
     });
   }
 

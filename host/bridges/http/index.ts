@@ -12,6 +12,7 @@ import type { NetworkWire } from '../wire.js';
 import { SendFailure, type HopResponse } from './send.js';
 import type { HttpSession } from './sessions.js';
 import { buildUrl, redirectTarget, RequestRefused, type HttpTarget } from './target.js';
+import { tlsPortMessage } from './wrong-protocol.js';
 import { round, startExchange, type RedactorCache, type TranscriptMode } from './transcript.js';
 
 export interface RequestContext {
@@ -40,6 +41,8 @@ export interface RequestContext {
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The 400 pages of web servers (nginx, Apache) that got plain HTTP on their HTTPS port. */
+const PLAIN_TO_TLS_PAGE = /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
 
 function failure(code: string, message: string): HttpAnswer {
   return { error: { code, message }, response: null };
@@ -140,6 +143,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
         headers,
         body,
         dispatcher: hopSession.dispatcher(options.rejectUnauthorized),
+        address: hopTarget.pinnedIp ?? hopTarget.ip,
         timeoutMs: Math.max(1, Math.min(options.timeoutMs, Math.ceil(ctx.timeLeftMs()))),
         signal: ctx.signal,
         maxResponseBytes: ctx.maxResponseBytes,
@@ -160,6 +164,9 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     exchange.headersMs = round(hop.headersMs);
     exchange.durationMs = round(performance.now() - started);
     exchange.responseBytes = hop.wireBytes;
+    if (hop.status === 400 && url.protocol === 'http:' && PLAIN_TO_TLS_PAGE.test(hop.body.subarray(0, 4096).toString('latin1'))) {
+      exchange.hint = tlsPortMessage(`${hopMethod} ${url.origin}`, url, true);
+    }
     if (ctx.transcript === 'full') exchange.response = { headers: redactor.headers(hop.headers), body: redactor.body(hop.body) };
     if (options.jar) {
       for (const line of (hop.headers['set-cookie'] as string[] | undefined) ?? []) {
