@@ -72,7 +72,7 @@ describe('a redirect to another host', () => {
     const result = await run(driver('http://n123.cloud.test/api/v1/orgs'), { resolve: API() });
     expect(result.status).toBe('failure');
     expect(result.logs[0]?.message).toBe(
-      "REDIRECT_REFUSED: the device redirected to http://n123.cloud.test, another host; to follow it, allow n123.cloud.test: driverbox run --external-hosts n123.cloud.test or '*.cloud.test' (or name it with --resolve n123.cloud.test=<ip>); in code, the externalHosts option of createHost or host.run",
+      "REDIRECT_REFUSED: the device redirected to http://n123.cloud.test, another host; to follow it, allow n123.cloud.test: --external-hosts n123.cloud.test or '*.cloud.test' (driverbox run, serve or agent), or pin it with driverbox run --resolve n123.cloud.test=<ip>; in code, the externalHosts option of createHost or host.run",
     );
     expect(result.http.map((h) => [h.status, h.error])).toEqual([[308, 'REDIRECT_REFUSED']]);
     expect(regional.seen.length).toBe(before);
@@ -103,7 +103,7 @@ describe('a redirect to another host', () => {
     expect(regional.seen.at(-1)!.headers.authorization).toBeUndefined();
     // "*" lets D.createExternalDevice reach any host; a redirect is the device's choice and needs a name.
     const any = await run(driver(to), { resolve: API(), externalHosts: ['*'] });
-    expect(any.logs[0]?.message).toMatch(/^REDIRECT_REFUSED: the device redirected to http:\/\/localhost:\d+, another host; to follow it, allow localhost: driverbox run --external-hosts localhost \(/);
+    expect(any.logs[0]?.message).toMatch(/^REDIRECT_REFUSED: the device redirected to http:\/\/localhost:\d+, another host; to follow it, allow localhost: --external-hosts localhost \(driverbox run, serve or agent\), or pin it with driverbox run --resolve localhost=<ip>;/);
     const byPredicate = await run(driver(to), { resolve: API(), externalHosts: (h: string) => h === 'localhost' });
     expect(byPredicate.status).toBe('success');
   });
@@ -176,7 +176,7 @@ describe('driverbox run', () => {
     const refused = await runCli(['run', regionalDriver, ...base()], { cwd: work });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('→ REDIRECT_REFUSED');
-    expect(refused.stdout).toContain("to follow it, allow n123.cloud.test: driverbox run --external-hosts n123.cloud.test or '*.cloud.test'");
+    expect(refused.stdout).toContain("to follow it, allow n123.cloud.test: --external-hosts n123.cloud.test or '*.cloud.test' (driverbox run, serve or agent)");
 
     const pinned = await runCli(['run', regionalDriver, ...base(), '--resolve', `n123.cloud.test=127.0.0.1,80=${regional.port}`], { cwd: work });
     expect(pinned.code, pinned.stdout).toBe(0);

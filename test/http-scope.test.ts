@@ -131,7 +131,7 @@ describe('D.device.http scope', () => {
     const r = await call('get', `{ url: '/abs-by-name' }`, {}, { externalHosts: ['cloud.example'] });
     expect(r.code).toBe('REDIRECT_REFUSED');
     expect(r.message).toContain('redirected to http://localhost:');
-    expect(r.message).toContain('driverbox run --external-hosts localhost');
+    expect(r.message).toContain('allow localhost: --external-hosts localhost (driverbox run, serve or agent)');
     expect(server.seen.length).toBe(before + 1);
     // The host's list (localhost) is the run's when it has none of its own: followed.
     const allowed = await call('get', `{ url: '/abs-by-name' }`);

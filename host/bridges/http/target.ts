@@ -125,8 +125,8 @@ function howToAllow(hostname: string): string {
   const labels = hostname.split('.');
   const siblings = !isIP(hostname) && labels.length >= 3 ? ` or '*.${labels.slice(1).join('.')}'` : '';
   return (
-    `to follow it, allow ${hostname}: driverbox run --external-hosts ${hostname}${siblings} (or name it with --resolve ${hostname}=<ip>); ` +
-    `in code, the externalHosts option of createHost or host.run`
+    `to follow it, allow ${hostname}: --external-hosts ${hostname}${siblings} (driverbox run, serve or agent), ` +
+    `or pin it with driverbox run --resolve ${hostname}=<ip>; in code, the externalHosts option of createHost or host.run`
   );
 }
 
