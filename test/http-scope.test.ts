@@ -120,6 +120,9 @@ describe('D.device.http scope', () => {
     const r = await call('get', `{ url: '${path}' }`);
     expect(r.code).toBe('REDIRECT_REFUSED');
     expect(r.message).toMatch(/redirect/);
+    if (path === '/abs-elsewhere') {
+      expect(r.message).toBe('the device redirected to http://192.0.2.10, another host; to follow it, allow 192.0.2.10: --external-hosts 192.0.2.10 (driverbox run, serve or agent); in code, the externalHosts option of createHost or host.run');
+    }
     expect(server.seen.length).toBe(before + 1);
     expect(r.http).toHaveLength(1);
     expect(r.http[0]).toMatchObject({ status: 302, error: 'REDIRECT_REFUSED' });

@@ -122,12 +122,13 @@ function sameHost(a: string, b: string | null): boolean {
 
 /** How a refused redirect's host can be allowed: the flags and the option, with the wildcard of its siblings. */
 function howToAllow(hostname: string): string {
-  const labels = hostname.split('.');
-  const siblings = !isIP(hostname) && labels.length >= 3 ? ` or '*.${labels.slice(1).join('.')}'` : '';
-  return (
-    `to follow it, allow ${hostname}: --external-hosts ${hostname}${siblings} (driverbox run, serve or agent), ` +
-    `or pin it with driverbox run --resolve ${hostname}=<ip>; in code, the externalHosts option of createHost or host.run`
-  );
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  const name = !isIP(bare);
+  const labels = bare.split('.');
+  const siblings = name && labels.length >= 3 ? ` or '*.${labels.slice(1).join('.')}'` : '';
+  // resolve pins names only: an address is allowed by listing it.
+  const pin = name ? `, or pin it with driverbox run --resolve ${bare}=<ip>` : '';
+  return `to follow it, allow ${bare}: --external-hosts ${bare}${siblings} (driverbox run, serve or agent)${pin}; in code, the externalHosts option of createHost or host.run`;
 }
 
 /**
