@@ -52,8 +52,10 @@ export interface HostOptions {
    */
   recycleThreadAfterRuns?: number;
   /**
-   * Which hosts D.createExternalDevice may reach: a list of host names / IPs, or a
-   * predicate. Default: any host.
+   * Which hosts D.createExternalDevice may reach, and a redirect may lead to: a list of host
+   * names / IPs ("*.example.com": any name under example.com; "*": any host for
+   * D.createExternalDevice, but redirects only to the hosts named), or a predicate asked about
+   * both. Default: D.createExternalDevice any host, redirects to another host none.
    */
   externalHosts?: string[] | ((host: string) => boolean);
   /**
@@ -84,13 +86,14 @@ export interface RunRequest {
   device?: DeviceSpec;
   parameters?: Record<string, unknown>;
   limits?: Partial<RunLimits>;
-  /** This run's allow-list for D.createExternalDevice, instead of the host's. */
+  /** This run's allow-list for D.createExternalDevice and redirects, instead of the host's. */
   externalHosts?: ExternalHosts;
   /** 'full' also records the headers and bodies of every HTTP exchange, secrets masked (default 'summary'). */
   transcript?: TranscriptMode;
   /**
    * Host names this run dials at another address, as a hosts file would: name → IP, or
    * { ip, portMap }. For simulated devices and cloud APIs on loopback; TLS still verifies the name.
+   * A redirect to a pinned name is followed, as to a host listed in externalHosts.
    */
   resolve?: ResolveOption;
   /**
@@ -133,16 +136,39 @@ function integerOption(value: number | undefined, fallback: number, name: string
 
 type ExternalHosts = HostOptions['externalHosts'];
 
-/** An allow-list (names compared case-insensitively) or predicate; none given: the fallback decides. */
-function externalPolicy(allow: ExternalHosts, fallback: (host: string) => boolean): (host: string) => boolean {
+/**
+ * What an allow-list lets a run reach beyond its device: `reach` for D.createExternalDevice,
+ * `redirect` for a redirect to another host. A redirect is the device's choice, not the
+ * driver's: it goes only to hosts the caller named (a name, `*.domain`, or a predicate saying
+ * yes), never through the bare "*" (any host) nor the default, which allow every host to reach.
+ */
+export interface ExternalRules {
+  reach(host: string): boolean;
+  redirect(host: string): boolean;
+}
+
+/** Without a list: any host for D.createExternalDevice, no redirect to another host. */
+const DEFAULT_RULES: ExternalRules = { reach: () => true, redirect: () => false };
+
+/**
+ * An allow-list (names compared case-insensitively; "*" any host; "*.example.com" any name under
+ * example.com) or predicate; none given: the fallback decides.
+ */
+function externalRules(allow: ExternalHosts, fallback: ExternalRules): ExternalRules {
   if (allow === undefined) return fallback;
-  if (typeof allow === 'function') return allow;
+  if (typeof allow === 'function') return { reach: allow, redirect: allow };
   if (!Array.isArray(allow) || allow.some((h) => typeof h !== 'string')) {
     throw new DriverboxError('INVALID_OPTIONS', 'externalHosts must be a list of host names / IPs or a function (host) => boolean');
   }
+  const any = allow.includes('*');
+  const suffixes = allow.filter((h) => h.startsWith('*.') && h.length > 2).map((h) => h.slice(1).toLowerCase());
   // Listed as they are spelled and as the canonical form RunNetwork asks about (127.1 → 127.0.0.1).
   const names = new Set(allow.flatMap((h) => [h.toLowerCase(), canonicalHost(h) ?? h.toLowerCase()]));
-  return (host) => names.has(host.toLowerCase());
+  const named = (host: string) => {
+    const lower = host.toLowerCase();
+    return names.has(lower) || suffixes.some((suffix) => lower.endsWith(suffix));
+  };
+  return { reach: (host) => any || named(host), redirect: named };
 }
 
 export function createHost(options: HostOptions = {}): Host {
@@ -160,7 +186,7 @@ export function createHost(options: HostOptions = {}): Host {
   });
   const trust = createTrustStore(options.trustedCAs);
   const sessions = new DeviceSessions(trust, integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1));
-  const hostAllowsExternal = externalPolicy(options.externalHosts, () => true);
+  const hostRules = externalRules(options.externalHosts, DEFAULT_RULES);
   const buffers = new ByteBudget(integerOption(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes', 1));
   let closed = false;
 
@@ -188,9 +214,13 @@ export function createHost(options: HostOptions = {}): Host {
         throw new DriverboxError('INVALID_OPTIONS', `transcript must be 'summary' or 'full' (got ${JSON.stringify(transcript)})`);
       }
       const driver = await loadDriver(request);
-      const allowExternal = externalPolicy(request.externalHosts, hostAllowsExternal);
+      const rules = externalRules(request.externalHosts, hostRules);
+      const allowExternal = rules.reach;
       // A replay dials the URLs it recorded: through the host-name pins of the recorded run.
       const resolve = readResolveOption(request.resolve ?? recording?.resolve);
+      // A host the run pins is one its caller named; a replay follows the redirects its recording did.
+      const followed = new Set(recording?.redirectHosts ?? []);
+      const allowRedirect = (host: string) => resolve.has(host) || followed.has(host) || rules.redirect(host);
       // Last, once everything else is known to be right: recording reserves its file here.
       let capture: RunCapture | null = null;
       if (recording) capture = replayCapture(recording, request.device);
@@ -198,7 +228,7 @@ export function createHost(options: HostOptions = {}): Host {
       if (!capture) {
         const device = request.device ?? {};
         return sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, resolve, driver, buffers }),
+          new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, allowRedirect, resolve, driver, buffers }),
         );
       }
       const { device, wire } = capture;
@@ -206,7 +236,7 @@ export function createHost(options: HostOptions = {}): Host {
       let result: RunResult;
       try {
         result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, resolve, wire, driver, buffers }),
+          new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, wire, driver, buffers }),
         );
       } catch (error) {
         await capture.abandon();

@@ -25,6 +25,8 @@ export interface HttpExchange {
   responseBytes: number;
   /** The Location this hop redirected to, when the redirect was followed. */
   redirectedTo: string | null;
+  /** What the answer suggests is wrong though it is no error (plain HTTP to an HTTPS port answered 400). */
+  hint?: string;
   /** Headers and bodies: only with transcript 'full' (the CLI's --verbose). Secrets redacted. */
   request?: { headers: Record<string, string>; body: string | null };
   response?: { headers: Record<string, string | string[]>; body: string | null };

@@ -40,7 +40,7 @@ describe('D.device.http scope', () => {
   const device = (extra: Record<string, unknown> = {}) => ({ ip: '127.0.0.1', portMap: { 80: server.port }, ...extra });
 
   /** Runs one request and returns what the callback saw and the run's transcript. */
-  async function call(fn: string, options: string, extra: Record<string, unknown> = {}) {
+  async function call(fn: string, options: string, extra: Record<string, unknown> = {}, run: { externalHosts?: string[] } = {}) {
     const result = await runSource(
       host,
       `function get_status() {
@@ -49,7 +49,7 @@ describe('D.device.http scope', () => {
           D.success();
         });
       }`,
-      { device: device(extra) },
+      { device: device(extra), ...run },
     );
     expect(result.status, result.message ?? '').toBe('success');
     return { ...(JSON.parse(result.logs[0]!.message) as { code: string | null; message: string | null; status: number | null; body: string }), http: result.http };
@@ -120,15 +120,26 @@ describe('D.device.http scope', () => {
     const r = await call('get', `{ url: '${path}' }`);
     expect(r.code).toBe('REDIRECT_REFUSED');
     expect(r.message).toMatch(/redirect/);
+    if (path === '/abs-elsewhere') {
+      expect(r.message).toBe('the device redirected to http://192.0.2.10, another host; to follow it, allow 192.0.2.10: --external-hosts 192.0.2.10 (driverbox run, serve or agent); in code, the externalHosts option of createHost or host.run');
+    }
     expect(server.seen.length).toBe(before + 1);
     expect(r.http).toHaveLength(1);
     expect(r.http[0]).toMatchObject({ status: 302, error: 'REDIRECT_REFUSED' });
   });
 
-  it('a redirect to a host name the device does not have is refused even when it resolves here', async () => {
+  it('a redirect to a host name the device does not have is refused even when it resolves here, unless the allow-list names it', async () => {
     // The device is known by IP only: "localhost" is another host as far as the driver is concerned.
-    const r = await call('get', `{ url: '/abs-by-name' }`);
+    const before = server.seen.length;
+    const r = await call('get', `{ url: '/abs-by-name' }`, {}, { externalHosts: ['cloud.example'] });
     expect(r.code).toBe('REDIRECT_REFUSED');
+    expect(r.message).toContain('redirected to http://localhost:');
+    expect(r.message).toContain('allow localhost: --external-hosts localhost (driverbox run, serve or agent)');
+    expect(server.seen.length).toBe(before + 1);
+    // The host's list (localhost) is the run's when it has none of its own: followed.
+    const allowed = await call('get', `{ url: '/abs-by-name' }`);
+    expect(allowed.status).toBe(200);
+    expect(allowed.http.map((h) => h.url)).toEqual([`http://127.0.0.1:${server.port}/abs-by-name`, `http://localhost:${server.port}/echo`]);
   });
 
   it('followRedirect: false and maxRedirects', async () => {

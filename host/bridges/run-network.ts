@@ -12,7 +12,7 @@ import { canonicalHost } from './http/host-name.js';
 import { performRequest } from './http/index.js';
 import { numberOption } from './http/options.js';
 import { describe, isPlainObject } from './http/plain.js';
-import type { SessionSource } from './http/sessions.js';
+import type { HttpSession, SessionSource } from './http/sessions.js';
 import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './http/target.js';
 import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
 import { protocolHandlers, transcriptMethod, type ProtocolContext } from './protocols.js';
@@ -31,6 +31,8 @@ export interface NetworkPlan {
   transcript: TranscriptMode;
   /** May the driver reach this external host? (D.createExternalDevice) */
   allowExternal: (host: string) => boolean;
+  /** May a redirect lead to this host (canonical name), another than the target's? Default: none. */
+  allowRedirect?: (host: string) => boolean;
   /** Host names this run dials at a given address (RunRequest.resolve). */
   resolve: ResolveMap;
   /**
@@ -206,6 +208,7 @@ export class RunNetwork {
             redactors: this.#redactors,
             transcript: this.#plan.transcript,
             runStarted: this.#started,
+            elsewhere: (hostname) => this.#elsewhere(hostname),
             record: (exchange) => {
               if (!this.#closed) this.#exchanges.push(exchange);
             },
@@ -217,6 +220,25 @@ export class RunNetwork {
     } catch (error) {
       reply(internalError(error) as HttpAnswer);
     }
+  }
+
+  /**
+   * Where a redirect to another host goes, when the run allows that host: a target without
+   * credentials (none follow a redirect to another host) and that host's own connections. Null
+   * when it is not allowed; the answer's `host` is the name judged, canonical.
+   */
+  #elsewhere(hostname: string): { target: HttpTarget; session: HttpSession } | null {
+    const host = canonicalHost(hostname);
+    if (host === null) return null;
+    let allowed: boolean;
+    try {
+      allowed = this.#plan.allowRedirect?.(host) === true;
+    } catch {
+      allowed = false; // a policy that throws allows nothing
+    }
+    if (!allowed) return null;
+    const target = externalTarget(this.#targets[0]!, host, null, this.#plan.resolve);
+    return { target, session: this.#session(target) };
   }
 
   tls(call: TlsCall, answer: (payload: unknown) => void): void {
@@ -345,9 +367,11 @@ export class RunNetwork {
     if (this.#active > 0 || this.#holding) this.#abort.abort();
     this.#waiting.length = 0;
     // Copies: a request cut short by the run's end would otherwise still change its record later.
+    const now = performance.now() - this.#started;
     return this.#exchanges.map((e) => {
       const cut = e.method === 'TLS' ? this.#pendingTls.has(e) : this.#pendingCalls.size > 0 && this.#pendingCalls.has(e) ? true : e.status === null && e.error === null && !isProtocolMethod(e.method);
-      return cut ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came' } : { ...e };
+      // A cut exchange lasted until now, the run's end: its time is what it waited.
+      return cut ? { ...e, error: 'ABORTED', errorMessage: 'the run ended before the answer came', durationMs: round(now - e.startedMs) } : { ...e };
     });
   }
 

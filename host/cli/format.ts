@@ -44,6 +44,7 @@ function exchangeLines(h: HttpExchange, style: Style): string[] {
   const lines = [`${h.method} ${h.url} → ${outcome} ${style.dim(`(${timing}, ${sizes})`)}`];
   if (h.redirectedTo) lines.push(style.dim(`  ↪ redirected to ${h.redirectedTo}`));
   if (h.error && h.errorMessage) lines.push(style.dim(`  ${h.errorMessage}`));
+  if (h.hint) lines.push(style.yellow(`  ${h.hint}`));
   const block = (marker: string, headers: Record<string, string | string[]>, body: string | null) => {
     for (const [name, value] of Object.entries(headers)) {
       for (const one of Array.isArray(value) ? value : [value]) lines.push(style.dim(`  ${marker} ${name}: ${one}`));

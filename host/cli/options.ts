@@ -44,6 +44,20 @@ export function parseResolve(values: string[] | undefined): Record<string, { ip:
   return resolve;
 }
 
+/**
+ * `run --external-hosts a,b`: hosts a redirect may lead to. The driver's own D.createExternalDevice
+ * stays free ("*": the CLI runs the author's own driver); the names widen only where redirects go.
+ */
+export function parseExternalHosts(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const hosts = value.split(',').map((h) => h.trim()).filter(Boolean);
+  const bad = hosts.find((h) => h !== '*' && !/^(\*\.)?[a-z0-9_.:-]+$/i.test(h));
+  if (hosts.length === 0 || bad !== undefined) {
+    throw new UsageError(`--external-hosts expects host names or IPs separated by commas, *.example.com for any name under it (${bad === undefined ? 'got none' : `bad name "${bad}"`})`);
+  }
+  return ['*', ...hosts];
+}
+
 /** A file a flag names, relative to the working directory: its path and text, or a usage error. */
 function readFlagFile(flag: string, file: string, cwd: string): { full: string; text: string } {
   const full = path.resolve(cwd, file);

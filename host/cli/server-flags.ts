@@ -24,7 +24,8 @@ export const serverFlagsHelp = `  --store <file>            the store (default: 
                             default: made once and kept in <data folder>/secret.key)
   --external-hosts <a,b>    hosts that drivers uploaded through the API may reach with D.createExternalDevice
                             (config externalHosts; default none; "*" for any host; drivers of the agent's
-                            inventory may reach any host)`;
+                            inventory may reach any host); the hosts named (*.example.com: any name under
+                            it) are also where any driver's requests may be redirected`;
 
 export interface ServerFlagValues {
   store?: string;

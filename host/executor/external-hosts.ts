@@ -3,7 +3,8 @@
 // keeps the host's default (any host); any other driver came through the API (or
 // `driverbox drivers add`), written by whoever holds an API key, so by default it may reach
 // none: otherwise it could read internal services (127.0.0.1, the cloud metadata address…)
-// and return them in its log. The operator widens that with a list (`--external-hosts`).
+// and return them in its log. The operator widens that with a list (`--external-hosts`), whose
+// named hosts are also where any driver's requests may be redirected.
 import { inventoryDriverIds } from '../agent/inventory/ownership.js';
 import type { Store } from '../store/store.js';
 
@@ -19,11 +20,15 @@ export function externalHostList(value: unknown, where: string): string[] {
 }
 
 /**
- * The run's externalHosts: undefined (the host's default, any host) for an inventory driver or
- * when the list holds "*", else the list given for API drivers (default: empty, none).
+ * The run's externalHosts: the list given for API drivers (default: empty, none); for an
+ * inventory driver, or when the list holds "*", any host ("*"), or undefined (the host's
+ * default, any host) when the list names none. The hosts the list names are also where a
+ * redirect may lead (a redirect never follows the bare "*"), for every driver.
  */
 export function externalHostsFor(store: Store, driverId: number, apiDriverHosts: readonly string[] = []): string[] | undefined {
-  if (inventoryDriverIds(store).has(driverId)) return undefined;
-  if (apiDriverHosts.includes(ANY_EXTERNAL_HOST)) return undefined;
+  if (inventoryDriverIds(store).has(driverId) || apiDriverHosts.includes(ANY_EXTERNAL_HOST)) {
+    const named = apiDriverHosts.filter((h) => h !== ANY_EXTERNAL_HOST);
+    return named.length ? [ANY_EXTERNAL_HOST, ...named] : undefined;
+  }
   return [...apiDriverHosts];
 }

@@ -225,6 +225,9 @@ describe('P24 the external-host policy of a stored driver', () => {
     expect(externalHostsFor(store, uploaded)).toEqual([]);
     expect(externalHostsFor(store, uploaded, ['api.example.com'])).toEqual(['api.example.com']);
     expect(externalHostsFor(store, uploaded, ['*'])).toBeUndefined();
+    // The hosts the operator names are where redirects may lead, for every driver: "*" keeps any host reachable.
+    expect(externalHostsFor(store, mine, ['api.example.com'])).toEqual(['*', 'api.example.com']);
+    expect(externalHostsFor(store, uploaded, ['*', '*.example.com'])).toEqual(['*', '*.example.com']);
     // A later inventory that no longer lists it: the driver is treated as uploaded at once.
     writeOwnership(store, { devices: {}, drivers: {}, associations: {} });
     expect(externalHostsFor(store, mine)).toEqual([]);

@@ -12,6 +12,7 @@ import type { NetworkWire } from '../wire.js';
 import { SendFailure, type HopResponse } from './send.js';
 import type { HttpSession } from './sessions.js';
 import { buildUrl, redirectTarget, RequestRefused, type HttpTarget } from './target.js';
+import { tlsPortMessage } from './wrong-protocol.js';
 import { round, startExchange, type RedactorCache, type TranscriptMode } from './transcript.js';
 
 export interface RequestContext {
@@ -34,10 +35,14 @@ export interface RequestContext {
   redactors: RedactorCache;
   transcript: TranscriptMode;
   runStarted: number;
+  /** Another host a redirect leads to: its target and session when the run allows it, else null. */
+  elsewhere: (hostname: string) => { target: HttpTarget; session: HttpSession } | null;
   record: (exchange: HttpExchange) => void;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** The 400 pages of web servers (nginx, Apache) that got plain HTTP on their HTTPS port. */
+const PLAIN_TO_TLS_PAGE = /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
 
 function failure(code: string, message: string): HttpAnswer {
   return { error: { code, message }, response: null };
@@ -101,7 +106,11 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
   const headers = { ...options.headers };
   if (authorization) headers.authorization = authorization;
   const origin = url;
-  const driverCookie = headers.cookie;
+  let driverCookie: string | undefined = headers.cookie;
+  // The hop's connections: the target's, or another host's after a redirect there. Cookies
+  // always come from the target's jar, which sends each host only what its domain rules allow.
+  let hopSession = ctx.session;
+  let hopTarget = ctx.target;
   let hopMethod = options.method;
   let body = options.body;
 
@@ -126,14 +135,15 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     if (ctx.transcript === 'full') exchange.request = { headers: redactor.headers(headers) as Record<string, string>, body: redactor.body(body) };
     const started = performance.now();
     let hop: HopResponse;
-    const requestOver = ctx.session.begin?.();
+    const requestOver = hopSession.begin?.();
     try {
       hop = await ctx.wire.send({
         url,
         method: hopMethod,
         headers,
         body,
-        dispatcher: ctx.session.dispatcher(options.rejectUnauthorized),
+        dispatcher: hopSession.dispatcher(options.rejectUnauthorized),
+        address: hopTarget.pinnedIp ?? hopTarget.ip,
         timeoutMs: Math.max(1, Math.min(options.timeoutMs, Math.ceil(ctx.timeLeftMs()))),
         signal: ctx.signal,
         maxResponseBytes: ctx.maxResponseBytes,
@@ -154,6 +164,9 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     exchange.headersMs = round(hop.headersMs);
     exchange.durationMs = round(performance.now() - started);
     exchange.responseBytes = hop.wireBytes;
+    if (hop.status === 400 && url.protocol === 'http:' && PLAIN_TO_TLS_PAGE.test(hop.body.subarray(0, 4096).toString('latin1'))) {
+      exchange.hint = tlsPortMessage(`${hopMethod} ${url.origin}`, url, true);
+    }
     if (ctx.transcript === 'full') exchange.response = { headers: redactor.headers(hop.headers), body: redactor.body(hop.body) };
     if (options.jar) {
       for (const line of (hop.headers['set-cookie'] as string[] | undefined) ?? []) {
@@ -172,7 +185,10 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
       return failure('TOO_MANY_REDIRECTS', `${method} ${redactor.text(url.href)}: more than maxRedirects (${options.maxRedirects}) redirects; a redirect loop?`);
     }
     try {
-      url = redirectTarget(ctx.target, url, location);
+      const next = redirectTarget(ctx.target, url, location, ctx.elsewhere);
+      url = next.url;
+      hopTarget = next.away?.target ?? ctx.target;
+      hopSession = next.away?.session ?? ctx.session;
     } catch (error) {
       if (!(error instanceof RequestRefused)) throw error;
       exchange.error = error.code;
@@ -185,6 +201,11 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     if (!sameOrigin(origin, url)) {
       delete headers.authorization;
       delete headers['proxy-authorization'];
+    }
+    // Nor does a Cookie header of the driver's own go to another host: the jar's cookies go by their domain.
+    if (hopTarget !== ctx.target && driverCookie !== undefined) {
+      driverCookie = undefined;
+      delete headers.cookie;
     }
     // 301/302/303 turn a POST (or PUT, DELETE) into a GET without a body; 307/308 keep both.
     if (hop.status !== 307 && hop.status !== 308 && hopMethod !== 'GET') {

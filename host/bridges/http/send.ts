@@ -8,6 +8,7 @@ import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
 import { ByteBudget } from './buffer-budget.js';
 import type { Method } from './options.js';
+import { isTlsRecord, nameMismatchMessage, NOT_TLS_CODES, plainPortMessage, speaksTls, tlsPortMessage } from './wrong-protocol.js';
 
 export interface Hop {
   url: URL;
@@ -22,6 +23,8 @@ export interface Hop {
   decompress: boolean;
   /** The host's bound on answer bytes held at once by all its runs (a shared default without one). */
   buffers?: ByteBudget;
+  /** The address the url's host is known at (a resolve pin, the device's IP), for error hints. */
+  address?: string | null;
 }
 
 /** For hops given no budget of their host's: one for the whole process. */
@@ -77,10 +80,24 @@ function classify(error: unknown, hop: Hop): SendFailure {
     case 'UND_ERR_RESPONSE_EXCEEDED_MAX_SIZE':
       return new SendFailure('BODY_TOO_LARGE', `${where}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`);
   }
-  if (typeof code === 'string' && (/CERT|SELF_SIGNED|UNABLE_TO|ERR_TLS|ERR_SSL/.test(code))) {
+  // The HTTP parser choked on a TLS record (an alert, a handshake): the port speaks TLS.
+  const data = (e?.cause as { data?: unknown } | undefined)?.data ?? (e as { data?: unknown } | null)?.data;
+  if (hop.url.protocol === 'http:' && isTlsRecord(data)) return new SendFailure(typeof code === 'string' ? code : 'NETWORK_ERROR', tlsPortMessage(where, hop.url));
+  if (typeof code !== 'string') return new SendFailure('NETWORK_ERROR', `${where}: ${message}`);
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
+    // Node puts the peer's certificate on the error: its names say how the device should be reached.
+    const cert = (e.cause as { cert?: unknown } | undefined)?.cert ?? (e as { cert?: unknown }).cert;
+    const named = nameMismatchMessage(where, hop.url, cert, hop.address);
+    if (named) return new SendFailure(code, named);
+  }
+  if (NOT_TLS_CODES.has(code)) return new SendFailure(code, plainPortMessage(where, hop.url));
+  if (/SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY/.test(code)) {
+    return new SendFailure(code, `${where}: TLS failure: ${message} (trust the CA that signed it with --ca <ca.pem> or the trustedCAs option; a driver may pass rejectUnauthorized: false for a device with its own certificate)`);
+  }
+  if (/CERT|ERR_TLS|ERR_SSL/.test(code)) {
     return new SendFailure(code, `${where}: TLS failure: ${message} (a driver may pass rejectUnauthorized: false for a device with its own certificate)`);
   }
-  return new SendFailure(typeof code === 'string' ? code : 'NETWORK_ERROR', `${where}: ${message}`);
+  return new SendFailure(code, `${where}: ${message}`);
 }
 
 // Statuses whose Content-Length does not announce a body that follows.
@@ -277,5 +294,14 @@ export function sendHop(hop: Hop): Promise<HopResponse> {
       exchange.onError(error as Error);
     }
   });
-  return hop.decompress ? sent.then((response) => decompressed(hop, response)) : sent;
+  // Plain HTTP closed without a word is what TLS servers do with it: say so when the port speaks TLS.
+  const checked = hop.url.protocol === 'http:' ? sent.catch((failure: SendFailure) => tlsPortCheck(hop, failure)) : sent;
+  return hop.decompress ? checked.then((response) => decompressed(hop, response)) : checked;
+}
+
+async function tlsPortCheck(hop: Hop, failure: SendFailure): Promise<never> {
+  if (failure.code === 'ECONNRESET' && failure.headersMs === null && !hop.signal.aborted && (await speaksTls(hop.url, hop.address, hop.signal, hop.timeoutMs))) {
+    throw new SendFailure(failure.code, tlsPortMessage(`${hop.method} ${hop.url.origin}`, hop.url));
+  }
+  throw failure;
 }

@@ -1,6 +1,7 @@
 // Where a driver's request may go: the run's device or an external host it created,
 // and how a request URL is built from the driver's options (a path only, never a host).
 import { createHash } from 'node:crypto';
+import { isIP } from 'node:net';
 import { deviceKey, type DeviceSpec } from '../../device.js';
 import { fieldText, numberOption } from './options.js';
 import { describe, isPlainObject } from './plain.js';
@@ -16,6 +17,8 @@ export interface HttpTarget {
   sessionKey: string;
   /** The address the host name is dialled at when the run pins it (RunRequest.resolve); else DNS decides. */
   pinnedIp: string | null;
+  /** A host other than the run's device (D.createExternalDevice, or a redirect's). */
+  external?: true;
 }
 
 /** Host names a run dials at a given address, as a hosts file would: lower-case name → where. */
@@ -117,27 +120,50 @@ function sameHost(a: string, b: string | null): boolean {
   return bare(a) === bare(b);
 }
 
+/** How a refused redirect's host can be allowed: the flags and the option, with the wildcard of its siblings. */
+function howToAllow(hostname: string): string {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  const name = !isIP(bare);
+  const labels = bare.split('.');
+  const siblings = name && labels.length >= 3 ? ` or '*.${labels.slice(1).join('.')}'` : '';
+  // resolve pins names only: an address is allowed by listing it.
+  const pin = name ? `, or pin it with driverbox run --resolve ${bare}=<ip>` : '';
+  return `to follow it, allow ${bare}: --external-hosts ${bare}${siblings} (driverbox run, serve or agent)${pin}; in code, the externalHosts option of createHost or host.run`;
+}
+
 /**
- * Where a redirect leads, if it stays on the device: the Location may name the device's
- * host name or IP (any port, mapped through the port map) but never another host.
+ * Where a redirect leads: the target's own host name or IP (any port, mapped through the port
+ * map), or another host the run allows (`elsewhere` answers it, with that host's target; null
+ * when not allowed). http and https only, never with userinfo.
  */
-export function redirectTarget(target: HttpTarget, current: URL, location: string): URL {
+export function redirectTarget<T extends { target: HttpTarget }>(
+  target: HttpTarget,
+  current: URL,
+  location: string,
+  elsewhere: (hostname: string) => T | null,
+): { url: URL; away: T | null } {
   let next: URL;
   try {
     next = new URL(location, current);
   } catch {
     throw new RequestRefused('REDIRECT_REFUSED', `the device redirected to an invalid location ${JSON.stringify(location)}`);
   }
+  const who = target.external ? target.host! : 'the device';
   if (next.protocol !== 'http:' && next.protocol !== 'https:') {
-    throw new RequestRefused('REDIRECT_REFUSED', `the device redirected to ${JSON.stringify(location)}: only http and https are followed`);
+    throw new RequestRefused('REDIRECT_REFUSED', `${who} redirected to ${JSON.stringify(location)}: only http and https are followed`);
   }
-  if (next.username || next.password || !(sameHost(next.hostname, target.host) || sameHost(next.hostname, target.ip))) {
-    throw new RequestRefused('REDIRECT_REFUSED', `the device redirected to ${next.origin}, which is not the device: redirects are only followed on the device itself`);
+  if (next.username || next.password) {
+    throw new RequestRefused('REDIRECT_REFUSED', `${who} redirected to a location with a user name or password (${next.origin}): never followed`);
+  }
+  let away: T | null = null;
+  if (!(sameHost(next.hostname, target.host) || sameHost(next.hostname, target.ip))) {
+    away = elsewhere(next.hostname.replace(/^\[|\]$/g, ''));
+    if (!away) throw new RequestRefused('REDIRECT_REFUSED', `${who} redirected to ${next.origin}, another host; ${howToAllow(next.hostname)}`);
   }
   const port = Number(next.port || (next.protocol === 'https:' ? 443 : 80));
-  const dialled = target.portMap[port];
+  const dialled = (away ? away.target : target).portMap[port];
   if (dialled !== undefined) next.port = String(dialled);
-  return next;
+  return { url: next, away };
 }
 
 /**
@@ -159,5 +185,6 @@ export function externalTarget(
     portMap: { ...pinned?.portMap },
     sessionKey: `${owner.sessionKey} external:${host}${pinned ? `@${pinned.ip}` : ''}|creds:${credentialsDigest(credentials?.username, credentials?.password)}`,
     pinnedIp: pinned?.ip ?? null,
+    external: true,
   };
 }

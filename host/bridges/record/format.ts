@@ -86,6 +86,11 @@ export interface RecordingFile {
    * so a replay pins them again. Optional: absent when the run pinned none.
    */
   resolve?: Record<string, { ip: string; portMap: Record<string, number> }>;
+  /**
+   * Hosts other than the device that the run followed a redirect to (externalHosts, resolve):
+   * a replay follows those redirects again. Optional: absent when it followed none.
+   */
+  redirectHosts?: string[];
   /** In the order they were sent. */
   exchanges: RecordedExchange[];
 }

@@ -145,6 +145,10 @@ function recordingOf(data: unknown): RecordingFile {
       for (const [from, to] of Object.entries(object(entry.portMap, `resolve.${name}.portMap`))) integer(to, `resolve.${name}.portMap.${from}`, 1, 65535);
     }
   }
+  if (root.redirectHosts !== undefined) {
+    expect(Array.isArray(root.redirectHosts), 'redirectHosts', 'a list of host names', root.redirectHosts);
+    (root.redirectHosts as unknown[]).forEach((h, i) => string(h, `redirectHosts[${i}]`));
+  }
   string(root.action, 'action');
   if (root.driver !== undefined) string(root.driver, 'driver');
   if (root.recordedAt !== undefined) string(root.recordedAt, 'recordedAt');

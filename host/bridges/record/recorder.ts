@@ -3,6 +3,7 @@
 // (a cookie value learnt late is masked everywhere, with one mask) and written atomically.
 import type { DeviceSpec } from '../../device.js';
 import type { RunResult } from '../../run-result.js';
+import { canonicalHost } from '../http/host-name.js';
 import { sendHop, SendFailure, type HopResponse } from '../http/send.js';
 import { readCertificate, type TlsAnswer } from '../tls/certificate.js';
 import type { NetworkWire } from '../wire.js';
@@ -195,7 +196,26 @@ export class Recorder {
         portMap: Object.fromEntries(Object.entries(device.portMap ?? {}).map(([from, to]) => [from, to])),
       },
       ...(this.#meta.resolve && Object.keys(this.#meta.resolve).length ? { resolve: this.#meta.resolve } : {}),
+      ...redirectHosts(result, device),
       exchanges,
     };
   }
+}
+
+/** Hosts other than the device the run followed a redirect to, which a replay follows again (no socket is opened). */
+function redirectHosts(result: RunResult, device: RecordingMeta['device']): Pick<RecordingFile, 'redirectHosts'> {
+  const own = new Set([device.ip, device.host].map((h) => (h ? canonicalHost(h) : null)));
+  const hosts = new Set<string>();
+  for (const exchange of result.http) {
+    if (!exchange.redirectedTo) continue;
+    let hostname: string;
+    try {
+      hostname = new URL(exchange.redirectedTo).hostname;
+    } catch {
+      continue;
+    }
+    const host = canonicalHost(hostname.replace(/^\[|\]$/g, ''));
+    if (host !== null && !own.has(host)) hosts.add(host);
+  }
+  return hosts.size ? { redirectHosts: [...hosts].sort() } : {};
 }

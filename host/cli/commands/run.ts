@@ -6,7 +6,7 @@ import { loadEnvironment } from '../env-file.js';
 import { formatResult, jsonResult, styleFor } from '../format.js';
 import { openReportStore, reportResult } from '../report-option.js';
 import { credentialSecrets } from '../../store/run-secrets.js';
-import { parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
+import { parseExternalHosts, parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 import { snmpFlagOptions, snmpFlagsHelp, snmpSettingsFromFlags } from '../snmp-flags.js';
@@ -30,6 +30,8 @@ ${snmpFlagsHelp}
                          dial a host name (the device's or an external host's) at this
                          address, as a hosts file would; repeatable, e.g.
                          --resolve api.example=127.0.0.1,443=8443
+  --external-hosts <a,b> other hosts a redirect may lead to (a cloud API's regional hosts),
+                         *.example.com for any name under it; --resolve names count too
   --ca <file.pem>        also trust this CA for HTTPS and getTLSCertificate; repeatable
   --timeout <ms>         run deadline (default 60000)
   --memory <mb>          isolate memory limit (default 128)
@@ -65,6 +67,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       'port-map': { type: 'string' },
       ...snmpFlagOptions,
       resolve: { type: 'string', multiple: true },
+      'external-hosts': { type: 'string' },
       ca: { type: 'string', multiple: true },
       timeout: { type: 'string' },
       memory: { type: 'string' },
@@ -95,6 +98,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const memoryMb = parseIntegerFlag('memory', values.memory, 8);
   const parameters = readParams(values.params, io.cwd);
   const resolve = parseResolve(values.resolve);
+  const externalHosts = parseExternalHosts(values['external-hosts']);
   const trustedCAs = readCaFiles(values.ca, io.cwd);
   if (values.record !== undefined && values.replay !== undefined) throw new UsageError('--record and --replay cannot be used together');
   // Relative to where the command was run, as the driver file and --params are.
@@ -107,7 +111,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs });
   try {
     const driver = path.resolve(io.cwd, positionals[0]!);
-    const result = await host.run({ path: driver, action: values.action, device, parameters, transcript: values.verbose ? 'full' : 'summary', record, replay, resolve });
+    const result = await host.run({ path: driver, action: values.action, device, parameters, transcript: values.verbose ? 'full' : 'summary', record, replay, resolve, ...(externalHosts ? { externalHosts } : {}) });
     const where = replay ? `replay of ${values.replay}` : (device.host ?? device.ip ?? 'no device address');
     if (values.json) io.stdout(jsonResult(result));
     else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${where}`, styleFor(io.stdoutStream, io.env)));
