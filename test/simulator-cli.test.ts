@@ -68,7 +68,7 @@ describe('driverbox simulate: usage and bad fixtures (exit 2)', () => {
     const { code, stderr } = await runMain(['simulate', ...args]);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
-    expect(stderr).toContain('Run `driverbox simulate --help` for usage.');
+    expect(stderr).toContain('Run `npx driverbox simulate --help` for usage.');
   });
 
   it('a bad fixture: exit 2 with every problem and its field path', async () => {
