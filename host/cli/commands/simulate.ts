@@ -202,17 +202,19 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
     io.stderr(`driverbox simulate: ${(error as Error).message}`);
     return 1;
   }
-  const remember = () => {
+  const remember = (): boolean => {
     Object.assign(remembered, portsOf(sim));
     const problem = writeSimulateState(state, file, remembered);
     if (problem) io.stderr(`driverbox simulate: ${problem}`);
+    return problem === null;
   };
-  remember();
+  const stateWritable = remember();
 
   // The run line's files sit in the fixture's state folder, at the same paths every run; a
   // simulator that could not have its remembered ports (another one serves this fixture) keeps
-  // its own in a temporary folder instead, so the two do not overwrite each other's.
-  const ownFolder = taken.length > 0;
+  // its own in a temporary folder instead, so the two do not overwrite each other's; so does one
+  // whose data folder cannot be written.
+  const ownFolder = taken.length > 0 || !stateWritable;
   const filesDir = ownFolder ? mkdtempSync(path.join(tmpdir(), 'driverbox-simulate-')) : state.dir;
   const paramsFile = path.join(filesDir, 'params.json');
   const caFile = path.join(filesDir, 'simulator-ca.pem');
