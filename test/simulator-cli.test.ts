@@ -11,6 +11,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './helpers/cli.js';
 
 const exec = promisify(execFile);
+
+/** A printed `npx driverbox …` line as a shell runs it here (npx would find this checkout's bin the same way). */
+const pasted = (line: string) => line.replace(/^npx driverbox/, `'${process.execPath}' '${bin}'`);
 const bin = path.resolve('bin/driverbox.js');
 const work = mkdtempSync(path.join(tmpdir(), 'driverbox-sim-cli-'));
 
@@ -20,7 +23,9 @@ function write(name: string, data: unknown): string {
   return file;
 }
 
-const runMain = (argv: string[]) => runCli(argv, { cwd: work, env: { NO_COLOR: '1' } });
+// The data folder, where simulate remembers its ports: this test's own.
+const dataDir = path.join(work, 'data');
+const runMain = (argv: string[]) => runCli(argv, { cwd: work, env: { NO_COLOR: '1', DRIVERBOX_DATA_DIR: dataDir } });
 
 const loginFixture = {
   fixture: 1,
@@ -56,14 +61,14 @@ describe('driverbox simulate: usage and bad fixtures (exit 2)', () => {
   it.each([
     [[], 'driverbox simulate: simulate needs a fixture file: driverbox simulate <fixture.json>'],
     [['a.json', 'b.json'], 'driverbox simulate: simulate takes one fixture file, got 2: a.json b.json'],
-    [['f.json', '--port', 'http'], 'driverbox simulate: --port must be a port number 1–65535 (got "http")'],
-    [['f.json', '--https-port', '70000'], 'driverbox simulate: --https-port must be a port number 1–65535 (got "70000")'],
+    [['f.json', '--port', 'http'], 'driverbox simulate: --port must be a port number 1–65535, or 0 for a free one (got "http")'],
+    [['f.json', '--https-port', '70000'], 'driverbox simulate: --https-port must be a port number 1–65535, or 0 for a free one (got "70000")'],
     [['f.json', '--verbose'], "driverbox simulate: Unknown option '--verbose'"],
   ])('%j → exit 2', async (args, message) => {
     const { code, stderr } = await runMain(['simulate', ...args]);
     expect(code).toBe(2);
     expect(stderr).toContain(message);
-    expect(stderr).toContain('Run `driverbox simulate --help` for usage.');
+    expect(stderr).toContain('Run `npx driverbox simulate --help` for usage.');
   });
 
   it('a bad fixture: exit 2 with every problem and its field path', async () => {
@@ -111,7 +116,7 @@ describe('driverbox simulate: the real CLI', () => {
 
   /** Starts bin/driverbox.js simulate …; resolves once it printed the start of its request log. */
   function startCli(args: string[]) {
-    const proc = spawn(process.execPath, [bin, 'simulate', ...args], { cwd: work, env: { PATH: process.env.PATH, NO_COLOR: '1' } });
+    const proc = spawn(process.execPath, [bin, 'simulate', ...args], { cwd: work, env: { PATH: process.env.PATH, NO_COLOR: '1', DRIVERBOX_DATA_DIR: dataDir } });
     child = proc;
     let stdout = '';
     let stderr = '';
@@ -119,10 +124,10 @@ describe('driverbox simulate: the real CLI', () => {
     proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
     const ready = new Promise<void>((resolve, reject) => {
-      proc.stdout.on('data', () => stdout.includes('Requests (Ctrl-C to stop):') && resolve());
+      proc.stdout.on('data', () => /Requests \(.*Ctrl-C to stop\):/.test(stdout) && resolve());
       void exited.then((code) => reject(new Error(`simulate exited ${code} before it was ready: ${stderr}`)));
     });
-    return { proc, ready, exited, output: () => stdout };
+    return { proc, ready, exited, output: () => stdout, errors: () => stderr };
   }
 
   it('serves the fixture, prints a run line that works as printed, logs each request, stops on SIGINT with exit 0', async () => {
@@ -135,14 +140,14 @@ describe('driverbox simulate: the real CLI', () => {
     expect(out).toMatch(/http {3}http:\/\/127\.0\.0\.1:\d+ {3}device port 80\n/);
     expect(out).toMatch(/https {2}https:\/\/127\.0\.0\.1:\d+ {2}device port 443; self-signed certificate for localhost, 127\.0\.0\.1\n/);
     expect(out).toContain('2 routes, state "start"');
-    const line = /^ {2}(driverbox run .*)$/m.exec(out)![1]!;
-    expect(line).toMatch(/^driverbox run driver\.js --device-ip 127\.0\.0\.1 --port-map 80=\d+,443=\d+ --username admin --password 'it'\\''s secret' --params \S+params\.json --ca \S+simulator-ca\.pem$/);
+    const line = /^ {2}(npx driverbox run .*)$/m.exec(out)![1]!;
+    expect(line).toMatch(/^npx driverbox run driver\.js --device-ip 127\.0\.0\.1 --port-map 80=\d+,443=\d+ --username admin --password 'it'\\''s secret' --params \S+params\.json --ca \S+simulator-ca\.pem$/);
     const paramsFile = /--params (\S+)/.exec(line)![1]!;
     expect(existsSync(paramsFile)).toBe(true);
     expect(readFileSync(/--ca (\S+)$/.exec(line)![1]!, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
 
     // The line, as a user would paste it into a shell (with --json to read the result).
-    const { stdout } = await exec('/bin/sh', ['-c', `${line.replace(/^driverbox/, `'${process.execPath}' '${bin}'`)} --json`], { cwd: work, env: { PATH: process.env.PATH } });
+    const { stdout } = await exec('/bin/sh', ['-c', `${pasted(line)} --json`], { cwd: work, env: { PATH: process.env.PATH } });
     const result = JSON.parse(stdout);
     expect(result.status).toBe('success');
     expect(result.variables.map((v: { value: string }) => v.value)).toEqual(['40', 'lab-3']);
@@ -191,4 +196,99 @@ describe('driverbox simulate: the real CLI', () => {
     expect(await sim.exited).toBe(0);
     expect(sim.output()).toContain('Stopped (SIGTERM) after 3 requests.');
   });
+
+  /** The run line a simulator printed last (a reload prints a new one when it changed). */
+  const runLineOf = (out: string) => [...out.matchAll(/^ {2}(npx driverbox run .*)$/gm)].at(-1)![1]!;
+  const httpPortOf = (line: string) => Number(/--port-map 80=(\d+)/.exec(line)![1]);
+  async function freePort(): Promise<number> {
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const { port } = probe.address() as net.AddressInfo;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    return port;
+  }
+  async function stop(sim: ReturnType<typeof startCli>) {
+    sim.proc.kill('SIGINT');
+    expect(await sim.exited).toBe(0);
+  }
+
+  it('keeps its ports across restarts, so the printed run line stays valid; --port 0 takes fresh ones; a port now taken is given up, saying so', async () => {
+    write('driver.js', loginDriver);
+    write('keep.json', { ...loginFixture, description: 'kept ports' });
+    const first = startCli(['keep.json', '--port', String(await freePort())]);
+    await first.ready;
+    const line = runLineOf(first.output());
+    await stop(first);
+
+    // Restarted with no port flag: the same ports, the same files, so the line printed before works as pasted.
+    const second = startCli(['keep.json']);
+    await second.ready;
+    expect(runLineOf(second.output())).toBe(line);
+    const { stdout } = await exec('/bin/sh', ['-c', `${pasted(line)} --json`], { cwd: work, env: { PATH: process.env.PATH } });
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'success', variables: [{ value: '40' }, { value: 'lab-3' }] });
+    await stop(second);
+
+    // Another process holds the HTTP port now: a free one instead, and the output says the line changed.
+    const holder = net.createServer();
+    await new Promise<void>((resolve) => holder.listen(httpPortOf(line), '127.0.0.1', resolve));
+    try {
+      const third = startCli(['keep.json']);
+      await third.ready;
+      const moved = runLineOf(third.output());
+      expect(httpPortOf(moved)).not.toBe(httpPortOf(line));
+      expect(third.output()).toContain(`(the port of the last run, http ${httpPortOf(line)}, is in use: served on a free one instead, so the run line changed)`);
+      expect(moved.replace(/80=\d+/, '').replace(/--params \S+ --ca \S+/, '')).toBe(line.replace(/80=\d+/, '').replace(/--params \S+ --ca \S+/, ''));
+      const run = await exec('/bin/sh', ['-c', `${pasted(moved)} --json`], { cwd: work, env: { PATH: process.env.PATH } });
+      expect(JSON.parse(run.stdout).status).toBe('success');
+      await stop(third);
+    } finally {
+      holder.close();
+    }
+
+    // The port it moved to is remembered; --port 0 forgets every remembered port.
+    const fourth = startCli(['keep.json', '--port', '0']);
+    await fourth.ready;
+    const fresh = runLineOf(fourth.output());
+    expect(/443=(\d+)/.exec(fresh)![1]).not.toBe(/443=(\d+)/.exec(line)![1]);
+    await stop(fourth);
+    const fifth = startCli(['keep.json']);
+    await fifth.ready;
+    expect(runLineOf(fifth.output())).toBe(fresh);
+    await stop(fifth);
+  }, 180_000); // five CLI starts
+
+  it('--watch reloads the fixture when the file changes; a bad edit is reported and the previous fixture keeps serving', async () => {
+    const fixture = (temp: number, extra: object = {}) => ({ fixture: 1, device: { username: 'u', password: 'p' }, routes: [{ path: '/temp', json: { temp } }], ...extra });
+    write('watched.json', fixture(40));
+    const sim = startCli(['watched.json', '--watch']);
+    await sim.ready;
+    expect(sim.output()).toContain('Requests (reloaded when watched.json changes; Ctrl-C to stop):');
+    const base = `http://127.0.0.1:${httpPortOf(runLineOf(sim.output()))}`;
+    const temp = async () => ((await (await fetch(`${base}/temp`)).json()) as { temp: number }).temp;
+    expect(await temp()).toBe(40);
+
+    write('watched.json', fixture(41));
+    await expect.poll(temp, { timeout: 10_000, interval: 100 }).toBe(41);
+    await expect.poll(() => sim.output()).toContain('Reloaded watched.json\n');
+
+    // A syntax error, then a fixture with a bad field: each reported, the last good fixture still answers.
+    write('watched.json', '{ "fixture": 1, "routes": [ { "path": "/temp", } ] }');
+    await expect.poll(() => sim.errors(), { timeout: 10_000 }).toContain('watched.json not reloaded, the previous fixture keeps serving: ');
+    expect(sim.errors()).toContain('is not valid JSON');
+    write('watched.json', fixture(42, { routes: [{ path: 'temp', json: {} }] }));
+    await expect.poll(() => sim.errors(), { timeout: 10_000 }).toContain('routes[0].path: must be a path starting with "/"');
+    expect(await temp()).toBe(41);
+
+    // Credentials changed: the reload prints the new run line, on the same port.
+    write('watched.json', fixture(43, { device: { username: 'u', password: 'changed' } }));
+    await expect.poll(temp, { timeout: 10_000, interval: 100 }).toBe(43);
+    await expect.poll(() => sim.output()).toContain('The run line changed:');
+    expect(runLineOf(sim.output())).toContain('--password changed');
+    expect(`http://127.0.0.1:${httpPortOf(runLineOf(sim.output()))}`).toBe(base);
+    // Requests are numbered across reloads.
+    const numbers = [...sim.output().matchAll(/^#(\d+) http /gm)].map((m) => Number(m[1]));
+    expect(numbers).toEqual(numbers.map((_, i) => i + 1));
+    expect(numbers.length).toBeGreaterThan(3);
+    await stop(sim);
+  }, 120_000);
 });

@@ -14,6 +14,7 @@ import {
 } from '../host/testing/index.js';
 import type { RunResult } from '../host/index.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
+import net from 'node:net';
 
 const DRIVER = `
 function get_status() {
@@ -31,6 +32,18 @@ function get_status() {
   });
 }
 function validate() { D.failure(D.errorType.AUTHENTICATION_ERROR); }
+function custom_1() {
+  console.info('logging in');
+  D.device.http.get('/json', function () {
+    D.device.http.get({ url: '/spare', port: 81 }, function (error) {
+      console.warn('spare port: ' + error.code);
+      D.device.http.get('/status?code=401', function (error, response) {
+        console.error('status answered ' + response.statusCode);
+        D.failure(D.errorType.AUTHENTICATION_ERROR);
+      });
+    });
+  });
+}
 `;
 
 let server: DeviceServer;
@@ -112,5 +125,47 @@ describe('assertions', () => {
   it('assertSuccess carries the failure, logs and warnings', async () => {
     const failed = await runDriver({ path: driverPath, action: 'validate', device: device() });
     expect(() => assertSuccess(failed)).toThrow(/expected the run of validate\(\) to succeed, but the run failed with AUTHENTICATION_ERROR/);
+  });
+
+  /** The message an assertion throws. */
+  const messageOf = (assertion: () => void) => {
+    try {
+      assertion();
+    } catch (error) {
+      expect(error).toBeInstanceOf(AssertionError);
+      return (error as Error).message;
+    }
+    throw new Error('the assertion passed');
+  };
+
+  it("every failing assertion shows the run's exchanges (method, URL, status or error code) and its logs", async () => {
+    // A port nothing listens on: the second request is refused.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const closed = (probe.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const failed = await runDriver({ path: driverPath, action: 'custom_1', device: { ...device(), portMap: { 80: server.port, 81: closed } } });
+    const base = `http://127.0.0.1:${server.port}`;
+    const message = messageOf(() => assertSuccess(failed));
+    const lines = message.split('\n');
+    expect(lines.slice(0, 3)).toEqual(['expected the run of custom_1() to succeed, but the run failed with AUTHENTICATION_ERROR: the driver called D.failure(AUTHENTICATION_ERROR)', 'exchanges (3):', `  GET ${base}/json → 200`]);
+    expect(lines[3]).toMatch(new RegExp(`^  GET http://127\\.0\\.0\\.1:${closed}/spare → ECONNREFUSED \\(.+\\)$`));
+    expect(lines.slice(4)).toEqual([`  GET ${base}/status?code=401 → 401`, 'logs (3):', '  info: logging in', '  warn: spare port: ECONNREFUSED', '  error: status answered 401']);
+
+    // The other assertions carry the same account of the run.
+    const context = lines.slice(1).join('\n');
+    for (const assertion of [
+      () => assertVariables(failed, { temp: 40 }),
+      () => getVariable(failed, 'temp'),
+      () => getTableRows(failed, 'Disks'),
+      () => assertTableRows(failed, 'Disks', [{ id: 'd1' }]),
+    ]) {
+      expect(messageOf(assertion).endsWith(`\n${context}`)).toBe(true);
+    }
+    // A run with nothing to show says so.
+    const quiet = await runDriver({ path: driverPath, action: 'validate', device: device() });
+    expect(messageOf(() => assertSuccess(quiet))).toBe(
+      'expected the run of validate() to succeed, but the run failed with AUTHENTICATION_ERROR: the driver called D.failure(AUTHENTICATION_ERROR)\nexchanges: none\nlogs: none',
+    );
   });
 });

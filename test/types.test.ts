@@ -22,6 +22,8 @@ const EXAMPLES = readdirSync(new URL('../drivers-examples/', import.meta.url), {
   .sort();
 const EVERY_MEMBER = read('test/fixtures/every-member.js');
 const COMMON_PATTERNS = read('test/fixtures/common-patterns.js');
+// Promise styles of the public example drivers (issue 19): `@returns {Promise}` helpers, `@param {function}` callbacks.
+const PROMISE_PATTERNS = read('test/fixtures/promise-patterns.js');
 
 /** Problems as `file:line TScode message`, for readable failures. */
 const show = (problems: Problem[]) => problems.map((p) => `${p.file}:${p.line} TS${p.code} ${p.message}`);
@@ -77,11 +79,12 @@ describe('correct drivers type-check without a single diagnostic', () => {
       ...Object.fromEntries(EXAMPLES.map((name) => [`drivers/${name}/driver.js`, read(`drivers-examples/${name}/driver.js`)])),
       'drivers/every-member/driver.js': EVERY_MEMBER,
       'drivers/common-patterns/driver.js': COMMON_PATTERNS,
+      'drivers/promise-patterns/driver.js': PROMISE_PATTERNS,
     });
     const program = programOf(project);
     const checked = program.getRootFileNames().map((f) => f.slice(project.dir.length + 1)).sort();
     expect(EXAMPLES.length).toBeGreaterThanOrEqual(8);
-    expect(checked).toEqual(['drivers/common-patterns/driver.js', 'drivers/every-member/driver.js', ...EXAMPLES.map((name) => `drivers/${name}/driver.js`)].sort());
+    expect(checked).toEqual(['drivers/common-patterns/driver.js', 'drivers/every-member/driver.js', 'drivers/promise-patterns/driver.js', ...EXAMPLES.map((name) => `drivers/${name}/driver.js`)].sort());
     expect(show(typecheck(project))).toEqual([]);
   });
 
@@ -113,6 +116,36 @@ describe('correct drivers type-check without a single diagnostic', () => {
       expect((await run('validate')).status).toBe('success');
       expect(await run('custom_1')).toMatchObject({ status: 'failure', errorType: 'PARSING_ERROR' });
     });
+  });
+});
+
+describe('the promise patterns also run as written', () => {
+  const host = useHost();
+  const { device } = useDevice();
+
+  it('get_status: D.q.all of three helpers (one through a `@param {function}` callback), then .catch', async () => {
+    const result = await runSource(host, PROMISE_PATTERNS, { device: device() });
+    expect(result.message).toBeNull();
+    expect(result.variables.map((v) => [v.uid, v.value])).toEqual([['text', 'code-200']]);
+    expect(result.tables[0]!.rows).toEqual([
+      ['system', 'GET', '/api/system'],
+      ['volumes', 'GET', '/api/volumes'],
+    ]);
+  });
+
+  it('validate: D.q.allSettled sees the 503 as rejected; custom_1: .spread, .fail, .fin and .done() on a `@returns {Promise}` result', async () => {
+    const validate = await runSource(host, PROMISE_PATTERNS, { device: device(), action: 'validate' });
+    expect(validate.status).toBe('success');
+    expect(validate.logs).toEqual([{ level: 'info', message: 'checks: fulfilled,rejected,fulfilled' }]);
+    const custom = await runSource(host, PROMISE_PATTERNS, { device: device(), action: 'custom_1' });
+    expect(custom.status).toBe('success');
+    expect(custom.logs).toEqual([{ level: 'info', message: 'reboot answered 200' }]);
+  });
+
+  it('a D.q promise is tagged as a Promise, as its declaration (it extends Promise) says', async () => {
+    const source = `function get_status() { var p = D.q.defer().promise; D.success([D.createVariable('tag', 'Tag', p[Symbol.toStringTag] + ' ' + Object.prototype.toString.call(D.q(1)))]); }`;
+    const result = await runSource(host, source, { device: device() });
+    expect(result.variables[0]?.value).toBe('Promise [object Promise]');
   });
 });
 
@@ -235,6 +268,45 @@ describe('mistakes are reported where they are', () => {
       what: 'an entry point, declared as one, that expects an argument',
       code: `/** @type {Driverbox.EntryPoint} */\nvar get_status = function (callback) { callback(); };`,
       expected: [{ line: 2, code: 2322, message: "Type '(callback: any) => void' is not assignable to type 'EntryPoint'.\n  Target signature provides too few arguments. Expected 1 or more, but got 0." }],
+    },
+    {
+      what: 'a helper documented `@returns {Promise<number>}` that returns a promise for text',
+      code: `/** @returns {Promise<number>} */\nfunction count() { return D.q('three'); }`,
+      expected: [
+        {
+          line: 2,
+          code: 2322,
+          message:
+            "Type 'QPromise<string>' is not assignable to type 'Promise<number>'.\n  Types of property 'then' are incompatible.\n    Type '<R1 = string, R2 = never>(onFulfilled?: (value: string) => QValue<R1>, onRejected?: (reason: any) => QValue<R2>, onProgress?: (progress: any) => unknown) => QPromise<R1 | R2>' is not assignable to type '<TResult1 = number, TResult2 = never>(onfulfilled?: (value: number) => TResult1 | PromiseLike<TResult1>, onrejected?: (reason: any) => TResult2 | PromiseLike<TResult2>) => Promise<...>'.\n      Types of parameters 'onFulfilled' and 'onfulfilled' are incompatible.\n        Types of parameters 'value' and 'value' are incompatible.\n          Type 'string' is not assignable to type 'number'.",
+        },
+      ],
+    },
+    {
+      what: 'a callback documented with another shape (`function(string): void`) passed to D.device.http.get',
+      code: `/** @param {function(string): void} onText */\nfunction fetchText(onText) { D.device.http.get('/text', onText); }`,
+      expected: [
+        {
+          line: 2,
+          code: 2345,
+          message:
+            "Argument of type '(arg0: string) => void' is not assignable to parameter of type 'Callback<(arg0: string) => void, HttpCallback<string>>'.\n  Type '(arg0: string) => void' is not assignable to type 'HttpCallback<string>'.\n    Types of parameters 'arg0' and 'error' are incompatible.\n      Type 'HttpError' is not assignable to type 'string'.",
+        },
+      ],
+    },
+    {
+      what: 'a callback that is not a function',
+      code: `D.device.http.get('/status', 'onAnswer');`,
+      expected: [{ line: 1, code: 2345, message: "Argument of type 'string' is not assignable to parameter of type 'Function | HttpCallback<string>'." }],
+    },
+    {
+      what: 'a method q promises do not have',
+      code: `D.q.defer().promise.succeed();`,
+      expected: [{ line: 1, code: 2339, message: "Property 'succeed' does not exist on type 'QPromise<any>'." }],
+    },
+    {
+      what: 'a misspelt member of D',
+      code: `D.createVariabel('v', 'V', 1);`,
+      expected: [{ line: 1, code: 2551, message: "Property 'createVariabel' does not exist on type 'D'. Did you mean 'createVariable'?" }],
     },
     {
       what: 'a global the sandbox does not have (issue 18 gave drivers timers; setImmediate stays missing)',

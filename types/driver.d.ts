@@ -17,6 +17,14 @@
 declare namespace Driverbox {
   // ---- outcome -------------------------------------------------------------------------
 
+  /**
+   * A callback argument of D (`C`, inferred from it): a function of the shape `F`, or a value typed only as
+   * `Function` (a helper's `@param {function} callback`, passed on), which says nothing of its shape. A
+   * function of another known shape is refused, and an inline `function (error, response, body)` gets the
+   * parameter types of `F`, so their mistakes are still found.
+   */
+  type Callback<C, F> = C & (Function extends C ? unknown : F);
+
   /** Why a run failed: one of the names in `D.errorType`. */
   type ErrorType =
     | 'MISSING_DEVICE_ERROR'
@@ -343,7 +351,7 @@ declare namespace Driverbox {
    * Sends one request (options, or a url path); the callback is called exactly once. The body's type follows
    * `encoding` and `json`.
    */
-  type HttpMethod = <O extends HttpOptions>(options: (O & KnownHttpOptions<O>) | string, callback: HttpCallback<BodyOf<O>>) => void;
+  type HttpMethod = <O extends HttpOptions, C extends HttpCallback<BodyOf<O>> | Function>(options: (O & KnownHttpOptions<O>) | string, callback: Callback<C, HttpCallback<BodyOf<O>>>) => void;
 
   /** Options of `getTLSCertificate`. */
   interface TlsOptions {
@@ -399,7 +407,7 @@ declare namespace Driverbox {
      * Reads the TLS certificate the device presents and judges it: a self-signed or expired certificate is a
      * certificate with `valid: false`, not an error.
      */
-    getTLSCertificate(options: TlsOptions | null | undefined, callback: TlsCallback): void;
+    getTLSCertificate<C extends TlsCallback | Function>(options: TlsOptions | null | undefined, callback: Callback<C, TlsCallback>): void;
   }
 
   // ---- Telnet and WinRM (docs/driver-api/telnet.md, winrm.md) ----------------------------
@@ -479,16 +487,18 @@ declare namespace Driverbox {
   /** The ONE argument of a WinRM callback: `error` is exactly `null` on success. */
   type WinRMResult = { outcome: WinRMOutcome; error: null } | { outcome: null; error: WinRMError };
 
+  type WinRMCallback = (result: WinRMResult) => void;
+
   interface Device {
     /** Runs one command over Telnet: see docs/driver-api/telnet.md. */
-    sendTelnetCommand(options: TelnetOptions, callback: TelnetCallback): void;
+    sendTelnetCommand<C extends TelnetCallback | Function>(options: TelnetOptions, callback: Callback<C, TelnetCallback>): void;
     /** Runs one PowerShell command over WinRM: see docs/driver-api/winrm.md. */
-    sendWinRMCommand(options: WinRMOptions, callback: (result: WinRMResult) => void): void;
+    sendWinRMCommand<C extends WinRMCallback | Function>(options: WinRMOptions, callback: Callback<C, WinRMCallback>): void;
   }
 
   interface ExternalDevice {
-    sendTelnetCommand(options: TelnetOptions, callback: TelnetCallback): void;
-    sendWinRMCommand(options: WinRMOptions, callback: (result: WinRMResult) => void): void;
+    sendTelnetCommand<C extends TelnetCallback | Function>(options: TelnetOptions, callback: Callback<C, TelnetCallback>): void;
+    sendWinRMCommand<C extends WinRMCallback | Function>(options: WinRMOptions, callback: Callback<C, WinRMCallback>): void;
   }
 
   // ---- devices -------------------------------------------------------------------------
@@ -616,9 +626,9 @@ declare namespace Driverbox {
   /** The SSH members of a device (D.device and external devices alike). */
   interface SshMembers {
     /** Runs one command over a new SSH connection (exec channel). */
-    sendSSHCommand(options: SshCommandOptions, callback: SshCommandCallback): void;
+    sendSSHCommand<C extends SshCommandCallback | Function>(options: SshCommandOptions, callback: Callback<C, SshCommandCallback>): void;
     /** Runs commands in turn in an interactive shell (vt100 pty) over a new SSH connection. */
-    sendSSHCommands(options: SshShellOptions, callback: SshShellCallback): void;
+    sendSSHCommands<C extends SshShellCallback | Function>(options: SshShellOptions, callback: Callback<C, SshShellCallback>): void;
   }
   interface Device extends SshMembers {}
   interface ExternalDevice extends SshMembers {}
@@ -668,14 +678,19 @@ declare namespace Driverbox {
     code?: string;
   }
 
+  /** `callback(output, error)` of `get`: `output` is `null` when `error` is set. */
+  type SnmpGetCallback = (output: SnmpOutput | null, error: SnmpError | null) => void;
+  /** `callback(output, error)` of `walk` and `set`: `output` is always an object. */
+  type SnmpWalkCallback = (output: SnmpOutput, error: SnmpError | null) => void;
+
   /** A session made by `createSNMPSession`: each call is one request (a walk, several) to the device's agent. */
   interface SnmpSession {
     /** Gets these OIDs (one string counts as a list of one). `output` is `null` when `error` is set. */
-    get(oids: string[] | string, callback: (output: SnmpOutput | null, error: SnmpError | null) => void): void;
+    get<C extends SnmpGetCallback | Function>(oids: string[] | string, callback: Callback<C, SnmpGetCallback>): void;
     /** Walks the subtree under `oid`. `output` is always an object: on an error, what was walked so far. */
-    walk(oid: string, callback: (output: SnmpOutput, error: SnmpError | null) => void): void;
+    walk<C extends SnmpWalkCallback | Function>(oid: string, callback: Callback<C, SnmpWalkCallback>): void;
     /** Sets `oid`: a string as an OctetString, an integer as an Integer32 (the write community, if any). `{}` on an error. */
-    set(oid: string, value: string | number, callback: (output: SnmpOutput, error: SnmpError | null) => void): void;
+    set<C extends SnmpWalkCallback | Function>(oid: string, value: string | number, callback: Callback<C, SnmpWalkCallback>): void;
   }
 
   /** `D.device` */
@@ -812,16 +827,21 @@ declare namespace Driverbox {
     port?: number;
   }
 
+  /** `onReady(error, host, port)` of `D.tftpServer.accept`. */
+  type TftpReadyCallback = (error: TftpError | null, host?: string | null, port?: number | null) => void;
+  /** `onUpload(error, content)` of `D.tftpServer.accept`. */
+  type TftpUploadCallback = (error: TftpError | null, content?: string | null) => void;
+
   /** The run's TFTP receiver, for devices that upload their configuration. */
   interface TftpServer {
     /**
      * Opens the receiver: `onReady(null, host, port)` gives the address and port to tell the device (or
      * `onReady(error)`); `onUpload(null, content)` then gets the uploaded file as text (or `onUpload(error)`).
      */
-    accept(
+    accept<R extends TftpReadyCallback | Function, U extends TftpUploadCallback | Function>(
       options: TftpAcceptOptions | null | undefined,
-      onReady: (error: TftpError | null, host?: string | null, port?: number | null) => void,
-      onUpload: (error: TftpError | null, content?: string | null) => void,
+      onReady: Callback<R, TftpReadyCallback>,
+      onUpload: Callback<U, TftpUploadCallback>,
     ): void;
   }
 

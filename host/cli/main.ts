@@ -34,7 +34,7 @@ Commands:
   drivers add|list      the custom driver library of the store
   agent                 run an inventory's drivers on schedule, results to the store, API served
 
-Run \`driverbox <command> --help\` for a command's options.`;
+Run \`npx driverbox <command> --help\` for a command's options.`;
 
 const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<number>; help?: string }> = {
   run: { run: runCommand, help: runHelp },
@@ -93,7 +93,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (error instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      io.stderr(`driverbox ${name}: ${(error as Error).message}\nRun \`driverbox ${name} --help\` for usage.`);
+      io.stderr(`driverbox ${name}: ${(error as Error).message}\nRun \`npx driverbox ${name} --help\` for usage.`);
       return 2;
     }
     if (error instanceof StoreError) {

@@ -37,6 +37,11 @@ export interface SimulatorOptions {
   snmpPort?: number;
   /** Called for each SNMP request the agent answers. */
   onSnmpRequest?: (request: SnmpRequestLog) => void;
+  /** Port of the Telnet listener, when the fixture has telnet (default 0: a free port). */
+  telnetPort?: number;
+  /** Ports of the WinRM listeners (HTTP, and HTTPS when the fixture asks), when the fixture has winrm (default 0: free ports). */
+  winrmPort?: number;
+  winrmHttpsPort?: number;
 }
 
 /** What happened to a request. */
@@ -153,6 +158,7 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
   const fixture = toFixture(source);
   const httpPortWanted = checkPort(options.port, 'port');
   const httpsPortWanted = checkPort(options.httpsPort, 'httpsPort');
+  checkPort(options.snmpPort, 'snmpPort');
   if (options.httpsPort !== undefined && !fixture.https) {
     throw new DriverboxError('INVALID_OPTIONS', 'httpsPort was given, but the fixture does not serve https (add "https": true to it)');
   }
@@ -264,12 +270,12 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       closers.push(() => ssh.close());
       portMap[fixture.ssh.port] = sshServer.port;
     }
-    const telnet = fixture.telnet ? await startTelnetSimulator(fixture.telnet, LOOPBACK) : null;
+    const telnet = fixture.telnet ? await startTelnetSimulator(fixture.telnet, LOOPBACK, checkPort(options.telnetPort, 'telnetPort')) : null;
     if (telnet) {
       closers.push(() => telnet.close());
       portMap[fixture.telnet!.port] = telnet.port;
     }
-    const winrm = fixture.winrm ? await startWinrmSimulator(fixture.winrm, LOOPBACK) : null;
+    const winrm = fixture.winrm ? await startWinrmSimulator(fixture.winrm, LOOPBACK, checkPort(options.winrmPort, 'winrmPort'), checkPort(options.winrmHttpsPort, 'winrmHttpsPort')) : null;
     if (winrm) {
       closers.push(() => winrm.close());
       portMap[fixture.winrm!.port] = winrm.port;

@@ -1,6 +1,7 @@
 // Assertions on a RunResult for driver tests. They throw node's AssertionError, so any test
 // runner (vitest, node:test, mocha) reports them, and their messages say what the run did
-// instead: its outcome, the uids it reported, the rows a table holds.
+// instead: its outcome, the uids it reported, the rows a table holds, then the run's device
+// exchanges (method, URL, status or error code), its logs and warnings.
 import { AssertionError } from 'node:assert';
 import type { RunResult, TableRecord, VariableRecord } from '../run-result.js';
 
@@ -20,8 +21,39 @@ function outcome(result: RunResult): string {
   return `the run failed with ${result.errorType}${result.message ? `: ${result.message}` : ''}`;
 }
 
-function fail(message: string, actual?: unknown, expected?: unknown): never {
-  throw new AssertionError({ message, actual, expected, operator: 'driverbox' });
+/** Lines shown per list (exchanges, logs, warnings); the rest are counted. */
+const SHOWN = 25;
+/** Characters shown per log line or error message. */
+const LINE_CHARS = 300;
+
+const clip = (text: string) => {
+  const one = text.replace(/\s*\n\s*/g, ' ⏎ ');
+  return one.length > LINE_CHARS ? `${one.slice(0, LINE_CHARS - 1)}…` : one;
+};
+
+function listed<T>(title: string, items: readonly T[], line: (item: T) => string): string[] {
+  if (!items.length) return [`${title}: none`];
+  const lines = [`${title} (${items.length}):`, ...items.slice(0, SHOWN).map((item) => `  ${clip(line(item))}`)];
+  if (items.length > SHOWN) lines.push(`  … ${items.length - SHOWN} more`);
+  return lines;
+}
+
+/** What the run did, for a failing assertion: its exchanges with the device, its logs and warnings. */
+export function describeRun(result: RunResult): string {
+  const lines = [
+    ...listed('exchanges', result.http ?? [], (h) => {
+      // Protocol calls (SSH, SNMP…) have no status: "done" when they got their answer.
+      const outcome = h.error ? `${h.error}${h.errorMessage ? ` (${h.errorMessage})` : ''}` : h.method === 'TLS' ? 'certificate read' : h.status === null ? 'done' : String(h.status);
+      return `${h.method} ${h.url} → ${outcome}${h.redirectedTo ? ` ↪ ${h.redirectedTo}` : ''}`;
+    }),
+    ...listed('logs', result.logs ?? [], (l) => `${l.level}: ${l.message}`),
+  ];
+  if (result.warnings?.length) lines.push(...listed('warnings', result.warnings, (w) => w));
+  return lines.join('\n');
+}
+
+function fail(result: RunResult, message: string, actual?: unknown, expected?: unknown): never {
+  throw new AssertionError({ message: `${message}\n${describeRun(result)}`, actual, expected, operator: 'driverbox' });
 }
 
 /** Expected values are compared as the text a run reports: 12.5 matches "12.5", true matches "true". */
@@ -29,12 +61,10 @@ function asReported(value: string | number | boolean | null | undefined): string
   return value === null || value === undefined ? null : String(value);
 }
 
-/** Throws unless the run succeeded; the message carries its error, logs and warnings. */
+/** Throws unless the run succeeded; the message carries its error, exchanges, logs and warnings. */
 export function assertSuccess(result: RunResult): void {
   if (result.status === 'success') return;
-  const logs = result.logs.map((l) => `  ${l.level}: ${l.message}`).join('\n');
-  const warnings = result.warnings.map((w) => `  warning: ${w}`).join('\n');
-  fail([`expected the run of ${result.action}() to succeed, but ${outcome(result)}`, logs, warnings].filter(Boolean).join('\n'));
+  fail(result, `expected the run of ${result.action}() to succeed, but ${outcome(result)}`);
 }
 
 /** The variable with this uid; throws, listing the uids the run did report, when there is none. */
@@ -42,7 +72,7 @@ export function getVariable(result: RunResult, uid: string): VariableRecord {
   const found = result.variables.find((v) => v.uid === uid);
   if (!found) {
     const uids = result.variables.map((v) => v.uid);
-    fail(`no variable "${uid}": ${outcome(result)} and reported ${uids.length ? uids.map((u) => `"${u}"`).join(', ') : 'no variables'}`);
+    fail(result, `no variable "${uid}": ${outcome(result)} and reported ${uids.length ? uids.map((u) => `"${u}"`).join(', ') : 'no variables'}`);
   }
   return found;
 }
@@ -67,7 +97,7 @@ export function assertVariables(result: RunResult, expected: Record<string, Expe
   }
   if (problems.length) {
     const actual = Object.fromEntries(result.variables.map((v) => [v.uid, v.value]));
-    fail(`variables differ (${outcome(result)}):\n  ${problems.join('\n  ')}`, actual, expected);
+    fail(result, `variables differ (${outcome(result)}):\n  ${problems.join('\n  ')}`, actual, expected);
   }
 }
 
@@ -76,7 +106,7 @@ export function getTable(result: RunResult, label: string): TableRecord {
   const found = result.tables.find((t) => t.label === label);
   if (!found) {
     const labels = result.tables.map((t) => `"${t.label}"`);
-    fail(`no table "${label}": ${outcome(result)} and reported ${labels.length ? labels.join(', ') : 'no tables'}`);
+    fail(result, `no table "${label}": ${outcome(result)} and reported ${labels.length ? labels.join(', ') : 'no tables'}`);
   }
   return found;
 }
@@ -122,5 +152,5 @@ export function assertTableRows(
   if (options.only) {
     for (const row of rows) if (!expected.some((w) => w.id === row.id)) problems.push(`row "${row.id}": not expected`);
   }
-  if (problems.length) fail(`table "${label}" differs (${outcome(result)}):\n  ${problems.join('\n  ')}`, rows, expected);
+  if (problems.length) fail(result, `table "${label}" differs (${outcome(result)}):\n  ${problems.join('\n  ')}`, rows, expected);
 }

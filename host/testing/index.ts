@@ -2,6 +2,7 @@
 export { runDriver, type RunDriverOptions } from './run-driver.js';
 export {
   assertSuccess,
+  describeRun,
   assertTableRows,
   assertVariables,
   getTable,

@@ -15,8 +15,12 @@ declare namespace Driverbox {
     | { state: 'rejected'; reason: any }
     | { state: 'pending' };
 
-  /** A q promise: a thenable with q's helpers. */
-  interface QPromise<T> extends PromiseLike<T> {
+  /**
+   * A q promise: a thenable with q's helpers. It has everything a native `Promise` has (`then`, `catch`,
+   * `finally` and `Symbol.toStringTag`, which driverbox sets to `'Promise'`), so a helper documented
+   * `@returns {Promise}` may return one.
+   */
+  interface QPromise<T> extends Promise<T> {
     /** Runs `onFulfilled` with the value or `onRejected` with the reason; a promise for what it returns. */
     then<R1 = T, R2 = never>(
       onFulfilled?: ((value: T) => QValue<R1>) | null,
@@ -125,6 +129,8 @@ declare namespace Driverbox {
     passByCopy(): this;
     /** `'[object Promise]'`. */
     toString(): string;
+    /** `'Promise'`, as for a native promise (driverbox sets it on q's promises). */
+    readonly [Symbol.toStringTag]: string;
   }
 
   /** A promise with its resolving functions, made by `D.q.defer()`. */
@@ -318,4 +324,37 @@ declare namespace Driverbox {
     /** Throws in a driver: q is not a browser global here. */
     noConflict(): never;
   }
+}
+
+/**
+ * A helper documented `@returns {Promise}` hands its callers the global `Promise` type, though what it
+ * returns is a D.q promise (the only promises drivers in the wild make). q's chain methods are declared
+ * here as optional, so such callers may go on with `.fail`, `.fin`, `.spread` or `.done()`; with
+ * `strictNullChecks` on, the checker asks to make sure first (a native promise from `async` has none).
+ */
+interface Promise<T> {
+  /** D.q promises only: same as `catch`. */
+  fail?<R = never>(onRejected: (reason: any) => R | PromiseLike<R>): Driverbox.QPromise<T | R>;
+  /** D.q promises only: same as `finally`. */
+  fin?(callback: () => unknown): Driverbox.QPromise<T>;
+  /** D.q promises only: like `then`, but ends the chain (an unhandled rejection is thrown). */
+  done?(onFulfilled?: ((value: T) => unknown) | null, onRejected?: ((reason: any) => unknown) | null, onProgress?: ((progress: any) => unknown) | null): void;
+  /** D.q promises only: like `then` for an array value, its items as the arguments. */
+  spread?<R>(onFulfilled: (...values: any[]) => R | PromiseLike<R>, onRejected?: ((reason: any) => R | PromiseLike<R>) | null): Driverbox.QPromise<R>;
+  /** D.q promises only: for an array of promises, an array of their values. */
+  all?(): Driverbox.QPromise<any[]>;
+  /** D.q promises only: for an array of promises, the state of each once all have settled. */
+  allSettled?(): Driverbox.QPromise<Array<Driverbox.QState<any>>>;
+  /** D.q promises only: runs `callback` with the value, then passes the value on. */
+  tap?(callback: (value: T) => unknown): Driverbox.QPromise<T>;
+  /** D.q promises only: rejects unless settled within `ms`. */
+  timeout?(ms: number, message?: string | Error): Driverbox.QPromise<T>;
+  /** D.q promises only: fulfils with the same value `ms` later. */
+  delay?(ms: number): Driverbox.QPromise<T>;
+  /** D.q promises only: calls `callback(error, value)` when settled. */
+  nodeify?(callback?: Driverbox.NodeCallback<T> | null): Driverbox.QPromise<T>;
+  /** D.q promises only: fulfils with `value` once this fulfils. */
+  thenResolve?<U>(value: U): Driverbox.QPromise<U>;
+  /** D.q promises only: rejects with `reason` once this fulfils. */
+  thenReject?(reason?: any): Driverbox.QPromise<never>;
 }

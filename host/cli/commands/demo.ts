@@ -112,7 +112,7 @@ async function runExamples(io: CliIo, store: Store, storePath: string): Promise<
       [
         `Stored in ${storePath}: agent "${DEMO_AGENT}" (id ${agent.id}), ${devices.length} devices, ${variables} variables,`,
         `read back through the Monitoring API (GET /public-api/v1/agent/${agent.id}/device/variable).`,
-        'Browse them with `driverbox serve`.',
+        'Browse them with `npx driverbox serve`.',
       ].join('\n'),
     );
   } finally {

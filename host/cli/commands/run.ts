@@ -11,6 +11,7 @@ import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 import { snmpFlagOptions, snmpFlagsHelp, snmpSettingsFromFlags } from '../snmp-flags.js';
 import { snmpSecrets } from '../../snmp-settings.js';
+import { checkSimulateFlags, startRunSimulation, type RunSimulation } from '../run-simulate.js';
 
 export const runHelp = `Usage: driverbox run <driver.js> [options]
 
@@ -42,6 +43,10 @@ ${snmpFlagsHelp}
                          (credentials, cookies and passwords redacted), to replay later
   --replay <file.json>   answer the driver's requests from a recording: no device is
                          contacted and --device-ip is not needed (docs/RECORD-REPLAY.md)
+  --simulate <fixture.json>
+                         run against a simulator of this fixture started for the run and
+                         stopped after it (device, parameters, certificate from the fixture;
+                         flags win; hosts/<name>.json beside it serve external hosts)
   --report               write the result to the store as the device's variables, under
                          the local agent (the device, found by host name or IP, is made
                          when new; --username / --password are not stored)
@@ -73,6 +78,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
       memory: { type: 'string' },
       record: { type: 'string' },
       replay: { type: 'string' },
+      simulate: { type: 'string' },
       report: { type: 'boolean', default: false },
       store: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -85,6 +91,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `run takes one driver file, got ${positionals.length}: ${positionals.join(' ')}` : 'run needs a driver file: driverbox run <driver.js>');
+  if (values.simulate !== undefined) checkSimulateFlags(values);
   const env = loadEnvironment(io.cwd, io.env);
   const device = {
     ip: values['device-ip'] ?? env.DEVICE_IP ?? null,
@@ -108,11 +115,29 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: [...credentialSecrets(device.username, device.password), ...snmpSecrets(device.snmp)] };
   const store = openReportStore(reporting, io.cwd, io.env);
 
-  const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs });
+  // --simulate: the device, parameters, host names and CAs of a simulator started for this run.
+  let simulation: RunSimulation | null = null;
+  if (values.simulate !== undefined) {
+    const flags = { host: values['device-host'], username: values.username, password: values.password, snmp: snmpSettingsFromFlags(values, {}) };
+    try {
+      simulation = await startRunSimulation(values.simulate, io.cwd, flags, parameters, resolve);
+    } catch (error) {
+      store?.close();
+      throw error;
+    }
+    const simulated = simulation.device;
+    reporting.device = { ip: simulated.ip ?? null, host: simulated.host ?? null, portMap: simulated.portMap };
+    reporting.secrets = [...credentialSecrets(simulated.username ?? null, simulated.password ?? null), ...snmpSecrets(simulated.snmp ?? null)];
+  }
+  const run = simulation
+    ? { device: simulation.device, parameters: simulation.parameters, resolve: simulation.resolve, trustedCAs: [...simulation.trustedCAs, ...(trustedCAs ?? [])] }
+    : { device, parameters, resolve, trustedCAs };
+
+  const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs: run.trustedCAs });
   try {
     const driver = path.resolve(io.cwd, positionals[0]!);
-    const result = await host.run({ path: driver, action: values.action, device, parameters, transcript: values.verbose ? 'full' : 'summary', record, replay, resolve, ...(externalHosts ? { externalHosts } : {}) });
-    const where = replay ? `replay of ${values.replay}` : (device.host ?? device.ip ?? 'no device address');
+    const result = await host.run({ path: driver, action: values.action, device: run.device, parameters: run.parameters, transcript: values.verbose ? 'full' : 'summary', record, replay, resolve: run.resolve, ...(externalHosts ? { externalHosts } : {}) });
+    const where = replay ? `replay of ${values.replay}` : values.simulate !== undefined ? `simulated: ${values.simulate}` : (device.host ?? device.ip ?? 'no device address');
     if (values.json) io.stdout(jsonResult(result));
     else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${where}`, styleFor(io.stdoutStream, io.env)));
     if (record && !result.warnings.some((w) => w.startsWith(`the recording ${record}`))) io.stderr(`recorded to ${record}`);
@@ -125,5 +150,6 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     store?.close();
     await host.close();
+    await simulation?.close();
   }
 }

@@ -76,7 +76,7 @@ function findCommand(fixture: WinrmFixture, commandLine: string): WinrmCommand |
   return fixture.commands.find((c) => (c.command !== null ? c.command === inner : inner.includes(c.contains!))) ?? null;
 }
 
-export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0.1', port = 0): Promise<WinrmSimulator> {
+export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0.1', port = 0, httpsPort = 0): Promise<WinrmSimulator> {
   const events: WinrmEvent[] = [];
   const shells = new Map<string, Map<string, Running>>();
   const challenges = new WeakMap<Socket, Buffer>();
@@ -294,7 +294,7 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
   for (const listener of [server, ...(tlsServer ? [tlsServer] : [])]) {
     await new Promise<void>((resolve, reject) => {
       listener.once('error', reject);
-      listener.listen(listener === server ? port : 0, host, () => resolve());
+      listener.listen(listener === server ? port : httpsPort, host, () => resolve());
     });
   }
   return {

@@ -1,0 +1,70 @@
+// `driverbox run drv.js --simulate device.json`: the device of one run is a simulator started for
+// it (free ports, the port map set from them) and stopped after it. The fixture gives the device,
+// its parameters, host names and certificate; flags given on the command line win over it. External
+// hosts in hosts/<host name>.json beside the fixture are served too, as `npm start` serves the examples'.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { DeviceSpec, SnmpSettings } from '../device.js';
+import type { ResolveOption } from '../resolve.js';
+import { startSimulator, type Simulator } from '../simulator/simulator.js';
+import { UsageError } from './usage-error.js';
+
+export interface RunSimulation {
+  device: DeviceSpec;
+  parameters: Record<string, unknown>;
+  resolve: ResolveOption;
+  /** The simulators' HTTPS certificates, to trust as a CA would be. */
+  trustedCAs: string[];
+  /** Stops every simulator of the run. */
+  close(): Promise<void>;
+}
+
+/** Flags `--simulate` replaces: the simulator is the device, at the addresses it chose. */
+export function checkSimulateFlags(values: Record<string, unknown>): void {
+  for (const flag of ['device-ip', 'port-map', 'replay']) {
+    if (values[flag] !== undefined) throw new UsageError(`--simulate and --${flag} cannot be used together: the simulator is the device${flag === 'replay' ? ', a replay answers without one' : ', on ports it chooses'}`);
+  }
+}
+
+/** The device flags given on the command line (environment and .env values do not override a fixture). */
+export interface DeviceFlags {
+  host?: string;
+  username?: string;
+  password?: string;
+  snmp: SnmpSettings | null;
+}
+
+export async function startRunSimulation(fixtureArg: string, cwd: string, flags: DeviceFlags, parameters: Record<string, unknown> | undefined, resolve: ResolveOption | undefined): Promise<RunSimulation> {
+  const file = path.resolve(cwd, fixtureArg);
+  const started: Simulator[] = [];
+  const close = () => Promise.all(started.map((s) => s.close())).then(() => undefined);
+  try {
+    const sim = await startSimulator(file); // a FixtureError (exit 2) names every problem
+    started.push(sim);
+    const pins: ResolveOption = { ...sim.resolve };
+    const hostsDir = path.join(path.dirname(file), 'hosts');
+    if (existsSync(hostsDir)) {
+      for (const entry of readdirSync(hostsDir).filter((f) => f.endsWith('.json')).sort()) {
+        const host = await startSimulator(path.join(hostsDir, entry));
+        started.push(host);
+        Object.assign(pins, host.resolve);
+        pins[entry.slice(0, -'.json'.length)] = { ip: host.device.ip, portMap: host.portMap };
+      }
+    }
+    const device: DeviceSpec = { ...sim.device };
+    if (flags.host !== undefined) device.host = flags.host;
+    if (flags.username !== undefined) device.username = flags.username;
+    if (flags.password !== undefined) device.password = flags.password;
+    if (flags.snmp) device.snmp = flags.snmp;
+    return {
+      device,
+      parameters: { ...sim.parameters, ...parameters },
+      resolve: { ...pins, ...resolve },
+      trustedCAs: started.flatMap((s) => (s.certificatePem ? [s.certificatePem] : [])),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
