@@ -7,12 +7,23 @@ import { fileURLToPath } from 'node:url';
 const hasFlag = process.execArgv.includes('--no-node-snapshot') || (process.env.NODE_OPTIONS ?? '').includes('--no-node-snapshot');
 
 if (hasFlag) {
+  // Started by the launcher below: when the launcher dies without passing a signal on (SIGKILL,
+  // a test's timeout), its IPC channel closes, and this process stops as on SIGTERM instead of
+  // running on as an orphan.
+  const launched = process.env.DRIVERBOX_LAUNCHED === '1';
+  delete process.env.DRIVERBOX_LAUNCHED;
+  if (process.channel && launched) {
+    process.channel.unref();
+    process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+  }
   const { main } = await import('../dist/host/cli/main.js');
   process.exitCode = await main(process.argv.slice(2));
 } else {
   const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    env: { ...process.env, DRIVERBOX_LAUNCHED: '1' },
   });
+  child.channel?.unref();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
     if (signal) process.kill(process.pid, signal);
