@@ -103,7 +103,8 @@ describe('driverbox serve', () => {
       [['--config', badTerms], /terms\.json: marketplace: agreements\.terms_and_conditions\.url must be an absolute URL, got "not a url"/],
       [['--config', badMarket], /unknown field "marketplace\.currency"/],
       [['--api-key', 'short'], /API keys must be 8 characters or more/],
-      [['--bogus'], /Unknown option '--bogus'/],
+      [['--bogus'], /unknown option --bogus\n/],
+      [['--api-kye', 'x'], /unknown option --api-kye \(did you mean --api-key\?\)/],
       [['extra'], /serve takes no arguments/],
     ];
     for (const [argv, message] of cases) {

@@ -3,7 +3,6 @@
 // sandbox process, as the agent's do, so a driver that crashes or wedges its isolate costs that
 // child (killed, restarted) and never the API. Beside it: the Marketplace API emulator
 // (/marketplace-api) and the application status.
-import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
 import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
@@ -16,6 +15,7 @@ import { openStore, type Store } from '../../store/store.js';
 import { parseIntegerFlag } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { parseFlags } from '../flags.js';
 import { serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { untilStopped } from '../until-stopped.js';
 
@@ -64,20 +64,17 @@ function describeExternalHosts(hosts: readonly string[]): string {
   return hosts.length ? hosts.join(', ') : 'no external host';
 }
 
+export const serveFlags = {
+  ...serverFlagOptions,
+  config: { type: 'string' },
+  'probe-interval': { type: 'string' },
+  'run-timeout': { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...serverFlagOptions,
-      config: { type: 'string' },
-      'probe-interval': { type: 'string' },
-      'run-timeout': { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseFlags(argv, serveFlags);
   if (values.help) {
     io.stdout(serveHelp);
     return 0;

@@ -4,12 +4,12 @@
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadFixture } from '../../simulator/load-fixture.js';
 import { startSimulator, type SimulatedRequest, type Simulator } from '../../simulator/simulator.js';
 import { sshEventLine, sshListenLine } from '../../simulator/ssh/cli-lines.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { parseFlags } from '../flags.js';
 import { untilStopped } from '../until-stopped.js';
 import { snmpRequestLine, snmpServedLine } from '../../simulator/snmp/describe.js';
 
@@ -67,18 +67,15 @@ export function requestLine(request: SimulatedRequest, stateBefore: string): str
   return `#${request.seq} ${request.protocol.padEnd(5)} ${request.method} ${request.url} → ${outcome}  ${route}${reason}${state}`;
 }
 
+export const simulateFlags = {
+  port: { type: 'string' },
+  'https-port': { type: 'string' },
+  'snmp-port': { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 export async function simulateCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      port: { type: 'string' },
-      'https-port': { type: 'string' },
-      'snmp-port': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseFlags(argv, simulateFlags);
   if (values.help) {
     io.stdout(simulateHelp);
     return 0;
