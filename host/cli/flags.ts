@@ -37,11 +37,13 @@ export function unknownOption(raw: string, options: FlagSpecs): string {
 }
 
 /**
- * The candidates nearest to `word`: the smallest edit distance (a swap of two neighbours counts
- * one), if small for the candidate's length; else those it is the start of (--device → --device-ip).
+ * The candidates nearest to `word`: those it is the start of (--device → --device-ip, --device-host),
+ * else the smallest edit distance (a swap of two neighbours counts one) if small for the candidate's length.
  */
 export function closest(word: string, candidates: readonly string[]): string[] {
   const typed = word.toLowerCase();
+  const extended = typed.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(typed) && c.length > typed.length) : [];
+  if (extended.length) return extended.slice(0, 3);
   let best = Infinity;
   let found: string[] = [];
   for (const candidate of candidates) {
@@ -50,8 +52,7 @@ export function closest(word: string, candidates: readonly string[]): string[] {
     if (d < best) [best, found] = [d, [candidate]];
     else if (d === best) found.push(candidate);
   }
-  if (found.length) return found.slice(0, 3);
-  return typed.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(typed)).slice(0, 3) : [];
+  return found.slice(0, 3);
 }
 
 /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
