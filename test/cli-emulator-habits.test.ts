@@ -1,5 +1,5 @@
 // Issue 19, items 8 and 10 (parameters): habits of the official emulator's users, through the real
-// CLI. `.env` lines written NAME: value, a line that cannot be read said with its number,
+// CLI. `.env` lines written NAME: value and the emulator's SNMP names, a line that cannot be read said with its number,
 // `.parameters.json` read from the working directory (--params wins), a missing parameter's warning
 // naming --params, a params file's broken JSON located as file:line:column, an object value warned about.
 import { execFile } from 'node:child_process';
@@ -58,6 +58,14 @@ describe('.env as the official emulator writes it', () => {
     expect(stderr).toContain(`driverbox run: ${path.join(dir, '.env')}:4: "DEVICE_PASSWORD …" is not NAME=value (or NAME: value); the line is ignored`);
     expect(stderr).toContain(`driverbox run: ${path.join(dir, '.env')}:5: "site …" is not NAME=value (or NAME: value); the line is ignored`);
     expect(stderr).not.toContain('hunter2');
+  });
+  it('reads the emulator\'s SNMP names (DEVICE_SNMP_USERNAME, DEVICE_SNMP_AUTHENTICATION_KEY…), an empty one as unset', async () => {
+    const dir = folder('env-snmp', {
+      '.env': ['DEVICE_IP=10.0.0.7', 'DEVICE_SNMP_READ_COMMUNITY=', 'DEVICE_SNMP_VERSION=3', 'DEVICE_SNMP_USERNAME: monitor', 'DEVICE_SNMP_AUTHENTICATION_KEY: short', 'DEVICE_SNMP_ENCRYPTION_KEY=', ''].join('\n'),
+    });
+    const { code, stderr } = await cli(dir, []);
+    expect(code).toBe(2);
+    expect(stderr).toContain('driverbox run: DEVICE_SNMP_AUTHENTICATION_KEY must have at least 8 characters');
   });
 });
 
