@@ -15,7 +15,7 @@ export const serverFlagOptions = {
   'external-hosts': { type: 'string' },
 } as const;
 
-export const serverFlagsHelp = `  --store <file>            the store (default: driverbox.db in the data folder; env DRIVERBOX_STORE)
+export const serverFlagsHelp = `  --store <file>            the store (env DRIVERBOX_STORE; default: driverbox.db in the data folder)
   --host <address>          listen address (default 127.0.0.1)
   --port <n>                listen port (default ${DEFAULT_PORT}; 0 picks a free one)
   --api-key <key>           an accepted API key, repeatable (env DRIVERBOX_API_KEYS, comma-separated;

@@ -48,6 +48,7 @@ Deprecated spellings (still read, with a warning): --config <inventory.yaml> for
 Signals: SIGINT / SIGTERM stop scheduling, let runs in flight finish within --grace, close the
 store and exit 0 (a second one exits at once, 130). SIGHUP reads the inventory again: changes apply
 without dropping runs in flight; a bad inventory is reported and the old one kept.
+
 Exit code: 0 stopped by a signal, 1 the store or the port cannot be used, 2 usage or inventory error.`;
 
 function seconds(flag: string, value: string | undefined, min: number): number | undefined {

@@ -37,7 +37,7 @@ function externalHosts(folder: string): Record<string, string> {
   );
 }
 
-export const demoHelp = `Usage: driverbox demo [--store <file>]
+export const demoHelp = `Usage: driverbox demo [options]
 
 Runs every example driver (drivers-examples/) against its simulated device, prints what each
 reported, stores the results in the embedded store under the agent "driverbox demo" (one device

@@ -8,7 +8,7 @@ import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 import { parseFlags } from '../flags.js';
 
-export const initHelp = `Usage: driverbox init <name> [--dir <parent>]
+export const initHelp = `Usage: driverbox init <name> [options]
 
 Creates the folder <name> with a driver to start from:
   driver.js        validate(), get_status() and a custom action (custom_1)

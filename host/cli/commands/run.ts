@@ -51,6 +51,7 @@ ${snmpFlagsHelp}
 
 DEVICE_* values are also read from a .env file in the working directory (NAME=value or
 NAME: value lines; the environment and the flags win).
+
 Exit code: 0 the driver succeeded, 1 it failed, 2 usage error.`;
 
 export const runFlags = {

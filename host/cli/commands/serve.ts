@@ -37,6 +37,7 @@ ${serverFlagsHelp}
   -h, --help                this help
 
 The data folder is $DRIVERBOX_DATA_DIR, else the platform's (~/.local/share/driverbox on Linux).
+
 Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 the store or the port cannot be used, 2 usage or config error.`;
 
 /**
