@@ -1,6 +1,7 @@
 // The flags `serve` and `agent` share to open the store and serve the API: their parseArgs
 // definitions, their help lines, and their resolution (flags > environment > config file >
 // defaults kept in the data folder) with a usage error for each mistake.
+import { readFileSync } from 'node:fs';
 import { ConfigError, DEFAULT_PORT, resolveServerConfig, type ServerConfig } from '../config/server-config.js';
 import type { CliIo } from './main.js';
 import { parseIntegerFlag } from './options.js';
@@ -59,4 +60,26 @@ export function serverConfigFromFlags(values: ServerFlagValues, configFile: stri
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+const SERVER_CONFIG_FIELDS = ['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts'];
+const INVENTORY_FIELDS = ['version', 'devices', 'drivers', 'associations'];
+
+/**
+ * Whether a file given as --config is an agent inventory (what `agent --config` named before the
+ * flag meant the server config file for both commands): YAML is (server configs are JSON); a JSON
+ * object is when it has inventory fields and no server config field. Unreadable or broken: not,
+ * so the server config reader reports it.
+ */
+export function isInventoryFile(file: string): boolean {
+  if (/\.ya?ml$/i.test(file)) return true;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+  const keys = Object.keys(parsed);
+  return keys.some((k) => INVENTORY_FIELDS.includes(k)) && !keys.some((k) => SERVER_CONFIG_FIELDS.includes(k));
 }

@@ -2,7 +2,6 @@
 // (and those made through the API) in the supervised sandbox process, writes results to the
 // store, serves the Monitoring API with /metrics and /backend-api/v1/status, and reacts to
 // signals: SIGINT / SIGTERM drain and stop, SIGHUP reloads the inventory.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from '../../agent/agent.js';
 import { InventoryError } from '../../agent/inventory/index.js';
@@ -11,7 +10,7 @@ import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/in
 import { openStore } from '../../store/store.js';
 import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';
-import { serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
+import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { UsageError } from '../usage-error.js';
 import { parseFlags } from '../flags.js';
 
@@ -85,28 +84,6 @@ export const agentFlags = {
   quiet: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
-
-const SERVER_CONFIG_FIELDS = ['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts'];
-const INVENTORY_FIELDS = ['version', 'devices', 'drivers', 'associations'];
-
-/**
- * Whether the file `--config` names is an inventory (the flag's meaning before it became the
- * server config file, as for serve): YAML is (server configs are JSON); a JSON object is when it
- * has inventory fields and no server config field. Unreadable or broken: not, so the server
- * config reader reports it.
- */
-export function isInventoryFile(file: string): boolean {
-  if (/\.ya?ml$/i.test(file)) return true;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
-  } catch {
-    return false;
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
-  const keys = Object.keys(parsed);
-  return keys.some((k) => INVENTORY_FIELDS.includes(k)) && !keys.some((k) => SERVER_CONFIG_FIELDS.includes(k));
-}
 
 /** The inventory and server config files, from today's flags or their old spellings (with a warning line each). */
 function agentFiles(values: { inventory?: string; config?: string; 'server-config'?: string }, io: CliIo): { inventory?: string; serverConfig?: string } {

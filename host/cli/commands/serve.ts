@@ -3,6 +3,7 @@
 // sandbox process, as the agent's do, so a driver that crashes or wedges its isolate costs that
 // child (killed, restarted) and never the API. Beside it: the Marketplace API emulator
 // (/marketplace-api) and the application status.
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
 import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
@@ -16,7 +17,7 @@ import { parseIntegerFlag } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 import { parseFlags } from '../flags.js';
-import { serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
+import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { untilStopped } from '../until-stopped.js';
 
 export const serveHelp = `Usage: driverbox serve [options]
@@ -83,6 +84,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
   const probeSeconds = parseIntegerFlag('probe-interval', values['probe-interval'], 1);
   const runTimeoutSeconds = parseIntegerFlag('run-timeout', values['run-timeout'], 1);
+  if (values.config !== undefined && isInventoryFile(path.resolve(io.cwd, values.config))) {
+    throw new UsageError(`--config ${values.config} is an agent inventory, not a server config file: run it with driverbox agent --inventory ${values.config}`);
+  }
   const config = serverConfigFromFlags(values, values.config, io);
 
   const store = openStore({ path: config.storePath, secretKey: config.secretKey });
