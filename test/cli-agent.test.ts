@@ -67,7 +67,7 @@ describe('driverbox agent', () => {
     writeFileSync(path.join(dir, 'slow.js'), SLOW_DRIVER);
     const file = path.join(dir, 'inventory.yaml');
     writeFileSync(file, inventory(device.port, ['{ driver: poll, device: a }']));
-    const proc = spawn(process.execPath, [bin, 'agent', '--config', file, '--port', '0', '--jitter', '0', '--verbose'], {
+    const proc = spawn(process.execPath, [bin, 'agent', '--inventory', file, '--port', '0', '--jitter', '0', '--verbose'], {
       env: { PATH: process.env.PATH, DRIVERBOX_DATA_DIR: dir },
     });
     let stdout = '';
@@ -113,11 +113,67 @@ describe('driverbox agent', () => {
     }
   });
 
+  /** Starts the real agent with `args`, waits for its banner, stops it; answers what it printed. */
+  async function agentBanner(args: string[], dir: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
+    const proc = spawn(process.execPath, [bin, 'agent', ...args, '--port', '0', '--jitter', '0', '--summary-interval', '0', '--grace', '0'], {
+      env: { PATH: process.env.PATH, DRIVERBOX_DATA_DIR: dir },
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    await waitFor('the banner', () => stdout.includes('Ctrl-C to stop') || proc.exitCode !== null);
+    proc.kill('SIGTERM');
+    return { stdout, stderr, code: await exited };
+  }
+
+  it('--inventory is the inventory and --config the server config file, as for serve; the old spellings still work with one deprecation line each', async () => {
+    device = await startDeviceServer();
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-agent-'));
+    writeFileSync(path.join(dir, 'poll.js'), DRIVER);
+    writeFileSync(path.join(dir, 'slow.js'), SLOW_DRIVER);
+    const file = path.join(dir, 'inventory.yaml');
+    writeFileSync(file, inventory(device.port, ['{ driver: poll, device: a }']));
+    const serverConfig = path.join(dir, 'server.json');
+    writeFileSync(serverConfig, JSON.stringify({ apiKeys: ['key-from-the-config-file'], store: 'from-config.db' }));
+
+    const today = await agentBanner(['--inventory', file, '--config', serverConfig], dir);
+    expect(today.code).toBe(0);
+    expect(today.stderr).toBe('');
+    expect(today.stdout).toContain(`1 association(s) scheduled from ${file}`);
+    expect(today.stdout).toContain('(1 key(s), from the config file)');
+    expect(today.stdout).toMatch(new RegExp(`store +${path.join(dir, 'from-config.db').replaceAll('.', '\\.')}`));
+
+    const old = await agentBanner(['--config', file, '--server-config', serverConfig], dir);
+    expect(old.code).toBe(0);
+    expect(old.stderr.trim().split('\n')).toEqual([
+      `driverbox agent: deprecated: --config ${file} names an inventory; write --inventory ${file} (--config is the server config file, as for serve)`,
+      `driverbox agent: deprecated: --server-config is now --config; write --config ${serverConfig}`,
+    ]);
+    expect(old.stdout).toContain(`1 association(s) scheduled from ${file}`);
+    expect(old.stdout).toContain('(1 key(s), from the config file)');
+  });
+
+  it('an old-style --config naming a JSON inventory is read as the inventory (with the deprecation line)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-agent-'));
+    const file = path.join(dir, 'inventory.json');
+    writeFileSync(file, JSON.stringify({ version: 1, devices: [{ name: 'a', ip: 'not-an-ip' }] }));
+    const r = await runMain(['agent', '--config', file, '--port', '0'], { DRIVERBOX_DATA_DIR: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`deprecated: --config ${file} names an inventory; write --inventory ${file}`);
+    expect(r.stderr).toContain(`the inventory cannot be used: ${file}`);
+    // Both an inventory in --config and --inventory: which one is meant is not guessed.
+    const both = await runMain(['agent', '--config', file, '--inventory', file], { DRIVERBOX_DATA_DIR: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain(`--config ${file} is an inventory, and --inventory ${file} is given too`);
+  });
+
   it('refuses a bad inventory with the file and every problem, exit 2', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-agent-'));
     const file = path.join(dir, 'inventory.yaml');
     writeFileSync(file, 'version: 1\ndevices:\n  - { name: a, ip: not-an-ip }\ndrivers:\n  - { name: x, path: missing.js }\n');
-    const r = await runMain(['agent', '--config', file, '--port', '0'], { DRIVERBOX_DATA_DIR: dir });
+    const r = await runMain(['agent', '--inventory', file, '--port', '0'], { DRIVERBOX_DATA_DIR: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`the inventory cannot be used: ${file}: 2 problems`);
     expect(r.stderr).toContain('missing.js');
@@ -127,8 +183,9 @@ describe('driverbox agent', () => {
     [['--max-concurrent', '0'], '--max-concurrent must be an integer >= 1 (got "0")'],
     [['--grace', 'soon'], '--grace must be an integer >= 0 (got "soon")'],
     [['--verbose', '--quiet'], '--verbose and --quiet cannot be used together'],
-    [['inventory.yaml'], 'the inventory goes after --config'],
-    [['--nope'], "Unknown option '--nope'"],
+    [['inventory.yaml'], 'the inventory goes after --inventory'],
+    [['--nope'], 'unknown option --nope'],
+    [['--inventroy', 'inventory.yaml'], 'unknown option --inventroy (did you mean --inventory?)'],
   ])('refuses %j with a usage error', async (args, message) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-agent-'));
     const r = await runMain(['agent', ...args], { DRIVERBOX_DATA_DIR: dir });

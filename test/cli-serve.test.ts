@@ -92,6 +92,8 @@ describe('driverbox serve', () => {
     writeFileSync(unknown, JSON.stringify({ apiKey: 'x' }));
     const badTerms = path.join(dir, 'terms.json');
     writeFileSync(badTerms, JSON.stringify({ marketplace: { agreements: { privacy_policy: { version: '1', url: 'https://x.example/p' }, terms_and_conditions: { version: '1', url: 'not a url' } } } }));
+    const inventory = path.join(dir, 'inventory.yaml');
+    writeFileSync(inventory, 'version: 1\n');
     const badMarket = path.join(dir, 'market.json');
     writeFileSync(badMarket, JSON.stringify({ marketplace: { trialDays: 30, currency: 'EUR' } }));
     const cases: Array<[string[], RegExp]> = [
@@ -103,7 +105,9 @@ describe('driverbox serve', () => {
       [['--config', badTerms], /terms\.json: marketplace: agreements\.terms_and_conditions\.url must be an absolute URL, got "not a url"/],
       [['--config', badMarket], /unknown field "marketplace\.currency"/],
       [['--api-key', 'short'], /API keys must be 8 characters or more/],
-      [['--bogus'], /Unknown option '--bogus'/],
+      [['--config', inventory], /--config .*inventory\.yaml is an agent inventory, not a server config file: run it with driverbox agent --inventory /],
+      [['--bogus'], /unknown option --bogus\n/],
+      [['--api-kye', 'x'], /unknown option --api-kye \(did you mean --api-key\?\)/],
       [['extra'], /serve takes no arguments/],
     ];
     for (const [argv, message] of cases) {

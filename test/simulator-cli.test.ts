@@ -63,7 +63,8 @@ describe('driverbox simulate: usage and bad fixtures (exit 2)', () => {
     [['a.json', 'b.json'], 'driverbox simulate: simulate takes one fixture file, got 2: a.json b.json'],
     [['f.json', '--port', 'http'], 'driverbox simulate: --port must be a port number 1–65535, or 0 for a free one (got "http")'],
     [['f.json', '--https-port', '70000'], 'driverbox simulate: --https-port must be a port number 1–65535, or 0 for a free one (got "70000")'],
-    [['f.json', '--verbose'], "driverbox simulate: Unknown option '--verbose'"],
+    [['f.json', '--verbose'], 'driverbox simulate: unknown option --verbose\n'],
+    [['f.json', '--htps-port', '8443'], 'driverbox simulate: unknown option --htps-port (did you mean --https-port?)\n'],
   ])('%j → exit 2', async (args, message) => {
     const { code, stderr } = await runMain(['simulate', ...args]);
     expect(code).toBe(2);

@@ -11,6 +11,7 @@ import { agentCommand, agentHelp } from './commands/agent.js';
 import { StoreError } from '../store/store-error.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
+import { closest } from './flags.js';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -33,8 +34,14 @@ Commands:
   serve                 serve the Monitoring Public API v1 over the embedded store
   drivers add|list      the custom driver library of the store
   agent                 run an inventory's drivers on schedule, results to the store, API served
+  help <command>        a command's help (as \`driverbox <command> --help\`)
 
-Run \`npx driverbox <command> --help\` for a command's options.`;
+Options:
+  -h, --help            this help
+  -v, -V, --version     print driverbox's version
+
+Run \`npx driverbox <command> --help\` for a command's options.
+Exit code: 2 usage error (no or unknown command); otherwise the command's own.`;
 
 const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<number>; help?: string }> = {
   run: { run: runCommand, help: runHelp },
@@ -75,17 +82,21 @@ const USAGE_CODES = new Set<DriverboxErrorCode>([
 
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === 'help' && rest.length) return main([rest[0]!, '--help'], io);
   if (!name || name === '-h' || name === '--help' || name === 'help') {
     io.stdout(help);
     return name ? 0 : 2;
   }
-  if (name === '-v' || name === '--version') {
+  if (name === '-v' || name === '-V' || name === '--version') {
     io.stdout(version());
     return 0;
   }
   const command = commands[name];
   if (!command) {
-    io.stderr(`driverbox: unknown command "${name}"\n\n${help}`);
+    const option = name.startsWith('-');
+    const close = option ? closest(name.replace(/^--?/, ''), ['help', 'version']).map((c) => `--${c}`) : closest(name, [...Object.keys(commands), 'help']);
+    const hint = close.length ? ` (did you mean ${close.join(' or ')}?)` : '';
+    io.stderr(`driverbox: unknown ${option ? `option ${name}` : `command "${name}"`}${hint}\n\n${help}`);
     return 2;
   }
   try {

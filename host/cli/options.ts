@@ -1,6 +1,7 @@
 // Turns CLI flag values into typed run inputs, with a specific message for each mistake.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { locateJsonError } from './json-error.js';
 import { UsageError } from './usage-error.js';
 
 export function parseIntegerFlag(name: string, value: string | undefined, min = 1): number | undefined {
@@ -78,26 +79,44 @@ export function readCaFiles(files: string[] | undefined, cwd: string): string[] 
   });
 }
 
-/** Driver parameters from a JSON file: an object of name → value, or a list of { name, value }. */
-export function readParams(file: string | undefined, cwd: string): Record<string, unknown> | undefined {
+/**
+ * Driver parameters from a JSON file: an object of name → value, or a list of { name, value }.
+ * `flag` names the file in messages (--params, or .parameters.json read by default). A value the
+ * collector would never give (an object) is kept, with a warning.
+ */
+export function readParams(file: string | undefined, cwd: string, options: { flag?: string; warn?: (message: string) => void } = {}): Record<string, unknown> | undefined {
   if (file === undefined) return undefined;
-  const { full, text } = readFlagFile('--params', file, cwd);
+  const flag = options.flag ?? '--params';
+  const { full, text } = readFlagFile(flag, file, cwd);
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`--params: ${full} is not valid JSON: ${(error as Error).message}`);
+    const at = locateJsonError(text, error as Error);
+    throw new UsageError(`${flag}: ${full}:${at.line}:${at.column}: not valid JSON: ${at.reason}\n${at.frame}`);
   }
+  let params: Record<string, unknown>;
   if (Array.isArray(data)) {
-    const out: Record<string, unknown> = {};
+    params = {};
     for (const item of data) {
       if (!item || typeof item !== 'object' || typeof (item as { name?: unknown }).name !== 'string') {
-        throw new UsageError(`--params: ${full} is a list, so each entry must be { "name": …, "value": … }`);
+        throw new UsageError(`${flag}: ${full} is a list, so each entry must be { "name": …, "value": … }`);
       }
-      out[(item as { name: string }).name] = (item as { value?: unknown }).value;
+      params[(item as { name: string }).name] = (item as { value?: unknown }).value;
     }
-    return out;
+  } else if (data && typeof data === 'object') {
+    params = data as Record<string, unknown>;
+  } else {
+    throw new UsageError(`${flag}: ${full} must hold a JSON object of parameter name → value`);
   }
-  if (!data || typeof data !== 'object') throw new UsageError(`--params: ${full} must hold a JSON object of parameter name → value`);
-  return data as Record<string, unknown>;
+  for (const [name, value] of Object.entries(params)) {
+    const nested = Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object');
+    if ((value !== null && typeof value === 'object' && !Array.isArray(value)) || nested) {
+      options.warn?.(
+        `${flag}: parameter "${name}" is ${nested ? 'a list holding objects' : 'an object'}; a collector's parameters are strings, numbers or lists of strings, ` +
+          `so a real one never gives this: here D.getParameter("${name}") returns it as written (${JSON.stringify(value).slice(0, 60)})`,
+      );
+    }
+  }
+  return params;
 }

@@ -1,7 +1,6 @@
 // `driverbox run … --report [--store <path>]`: the store is opened before the run (a bad path
 // is a usage error, found before the device is contacted) and the result written after it.
-import path from 'node:path';
-import { defaultStorePath } from '../store/data-dir.js';
+import { resolveStorePath } from '../store/data-dir.js';
 import { reportRun } from '../store/report-local-run.js';
 import { openStore, type Store } from '../store/store.js';
 import type { RunResult } from '../run-result.js';
@@ -24,7 +23,7 @@ export function openReportStore(options: ReportOptions, cwd: string, env: NodeJS
   if (!options.device.ip && !options.device.host) {
     throw new UsageError('--report needs the device address (--device-ip or --device-host) to know which device the result belongs to');
   }
-  const file = options.store === undefined ? defaultStorePath(env) : path.resolve(cwd, options.store);
+  const file = resolveStorePath({ flag: options.store, env, cwd });
   try {
     return openStore({ path: file });
   } catch (error) {

@@ -1,6 +1,7 @@
 // The flags `serve` and `agent` share to open the store and serve the API: their parseArgs
 // definitions, their help lines, and their resolution (flags > environment > config file >
 // defaults kept in the data folder) with a usage error for each mistake.
+import { readFileSync } from 'node:fs';
 import { ConfigError, DEFAULT_PORT, resolveServerConfig, type ServerConfig } from '../config/server-config.js';
 import type { CliIo } from './main.js';
 import { parseIntegerFlag } from './options.js';
@@ -15,7 +16,7 @@ export const serverFlagOptions = {
   'external-hosts': { type: 'string' },
 } as const;
 
-export const serverFlagsHelp = `  --store <file>            the store (default: driverbox.db in the data folder; env DRIVERBOX_STORE)
+export const serverFlagsHelp = `  --store <file>            the store (env DRIVERBOX_STORE; default: driverbox.db in the data folder)
   --host <address>          listen address (default 127.0.0.1)
   --port <n>                listen port (default ${DEFAULT_PORT}; 0 picks a free one)
   --api-key <key>           an accepted API key, repeatable (env DRIVERBOX_API_KEYS, comma-separated;
@@ -60,4 +61,26 @@ export function serverConfigFromFlags(values: ServerFlagValues, configFile: stri
     if (error instanceof ConfigError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+const SERVER_CONFIG_FIELDS = ['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts'];
+const INVENTORY_FIELDS = ['version', 'devices', 'drivers', 'associations'];
+
+/**
+ * Whether a file given as --config is an agent inventory (what `agent --config` named before the
+ * flag meant the server config file for both commands): YAML is (server configs are JSON); a JSON
+ * object is when it has inventory fields and no server config field. Unreadable or broken: not,
+ * so the server config reader reports it.
+ */
+export function isInventoryFile(file: string): boolean {
+  if (/\.ya?ml$/i.test(file)) return true;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return false;
+  const keys = Object.keys(parsed);
+  return keys.some((k) => INVENTORY_FIELDS.includes(k)) && !keys.some((k) => SERVER_CONFIG_FIELDS.includes(k));
 }

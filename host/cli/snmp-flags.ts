@@ -1,5 +1,5 @@
 // `driverbox run`'s SNMP settings: --snmp-* flags, else DEVICE_SNMP_* values (environment or
-// .env; the emulator's DEVICE_SNMP_READ_COMMUNITY too). Any flag given: the flags alone count.
+// .env; the emulator's names too). Any flag given: the flags alone count.
 import type { SnmpSettings } from '../device.js';
 import { snmpSettingsOf, type SnmpInput } from '../snmp-settings.js';
 import { UsageError } from './usage-error.js';
@@ -36,15 +36,16 @@ const FLAG_OF: Record<keyof SnmpInput, keyof typeof snmpFlagOptions> = {
   privProtocol: 'snmp-priv-protocol',
   privKey: 'snmp-priv-key',
 };
-const ENV_OF: Record<keyof SnmpInput, string> = {
-  version: 'DEVICE_SNMP_VERSION',
-  community: 'DEVICE_SNMP_COMMUNITY',
-  writeCommunity: 'DEVICE_SNMP_WRITE_COMMUNITY',
-  user: 'DEVICE_SNMP_USER',
-  authProtocol: 'DEVICE_SNMP_AUTH_PROTOCOL',
-  authKey: 'DEVICE_SNMP_AUTH_KEY',
-  privProtocol: 'DEVICE_SNMP_PRIV_PROTOCOL',
-  privKey: 'DEVICE_SNMP_PRIV_KEY',
+/** Environment names of each setting: driverbox's first, then the official emulator's .env names. */
+const ENV_OF: Record<keyof SnmpInput, string[]> = {
+  version: ['DEVICE_SNMP_VERSION'],
+  community: ['DEVICE_SNMP_COMMUNITY', 'DEVICE_SNMP_READ_COMMUNITY'],
+  writeCommunity: ['DEVICE_SNMP_WRITE_COMMUNITY'],
+  user: ['DEVICE_SNMP_USER', 'DEVICE_SNMP_USERNAME'],
+  authProtocol: ['DEVICE_SNMP_AUTH_PROTOCOL', 'DEVICE_SNMP_AUTHENTICATION_PROTOCOL'],
+  authKey: ['DEVICE_SNMP_AUTH_KEY', 'DEVICE_SNMP_AUTHENTICATION_KEY'],
+  privProtocol: ['DEVICE_SNMP_PRIV_PROTOCOL', 'DEVICE_SNMP_ENCRYPTION_PROTOCOL'],
+  privKey: ['DEVICE_SNMP_PRIV_KEY', 'DEVICE_SNMP_ENCRYPTION_KEY'],
 };
 
 /** The device's SNMP settings from the flags, else the environment; null when neither gives any. */
@@ -52,12 +53,17 @@ export function snmpSettingsFromFlags(values: Partial<Record<keyof typeof snmpFl
   const fields = Object.keys(FLAG_OF) as Array<keyof SnmpInput>;
   const fromFlags = fields.some((f) => values[FLAG_OF[f]] !== undefined);
   const input: SnmpInput = {};
+  const source: Partial<Record<keyof SnmpInput, string>> = {};
   for (const f of fields) {
-    const value = fromFlags ? values[FLAG_OF[f]] : (env[ENV_OF[f]] ?? (f === 'community' ? env.DEVICE_SNMP_READ_COMMUNITY : undefined));
-    if (value !== undefined && (fromFlags || value !== '')) input[f] = value;
+    // An empty value is unset: the emulator's .env.sample lists every name with none.
+    const name = fromFlags ? `--${FLAG_OF[f]}` : ENV_OF[f].find((n) => env[n] !== undefined && env[n] !== '');
+    const value = fromFlags ? values[FLAG_OF[f]] : name === undefined ? undefined : env[name];
+    if (value === undefined) continue;
+    input[f] = value;
+    source[f] = name;
   }
   const problems: string[] = [];
-  const settings = snmpSettingsOf(input, (field, message) => problems.push(`${fromFlags ? `--${FLAG_OF[field]}` : ENV_OF[field]} ${message}`));
+  const settings = snmpSettingsOf(input, (field, message) => problems.push(`${source[field] ?? (fromFlags ? `--${FLAG_OF[field]}` : ENV_OF[field][0])} ${message}`));
   if (problems.length) throw new UsageError(problems.join('\n'));
   return settings;
 }

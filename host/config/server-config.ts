@@ -8,7 +8,7 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { resolveMarketplaceSettings, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
 import { externalHostList } from '../executor/external-hosts.js';
-import { defaultDataDir } from '../store/data-dir.js';
+import { defaultDataDir, resolveStorePath } from '../store/data-dir.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenMode } from '../store/file-modes.js';
 
 export interface ServerConfigFile {
@@ -151,8 +151,7 @@ export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): Ser
   const file = configPath ? readConfigFile(path.resolve(cwd, configPath)) : {};
   const dataDir = defaultDataDir(env);
 
-  const storeFlag = flags.store ?? env.DRIVERBOX_STORE;
-  const storePath = storeFlag ? (storeFlag === ':memory:' ? storeFlag : path.resolve(cwd, storeFlag)) : (file.store ?? path.join(dataDir, 'driverbox.db'));
+  const storePath = resolveStorePath({ flag: flags.store, env, cwd, configFile: file.store });
 
   let apiKeys: string[];
   let apiKeySource: string;

@@ -1,7 +1,7 @@
 // The embedded store's public surface.
 export { openStore, Store, type StoreOptions } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
-export { defaultDataDir, defaultStorePath } from './data-dir.js';
+export { defaultDataDir, defaultStorePath, resolveStorePath } from './data-dir.js';
 export { SCHEMA_VERSION } from './migrations.js';
 // What an embedding program feeds the store with (what a real agent would discover or measure).
 export { createAgentRecord, ensureLocalAgent, getAgent, type AgentRow, type NewAgent } from './agents.js';

@@ -5,14 +5,14 @@
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { defaultDataDir, defaultStorePath } from './data-dir.js';
+import { defaultDataDir, resolveStorePath } from './data-dir.js';
 import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './file-modes.js';
 import { migrate } from './migrations.js';
 import { deriveKey, keyMatchesCheck, lockedSecretBox, makeCheck, makeSecretBox, type SecretBox } from './secret-box.js';
 import { StoreError } from './store-error.js';
 
 export interface StoreOptions {
-  /** A file path, or ':memory:'. Default: driverbox.db in the user's data folder. */
+  /** A file path, or ':memory:'. Default: $DRIVERBOX_STORE, else driverbox.db in the user's data folder. */
   path?: string;
   /**
    * The secret that device credentials are encrypted with. Without one the store works, but
@@ -62,7 +62,7 @@ export class Store {
 }
 
 export function openStore(options: StoreOptions = {}): Store {
-  const path = options.path ?? defaultStorePath();
+  const path = options.path ?? resolveStorePath();
   let db: Database.Database;
   try {
     if (path !== ':memory:') {

@@ -92,7 +92,7 @@ describe('P40-P43 driverbox agent against drivers uploaded through its API', () 
         '',
       ].join('\n'),
     );
-    proc = spawn(process.execPath, [bin, 'agent', '--config', path.join(dir, 'inventory.yaml'), '--port', '0', '--jitter', '0', '--run-timeout', '1', '--api-key', API_KEY], {
+    proc = spawn(process.execPath, [bin, 'agent', '--inventory', path.join(dir, 'inventory.yaml'), '--port', '0', '--jitter', '0', '--run-timeout', '1', '--api-key', API_KEY], {
       env: { PATH: process.env.PATH, DRIVERBOX_DATA_DIR: path.join(dir, 'data'), DRIVERBOX_SECRET_KEY: 'process-cli-agent-secret' },
     });
     proc.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,26 +1,29 @@
 // `driverbox actions <driver.js>`: the entry points a driver defines, with their labels.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { listEntryPoints } from '../../driver/entry-points.js';
 import { describeModules, modulesUsed } from '../../driver/modules-used.js';
 import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { parseFlags } from '../flags.js';
 
-export const actionsHelp = `Usage: driverbox actions <driver.js> [--json]
+export const actionsHelp = `Usage: driverbox actions <driver.js> [options]
 
 Lists the driver's entry points (validate, get_status, backup, custom_N) with the @label and
 @documentation of the comment above each, then the modules it uses (http, ssh, snmp, timers…)
-and what it uses that driverbox does not have. --json prints the entry points only.`;
+and what it uses that driverbox does not have.
+
+Options:
+  --json       print the entry points only, as one JSON array
+  -h, --help   this help
+
+Exit code: 0 listed (also when the driver defines no entry point), 2 usage error (no such file).`;
+
+export const actionsFlags = { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
 
 export async function actionsCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: { json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } },
-  });
+  const { values, positionals } = parseFlags(argv, actionsFlags);
   if (values.help) {
     io.stdout(actionsHelp);
     return 0;

@@ -2,7 +2,7 @@
 // (and those made through the API) in the supervised sandbox process, writes results to the
 // store, serves the Monitoring API with /metrics and /backend-api/v1/status, and reacts to
 // signals: SIGINT / SIGTERM drain and stop, SIGHUP reloads the inventory.
-import { parseArgs } from 'node:util';
+import path from 'node:path';
 import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from '../../agent/agent.js';
 import { InventoryError } from '../../agent/inventory/index.js';
 import type { InventorySyncResult } from '../../agent/inventory/index.js';
@@ -10,12 +10,13 @@ import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/in
 import { openStore } from '../../store/store.js';
 import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';
-import { serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
+import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { UsageError } from '../usage-error.js';
+import { parseFlags } from '../flags.js';
 
 const DEFAULT_SUMMARY_SECONDS = 60;
 
-export const agentHelp = `Usage: driverbox agent [--config inventory.yaml] [options]
+export const agentHelp = `Usage: driverbox agent [--inventory inventory.yaml] [options]
 
 Runs every association of the inventory on its sample period (get_status, or the driver's
 actions), in a supervised sandbox process, and writes the results to the store. Associations made
@@ -23,11 +24,12 @@ through the API are scheduled the same way. Serves the Monitoring API (/public-a
 (Prometheus) and /backend-api/v1/status from the same process.
 
 Options:
-  --config <file>           the inventory (YAML or JSON: devices, drivers, associations; see
+  --inventory <file>        the inventory (YAML or JSON: devices, drivers, associations; see
                             docs/agent/inventory.md). Without it only API-made associations run.
-${serverFlagsHelp}
-  --server-config <file>    JSON {store, listen, apiKeys, secretKey | secretKeyFile, marketplace}
+  --config <file.json>      the server config file, as for serve: {store, listen: {host, port}, apiKeys,
+                            secretKey | secretKeyFile, marketplace}; flags and environment win over it
                             (env DRIVERBOX_CONFIG)
+${serverFlagsHelp}
   --max-concurrent <n>      runs in flight at once (default 32)
   --max-per-device <n>      runs in flight at once on one device (default 2)
   --jitter <s>              first runs are spread over min(period, this) seconds (default 30)
@@ -39,9 +41,13 @@ ${serverFlagsHelp}
   --quiet                   print only errors
   -h, --help                this help
 
+Deprecated spellings (still read, with a warning): --config <inventory.yaml> for --inventory,
+--server-config <file.json> for --config.
+
 Signals: SIGINT / SIGTERM stop scheduling, let runs in flight finish within --grace, close the
 store and exit 0 (a second one exits at once, 130). SIGHUP reads the inventory again: changes apply
 without dropping runs in flight; a bad inventory is reported and the old one kept.
+
 Exit code: 0 stopped by a signal, 1 the store or the port cannot be used, 2 usage or inventory error.`;
 
 function seconds(flag: string, value: string | undefined, min: number): number | undefined {
@@ -62,32 +68,50 @@ function describeSync(sync: InventorySyncResult): string {
   return `${sync.scheduled.length} association(s) in the inventory (${a.added.length} added, ${a.updated.length} updated, ${a.removed.length} removed)`;
 }
 
+export const agentFlags = {
+  inventory: { type: 'string' },
+  config: { type: 'string' },
+  ...serverFlagOptions,
+  'server-config': { type: 'string' },
+  'max-concurrent': { type: 'string' },
+  'max-per-device': { type: 'string' },
+  jitter: { type: 'string' },
+  'run-timeout': { type: 'string' },
+  grace: { type: 'string' },
+  'probe-interval': { type: 'string' },
+  'summary-interval': { type: 'string' },
+  verbose: { type: 'boolean', default: false },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** The inventory and server config files, from today's flags or their old spellings (with a warning line each). */
+function agentFiles(values: { inventory?: string; config?: string; 'server-config'?: string }, io: CliIo): { inventory?: string; serverConfig?: string } {
+  let inventory = values.inventory;
+  let serverConfig = values.config;
+  if (values.config !== undefined && isInventoryFile(path.resolve(io.cwd, values.config))) {
+    if (values.inventory !== undefined) {
+      throw new UsageError(`--config ${values.config} is an inventory, and --inventory ${values.inventory} is given too: --config is the server config file (as for serve)`);
+    }
+    io.stderr(`driverbox agent: deprecated: --config ${values.config} names an inventory; write --inventory ${values.config} (--config is the server config file, as for serve)`);
+    [inventory, serverConfig] = [values.config, undefined];
+  }
+  if (values['server-config'] !== undefined) {
+    if (serverConfig !== undefined) throw new UsageError('--server-config is the old name of --config: give one of them');
+    io.stderr(`driverbox agent: deprecated: --server-config is now --config; write --config ${values['server-config']}`);
+    serverConfig = values['server-config'];
+  }
+  return { inventory, serverConfig };
+}
+
 export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      config: { type: 'string' },
-      ...serverFlagOptions,
-      'server-config': { type: 'string' },
-      'max-concurrent': { type: 'string' },
-      'max-per-device': { type: 'string' },
-      jitter: { type: 'string' },
-      'run-timeout': { type: 'string' },
-      grace: { type: 'string' },
-      'probe-interval': { type: 'string' },
-      'summary-interval': { type: 'string' },
-      verbose: { type: 'boolean', default: false },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseFlags(argv, agentFlags);
   if (values.help) {
     io.stdout(agentHelp);
     return 0;
   }
-  if (positionals.length) throw new UsageError(`agent takes no arguments (got ${positionals.join(' ')}); the inventory goes after --config`);
+  if (positionals.length) throw new UsageError(`agent takes no arguments (got ${positionals.join(' ')}); the inventory goes after --inventory`);
+  const files = agentFiles(values, io);
   if (values.verbose && values.quiet) throw new UsageError('--verbose and --quiet cannot be used together');
   const maxConcurrent = parseIntegerFlag('max-concurrent', values['max-concurrent'], 1);
   const maxPerDevice = parseIntegerFlag('max-per-device', values['max-per-device'], 1);
@@ -96,13 +120,13 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
   const graceMs = seconds('grace', values.grace, 0);
   const probeMs = seconds('probe-interval', values['probe-interval'], 1) ?? DEFAULT_PROBE_INTERVAL_MS;
   const summaryMs = seconds('summary-interval', values['summary-interval'], 0) ?? DEFAULT_SUMMARY_SECONDS * 1000;
-  const config = serverConfigFromFlags(values, values['server-config'], io);
+  const config = serverConfigFromFlags(values, files.serverConfig, io);
   const say = values.quiet ? () => undefined : io.stdout;
 
   const store = openStore({ path: config.storePath, secretKey: config.secretKey });
   const agent = createAgent({
     store,
-    inventory: values.config ? values.config : undefined,
+    inventory: files.inventory,
     env: io.env,
     scheduler: { maxConcurrent, maxPerDevice, jitterMs },
     limits: timeoutMs ? { timeoutMs } : undefined,
@@ -139,7 +163,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
       throw error;
     }
     prober.start();
-    say(banner(agent, config, values.config));
+    say(banner(agent, config, files.inventory));
     const summary = summaryMs > 0 ? setInterval(() => say(summaryLine(agent)), summaryMs) : null;
     summary?.unref();
     const signal = await untilStopSignal(agent, io, say);

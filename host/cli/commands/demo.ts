@@ -5,11 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { MonitoringClient } from '../../api/monitoring/client/client.js';
 import { startMonitoringServer } from '../../api/monitoring/server.js';
 import { createAgentRecord, listAgents, type AgentRow } from '../../store/agents.js';
-import { defaultStorePath } from '../../store/data-dir.js';
+import { resolveStorePath } from '../../store/data-dir.js';
 import { createDevice, listDevices } from '../../store/devices.js';
 import { listEntryPoints } from '../../driver/entry-points.js';
 import { writeRunResult } from '../../store/report-run.js';
@@ -18,6 +17,8 @@ import { packagePath } from '../../package-path.js';
 import { runDriver } from '../../testing/run-driver.js';
 import { formatResult, styleFor } from '../format.js';
 import type { CliIo } from '../main.js';
+import { parseFlags } from '../flags.js';
+import { UsageError } from '../usage-error.js';
 
 export function examplesDir(): string {
   const dir = packagePath('drivers-examples');
@@ -36,15 +37,18 @@ function externalHosts(folder: string): Record<string, string> {
   );
 }
 
-export const demoHelp = `Usage: driverbox demo [--store <file>]
+export const demoHelp = `Usage: driverbox demo [options]
 
 Runs every example driver (drivers-examples/) against its simulated device, prints what each
 reported, stores the results in the embedded store under the agent "driverbox demo" (one device
 per example), and reads the variables back through the Monitoring API.
 
 Options:
-  --store <file>   the store (default: driverbox.db in the data folder; env DRIVERBOX_STORE)
-  -h, --help       this help`;
+  --store <file>   the store (env DRIVERBOX_STORE; default: driverbox.db in $DRIVERBOX_DATA_DIR
+                   or the user's data folder)
+  -h, --help       this help
+
+Exit code: 0 every example succeeded, 1 one failed, 2 usage error.`;
 
 const DEMO_AGENT = 'driverbox demo';
 
@@ -58,14 +62,16 @@ function demoDevice(store: Store, agentId: number, example: string): number {
   return (listDevices(store, agentId).find((d) => d.displayName === name) ?? createDevice(store, agentId, { displayName: name, ip: '127.0.0.1' })).id;
 }
 
+export const demoFlags = { store: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } as const;
+
 export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({ args: argv, strict: true, options: { store: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+  const { values, positionals } = parseFlags(argv, demoFlags);
   if (values.help) {
     io.stdout(demoHelp);
     return 0;
   }
-  const storeFlag = values.store ?? io.env.DRIVERBOX_STORE;
-  const storePath = storeFlag ? (storeFlag === ':memory:' ? storeFlag : path.resolve(io.cwd, storeFlag)) : defaultStorePath(io.env);
+  if (positionals.length) throw new UsageError(`demo takes no arguments (got ${positionals.join(' ')})`);
+  const storePath = resolveStorePath({ flag: values.store, env: io.env, cwd: io.cwd });
   const store = openStore({ path: storePath });
   try {
     return await runExamples(io, store, storePath);

@@ -2,7 +2,6 @@
 // answers from, so a driver can be associated with devices and executed through the API.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   createCustomDriver,
   findCustomDriverByName,
@@ -12,23 +11,30 @@ import {
   type NewCustomDriver,
 } from '../../store/custom-drivers.js';
 import { PARAMETER_VALUE_TYPES, type ParameterDefinition, type ParameterValueType } from '../../store/driver-input.js';
-import { openStore, StoreError, defaultStorePath, type Store } from '../../store/index.js';
+import { openStore, StoreError, resolveStorePath, type Store } from '../../store/index.js';
 import { customDriverRecord } from '../../api/monitoring/custom-driver-records.js';
 import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';
 import { UsageError } from '../usage-error.js';
+import { closest, parseFlags } from '../flags.js';
 
 export const driversHelp = `Usage: driverbox drivers add <driver.js> [options]
-       driverbox drivers list [--store <path>] [--json]
+       driverbox drivers list [options]
 
 Manages the custom driver library of the store (what \`driverbox serve\` lists as Custom Drivers).
+add stores the driver's code, inspected (actions, syntax, what it uses); invalid code is stored
+too, with its errors, and the command exits 1. list shows the library: id, name, version,
+validity, actions and the devices it is applied to.
 
-add: stores the driver's code, inspected (actions, syntax, what it uses). Invalid code is stored
-     too, with its errors, and the command exits 1.
+Options:
+  --store <file>             the store file (env DRIVERBOX_STORE; default: driverbox.db in
+                             ${'$'}DRIVERBOX_DATA_DIR or the user's data folder)
+  -h, --help                 this help
+add:
   --name <name>              name in the library (default: the file's name, or its folder's
                              name for a file called driver.js)
-  --description <text>
+  --description <text>       the driver's description in the library
   --param <name:TYPE[=default]>
                              a parameter (repeatable); TYPE is STRING, NUMBER or LIST; a LIST
                              default is comma-separated: --param hosts:LIST=a,b
@@ -36,11 +42,10 @@ add: stores the driver's code, inspected (actions, syntax, what it uses). Invali
   --requires-credentials / --no-credentials
                              default: whether the code uses the device's credentials
   --update                   replace the code (a new version) of the driver of that name
-list: the library: id, name, version, validity, actions and devices it is applied to.
+list:
   --json                     the records as listCustomDrivers answers them
-Both:
-  --store <path>             the store file (default: ${'$'}DRIVERBOX_DATA_DIR/driverbox.db or the
-                             user's data folder)`;
+
+Exit code: 0 done, 1 the driver is stored but invalid or the store cannot be used, 2 usage error.`;
 
 /** `outlet:NUMBER=2` → { name: 'outlet', valueType: 'NUMBER', defaultValue: 2 } */
 export function parseParamFlag(text: string): ParameterDefinition {
@@ -68,7 +73,7 @@ function defaultName(file: string): string {
 
 function openLibrary(io: CliIo, storeFlag: string | undefined): Store {
   // The library holds no secrets: no key is needed to add or list drivers.
-  return openStore({ path: storeFlag ? path.resolve(io.cwd, storeFlag) : defaultStorePath(io.env), secretKey: null });
+  return openStore({ path: resolveStorePath({ flag: storeFlag, env: io.env, cwd: io.cwd }), secretKey: null });
 }
 
 function describeDriver(driver: CustomDriverRow): string[] {
@@ -84,22 +89,22 @@ function describeDriver(driver: CustomDriverRow): string[] {
   return lines;
 }
 
+export const driversAddFlags = {
+  name: { type: 'string' },
+  description: { type: 'string' },
+  param: { type: 'string', multiple: true },
+  'min-sample-period': { type: 'string' },
+  'requires-credentials': { type: 'boolean' },
+  'no-credentials': { type: 'boolean' },
+  update: { type: 'boolean', default: false },
+  store: { type: 'string' },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+export const driversListFlags = { store: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false } } as const;
+
 async function addDriver(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      name: { type: 'string' },
-      description: { type: 'string' },
-      param: { type: 'string', multiple: true },
-      'min-sample-period': { type: 'string' },
-      'requires-credentials': { type: 'boolean' },
-      'no-credentials': { type: 'boolean' },
-      update: { type: 'boolean', default: false },
-      store: { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseFlags(argv, driversAddFlags);
   if (positionals.length !== 1) throw new UsageError('drivers add needs one driver file: driverbox drivers add <driver.js>');
   if (values['requires-credentials'] && values['no-credentials']) throw new UsageError('give --requires-credentials or --no-credentials, not both');
   const file = path.resolve(io.cwd, positionals[0]!);
@@ -140,12 +145,7 @@ async function addDriver(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function listDrivers(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: { store: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
+  const { values, positionals } = parseFlags(argv, driversListFlags);
   if (positionals.length) throw new UsageError(`drivers list takes no arguments (got "${positionals.join(' ')}")`);
   const store = openLibrary(io, values.store);
   try {
@@ -188,5 +188,6 @@ export async function driversCommand(argv: string[], io: CliIo): Promise<number>
     io.stderr(`driverbox drivers ${sub}: ${error.message}`);
     return 1;
   }
-  throw new UsageError(`unknown drivers command "${sub}": use drivers add <driver.js> or drivers list`);
+  const close = closest(sub, ['add', 'list']);
+  throw new UsageError(`unknown drivers command "${sub}"${close.length ? ` (did you mean ${close.join(' or ')}?)` : ''}: use drivers add <driver.js> or drivers list`);
 }

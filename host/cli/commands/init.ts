@@ -2,13 +2,13 @@
 // custom action), its simulated device, its test, and a jsconfig.json so editors complete D.*.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { driverJsconfigText } from '../../driver/jsconfig.js';
 import { packagePath } from '../../package-path.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { parseFlags } from '../flags.js';
 
-export const initHelp = `Usage: driverbox init <name> [--dir <parent>]
+export const initHelp = `Usage: driverbox init <name> [options]
 
 Creates the folder <name> with a driver to start from:
   driver.js        validate(), get_status() and a custom action (custom_1)
@@ -32,13 +32,10 @@ function templatesDir(): string {
   return dir;
 }
 
+export const initFlags = { dir: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } as const;
+
 export async function initCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: { dir: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } },
-  });
+  const { values, positionals } = parseFlags(argv, initFlags);
   if (values.help) {
     io.stdout(initHelp);
     return 0;

@@ -1,6 +1,6 @@
 // `driverbox run <driver.js>`: one action of one driver against one device.
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { createHost } from '../../host.js';
 import { loadEnvironment } from '../env-file.js';
 import { formatResult, jsonResult, styleFor } from '../format.js';
@@ -9,6 +9,7 @@ import { credentialSecrets } from '../../store/run-secrets.js';
 import { parseExternalHosts, parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { parseFlags } from '../flags.js';
 import { snmpFlagOptions, snmpFlagsHelp, snmpSettingsFromFlags } from '../snmp-flags.js';
 import { snmpSecrets } from '../../snmp-settings.js';
 import { checkSimulateFlags, startRunSimulation, type RunSimulation } from '../run-simulate.js';
@@ -25,6 +26,7 @@ Options:
   --username <user>      device username      (env DEVICE_USERNAME)
   --password <pass>      device password      (env DEVICE_PASSWORD)
   --params <file.json>   driver parameters: {"name": value} or [{"name","value"}]
+                         (default: ./.parameters.json, the official emulator's file, if any)
   --port-map <pairs>     ports to dial instead, e.g. 80=8080,443=8443
 ${snmpFlagsHelp}
   --resolve <name=ip[,port=port…]>
@@ -36,7 +38,7 @@ ${snmpFlagsHelp}
   --ca <file.pem>        also trust this CA for HTTPS and getTLSCertificate; repeatable
   --timeout <ms>         run deadline (default 60000)
   --memory <mb>          isolate memory limit (default 128)
-  --verbose              also print the headers and bodies of every HTTP exchange
+  -v, --verbose          also print the headers and bodies of every HTTP exchange
                          (credentials, cookies and passwords masked)
   --json                 print one JSON object instead of text
   --record <file.json>   save the run's HTTP exchanges and certificate reads to a file
@@ -50,49 +52,66 @@ ${snmpFlagsHelp}
   --report               write the result to the store as the device's variables, under
                          the local agent (the device, found by host name or IP, is made
                          when new; --username / --password are not stored)
-  --store <file.db>      the store --report writes to (default: driverbox.db in the
-                         user's data folder, or $DRIVERBOX_DATA_DIR)
+  --store <file.db>      the store --report writes to (env DRIVERBOX_STORE; default:
+                         driverbox.db in $DRIVERBOX_DATA_DIR or the user's data folder)
   -h, --help             this help
 
-DEVICE_* values are also read from a .env file in the working directory.
+DEVICE_* values are also read from a .env file in the working directory (NAME=value or
+NAME: value lines; the environment and the flags win).
+
 Exit code: 0 the driver succeeded, 1 it failed, 2 usage error.`;
 
+export const runFlags = {
+  action: { type: 'string' },
+  'device-ip': { type: 'string' },
+  'device-host': { type: 'string' },
+  username: { type: 'string' },
+  password: { type: 'string' },
+  params: { type: 'string' },
+  'port-map': { type: 'string' },
+  ...snmpFlagOptions,
+  resolve: { type: 'string', multiple: true },
+  'external-hosts': { type: 'string' },
+  ca: { type: 'string', multiple: true },
+  timeout: { type: 'string' },
+  memory: { type: 'string' },
+  record: { type: 'string' },
+  replay: { type: 'string' },
+  simulate: { type: 'string' },
+  report: { type: 'boolean', default: false },
+  store: { type: 'string' },
+  json: { type: 'boolean', default: false },
+  verbose: { type: 'boolean', short: 'v', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** The official emulator's parameters file, read from the working directory when --params is not given. */
+const EMULATOR_PARAMS = '.parameters.json';
+
+function paramsFile(flag: string | undefined, io: CliIo): { file: string; flag: string } | undefined {
+  if (flag !== undefined) return { file: flag, flag: '--params' };
+  if (!existsSync(path.join(io.cwd, EMULATOR_PARAMS))) return undefined;
+  io.stderr(`driverbox run: parameters from ./${EMULATOR_PARAMS} (--params <file.json> replaces it)`);
+  return { file: EMULATOR_PARAMS, flag: EMULATOR_PARAMS };
+}
+
+/** The sandbox's warning for D.getParameter of a name the run was not given, with how to give it. */
+function missingParameterHint(warning: string, params: { file: string } | undefined): string {
+  const name = /^D\.getParameter\("(.*)"\): no such parameter was given to this run/s.exec(warning)?.[1];
+  if (name === undefined) return warning;
+  if (params) return `${warning}: ${params.file} has no "${name}"`;
+  return `${warning}: give it with --params <file.json> holding {${JSON.stringify(name)}: …} (or in ./${EMULATOR_PARAMS})`;
+}
+
 export async function runCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      action: { type: 'string' },
-      'device-ip': { type: 'string' },
-      'device-host': { type: 'string' },
-      username: { type: 'string' },
-      password: { type: 'string' },
-      params: { type: 'string' },
-      'port-map': { type: 'string' },
-      ...snmpFlagOptions,
-      resolve: { type: 'string', multiple: true },
-      'external-hosts': { type: 'string' },
-      ca: { type: 'string', multiple: true },
-      timeout: { type: 'string' },
-      memory: { type: 'string' },
-      record: { type: 'string' },
-      replay: { type: 'string' },
-      simulate: { type: 'string' },
-      report: { type: 'boolean', default: false },
-      store: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      verbose: { type: 'boolean', short: 'v', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseFlags(argv, runFlags);
   if (values.help) {
     io.stdout(runHelp);
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(positionals.length ? `run takes one driver file, got ${positionals.length}: ${positionals.join(' ')}` : 'run needs a driver file: driverbox run <driver.js>');
   if (values.simulate !== undefined) checkSimulateFlags(values);
-  const env = loadEnvironment(io.cwd, io.env);
+  const env = loadEnvironment(io.cwd, io.env, (warning) => io.stderr(`driverbox run: ${warning}`));
   const device = {
     ip: values['device-ip'] ?? env.DEVICE_IP ?? null,
     host: values['device-host'] ?? env.DEVICE_HOST ?? null,
@@ -103,7 +122,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   };
   const timeoutMs = parseIntegerFlag('timeout', values.timeout);
   const memoryMb = parseIntegerFlag('memory', values.memory, 8);
-  const parameters = readParams(values.params, io.cwd);
+  const params = paramsFile(values.params, io);
+  const parameters = readParams(params?.file, io.cwd, { flag: params?.flag, warn: (warning) => io.stderr(`driverbox run: ${warning}`) });
   const resolve = parseResolve(values.resolve);
   const externalHosts = parseExternalHosts(values['external-hosts']);
   const trustedCAs = readCaFiles(values.ca, io.cwd);
@@ -136,7 +156,8 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const host = createHost({ warmIsolates: 1, limits: { timeoutMs, memoryMb }, trustedCAs: run.trustedCAs });
   try {
     const driver = path.resolve(io.cwd, positionals[0]!);
-    const result = await host.run({ path: driver, action: values.action, device: run.device, parameters: run.parameters, transcript: values.verbose ? 'full' : 'summary', record, replay, resolve: run.resolve, ...(externalHosts ? { externalHosts } : {}) });
+    const outcome = await host.run({ path: driver, action: values.action, device: run.device, parameters: run.parameters, transcript: values.verbose ? 'full' : 'summary', record, replay, resolve: run.resolve, ...(externalHosts ? { externalHosts } : {}) });
+    const result = { ...outcome, warnings: outcome.warnings.map((w) => missingParameterHint(w, params)) };
     const where = replay ? `replay of ${values.replay}` : values.simulate !== undefined ? `simulated: ${values.simulate}` : (device.host ?? device.ip ?? 'no device address');
     if (values.json) io.stdout(jsonResult(result));
     else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${where}`, styleFor(io.stdoutStream, io.env)));

@@ -3,7 +3,7 @@
 // sandbox process, as the agent's do, so a driver that crashes or wedges its isolate costs that
 // child (killed, restarted) and never the API. Beside it: the Marketplace API emulator
 // (/marketplace-api) and the application status.
-import { parseArgs } from 'node:util';
+import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
 import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
@@ -16,7 +16,8 @@ import { openStore, type Store } from '../../store/store.js';
 import { parseIntegerFlag } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
-import { serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
+import { parseFlags } from '../flags.js';
+import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { untilStopped } from '../until-stopped.js';
 
 export const serveHelp = `Usage: driverbox serve [options]
@@ -37,6 +38,7 @@ ${serverFlagsHelp}
   -h, --help                this help
 
 The data folder is $DRIVERBOX_DATA_DIR, else the platform's (~/.local/share/driverbox on Linux).
+
 Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 the store or the port cannot be used, 2 usage or config error.`;
 
 /**
@@ -64,20 +66,17 @@ function describeExternalHosts(hosts: readonly string[]): string {
   return hosts.length ? hosts.join(', ') : 'no external host';
 }
 
+export const serveFlags = {
+  ...serverFlagOptions,
+  config: { type: 'string' },
+  'probe-interval': { type: 'string' },
+  'run-timeout': { type: 'string' },
+  quiet: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      ...serverFlagOptions,
-      config: { type: 'string' },
-      'probe-interval': { type: 'string' },
-      'run-timeout': { type: 'string' },
-      quiet: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseFlags(argv, serveFlags);
   if (values.help) {
     io.stdout(serveHelp);
     return 0;
@@ -85,6 +84,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   if (positionals.length) throw new UsageError(`serve takes no arguments (got ${positionals.join(' ')})`);
   const probeSeconds = parseIntegerFlag('probe-interval', values['probe-interval'], 1);
   const runTimeoutSeconds = parseIntegerFlag('run-timeout', values['run-timeout'], 1);
+  if (values.config !== undefined && isInventoryFile(path.resolve(io.cwd, values.config))) {
+    throw new UsageError(`--config ${values.config} is an agent inventory, not a server config file: run it with driverbox agent --inventory ${values.config}`);
+  }
   const config = serverConfigFromFlags(values, values.config, io);
 
   const store = openStore({ path: config.storePath, secretKey: config.secretKey });

@@ -6,13 +6,13 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadFixture } from '../../simulator/load-fixture.js';
 import type { Fixture } from '../../simulator/fixture-types.js';
 import { startSimulator, type SimulatedRequest, type Simulator } from '../../simulator/simulator.js';
 import { sshEventLine, sshListenLine } from '../../simulator/ssh/cli-lines.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
+import { parseFlags } from '../flags.js';
 import { untilStopped } from '../until-stopped.js';
 import { snmpRequestLine, snmpServedLine } from '../../simulator/snmp/describe.js';
 import { LISTENERS, portIsFree, readSimulateState, writeSimulateState, type Listener, type ListenerPorts } from '../simulate-state.js';
@@ -123,19 +123,16 @@ function servedLines(sim: Simulator, fixture: Fixture): string[] {
 /** Waits this long after the last change event: editors write a file in several steps. */
 const RELOAD_DEBOUNCE_MS = 150;
 
+export const simulateFlags = {
+  port: { type: 'string' },
+  'https-port': { type: 'string' },
+  'snmp-port': { type: 'string' },
+  watch: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
 export async function simulateCommand(argv: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      port: { type: 'string' },
-      'https-port': { type: 'string' },
-      'snmp-port': { type: 'string' },
-      watch: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  const { values, positionals } = parseFlags(argv, simulateFlags);
   if (values.help) {
     io.stdout(simulateHelp);
     return 0;

@@ -1,0 +1,71 @@
+// Every command's flags go through parseFlags: node:util's parseArgs, with the caller's mistakes
+// (an unknown or misspelt flag, a missing value) answered in our words, with the closest flag
+// suggested, instead of parseArgs' own messages.
+import { parseArgs } from 'node:util';
+import { UsageError } from './usage-error.js';
+
+export type FlagSpecs = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean; default?: string | boolean | string[] | boolean[] }>;
+
+type Parsed<O extends FlagSpecs> = ReturnType<typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>>;
+
+/** Parses argv against the command's flags; positionals are allowed (each command checks its own). */
+export function parseFlags<const O extends FlagSpecs>(argv: string[], options: O): Parsed<O> {
+  const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind === 'option-terminator') break;
+    if (token.kind !== 'option') continue;
+    const spec = options[token.name];
+    if (!spec) throw new UsageError(unknownOption(token.rawName, options));
+    const flag = token.rawName;
+    if (spec.type === 'boolean' && token.value !== undefined) throw new UsageError(`${flag} takes no value (got ${flag}=${token.value})`);
+    if (spec.type === 'string') {
+      if (token.value === undefined) throw new UsageError(`${flag} needs a value: ${flag} <value>`);
+      // parseArgs would take "--password --json" as a password; more likely the value was forgotten.
+      if (!token.inlineValue && token.value.startsWith('-')) {
+        throw new UsageError(`${flag} needs a value, and "${token.value}" looks like an option; a value that starts with "-" is written ${flag}=${token.value}`);
+      }
+    }
+  }
+  return parseArgs({ args: argv, options, allowPositionals: true, strict: true }) as Parsed<O>;
+}
+
+/** `unknown option --pasword (did you mean --password?)`; no suggestion when no flag is close. */
+export function unknownOption(raw: string, options: FlagSpecs): string {
+  if (!raw.startsWith('--')) return `unknown option ${raw}`;
+  const close = closest(raw.slice(2), Object.keys(options));
+  return `unknown option ${raw}${close.length ? ` (did you mean ${close.map((c) => `--${c}`).join(' or ')}?)` : ''}`;
+}
+
+/**
+ * The candidates nearest to `word`: those it is the start of (--device → --device-ip, --device-host),
+ * else the smallest edit distance (a swap of two neighbours counts one) if small for the candidate's length.
+ */
+export function closest(word: string, candidates: readonly string[]): string[] {
+  const typed = word.toLowerCase();
+  const extended = typed.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(typed) && c.length > typed.length) : [];
+  if (extended.length) return extended.slice(0, 3);
+  let best = Infinity;
+  let found: string[] = [];
+  for (const candidate of candidates) {
+    const d = editDistance(typed, candidate.toLowerCase());
+    if (d > Math.max(1, Math.floor(candidate.length / 3))) continue;
+    if (d < best) [best, found] = [d, [candidate]];
+    else if (d === best) found.push(candidate);
+  }
+  return found.slice(0, 3);
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
+}
