@@ -70,7 +70,7 @@ describe('unknown flags', () => {
     const args = name === 'drivers' ? ['drivers', 'add', 'x.js', '--hlep'] : [name, '--hlep'];
     const { code, stderr } = await runCli(args, { cwd: work });
     expect(code).toBe(2);
-    expect(stderr).toContain(`unknown option --hlep (did you mean --help?)\nRun \`driverbox ${name} --help\` for usage.`);
+    expect(stderr).toContain(`unknown option --hlep (did you mean --help?)\nRun \`npx driverbox ${name} --help\` for usage.`);
   });
 });
 

@@ -219,5 +219,5 @@ describe('driverbox CLI', () => {
     expect(backups).toBeGreaterThanOrEqual(1);
     expect(runs.n).toBe((examples + backups) * 2);
     expect(configurations.n).toBe(backups);
-  });
+  }, 120_000); // two demos, each starting 14 simulated devices and a sandbox
 });

@@ -33,7 +33,7 @@ describe('driverbox init', () => {
     expect(stdout).toContain('Created my-ups/ with driver.js, device.json, driver.test.mjs, vitest.config.mjs and jsconfig.json.');
     expect(stdout).toContain('npx driverbox simulate my-ups/device.json');
     const dir = path.join(work, 'my-ups');
-    expect(readdirSync(dir).sort()).toEqual(['device.json', 'driver.js', 'driver.test.mjs', 'jsconfig.json']);
+    expect(readdirSync(dir).sort()).toEqual(['device.json', 'driver.js', 'driver.test.mjs', 'jsconfig.json', 'vitest.config.mjs']);
     expect(readFileSync(path.join(dir, 'jsconfig.json'), 'utf8')).toBe(driverJsconfigText());
     expect(readFileSync(path.join(dir, 'driver.js'), 'utf8')).toMatch(/^ \* my-ups: a driver/m);
     expect(readFileSync(path.join(dir, 'driver.test.mjs'), 'utf8')).toContain("describe('my-ups'");
