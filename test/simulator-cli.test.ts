@@ -65,6 +65,7 @@ describe('driverbox simulate: usage and bad fixtures (exit 2)', () => {
     [['f.json', '--https-port', '70000'], 'driverbox simulate: --https-port must be a port number 1–65535, or 0 for a free one (got "70000")'],
     [['f.json', '--verbose'], 'driverbox simulate: unknown option --verbose\n'],
     [['f.json', '--htps-port', '8443'], 'driverbox simulate: unknown option --htps-port (did you mean --https-port?)\n'],
+    [['f.json', '--host', 'nas.lan'], 'driverbox simulate: --host must be an IPv4 address to listen on, such as 127.0.0.1 (got "nas.lan")'],
   ])('%j → exit 2', async (args, message) => {
     const { code, stderr } = await runMain(['simulate', ...args]);
     expect(code).toBe(2);
@@ -160,6 +161,34 @@ describe('driverbox simulate: the real CLI', () => {
     expect(await sim.exited).toBe(0);
     expect(sim.output()).toMatch(/Stopped \(SIGINT\) after 2 requests\.\n$/);
     expect(existsSync(paramsFile)).toBe(false);
+  });
+
+  it('--host: listens on that address only; the run line dials it and the certificate names it', async () => {
+    write('driver.js', loginDriver);
+    write('device.json', loginFixture);
+    // 127.0.0.2 is loopback on Linux too, but another address than the default's.
+    const sim = startCli(['device.json', '--host', '127.0.0.2', '--port', '0']);
+    await sim.ready;
+    const out = sim.output();
+    expect(out).toMatch(/http {3}http:\/\/127\.0\.0\.2:\d+ {3}device port 80\n/);
+    expect(out).toMatch(/self-signed certificate for localhost, 127\.0\.0\.1, 127\.0\.0\.2\n/);
+    const line = /^ {2}(npx driverbox run .*)$/m.exec(out)![1]!;
+    expect(line).toMatch(/^npx driverbox run driver\.js --device-ip 127\.0\.0\.2 --port-map 80=\d+,443=\d+ /);
+    const httpPort = Number(/80=(\d+)/.exec(line)![1]);
+    const { stdout } = await exec('/bin/sh', ['-c', `${pasted(line)} --json`], { cwd: work, env: { PATH: process.env.PATH } });
+    expect(JSON.parse(stdout).status).toBe('success');
+    // Nothing listens on the default address at that port.
+    const refused = await new Promise<string>((resolve) => {
+      const socket = net.connect(httpPort, '127.0.0.1');
+      socket.on('connect', () => {
+        socket.destroy();
+        resolve('connected');
+      });
+      socket.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? 'error'));
+    });
+    expect(refused).toBe('ECONNREFUSED');
+    sim.proc.kill('SIGTERM');
+    expect(await sim.exited).toBe(0);
   });
 
   it('listens on --port / --https-port, logs refusals, failures and misses with their reason, and stops on SIGTERM', async () => {

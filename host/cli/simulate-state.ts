@@ -53,8 +53,8 @@ export function writeSimulateState(state: SimulateState, fixtureFile: string, po
   }
 }
 
-/** Whether a port can be listened on at 127.0.0.1 now (UDP for SNMP). */
-export async function portIsFree(port: number, udp: boolean): Promise<boolean> {
+/** Whether a port can be listened on at this address now (UDP for SNMP). */
+export async function portIsFree(port: number, udp: boolean, address = '127.0.0.1'): Promise<boolean> {
   if (udp) {
     const socket = dgram.createSocket('udp4');
     return new Promise((resolve) => {
@@ -62,12 +62,12 @@ export async function portIsFree(port: number, udp: boolean): Promise<boolean> {
         socket.close();
         resolve(false);
       });
-      socket.bind(port, '127.0.0.1', () => socket.close(() => resolve(true)));
+      socket.bind(port, address, () => socket.close(() => resolve(true)));
     });
   }
   const server = net.createServer();
   return new Promise((resolve) => {
     server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.listen(port, address, () => server.close(() => resolve(true)));
   });
 }

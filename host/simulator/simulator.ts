@@ -23,6 +23,11 @@ const MAX_REQUEST_BODY = 1024 * 1024;
 const LOOPBACK = '127.0.0.1';
 
 export interface SimulatorOptions {
+  /**
+   * The IP address every listener binds (default 127.0.0.1). `device.ip` is this address. Another
+   * one (a lab network's, a namespace's 10.0.0.7) exposes the simulated device to that network.
+   */
+  host?: string;
   /** Port of the HTTP listener (default 0: a free port). */
   port?: number;
   /** Port of the HTTPS listener, when the fixture has https (default 0: a free port). */
@@ -124,14 +129,14 @@ function toFixture(source: string | Fixture | FixtureSpec): Fixture {
   return parseFixture(source);
 }
 
-async function listen(server: Server, port: number, what: string): Promise<number> {
+async function listen(server: Server, address: string, port: number, what: string): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     const failed = (error: NodeJS.ErrnoException) => {
       const why = error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EACCES' ? 'not allowed (ports below 1024 need privileges)' : error.message;
-      reject(Object.assign(new Error(`cannot serve ${what} on ${LOOPBACK}:${port}: ${why}`), { code: error.code }));
+      reject(Object.assign(new Error(`cannot serve ${what} on ${address}:${port}: ${why}`), { code: error.code }));
     };
     server.once('error', failed);
-    server.listen(port, LOOPBACK, () => {
+    server.listen(port, address, () => {
       server.off('error', failed);
       resolve();
     });
@@ -159,6 +164,8 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
   const httpPortWanted = checkPort(options.port, 'port');
   const httpsPortWanted = checkPort(options.httpsPort, 'httpsPort');
   checkPort(options.snmpPort, 'snmpPort');
+  const address = options.host ?? LOOPBACK;
+  if (net.isIP(address) !== 4) throw new DriverboxError('INVALID_OPTIONS', `host must be an IPv4 address to listen on, such as 127.0.0.1 (got ${JSON.stringify(address)})`);
   if (options.httpsPort !== undefined && !fixture.https) {
     throw new DriverboxError('INVALID_OPTIONS', 'httpsPort was given, but the fixture does not serve https (add "https": true to it)');
   }
@@ -241,23 +248,23 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
   try {
     const http = createHttpServer(onRequest('http'));
     servers.push(http);
-    const httpPort = await listen(http, httpPortWanted, 'http');
+    const httpPort = await listen(http, address, httpPortWanted, 'http');
     let httpsPort: number | null = null;
     let certificatePem: string | null = null;
     if (fixture.https) {
       const certificate = await makeSimulatorCertificate({
         commonName: fixture.device.host ?? 'localhost',
-        names: [...(fixture.device.host ? [fixture.device.host] : []), ...fixture.https.hosts],
+        names: [...(fixture.device.host ? [fixture.device.host] : []), ...fixture.https.hosts, address],
         expiresInDays: fixture.https.expiresInDays,
       });
       certificatePem = certificate.cert;
       const https = createHttpsServer({ cert: certificate.cert, key: certificate.key }, onRequest('https'));
       servers.push(https as unknown as Server);
-      httpsPort = await listen(https as unknown as Server, httpsPortWanted, 'https');
+      httpsPort = await listen(https as unknown as Server, address, httpsPortWanted, 'https');
     }
     let snmpAgent: SnmpAgent | null = null;
     if (fixture.snmp) {
-      snmpAgent = await startSnmpAgent(fixture.snmp, { port: options.snmpPort, onRequest: options.onSnmpRequest });
+      snmpAgent = await startSnmpAgent(fixture.snmp, { address, port: options.snmpPort, onRequest: options.onSnmpRequest });
       closers.push(() => snmpAgent!.close());
     }
     const portMap: Record<number, number> = {};
@@ -265,23 +272,23 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
     for (const port of fixture.http.ports) portMap[port] = httpPort;
     for (const port of fixture.https?.ports ?? []) portMap[port] = httpsPort!;
     if (fixture.ssh) {
-      sshServer = await startSshServer(fixture.ssh, { port: checkPort(options.sshPort, 'sshPort'), host: LOOPBACK, onEvent: options.onSsh });
+      sshServer = await startSshServer(fixture.ssh, { port: checkPort(options.sshPort, 'sshPort'), host: address, onEvent: options.onSsh });
       const ssh = sshServer;
       closers.push(() => ssh.close());
       portMap[fixture.ssh.port] = sshServer.port;
     }
-    const telnet = fixture.telnet ? await startTelnetSimulator(fixture.telnet, LOOPBACK, checkPort(options.telnetPort, 'telnetPort')) : null;
+    const telnet = fixture.telnet ? await startTelnetSimulator(fixture.telnet, address, checkPort(options.telnetPort, 'telnetPort')) : null;
     if (telnet) {
       closers.push(() => telnet.close());
       portMap[fixture.telnet!.port] = telnet.port;
     }
-    const winrm = fixture.winrm ? await startWinrmSimulator(fixture.winrm, LOOPBACK, checkPort(options.winrmPort, 'winrmPort'), checkPort(options.winrmHttpsPort, 'winrmHttpsPort')) : null;
+    const winrm = fixture.winrm ? await startWinrmSimulator(fixture.winrm, address, checkPort(options.winrmPort, 'winrmPort'), checkPort(options.winrmHttpsPort, 'winrmHttpsPort')) : null;
     if (winrm) {
       closers.push(() => winrm.close());
       portMap[fixture.winrm!.port] = winrm.port;
     }
     if (winrm?.httpsPort) portMap[fixture.winrm!.httpsPort!] = winrm.httpsPort;
-    const device: SimulatedDevice = { ip: LOOPBACK, portMap };
+    const device: SimulatedDevice = { ip: address, portMap };
     for (const key of ['host', 'username', 'password', 'serial', 'macAddress'] as const) {
       if (fixture.device[key] !== null) device[key] = fixture.device[key];
     }
@@ -289,7 +296,7 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
 
     const resolve: ResolveOption = {};
     for (const name of [fixture.device.host, ...(fixture.https?.hosts ?? [])]) {
-      if (name && !net.isIP(name) && name.toLowerCase() !== 'localhost') resolve[name] = { ip: LOOPBACK, portMap };
+      if (name && !net.isIP(name) && name.toLowerCase() !== 'localhost') resolve[name] = { ip: address, portMap };
     }
 
     return {

@@ -1,9 +1,10 @@
-// `driverbox simulate <fixture.json>`: serves a fixture's simulated device on 127.0.0.1
+// `driverbox simulate <fixture.json>`: serves a fixture's simulated device on 127.0.0.1 (or --host)
 // until Ctrl-C / SIGTERM, prints the `npx driverbox run` line that reaches it, and logs every
 // request with the route that answered it. It serves on the ports of its last run for that
 // fixture when they are free (simulate-state.ts), and with --watch reloads the fixture when
 // the file changes.
 import { existsSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadFixture } from '../../simulator/load-fixture.js';
@@ -19,7 +20,7 @@ import { LISTENERS, portIsFree, readSimulateState, writeSimulateState, type List
 
 export const simulateHelp = `Usage: driverbox simulate <fixture.json> [options]
 
-Serves the simulated device a fixture describes on 127.0.0.1 until Ctrl-C, printing
+Serves the simulated device a fixture describes on 127.0.0.1 (or --host) until Ctrl-C, printing
 the \`npx driverbox run\` line that reaches it and every request it answers.
 The fixture format is described in docs/SIMULATOR.md.
 
@@ -32,6 +33,8 @@ Options:
                      the remembered ones (default: last time's, else a free port)
   --https-port <n>   port of the HTTPS listener, for a fixture with "https"
   --snmp-port <n>    UDP port of the SNMP agent, for a fixture with "snmp"
+  --host <ip>        the IPv4 address to listen on (default 127.0.0.1; another address
+                     exposes the simulated device to that network)
   --watch            reload the fixture when its file changes (a bad edit is reported and
                      the previous fixture keeps serving)
   -h, --help         this help
@@ -107,15 +110,15 @@ function portsOf(sim: Simulator): ListenerPorts {
 function servedLines(sim: Simulator, fixture: Fixture): string[] {
   const lines: string[] = [];
   const devicePorts = (ports: number[]) => `device port${ports.length > 1 ? 's' : ''} ${ports.join(', ')}`;
-  lines.push(`  http   http://127.0.0.1:${sim.httpPort}   ${devicePorts(fixture.http.ports)}`);
+  lines.push(`  http   http://${sim.device.ip}:${sim.httpPort}   ${devicePorts(fixture.http.ports)}`);
   if (fixture.https && sim.httpsPort !== null) {
-    const names = [...new Set(['localhost', '127.0.0.1', ...(fixture.device.host ? [fixture.device.host] : []), ...fixture.https.hosts])];
-    lines.push(`  https  https://127.0.0.1:${sim.httpsPort}  ${devicePorts(fixture.https.ports)}; self-signed certificate for ${names.join(', ')}`);
+    const names = [...new Set(['localhost', '127.0.0.1', sim.device.ip!, ...(fixture.device.host ? [fixture.device.host] : []), ...fixture.https.hosts])];
+    lines.push(`  https  https://${sim.device.ip}:${sim.httpsPort}  ${devicePorts(fixture.https.ports)}; self-signed certificate for ${names.join(', ')}`);
   }
-  if (fixture.ssh && sim.ssh) lines.push(sshListenLine(fixture.ssh, sim.ssh));
-  if (fixture.snmp && sim.snmpPort !== null) lines.push(snmpServedLine(fixture.snmp, sim.snmpPort));
-  if (sim.telnet) lines.push(`  telnet 127.0.0.1:${sim.telnet.port}  device port ${fixture.telnet!.port}; ${fixture.telnet!.commands.size} commands`);
-  if (sim.winrm) lines.push(`  winrm  http://127.0.0.1:${sim.winrm.port}/wsman  device port ${fixture.winrm!.port}; ${fixture.winrm!.commands.length} commands, ${fixture.winrm!.auth} auth`);
+  if (fixture.ssh && sim.ssh) lines.push(sshListenLine(fixture.ssh, sim.ssh, sim.device.ip!));
+  if (fixture.snmp && sim.snmpPort !== null) lines.push(snmpServedLine(fixture.snmp, sim.snmpPort, sim.device.ip!));
+  if (sim.telnet) lines.push(`  telnet ${sim.device.ip}:${sim.telnet.port}  device port ${fixture.telnet!.port}; ${fixture.telnet!.commands.size} commands`);
+  if (sim.winrm) lines.push(`  winrm  http://${sim.device.ip}:${sim.winrm.port}/wsman  device port ${fixture.winrm!.port}; ${fixture.winrm!.commands.length} commands, ${fixture.winrm!.auth} auth`);
   lines.push(`  ${fixture.routes.length} route${fixture.routes.length === 1 ? '' : 's'}, state "${sim.state}"`);
   return lines;
 }
@@ -127,6 +130,7 @@ export const simulateFlags = {
   port: { type: 'string' },
   'https-port': { type: 'string' },
   'snmp-port': { type: 'string' },
+  host: { type: 'string' },
   watch: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
@@ -147,6 +151,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
   if (port !== undefined) given.http = port;
   if (httpsPort !== undefined) given.https = httpsPort;
   if (snmpPort !== undefined) given.snmp = snmpPort;
+  if (values.host !== undefined && isIP(values.host) !== 4) throw new UsageError(`--host must be an IPv4 address to listen on, such as 127.0.0.1 (got "${values.host}")`);
   const file = path.resolve(io.cwd, positionals[0]!);
   const shown = path.relative(io.cwd, file) || file;
   let fixture = loadFixture(file); // a FixtureError: exit 2 with every problem listed
@@ -162,7 +167,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
     for (const name of listenersOf(next)) {
       const want = keep[name] ?? remembered[name];
       if (want === undefined) continue;
-      if (keep[name] === undefined && !(await portIsFree(want, name === 'snmp'))) {
+      if (keep[name] === undefined && !(await portIsFree(want, name === 'snmp', values.host))) {
         taken.push(`${name} ${want}`);
         delete remembered[name];
         continue;
@@ -176,6 +181,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
   let served = 0; // HTTP requests, across reloads
   const start = (source: Fixture, ports: ListenerPorts) =>
     startSimulator(source, {
+      host: values.host,
       port: ports.http,
       httpsPort: ports.https,
       sshPort: ports.ssh,

@@ -47,7 +47,8 @@ function bindingTo(port: number): { createSocket(type: 'udp4' | 'udp6'): dgram.S
   };
 }
 
-export async function startSnmpAgent(fixture: SnmpFixture, options: { port?: number; onRequest?: (request: SnmpRequestLog) => void } = {}): Promise<SnmpAgent> {
+export async function startSnmpAgent(fixture: SnmpFixture, options: { address?: string; port?: number; onRequest?: (request: SnmpRequestLog) => void } = {}): Promise<SnmpAgent> {
+  const address = options.address ?? LOOPBACK;
   const mib = snmp.createMib();
   const writable = new Set(fixture.values.filter((v) => v.writable).map((v) => v.oid));
   // One provider per parent OID: the agent then answers NoSuchObject for an OID under no
@@ -79,7 +80,7 @@ export async function startSnmpAgent(fixture: SnmpFixture, options: { port?: num
 
   let requests = 0;
   const agent = snmp.createAgent(
-    { port: 1, address: LOOPBACK, transport: 'udp4', accessControlModelType: snmp.AccessControlModelType.Simple, dgramModule: bindingTo(options.port ?? 0) },
+    { port: 1, address, transport: 'udp4', accessControlModelType: snmp.AccessControlModelType.Simple, dgramModule: bindingTo(options.port ?? 0) },
     () => {
       // Each answer, and each message refused (a wrong community, a bad v3 key): the agent drops those, as real ones do.
     },
@@ -127,7 +128,7 @@ export async function startSnmpAgent(fixture: SnmpFixture, options: { port?: num
   const socket = Object.values(agent.listener.sockets)[0]!;
   await new Promise<void>((resolve, reject) => {
     socket.once('listening', () => resolve());
-    socket.once('error', (error: NodeJS.ErrnoException) => reject(Object.assign(new Error(`cannot serve SNMP on udp ${LOOPBACK}:${options.port ?? 0}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}`), { code: error.code })));
+    socket.once('error', (error: NodeJS.ErrnoException) => reject(Object.assign(new Error(`cannot serve SNMP on udp ${address}:${options.port ?? 0}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.message}`), { code: error.code })));
   });
   let closed = false;
   return {

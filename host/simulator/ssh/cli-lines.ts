@@ -3,10 +3,10 @@
 import type { SshEvent } from './server.js';
 import type { FixtureSsh } from './types.js';
 
-export function sshListenLine(ssh: FixtureSsh, served: { port: number; fingerprint: string }): string {
+export function sshListenLine(ssh: FixtureSsh, served: { port: number; fingerprint: string }, address = '127.0.0.1'): string {
   const exec = Object.keys(ssh.commands).length;
   const shell = Object.keys(ssh.shell.commands).length;
-  return `  ssh    ssh://127.0.0.1:${served.port}   device port ${ssh.port}; ${exec} exec command${exec === 1 ? '' : 's'}, ${shell} shell command${shell === 1 ? '' : 's'} (prompt "${ssh.shell.prompt}"); host key ${served.fingerprint}`;
+  return `  ssh    ssh://${address}:${served.port}   device port ${ssh.port}; ${exec} exec command${exec === 1 ? '' : 's'}, ${shell} shell command${shell === 1 ? '' : 's'} (prompt "${ssh.shell.prompt}"); host key ${served.fingerprint}`;
 }
 
 export function sshEventLine(event: SshEvent): string {
