@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isSecretField, isSecretHeader, isSecretName, maskBodyFields, maskUrlQuery, parameterSecrets } from '../host/secrets/secret-names.js';
 import { createAgentRecord } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { listDeviceRuns } from '../host/store/runs.js';
@@ -271,5 +272,44 @@ describe('the Monitoring API: an action run for an association with the keys as 
     expect(stored).toContain('rotation refused for key ***');
     expectNoSecret(stored, 'the runs stored by the API');
     expectNoSecret(JSON.stringify(await api.client.getAgentActivityLog(agent.id)), 'the activity log');
+  });
+});
+
+describe('the rules', () => {
+  it('knows secret names by what they contain, and short ones whole', () => {
+    for (const name of ['X-Cisco-Meraki-API-Key', 'X-Auth-Token', 'x-api-key', 'api_key', 'apikey', 'accessToken', 'client_secret', 'JSESSIONID', 'Password', 'passwd', 'X-Signature', 'credentials', '_sid', 'pwd', 'csrf_token', 'community']) {
+      expect(isSecretName(name), name).toBe(true);
+    }
+    for (const name of ['perPage', 'q', 'name', 'keep-alive', 'content-type', 'user', 'username', 'site', 'inside']) expect(isSecretName(name), name).toBe(false);
+    expect(isSecretHeader('WWW-Authenticate')).toBe(false); // a challenge: a Digest driver needs it
+    expect(isSecretField('key')).toBe(false); // {"key": "cpu", "value": 12}
+    expect(isSecretField('apiKey')).toBe(true);
+  });
+
+  it('masks secret-named fields of JSON, XML and form bodies, and query parameters; learns their values', () => {
+    const learned: string[] = [];
+    expect(maskBodyFields('{"user":"admin", "password" : "p4ss-w0rd!", "expires": 3600, "list":[{"key":"cpu","value":"12"}]}', learned)).toBe(
+      '{"user":"admin", "password" : "***", "expires": 3600, "list":[{"key":"cpu","value":"12"}]}',
+    );
+    expect(maskBodyFields('<s:Body><u>admin</u><ns:SessionId a="1">abc-123-def-456</ns:SessionId></s:Body>', learned)).toBe(
+      '<s:Body><u>admin</u><ns:SessionId a="1">***</ns:SessionId></s:Body>',
+    );
+    expect(maskBodyFields('user=admin&pass=s%20cret+1&lang=en', learned)).toBe('user=admin&pass=***&lang=en');
+    expect(maskUrlQuery('https://h/a/b?x=1&api_key=qk%2Fvalue-1#frag', learned)).toBe('https://h/a/b?x=1&api_key=***#frag');
+    expect(learned).toEqual(['p4ss-w0rd!', 'abc-123-def-456', 's cret 1', 'qk/value-1']);
+  });
+
+  it('counts string parameters of 6 characters or more, lists, and secret-named ones at any length', () => {
+    expect(
+      parameterSecrets({
+        apiKey: 'k1',
+        site: 'hq',
+        interface: 'eth0',
+        hostName: 'nas.example',
+        port: 8443,
+        vms: ['web-01', 'db', 'backup-02'],
+        settings: { mode: 'advanced', auth: { user: 'u', token: 'tok' } },
+      }),
+    ).toEqual(['k1', 'nas.example', 'web-01', 'backup-02', 'u', 'tok']);
   });
 });
