@@ -209,7 +209,10 @@ export function createHost(options: HostOptions = {}): Host {
       if (recording) capture = replayCapture(recording, request.device);
       else if (request.record !== undefined) capture = await recordCapture(request.record, { driver: driver.filename, action, device: request.device ?? {}, resolve: pinsOf(resolve) });
       // Secrets besides the device's password: masked in the transcript, a recording and the result.
-      const secrets = [...parameterSecrets(parameters), ...snmpSecrets((capture?.device ?? request.device)?.snmp)];
+      const runDevice = capture?.device ?? request.device;
+      const secrets = [...parameterSecrets(parameters), ...snmpSecrets(runDevice?.snmp)];
+      // user:password too, so that a Basic token (whose base64 straddles both) is masked whole.
+      if (runDevice?.username && runDevice.password) secrets.push(`${runDevice.username}:${runDevice.password}`);
       let network: RunNetwork | null = null;
       if (!capture) {
         const device = request.device ?? {};

@@ -197,6 +197,7 @@ export class RunNetwork {
     this.#targets.push(target);
     this.#secrets.push(target.password);
     this.#redactors.add(target.password);
+    if (target.username && target.password) this.#redactors.add(`${target.username}:${target.password}`);
     return this.#targets.length - 1;
   }
 

@@ -75,10 +75,13 @@ export function maskUrlQuery(href: string, learned?: string[]): string {
 const JSON_STRING_FIELD = /"((?:[^"\\\n]|\\.)*)"(\s*:\s*)"((?:[^"\\\n]|\\.)*)"/g;
 /** <name attr…>value</name>, with or without a namespace prefix (SOAP bodies). */
 const XML_TEXT_ELEMENT = /<((?:[\w.-]+:)?([\w.-]+))((?:\s[^<>]*)?)>([^<]+)<\/\1>/g;
+/** Whether a text may hold a secret's name at all (every name isSecretName knows contains one of these). */
+const MAY_NAME_A_SECRET = new RegExp(`${[...SECRET_PARTS, ...SECRET_NAMES].join('|')}`, 'i');
 /** A whole body that is form-encoded pairs. */
 const FORM_BODY = /^[^\s=&]+=[^\s&]*(?:&[^\s=&]+=[^\s&]*)*$/;
 
 function jsonUnescape(text: string): string {
+  if (!text.includes('\\')) return text;
   try {
     return JSON.parse(`"${text}"`) as string;
   } catch {
@@ -91,6 +94,8 @@ function jsonUnescape(text: string): string {
  * elements holding text, and a form-encoded body's pairs. `learned` receives the values masked.
  */
 export function maskBodyFields(text: string, learned?: string[]): string {
+  // Most bodies name no secret at all: one scan says so, before the field-by-field ones.
+  if (!MAY_NAME_A_SECRET.test(text)) return text;
   let out = text;
   if (out.includes('"')) {
     out = out.replace(JSON_STRING_FIELD, (whole, name: string, colon: string, value: string) => {
