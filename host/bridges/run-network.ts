@@ -129,7 +129,17 @@ export class RunNetwork {
       this.#secrets.push(secret);
       this.#redactors.add(secret);
     }
+    this.#exempt(this.#targets[0]!.host);
+    this.#exempt(this.#targets[0]!.ip);
     this.#wire = plan.wire ?? liveWire;
+  }
+
+  /** A host name or address the run dials is not a secret, even when a parameter gave it (RedactorCache.exempt). */
+  #exempt(address: string | null): void {
+    if (!address) return;
+    this.#redactors.exempt(address);
+    const lower = address.toLowerCase();
+    for (let i = this.#secrets.length - 1; i >= 1; i--) if (this.#secrets[i]?.toLowerCase() === lower) this.#secrets.splice(i, 1);
   }
 
   /**
@@ -195,6 +205,8 @@ export class RunNetwork {
     if (!allowed) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
     const target = externalTarget(this.#targets[0]!, host, credentials, this.#plan.resolve);
     this.#targets.push(target);
+    this.#exempt(given.trim());
+    this.#exempt(host);
     this.#secrets.push(target.password);
     this.#redactors.add(target.password);
     if (target.username && target.password) this.#redactors.add(`${target.username}:${target.password}`);

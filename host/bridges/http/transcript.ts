@@ -99,6 +99,26 @@ export class RedactorCache {
     if (this.#forms.size !== before) this.#byExtra.clear();
   }
 
+  /**
+   * No longer a secret: a parameter that is the very host name or address the run dials (the
+   * device's, an external host's) is in every url's origin, and masking it would hide where the
+   * requests went without hiding anything.
+   */
+  exempt(value: string): void {
+    const lower = value.toLowerCase();
+    let changed = false;
+    for (const secret of this.#secrets) {
+      if (secret.toLowerCase() === lower) {
+        this.#secrets.delete(secret);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    this.#forms.clear();
+    for (const secret of this.#secrets) for (const form of secretForms(secret)) this.#forms.add(form);
+    this.#byExtra.clear();
+  }
+
   /** Every secret the run has had so far, as given: the run's result is masked with them when it ends. */
   secrets(): string[] {
     return [...this.#secrets];
