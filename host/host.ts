@@ -23,6 +23,9 @@ import { RunNetwork } from './bridges/run-network.js';
 import type { PoolStats } from './sandbox/pool.js';
 import type { SandboxMemory } from './sandbox/thread-protocol.js';
 import { SandboxThreads } from './sandbox/threads.js';
+import { maskFor } from './secrets/secret-mask.js';
+import { parameterSecrets } from './secrets/secret-names.js';
+import { snmpSecrets } from './snmp-settings.js';
 
 /** The isolate pool's counts over all sandbox threads, and the threads recycled so far. */
 export interface HostStats extends PoolStats {
@@ -126,6 +129,16 @@ function pinsOf(resolve: ResolveMap): RecordingFile['resolve'] {
   return Object.fromEntries([...resolve].map(([name, pin]) => [name, { ip: pin.ip, portMap: Object.fromEntries(Object.entries(pin.portMap)) }]));
 }
 
+/**
+ * The run's result with every secret its network knew (passwords, parameters' secrets, values
+ * sent under a secret's name) masked in what the run said: message, logs, warnings, exchanges.
+ * Variables, tables and a backup are what the driver reported on purpose: they stay.
+ */
+function maskRunText(result: RunResult, network: RunNetwork | null): RunResult {
+  const secrets = network?.secrets() ?? [];
+  return secrets.length ? maskFor(secrets).transcript(result) : result;
+}
+
 function integerOption(value: number | undefined, fallback: number, name: string, min: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < min) {
@@ -225,24 +238,31 @@ export function createHost(options: HostOptions = {}): Host {
       let capture: RunCapture | null = null;
       if (recording) capture = replayCapture(recording, request.device);
       else if (request.record !== undefined) capture = await recordCapture(request.record, { driver: driver.filename, action, device: request.device ?? {}, resolve: pinsOf(resolve) });
+      // Secrets besides the device's password: masked in the transcript, a recording and the result.
+      const runDevice = capture?.device ?? request.device;
+      const secrets = [...parameterSecrets(parameters), ...snmpSecrets(runDevice?.snmp)];
+      // user:password too, so that a Basic token (whose base64 straddles both) is masked whole.
+      if (runDevice?.username && runDevice.password) secrets.push(`${runDevice.username}:${runDevice.password}`);
+      let network: RunNetwork | null = null;
       if (!capture) {
         const device = request.device ?? {};
-        return sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, allowRedirect, resolve, driver, buffers }),
+        const result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
+          (network = new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, allowRedirect, resolve, driver, buffers, secrets })),
         );
+        return maskRunText(result, network);
       }
       const { device, wire } = capture;
       const runSessions = capture.sessions ?? sessions;
       let result: RunResult;
       try {
         result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, wire, driver, buffers }),
+          (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, wire, driver, buffers, secrets })),
         );
       } catch (error) {
         await capture.abandon();
         throw error;
       }
-      return capture.finish(result);
+      return maskRunText(await capture.finish(result), network);
     },
     stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads }),
     memory: (options) => sandboxes.memory(options?.gc === true),

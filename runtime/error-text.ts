@@ -4,7 +4,7 @@
 // Symbol, an object whose getters loop or throw, a Proxy, a revoked Proxy… Every read of the
 // thrown value is guarded and every string operation uses the saved built-ins, so the result
 // is always a plain string, made here, whatever the driver replaced.
-import { SavedError, SavedString, append, defineProperty, joinText, splitLines, stringIncludes, stringSlice, stringStartsWith, stringTrim, stringify } from './intrinsics';
+import { SavedError, SavedString, append, isArray, reflectApply, defineProperty, joinText, splitLines, stringIncludes, stringSlice, stringStartsWith, stringTrim, stringify } from './intrinsics';
 
 /** Longest description kept: as the host's MAX_MESSAGE_CHARS (host/sandbox/check-report.ts), cut the same way. */
 const MAX_MESSAGE = 10_000;
@@ -94,6 +94,58 @@ export function setDriverFilename(filename: string): void {
 /** An Error as a log line shows it: name, message, the driver's frames only. */
 export function describeForLog(error: object): string {
   return describeDriverError(error, runDriverFilename);
+}
+
+/** The bundles of driverbox's own code (core.js, lib-q.js…) are compiled under file names with this prefix. */
+const RUNTIME_FILE_PREFIX = 'driverbox:';
+
+const errorToString = SavedError.prototype.toString;
+
+/** error.toString() as V8 heads a stack with it; "<error>" when that throws (as V8 does). */
+function stackHeader(error: unknown): string {
+  try {
+    const text: unknown = reflectApply(errorToString, error, []);
+    return typeof text === 'string' ? text : '<error>';
+  } catch {
+    return '<error>';
+  }
+}
+
+/** A call site's line ("get_status (driver.js:3:9)"), or null for a frame of driverbox's own bundles. */
+function siteLine(site: unknown, driverFilename: string): string | null {
+  try {
+    const s = site as { getFileName(): unknown; toString(): unknown };
+    const file = s.getFileName();
+    if (typeof file === 'string' && file !== driverFilename && stringStartsWith(file, RUNTIME_FILE_PREFIX)) return null;
+    const text = s.toString();
+    return typeof text === 'string' ? text : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Error.prepareStackTrace of every run's context: V8's own format, minus the frames of the
+ * runtime and its libraries (the dispatch that called the driver's callback, q's scheduler…),
+ * so that an err.stack a driver reads or logs shows its own frames (file:line:column) and the
+ * built-ins it called, never driverbox's. A plain writable property: a driver that sets its
+ * own hook gets V8's call sites, as anywhere else.
+ */
+export function installStackFormat(driverFilename: string): void {
+  defineProperty(SavedError, 'prepareStackTrace', {
+    value: function prepareStackTrace(error: unknown, sites: unknown): string {
+      let text = stackHeader(error);
+      const count = isArray(sites) ? sites.length : 0;
+      for (let i = 0; i < count; i++) {
+        const line = siteLine((sites as unknown[])[i], driverFilename);
+        if (line !== null) text = `${text}\n    at ${line}`;
+      }
+      return text;
+    },
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
 }
 
 /** An error D throws at the driver, with the driver's frames only (see driverError). */

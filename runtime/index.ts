@@ -19,7 +19,7 @@ import { createWarn } from './warnings';
 import { hasOwn, weakSetAdd, weakSetHas } from './intrinsics';
 import { runDriverCode } from './driver-code';
 import { joinText } from './intrinsics';
-import { driverError, setDriverFilename } from './error-text';
+import { driverError, installStackFormat, setDriverFilename } from './error-text';
 import { removeUnsupported } from './unsupported';
 
 type BufferApi = { Buffer: { from(...a: unknown[]): never; alloc(...a: unknown[]): never; concat(...a: unknown[]): never; isBuffer(x: unknown): boolean } };
@@ -34,6 +34,7 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
   const config = JSON.parse(configJson) as SandboxConfig;
   const filename = config.driverFilename;
   setDriverFilename(filename);
+  installStackFormat(filename);
   const bridge = createBridge(hostCall);
   const warn = createWarn(bridge);
   const lib = createLazyLibs(bridge);

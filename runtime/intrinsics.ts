@@ -21,6 +21,7 @@ export const SavedError = Error;
 export const getPrototypeOf = Object.getPrototypeOf;
 export const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
 export const defineProperty = Object.defineProperty;
+export const reflectApply = Reflect.apply;
 
 export const stringSlice = uncurry(String.prototype.slice) as (s: string, start: number, end?: number) => string;
 export const stringIndexOf = uncurry(String.prototype.indexOf) as (s: string, search: string, from?: number) => number;

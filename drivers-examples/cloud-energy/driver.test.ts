@@ -10,7 +10,7 @@ describe('cloud-energy', () => {
     const result = await runDriver({ path: driver, simulate, simulateHosts: { 'api.solar-cloud.example': cloud } });
     assertSuccess(result);
     assertVariables(result, { power: { value: '3650', unit: 'W' }, 'energy-today': 18.42, 'energy-lifetime': 48213, 'last-update': '2026-11-21 11:45:00' }, { only: true });
-    expect(result.http[0]?.url).toMatch(/^https:\/\/api\.solar-cloud\.example:\d+\/v1\/sites\/4711\/overview\?api_key=k-3f9a27$/);
+    expect(result.http[0]?.url).toMatch(/^https:\/\/api\.solar-cloud\.example:\d+\/v1\/sites\/4711\/overview\?api_key=\*\*\*$/);
   });
 
   it('a wrong API key is an AUTHENTICATION_ERROR; missing parameters fail before any request', async () => {

@@ -42,6 +42,11 @@ export interface NetworkPlan {
   driver?: { filename: string; source: string };
   /** The host's bound on answer bytes held at once by all its runs (HostOptions.maxBufferedBytes). */
   buffers?: ByteBudget;
+  /**
+   * The run's other secrets (its parameters' secrets, the device's SNMP community and keys):
+   * masked in the transcript and, like passwords, in a recording.
+   */
+  secrets?: ReadonlyArray<string>;
 }
 
 /** D.createExternalDevice calls one run may make: each is a target, a session and a secret to mask. */
@@ -97,7 +102,7 @@ export class RunNetwork {
   readonly #abort = new AbortController();
   readonly #exchanges: HttpExchange[] = [];
   readonly #redactors = new RedactorCache();
-  /** The targets' passwords, in target order (the replay wire redacts with them). */
+  /** The targets' passwords and the plan's secrets (the recording and replay wires redact with them). */
   readonly #secrets: Array<string | null> = [];
   #driverKey: string | null = null;
   readonly #wire: NetworkWire;
@@ -122,8 +127,35 @@ export class RunNetwork {
     this.#targets = [deviceTarget(plan.device, plan.resolve)];
     this.#secrets.push(this.#targets[0]!.password);
     this.#redactors.add(this.#targets[0]!.password);
+    for (const secret of plan.secrets ?? []) {
+      this.#secrets.push(secret);
+      this.#redactors.add(secret);
+    }
+    this.#exempt(this.#targets[0]!.host);
+    this.#exempt(this.#targets[0]!.ip);
     this.#wire = plan.wire ?? liveWire;
   }
+
+  /** A host name or address the run dials is not a secret, even when a parameter gave it (RedactorCache.exempt). */
+  #exempt(address: string | null): void {
+    if (!address) return;
+    this.#redactors.exempt(address);
+    const lower = address.toLowerCase();
+    for (let i = this.#secrets.length - 1; i >= 1; i--) if (this.#secrets[i]?.toLowerCase() === lower) this.#secrets.splice(i, 1);
+  }
+
+  /**
+   * Every secret the run has known: passwords (device, external devices, request options), the
+   * plan's, those protocol calls added, and values it sent or got under a secret's name. The
+   * host masks the run's result (message, logs, warnings, exchanges) with them.
+   */
+  secrets(): string[] {
+    return this.#redactors.secrets();
+  }
+
+  readonly #learn = (values: string[]): void => {
+    for (const value of values) this.#redactors.add(value);
+  };
 
   /**
    * The session of a target. Its key names the target, its credentials and the driver (the
@@ -175,8 +207,11 @@ export class RunNetwork {
     if (!allowed) throw new Error(`D.createExternalDevice: the host application does not allow "${host}"`);
     const target = externalTarget(this.#targets[0]!, host, credentials, this.#plan.resolve);
     this.#targets.push(target);
+    this.#exempt(given.trim());
+    this.#exempt(host);
     this.#secrets.push(target.password);
     this.#redactors.add(target.password);
+    if (target.username && target.password) this.#redactors.add(`${target.username}:${target.password}`);
     return this.#targets.length - 1;
   }
 
@@ -206,6 +241,7 @@ export class RunNetwork {
             maxRequests: limits.maxHttpRequests,
             secrets: this.#secrets,
             redactors: this.#redactors,
+            learn: this.#learn,
             transcript: this.#plan.transcript,
             runStarted: this.#started,
             elsewhere: (hostname) => this.#elsewhere(hostname),
@@ -348,7 +384,7 @@ export class RunNetwork {
         performed = true;
         return handler(ctx, options);
       };
-      this.#limited(() => this.#wire.protocol(module as ProtocolCall['module'], url, options, perform, this.#abort.signal))
+      this.#limited(() => this.#wire.protocol(module as ProtocolCall['module'], url, options, perform, this.#abort.signal, this.#secrets))
         .then(undefined, (error: unknown) => internalError(error) as ProtocolAnswer)
         .then((answer) => {
           // Answered by the wire without the handler (a replay, a replay miss): in the transcript all the same.

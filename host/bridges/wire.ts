@@ -11,8 +11,9 @@ import type { TrustStore } from './tls/trust.js';
 
 export interface NetworkWire {
   /**
-   * One HTTP hop. `secrets` are the passwords the run knows (device, external devices): the
-   * replay wire needs them to redact a request the way the recording did before matching it.
+   * One HTTP hop. `secrets` are the passwords the run knows (device, external devices) and its
+   * parameters' secrets: the replay wire needs them to redact a request the way the recording
+   * did before matching it.
    */
   send(hop: Hop, secrets: ReadonlyArray<string | null>): Promise<HopResponse>;
   /** getTLSCertificate's answer for the target and the driver's options. */
@@ -20,9 +21,17 @@ export interface NetworkWire {
   /**
    * One call of a protocol module (SSH, Telnet, SNMP, WinRM) on `url` (its scheme, host and
    * port as dialled), with the driver's options: `perform` is the live call. A recorder keeps
-   * the answer; a replayer answers from the recording without calling `perform`.
+   * the answer; a replayer answers from the recording without calling `perform`. `secrets` as
+   * for send: the run's passwords and parameters' secrets.
    */
-  protocol(module: ProtocolModule, url: string, options: Record<string, unknown>, perform: () => Promise<ProtocolAnswer>, signal: AbortSignal): Promise<ProtocolAnswer>;
+  protocol(
+    module: ProtocolModule,
+    url: string,
+    options: Record<string, unknown>,
+    perform: () => Promise<ProtocolAnswer>,
+    signal: AbortSignal,
+    secrets?: ReadonlyArray<string | null>,
+  ): Promise<ProtocolAnswer>;
 }
 
 export const liveWire: NetworkWire = { send: sendHop, readCertificate, protocol: (_module, _url, _options, perform) => perform() };

@@ -14,6 +14,7 @@ import type { HttpSession } from './sessions.js';
 import { buildUrl, redirectTarget, RequestRefused, type HttpTarget } from './target.js';
 import { tlsPortMessage } from './wrong-protocol.js';
 import { round, startExchange, type RedactorCache, type TranscriptMode } from './transcript.js';
+import { headerSecrets, learnable, maskBodyFields, maskUrlQuery } from '../../secrets/secret-names.js';
 
 export interface RequestContext {
   target: HttpTarget;
@@ -30,9 +31,11 @@ export interface RequestContext {
   /** Counts one exchange against the run's bound; false when the bound is reached. */
   takeRequest: () => boolean;
   maxRequests: number;
-  /** Passwords known to the run (the device's, external devices'), masked in the transcript. */
+  /** Passwords known to the run (the device's, external devices'), and its parameters' secrets: masked in the transcript. */
   secrets: Array<string | null>;
   redactors: RedactorCache;
+  /** Values the run sent or got under a secret's name (a token header, api_key=…): masked in the run's result too. */
+  learn: (values: string[]) => void;
   transcript: TranscriptMode;
   runStarted: number;
   /** Another host a redirect leads to: its target and session when the run allows it, else null. */
@@ -53,6 +56,27 @@ function basicAuthorization(target: HttpTarget, options: RequestOptions): string
   const username = options.username ?? target.username ?? '';
   const password = options.password ?? target.password ?? '';
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+/** Request and answer bodies are looked at for secret-named fields up to this size (as the transcript shows them). */
+const SCANNED_BODY_BYTES = 64 * 1024;
+
+/** The text of a body worth looking at for secret fields: JSON, XML or form text, its start only. */
+function scannedText(body: Buffer | undefined, answer: boolean): string | null {
+  if (!body || body.length === 0) return null;
+  const text = body.subarray(0, SCANNED_BODY_BYTES).toString('utf8');
+  // An answer is only read when it looks like JSON or XML: a page or a file is not worth the scan.
+  return answer && !/^\s*[[{<]/.test(text) ? null : text;
+}
+
+/** What one hop tells of the run's secrets: values under a secret's name in its headers, query and body. */
+function learnFrom(ctx: RequestContext, url: URL, headers: Record<string, string | string[] | undefined>, body: Buffer | undefined, answer: boolean): void {
+  const found = headerSecrets(headers);
+  if (!answer) maskUrlQuery(url.href, found);
+  const text = scannedText(body, answer);
+  if (text !== null) maskBodyFields(text, found);
+  const values = learnable(found);
+  if (values.length) ctx.learn(values);
 }
 
 function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
@@ -92,13 +116,14 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     if (!(error instanceof RequestRefused)) throw error;
     const redactor = ctx.redactors.get(isPlainObject(raw) && typeof raw.password === 'string' ? raw.password : null, null);
     const shown = isPlainObject(raw) && typeof raw.url === 'string' ? raw.url : '(no url)';
-    const exchange = startExchange(method, redactor.text(shown.length > 2048 ? `${shown.slice(0, 2048)}…` : shown), ctx.runStarted);
+    const exchange = startExchange(method, redactor.url(shown.length > 2048 ? `${shown.slice(0, 2048)}…` : shown), ctx.runStarted);
     exchange.error = error.code;
     exchange.errorMessage = redactor.text(error.message);
     ctx.record(exchange);
     return failure(error.code, error.message);
   }
   const authorization = options.basicAuth ? basicAuthorization(ctx.target, options) : null;
+  if (options.password) ctx.learn([options.password]);
   // The credentials' base64 form is a secret too: devices echo it back in debug pages.
   const redactor = ctx.redactors.get(options.password ?? null, authorization?.slice('Basic '.length) ?? null);
   // A ${password} placeholder is masked in the transcript however short the password is.
@@ -115,7 +140,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
   let body = options.body;
 
   for (let redirects = 0; ; redirects++) {
-    const exchange = startExchange(hopMethod, redactor.text(redirects === 0 ? firstShown : url.href), ctx.runStarted);
+    const exchange = startExchange(hopMethod, redactor.url(redirects === 0 ? firstShown : url.href), ctx.runStarted);
     // Recorded as it starts, so the transcript is in the order sent and keeps a request the run's end cut short.
     ctx.record(exchange);
     if (!ctx.takeRequest()) {
@@ -132,6 +157,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
       else delete headers.cookie;
     }
     exchange.requestBytes = body?.length ?? 0;
+    learnFrom(ctx, url, headers, body, false);
     if (ctx.transcript === 'full') exchange.request = { headers: redactor.headers(headers) as Record<string, string>, body: redactor.body(body) };
     const started = performance.now();
     let hop: HopResponse;
@@ -167,6 +193,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     if (hop.status === 400 && url.protocol === 'http:' && PLAIN_TO_TLS_PAGE.test(hop.body.subarray(0, 4096).toString('latin1'))) {
       exchange.hint = tlsPortMessage(`${hopMethod} ${url.origin}`, url, true);
     }
+    learnFrom(ctx, url, hop.headers, hop.body, true);
     if (ctx.transcript === 'full') exchange.response = { headers: redactor.headers(hop.headers), body: redactor.body(hop.body) };
     if (options.jar) {
       for (const line of (hop.headers['set-cookie'] as string[] | undefined) ?? []) {
@@ -182,7 +209,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
       return answerOf(hop, options);
     }
     if (redirects >= options.maxRedirects) {
-      return failure('TOO_MANY_REDIRECTS', `${method} ${redactor.text(url.href)}: more than maxRedirects (${options.maxRedirects}) redirects; a redirect loop?`);
+      return failure('TOO_MANY_REDIRECTS', `${method} ${redactor.url(url.href)}: more than maxRedirects (${options.maxRedirects}) redirects; a redirect loop?`);
     }
     try {
       const next = redirectTarget(ctx.target, url, location, ctx.elsewhere);
@@ -195,7 +222,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
       exchange.errorMessage = error.message;
       return failure(error.code, error.message);
     }
-    exchange.redirectedTo = redactor.text(url.href);
+    exchange.redirectedTo = redactor.url(url.href);
     // Credentials go to the origin they were meant for: a redirect to another scheme (https → http
     // above all) or port drops them for this hop and the rest, as browsers and curl do.
     if (!sameOrigin(origin, url)) {

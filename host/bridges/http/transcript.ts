@@ -2,14 +2,15 @@
 // only in 'full' mode. Nothing secret is kept: credentials, cookies and passwords are
 // masked before an exchange is recorded, because transcripts are printed and stored.
 import type { HttpExchange } from '../../run-result.js';
+import { MASK, MIN_SECRET_LENGTH, secretForms } from '../../secrets/secret-mask.js';
+import { isSecretHeader, maskBodyFields, maskUrlQuery } from '../../secrets/secret-names.js';
+
+export { MASK, MIN_SECRET_LENGTH, secretForms };
 
 export type TranscriptMode = 'summary' | 'full';
 
 /** Bodies longer than this are cut in the transcript (never in what the driver gets). */
 const MAX_RECORDED_BODY = 64 * 1024;
-export const MASK = '***';
-/** Shorter secrets would mask ordinary text everywhere; they are still masked in headers and urls' placeholders. */
-export const MIN_SECRET_LENGTH = 3;
 
 export class Redactor {
   readonly #secrets: string[];
@@ -25,23 +26,30 @@ export class Redactor {
     return out;
   }
 
+  /** A URL: the secrets, and the values of secret-named query parameters (api_key=…). */
+  url(href: string): string {
+    return maskUrlQuery(this.text(href));
+  }
+
   headers<T extends string | string[]>(headers: Record<string, T>): Record<string, string | string[]> {
     return maskHeaders(headers, maskCookie, (text) => this.text(text));
   }
 
+  /** A body: the secrets, and the values of secret-named JSON, XML and form fields. */
   body(bytes: Buffer | undefined): string | null {
     if (!bytes || bytes.length === 0) return null;
     const shown = bytes.subarray(0, MAX_RECORDED_BODY).toString('utf8');
     const cut = bytes.length > MAX_RECORDED_BODY ? `… (${bytes.length - MAX_RECORDED_BODY} more bytes)` : '';
-    return this.text(shown) + cut;
+    return maskBodyFields(this.text(shown)) + cut;
   }
 }
 
 /**
  * Headers with their secrets masked: Authorization keeps only its scheme, each cookie pair goes
- * through `maskPair` (Cookie, and the first pair of each Set-Cookie line), and every other
- * value (and Set-Cookie attributes) through `text`. Shared by transcripts and recordings,
- * which differ only in how a cookie value is masked.
+ * through `maskPair` (Cookie, and the first pair of each Set-Cookie line), a header whose name
+ * is a secret's (X-API-Key, X-Auth-Token, x-cisco-meraki-api-key…: secret-names.ts) becomes
+ * ***, and every other value (and Set-Cookie attributes) goes through `text`. Shared by
+ * transcripts and recordings, which differ only in how a cookie value is masked.
  */
 export function maskHeaders<T extends string | string[]>(
   headers: Record<string, T>,
@@ -52,7 +60,8 @@ export function maskHeaders<T extends string | string[]>(
   for (const [name, value] of Object.entries(headers)) {
     const lower = name.toLowerCase();
     if (lower === 'authorization' || lower === 'proxy-authorization') {
-      out[name] = String(value).replace(/^(\S+)\s.*$/s, `$1 ${MASK}`);
+      const scheme = /^(\S+)\s+\S/.exec(String(value).trim());
+      out[name] = scheme ? `${scheme[1]} ${MASK}` : MASK;
     } else if (lower === 'cookie') {
       out[name] = String(value).split(/;\s*/).map(maskPair).join('; ');
     } else if (lower === 'set-cookie') {
@@ -60,6 +69,8 @@ export function maskHeaders<T extends string | string[]>(
         const semicolon = line.indexOf(';');
         return semicolon < 0 ? maskPair(line.trim()) : maskPair(line.slice(0, semicolon).trim()) + text(line.slice(semicolon));
       });
+    } else if (isSecretHeader(lower)) {
+      out[name] = Array.isArray(value) ? value.map(() => MASK) : MASK;
     } else {
       out[name] = Array.isArray(value) ? value.map(text) : text(value as string);
     }
@@ -68,22 +79,49 @@ export function maskHeaders<T extends string | string[]>(
 }
 
 /**
- * The run's redactors. The run's own secrets (its device's and external devices' passwords)
- * grow one target at a time and are kept as their masked forms; a request's own (a password
+ * The run's redactors. The run's own secrets (its device's and external devices' passwords,
+ * its parameters, the values it sent under a secret's name) grow as the run goes and are kept as their masked forms; a request's own (a password
  * option, the basic-auth token) pick one of a few redactors made for them. Built once per
  * set: building one costs more than a request's other work, and a run with many external
  * devices must not redo the list per request.
  */
 export class RedactorCache {
+  readonly #secrets = new Set<string>();
   readonly #forms = new Set<string>();
   readonly #byExtra = new Map<string, Redactor>();
 
-  /** A secret of the run (a new target's password): every redactor made from now on masks it. */
+  /** A secret of the run (a new target's password, a parameter, a token it sent): every redactor made from now on masks it. */
   add(secret: string | null | undefined): void {
-    if (!secret || secret.length < MIN_SECRET_LENGTH) return;
+    if (!secret || secret.length < MIN_SECRET_LENGTH || this.#secrets.has(secret)) return;
+    this.#secrets.add(secret);
     const before = this.#forms.size;
     for (const form of secretForms(secret)) this.#forms.add(form);
     if (this.#forms.size !== before) this.#byExtra.clear();
+  }
+
+  /**
+   * No longer a secret: a parameter that is the very host name or address the run dials (the
+   * device's, an external host's) is in every url's origin, and masking it would hide where the
+   * requests went without hiding anything.
+   */
+  exempt(value: string): void {
+    const lower = value.toLowerCase();
+    let changed = false;
+    for (const secret of this.#secrets) {
+      if (secret.toLowerCase() === lower) {
+        this.#secrets.delete(secret);
+        changed = true;
+      }
+    }
+    if (!changed) return;
+    this.#forms.clear();
+    for (const secret of this.#secrets) for (const form of secretForms(secret)) this.#forms.add(form);
+    this.#byExtra.clear();
+  }
+
+  /** Every secret the run has had so far, as given: the run's result is masked with them when it ends. */
+  secrets(): string[] {
+    return [...this.#secrets];
   }
 
   get(password: string | null, token: string | null): Redactor {
@@ -99,35 +137,6 @@ export class RedactorCache {
     }
     return redactor;
   }
-}
-
-const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
-
-/**
- * The forms a secret takes in what a driver sends or a device echoes: plain; inside a JSON
- * string (quotes, backslashes, controls escaped; also with every non-ASCII character as \uXXXX);
- * URL- and form-encoded; as the URL parser leaves it in a path or query; XML/HTML-escaped;
- * base64 (a token made of it).
- */
-export function secretForms(secret: string): string[] {
-  const forms = new Set<string>();
-  // Written inside a JSON string once or twice (a JSON body echoed as a JSON string), as text or as XML.
-  for (const text of [secret, secret.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]!)]) {
-    const json = jsonEscaped(text);
-    forms.add(text).add(json).add(jsonEscaped(json));
-    forms.add(json.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-  }
-  forms.add(encodeURIComponent(secret));
-  forms.add(new URLSearchParams({ s: secret }).toString().slice(2)); // form encoding: spaces as +
-  // As the URL parser leaves it when a driver pastes the password into a url's path or query.
-  forms.add(new URL(`http://h/?${secret}`).search.slice(1));
-  forms.add(new URL(`http://h/${secret}`).pathname.slice(1));
-  forms.add(Buffer.from(secret).toString('base64').replace(/=+$/, ''));
-  return [...forms].filter((form) => form.length >= MIN_SECRET_LENGTH);
-}
-
-function jsonEscaped(text: string): string {
-  return JSON.stringify(text).slice(1, -1);
 }
 
 function maskCookie(pair: string): string {

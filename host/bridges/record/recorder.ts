@@ -10,7 +10,7 @@ import type { NetworkWire } from '../wire.js';
 import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
 import { bodyText, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordedHttp, type RecordingFile } from './format.js';
 import { PendingFile } from './pending-file.js';
-import { basicCredentials, cookieValues, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
+import { basicCredentials, cookieValues, learntSecrets, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
 import { tlsKey } from './request-key.js';
 
 /** A hop as it went: raw until the run ends. */
@@ -101,10 +101,10 @@ export class Recorder {
         return answer;
       });
     },
-    protocol: (module, url, options, perform, signal) => {
+    protocol: (module, url, options, perform, signal, secrets) => {
       // A copy now (JSON: the options are plain data from the sandbox): the handler may not change what is kept.
       const entry: CapturedProtocol = { kind: 'protocol', module, url, options: JSON.parse(JSON.stringify(options)) as Record<string, unknown> };
-      for (const secret of secretOptionValues(options)) this.#passwords.add(secret);
+      for (const secret of [...(secrets ?? []), ...secretOptionValues(options)]) if (secret) this.#passwords.add(secret);
       this.#captured.push(entry);
       return perform().then((answer) => {
         // An answer that came after the run ended (ABORTED by its signal) is not the device's: left unanswered.
@@ -142,6 +142,8 @@ export class Recorder {
       if (entry.headers.cookie) cookies.push(...cookieValues(entry.headers.cookie, false));
       const setCookie = entry.response?.headers['set-cookie'];
       for (const line of Array.isArray(setCookie) ? setCookie : setCookie ? [setCookie] : []) cookies.push(...cookieValues(line, true));
+      tokens.push(...learntSecrets(entry.url, entry.headers, entry.body ? bodyText(entry.body) : null));
+      if (entry.response) tokens.push(...learntSecrets(null, entry.response.headers, bodyText(entry.response.body)));
     }
     return new RecordingRedactor({ passwords: this.#passwords, tokens, cookieValues: cookies });
   }

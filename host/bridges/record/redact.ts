@@ -5,7 +5,12 @@
 //  - cookie values → ***cookie-N***, one N per distinct value, in headers and wherever else
 //    a long enough value shows up (a session id echoed in a body or a redirect's query)
 //  - Authorization / Proxy-Authorization → the scheme and ***
+//  - headers, query parameters and JSON / XML / form body fields named like a secret
+//    (X-API-Key, api_key=, "token": …: host/secrets/secret-names.ts) → ***
+//  - the run's parameters' secrets, as passwords; values learnt under a secret's name
+//    (a token sent in a header, then in a path) wherever else they appear → ***
 import { MASK, maskHeaders, MIN_SECRET_LENGTH, secretForms } from '../http/transcript.js';
+import { headerSecrets, learnable, maskBodyFields, maskUrlQuery } from '../../secrets/secret-names.js';
 
 /** Cookie values shorter than this are only masked in Cookie / Set-Cookie (a "lang=en" must not mask every "en"). */
 const MIN_COOKIE_TEXT_LENGTH = 8;
@@ -59,7 +64,8 @@ export class RecordingRedactor {
       needles.set(encodeURIComponent(value), mask);
     }
     for (const token of secrets.tokens ?? []) {
-      if (token.length >= MIN_SECRET_LENGTH) needles.set(token, MASK);
+      // A cookie value learnt again under a secret's name (a page echoing the session) keeps its cookie mask.
+      if (token.length >= MIN_SECRET_LENGTH && !needles.has(token)) needles.set(token, MASK);
     }
     const passwords = new Set<string>();
     for (const password of secrets.passwords) if (password) passwords.add(password);
@@ -92,25 +98,31 @@ export class RecordingRedactor {
     return out;
   }
 
-  /** A body's text: secrets anywhere, and short passwords where they are a whole JSON or form value. */
+  /** A body's text: secrets anywhere, short passwords where they are a whole JSON or form value, secret-named fields. */
   body(value: string): string {
     let out = this.text(value);
     for (const [rule, mask] of this.#valueRules) out = out.replace(rule, mask);
-    return out;
+    return maskBodyFields(out);
   }
 
-  /** A url: as a body, plus a password that is a whole path segment (a `${password}` placeholder). */
+  /**
+   * A url: as a body, plus a password that is a whole path segment (a `${password}` placeholder).
+   * Its origin and the path's leading / stay: a recorded url must stay a url (a parameter may be
+   * the very host name dialled), and the address is in the recording anyway.
+   */
   url(href: string): string {
     const hash = href.indexOf('#');
     const queryAt = href.indexOf('?');
     const end = queryAt >= 0 ? queryAt : hash >= 0 ? hash : href.length;
-    let path = href.slice(0, end);
+    const slash = href.indexOf('/', href.indexOf('//') + 2);
+    const pathAt = slash >= 0 && slash < end ? slash : end;
+    let path = href.slice(pathAt, end);
     let query = href.slice(end);
-    path = this.text(path);
+    if (path !== '') path = `/${this.text(path.slice(1))}`;
     for (const rule of this.#pathRules) path = path.replace(rule, `/${MASK}`);
     query = this.text(query);
     for (const [rule, mask] of this.#valueRules) query = query.replace(rule, mask);
-    return path + query;
+    return href.slice(0, pathAt) + path + maskUrlQuery(query);
   }
 
   headers<T extends string | string[]>(headers: Record<string, T>): Record<string, T> {
@@ -167,4 +179,16 @@ export function redactValue(value: unknown, redactor: RecordingRedactor, depth =
 /** Options with their secret options masked (the transcript of a replayed call). */
 export function redactSecretOptions(options: Record<string, unknown>): unknown {
   return redactValue(options, new RecordingRedactor({ passwords: [] }));
+}
+
+/**
+ * Values a request or an answer holds under a secret's name (headers other than cookies, which
+ * have masks of their own; query parameters; JSON / XML / form fields of a text body), long
+ * enough to be masked wherever else they appear in the recording.
+ */
+export function learntSecrets(url: string | null, headers: Record<string, string | string[] | undefined>, body: string | null): string[] {
+  const found = headerSecrets(headers, false);
+  if (url !== null) maskUrlQuery(url, found);
+  if (body !== null) maskBodyFields(body, found);
+  return learnable(found);
 }

@@ -12,7 +12,7 @@ import type { TlsAnswer } from '../tls/certificate.js';
 import type { NetworkWire } from '../wire.js';
 import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
 import { bodyBytes, bodyText, type RecordedBody, type RecordedHttp, type RecordedProtocol, type RecordedTls, type RecordingFile } from './format.js';
-import { basicCredentials, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
+import { basicCredentials, learntSecrets, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
 import {
   describeProtocol,
   describeShape,
@@ -100,6 +100,8 @@ export class Replayer {
   /** The replay device's password (the caller's, or the stand-in): redacted away as at recording. */
   #devicePassword: string | null = null;
   readonly #redactors = new Map<string, RecordingRedactor>();
+  /** Values the run's requests sent under a secret's name: the recording masked them wherever they appeared. */
+  readonly #learnt = new Set<string>();
   #misses = 0;
   /** Set when the caller gave another device address than the recorded one, which is not used. */
   #addressIgnored: string | null = null;
@@ -173,12 +175,12 @@ export class Replayer {
       if (!slot.entry.answer) return unanswered<TlsAnswer>(signal, () => ({ error: { code: 'ABORTED', message: `the run ended while reading the TLS certificate of ${url}` }, certificate: null }));
       return Promise.resolve(structuredClone(slot.entry.answer) as TlsAnswer);
     },
-    protocol: (module, url, options, _perform, signal) => this.#call(module, url, options, signal),
+    protocol: (module, url, options, _perform, signal, secrets) => this.#call(module, url, options, signal, secrets ?? []),
   };
 
   /** A protocol call: the first unused recorded call with the same module, url and options (after redaction). */
-  #call(module: ProtocolModule, url: string, options: Record<string, unknown>, signal: AbortSignal): Promise<ProtocolAnswer> {
-    const redactor = new RecordingRedactor({ passwords: [this.#devicePassword, ...secretOptionValues(options)] });
+  #call(module: ProtocolModule, url: string, options: Record<string, unknown>, signal: AbortSignal, secrets: ReadonlyArray<string | null>): Promise<ProtocolAnswer> {
+    const redactor = new RecordingRedactor({ passwords: [this.#devicePassword, ...secrets, ...secretOptionValues(options)], tokens: this.#learnt });
     const shape = protocolShape(module, redactor.text(url), redactValue(options, redactor) as Record<string, unknown>);
     const slot = this.#callsByKey.get(protocolKey(shape))?.find((s) => !s.used);
     if (!slot) {
@@ -246,19 +248,24 @@ export class Replayer {
     return Promise.resolve({ status, headers: copyHeaders(headers), body: bodyBytes(body), wireBytes, headersMs: 0 });
   }
 
-  /** The request as the recording would hold it: redacted with the run's secrets, the same way. */
+  /**
+   * The request as the recording would hold it: redacted with the run's secrets, the same way.
+   * Values sent under a secret's name so far in the run (this hop's included) are masked as the
+   * recording masked them.
+   */
   #shapeOf(hop: Hop, secrets: ReadonlyArray<string | null>): RequestShape {
     const basic = basicCredentials(hop.headers.authorization);
+    const text = hop.body && hop.body.length > 0 ? bodyText(hop.body) : null;
+    for (const value of learntSecrets(hop.url.href, hop.headers, text)) this.#learnt.add(value);
     const passwords = [...secrets, basic?.password ?? null];
-    const cacheKey = [...passwords, basic?.token ?? ''].map((s) => s ?? '').join('\0');
+    const cacheKey = [...passwords, basic?.token ?? '', ...this.#learnt].map((s) => s ?? '').join('\0');
     let redactor = this.#redactors.get(cacheKey);
     if (!redactor) {
-      redactor = new RecordingRedactor({ passwords, tokens: basic ? [basic.token] : [] });
+      redactor = new RecordingRedactor({ passwords, tokens: [...(basic ? [basic.token] : []), ...this.#learnt] });
       this.#redactors.set(cacheKey, redactor);
     }
     let body: RecordedBody | null = null;
     if (hop.body && hop.body.length > 0) {
-      const text = bodyText(hop.body);
       body = text === null ? { base64: hop.body.toString('base64') } : { text: redactor.body(text) };
     }
     return requestShape(hop.method, redactor.url(hop.url.href), body);
