@@ -5,6 +5,7 @@
 set -euo pipefail
 packages=(openssh-server snmpd snmp inetutils-telnetd)
 packages+=(tftp-hpa) # the TFTP client that uploads to D.tftpServer in test/tftp.test.ts
+packages+=(iproute2) # `ip netns`: scripts/readme-check.mjs puts the README's device (10.0.0.7) in a namespace
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
