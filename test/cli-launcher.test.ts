@@ -4,6 +4,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { alive } from './security/process-tree.js';
 
 const bin = path.resolve(import.meta.dirname, '../bin/driverbox.js');
 const fixture = path.resolve(import.meta.dirname, '../drivers-examples/ups-status/device.json');
@@ -13,15 +14,6 @@ function childrenOf(pid: number): number[] {
     return execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' }).split('\n').map((l) => Number(l.trim())).filter(Boolean);
   } catch {
     return []; // ps exits 1 when there is none
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -1,31 +1,20 @@
 // `driverbox run … --report [--store]`: the real CLI against a simulated device, writing the
 // result into a store file that the test then reads back.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBin } from './helpers/cli.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
 import { listActivity } from '../host/store/activity-log.js';
 import { openStore } from '../host/store/index.js';
 import { listDeviceRuns } from '../host/store/runs.js';
 import { listVariables } from '../host/store/variables.js';
 
-const exec = promisify(execFile);
-const bin = path.resolve('bin/driverbox.js');
 const work = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-report-'));
 const PASSWORD = 'pw-9f3c1d7e-never-stored';
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { cwd: work, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (args: string[], env: Record<string, string> = {}) => runBin(args, { cwd: work, env });
 
 const driver = path.join(work, 'info.js');
 writeFileSync(

@@ -1,29 +1,18 @@
 // Issue 19, item 3: every command finds the store the same way. With DRIVERBOX_STORE set, the
 // real CLI's `run --report`, `drivers add`, `drivers list` and `serve` all use that one file,
 // and nothing goes to the data folder.
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBin } from './helpers/cli.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
 import { startServe } from './helpers/serve-process.js';
 
-const exec = promisify(execFile);
-const bin = path.resolve('bin/driverbox.js');
 const work = mkdtempSync(path.join(tmpdir(), 'driverbox-store-path-'));
 const API_KEY = 'store-path-test-key';
 
-async function cli(args: string[], env: Record<string, string>) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [bin, ...args], { cwd: work, env: { PATH: process.env.PATH, NO_COLOR: '1', ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (args: string[], env: Record<string, string>) => runBin(args, { cwd: work, env });
 
 const driver = path.join(work, 'router.js');
 writeFileSync(

@@ -90,11 +90,7 @@ export class SecretMask {
   result(result: RunResult): RunResult {
     if (this.empty) return result;
     return {
-      ...result,
-      message: typeof result.message === 'string' ? this.text(result.message) : result.message,
-      logs: result.logs.map((log) => ({ ...log, message: typeof log.message === 'string' ? this.text(log.message) : log.message })),
-      warnings: result.warnings.map((w) => (typeof w === 'string' ? this.text(w) : w)),
-      http: (result.http ?? []).map((exchange) => this.#deep(exchange, 0) as typeof exchange),
+      ...this.transcript(result),
       variables: result.variables.map((v) => ({ ...v, value: typeof v.value === 'string' ? this.text(v.value) : v.value })),
       tables: result.tables.map((t) => this.#deep(t, 0) as typeof t),
       ...(result.backup ? { backup: this.#backup(result.backup) } : {}),
