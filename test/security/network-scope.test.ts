@@ -112,7 +112,12 @@ describe('security: network scope', () => {
       `http://localhost:${e}/`,
       `http://127.0.0.2:${e}/`,
     ];
-    const seen = await tryAll(targets.map((t) => `{ url: ${JSON.stringify(`/go?to=${encodeURIComponent(t)}`)} }`));
+    // This run does not allow localhost (the host's list does): a redirect to a host the run allows
+    // is followed by design (issue 19, http-redirect-hosts); here none of these forms may reach it.
+    const seen = await tryAll(
+      targets.map((t) => `{ url: ${JSON.stringify(`/go?to=${encodeURIComponent(t)}`)} }`),
+      { externalHosts: (name: string) => name.endsWith('.allowed.test') },
+    );
     // (The device's own IP on another port is the device, and followed by design: see http-scope.)
     expect(seen.map((s, i) => [targets[i], s.code])).toEqual(targets.map((t) => [t, 'REDIRECT_REFUSED']));
     expect(elsewhere.seen).toHaveLength(0);
