@@ -147,9 +147,9 @@ describe('driverbox simulate serves the SSH device to the run line it prints', (
     try {
       await expect.poll(() => out, { timeout: 15_000 }).toContain('Requests (Ctrl-C to stop):');
       expect(out).toMatch(/ssh {4}ssh:\/\/127\.0\.0\.1:\d+ {3}device port 22; 3 exec commands, 3 shell commands \(prompt "sw-01>"\); host key SHA256:/);
-      const line = /^ {2}(driverbox run .*)$/m.exec(out)![1]!;
+      const line = /^ {2}(npx driverbox run .*)$/m.exec(out)![1]!;
       expect(line).toMatch(/--port-map 22=\d+,80=\d+ --username admin --password sw-secret/);
-      const { stdout } = await promisify(execFile)('/bin/sh', ['-c', `${line.replace(/^driverbox/, `'${process.execPath}' '${bin}'`)} --json`], { cwd: work });
+      const { stdout } = await promisify(execFile)('/bin/sh', ['-c', `${line.replace(/^npx driverbox/, `'${process.execPath}' '${bin}'`)} --json`], { cwd: work });
       expect(JSON.parse(stdout)).toMatchObject({ status: 'success', variables: [{ uid: 'kernel', value: '5.10.0' }] });
       await expect.poll(() => out).toContain('ssh   exec "uname -a" → exit 0');
       expect(out).toContain('ssh   login admin');
