@@ -30,10 +30,22 @@ export interface SimulatedSshServer {
 
 const notFound = (command: string) => `bash: ${command.trim().split(/\s+/)[0]}: command not found`;
 
+/**
+ * A fresh ed25519 host key. ssh2's generator writes about 1 key in 250 with its public half one
+ * byte short (a leading zero dropped), which ssh2 itself then cannot parse: such keys are drawn again.
+ */
+function hostKey(): { keys: { private: string; public: string }; publicBlob: { getPublicSSH(): Buffer } } {
+  for (let attempt = 1; ; attempt++) {
+    const keys = utils.generateKeyPairSync('ed25519');
+    const parsed = utils.parseKey(keys.public);
+    const publicBlob = Array.isArray(parsed) ? parsed[0] : parsed;
+    if (!(publicBlob instanceof Error) && !(utils.parseKey(keys.private) instanceof Error)) return { keys, publicBlob: publicBlob as { getPublicSSH(): Buffer } };
+    if (attempt === 20) throw new Error('could not make an SSH host key that ssh2 parses');
+  }
+}
+
 export async function startSshServer(ssh: FixtureSsh, options: { port: number; host: string; onEvent?: (event: SshEvent) => void }): Promise<SimulatedSshServer> {
-  const keys = utils.generateKeyPairSync('ed25519');
-  const parsed = utils.parseKey(keys.public);
-  const publicBlob = (Array.isArray(parsed) ? parsed[0] : parsed) as { getPublicSSH(): Buffer };
+  const { keys, publicBlob } = hostKey();
   const fingerprint = `SHA256:${createHash('sha256').update(publicBlob.getPublicSSH()).digest('base64').replace(/=+$/, '')}`;
   const connections = new Set<Connection>();
   const timers = new Set<NodeJS.Timeout>();
