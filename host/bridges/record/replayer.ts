@@ -195,21 +195,8 @@ export class Replayer {
   }
 
   #callMissMessage(shape: ProtocolShape): string {
-    const asked = describeProtocol(shape);
-    const same = this.#callsByKey.get(protocolKey(shape));
-    if (same) return `replay: ${asked} was recorded ${plural(same.length, 'time')} and every recorded answer was already used`;
-    const seen = new Set<string>();
-    const closest = [...this.#calls]
-      .sort((a, b) => protocolLikeness(shape, b.shape) - protocolLikeness(shape, a.shape))
-      .filter((s) => {
-        const key = protocolKey(s.shape);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      })
-      .slice(0, CANDIDATES)
-      .map((s) => `${describeProtocol(s.shape)}, differs in ${protocolDifferences(shape, s.shape).join(' and ')}`);
-    return `replay: no recorded answer for ${asked}; ${closest.length ? `closest recorded: ${closest.join('; ')}` : 'the recording has no SSH, Telnet, SNMP or WinRM calls'}`;
+    const kind = { key: protocolKey, likeness: protocolLikeness, describe: describeProtocol, differences: protocolDifferences };
+    return missMessage(shape, this.#calls, this.#callsByKey, kind, 'the recording has no SSH, Telnet, SNMP or WinRM calls');
   }
 
   /** What the run's result should say about the replay: misses, and recorded exchanges never asked for. */
@@ -272,22 +259,34 @@ export class Replayer {
   }
 
   #missMessage(shape: RequestShape): string {
-    const asked = describeShape(shape);
-    const same = this.#byKey.get(shapeKey(shape));
-    if (same) {
-      return `replay: ${asked} was recorded ${plural(same.length, 'time')} and every recorded answer was already used`;
-    }
-    const seen = new Set<string>();
-    const closest = [...this.#http]
-      .sort((a, b) => likeness(shape, b.shape) - likeness(shape, a.shape))
-      .filter((s) => {
-        const key = shapeKey(s.shape);
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      })
-      .slice(0, CANDIDATES)
-      .map((s) => `${describeShape(s.shape)}, differs in ${differences(shape, s.shape).join(' and ')}`);
-    return `replay: no recorded answer for ${asked}; ${closest.length ? `closest recorded: ${closest.join('; ')}` : 'the recording has no HTTP exchanges'}`;
+    const kind = { key: shapeKey, likeness, describe: describeShape, differences };
+    return missMessage(shape, this.#http, this.#byKey, kind, 'the recording has no HTTP exchanges');
   }
+}
+
+/** How a replay miss is explained for one kind of exchange (HTTP requests, protocol calls). */
+interface MissKind<S> {
+  key: (shape: S) => string;
+  likeness: (asked: S, recorded: S) => number;
+  describe: (shape: S) => string;
+  differences: (asked: S, recorded: S) => string[];
+}
+
+/** Why `shape` has no answer: its recorded answers are used up, or the closest recorded ones and how they differ. */
+function missMessage<S>(shape: S, recorded: Array<{ shape: S }>, byKey: Map<string, unknown[]>, kind: MissKind<S>, none: string): string {
+  const asked = kind.describe(shape);
+  const same = byKey.get(kind.key(shape));
+  if (same) return `replay: ${asked} was recorded ${plural(same.length, 'time')} and every recorded answer was already used`;
+  const seen = new Set<string>();
+  const closest = [...recorded]
+    .sort((a, b) => kind.likeness(shape, b.shape) - kind.likeness(shape, a.shape))
+    .filter((s) => {
+      const key = kind.key(s.shape);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, CANDIDATES)
+    .map((s) => `${kind.describe(s.shape)}, differs in ${kind.differences(shape, s.shape).join(' and ')}`);
+  return `replay: no recorded answer for ${asked}; ${closest.length ? `closest recorded: ${closest.join('; ')}` : none}`;
 }
