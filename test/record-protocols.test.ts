@@ -19,7 +19,7 @@ const PASSWORD = 'hunter2-secret';
 const COMMUNITY = 'c0mmunity-private';
 const AUTH_KEY = 'v3-auth-key-123';
 const device = { ip: '10.0.0.5', username: 'admin', password: PASSWORD, snmp: { version: 'v2c' as const, community: COMMUNITY } };
-const finished = { status: 'success', errorType: null } as unknown as RunResult;
+const finished = { status: 'success', errorType: null, http: [] } as unknown as RunResult;
 
 let dir: string;
 beforeAll(async () => {

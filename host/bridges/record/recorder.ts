@@ -208,7 +208,7 @@ export class Recorder {
 function redirectHosts(result: RunResult, device: RecordingMeta['device']): Pick<RecordingFile, 'redirectHosts'> {
   const own = new Set([device.ip, device.host].map((h) => (h ? canonicalHost(h) : null)));
   const hosts = new Set<string>();
-  for (const exchange of result.http ?? []) {
+  for (const exchange of result.http) {
     if (!exchange.redirectedTo) continue;
     let hostname: string;
     try {
