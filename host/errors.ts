@@ -9,6 +9,8 @@ export type DriverboxErrorCode =
   | 'INVALID_FIXTURE'
   | 'HOST_CLOSED'
   | 'NODE_FLAG_MISSING'
+  /** No isolated-vm line built for the running Node (host/sandbox/isolated-vm.ts). */
+  | 'ISOLATED_VM_MISSING'
   | 'RUNTIME_BUNDLE_MISSING'
   /** A sandbox thread failed (a bug or a crash of the sandbox itself, never a driver's error). */
   | 'SANDBOX_FAILED'

@@ -1,6 +1,8 @@
-// isolated-vm 5.x on Node 20 crashes without --no-node-snapshot, and the flag cannot be
-// turned on from inside a running process: say so plainly instead of crashing later.
+// isolated-vm (5.x and 6.x alike) crashes on Node 20 and later without --no-node-snapshot, and
+// the flag cannot be turned on from inside a running process: say so plainly instead of
+// crashing later; likewise when no isolated-vm line built for this Node.
 import { DriverboxError } from '../errors.js';
+import { loadIsolatedVm } from './isolated-vm.js';
 
 export function hasNoNodeSnapshot(): boolean {
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];
@@ -16,4 +18,7 @@ export function assertNodeFlags(): void {
         '(the driverbox CLI, tests and benchmarks already do)',
     );
   }
+  // Here, on the caller's thread, so that createHost throws ISOLATED_VM_MISSING itself rather
+  // than every sandbox thread failing on its first run.
+  loadIsolatedVm();
 }

@@ -3,7 +3,8 @@
 // until the driver ends the run, a limit ends it, or nothing is left that could ever end it.
 // Calls into the isolate are synchronous: this thread exists to run them, and a thread
 // hand-off per call would cost more than the driver's own code.
-import ivm from 'isolated-vm';
+import type ivm from 'isolated-vm';
+import { loadIsolatedVm } from './isolated-vm.js';
 import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, ProtocolCall, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
 import { MIN_INTERVAL_MS } from '../../runtime/constants.js';
 import { CryptoSession } from '../bridges/crypto/index.js';
@@ -425,7 +426,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
   // A Callback reaches the context as a plain function; a Reference would make V8 build
   // isolated-vm's Reference class in every new context (~35-80 us a run).
   const host = detachableHostCall(hostCall);
-  const hostFn = new ivm.Callback(host.call);
+  const hostFn = new (loadIsolatedVm().ivm).Callback(host.call);
   const refs: Array<{ release(): void }> = [];
   try {
     const problem = findImport(driver.source, driver.filename);

@@ -1,7 +1,8 @@
 // One isolate kept warm between runs: the runtime bundle is compiled once, library
 // bundles on first use, and recent drivers stay compiled (keyed by their source).
 import { createHash } from 'node:crypto';
-import ivm from 'isolated-vm';
+import type ivm from 'isolated-vm';
+import { loadIsolatedVm } from './isolated-vm.js';
 import type { LibName } from '../../runtime/protocol.js';
 import { compileBundle } from './runtime-bundle.js';
 import { wrapDriver } from '../driver/wrap.js';
@@ -24,7 +25,7 @@ export class WarmIsolate {
 
   private constructor(memoryMb: number) {
     this.memoryMb = memoryMb;
-    this.isolate = new ivm.Isolate({ memoryLimit: memoryMb });
+    this.isolate = new (loadIsolatedVm().ivm).Isolate({ memoryLimit: memoryMb });
   }
 
   static create(memoryMb: number): WarmIsolate {

@@ -4,14 +4,15 @@
 // the run and the host healthy, through createHost; what is kept is shown working.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadIsolatedVm } from '../../host/sandbox/isolated-vm.js';
 import { useHost } from '../helpers/host.js';
 import { attack, reported } from './harness.js';
 
-const ivmPath = createRequire(import.meta.url).resolve('isolated-vm');
+// The isolated-vm line driverbox itself loads on this Node.
+const ivmPath = loadIsolatedVm().path;
 const work = mkdtempSync(path.join(tmpdir(), 'driverbox-globals-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
