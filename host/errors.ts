@@ -9,8 +9,10 @@ export type DriverboxErrorCode =
   | 'INVALID_FIXTURE'
   | 'HOST_CLOSED'
   | 'NODE_FLAG_MISSING'
-  /** No isolated-vm line built for the running Node (host/sandbox/isolated-vm.ts). */
+  /** No isolated-vm line loads on the running Node (host/sandbox/isolated-vm.ts). */
   | 'ISOLATED_VM_MISSING'
+  /** No better-sqlite3 line loads on the running Node (host/store/better-sqlite3.ts). */
+  | 'SQLITE_MISSING'
   | 'RUNTIME_BUNDLE_MISSING'
   /** A sandbox thread failed (a bug or a crash of the sandbox itself, never a driver's error). */
   | 'SANDBOX_FAILED'

@@ -14,7 +14,7 @@ import { createAgentRecord } from '../host/store/agents.js';
 import { getConfiguration, listConfigurations, MAX_CONFIGURATIONS_PER_DEVICE, md5 } from '../host/store/configurations.js';
 import { setDeviceCredentials } from '../host/store/credentials.js';
 import { createDevice } from '../host/store/devices.js';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../host/store/better-sqlite3.js';
 import { openStore } from '../host/store/index.js';
 import { migrate, migrations } from '../host/store/migrations.js';
 import { writeRunResult } from '../host/store/report-run.js';
@@ -298,7 +298,7 @@ associations:
 describe('migration 3 (configuration backups)', () => {
   it('upgrades a version 2 store in place, keeping its data, and applies nothing more on reopening', () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'driverbox-migrate-3-')), 'v2.db');
-    const raw = new Database(file);
+    const raw = openDatabase(file);
     raw.transaction(() => {
       for (const m of migrations.filter((m) => m.version <= 2)) m.up(raw);
       raw.pragma('user_version = 2');
@@ -314,7 +314,7 @@ describe('migration 3 (configuration backups)', () => {
     } finally {
       store.close();
     }
-    const again = new Database(file);
+    const again = openDatabase(file);
     expect(migrate(again, file)).toEqual([]);
     again.close();
   });

@@ -3,7 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../host/store/better-sqlite3.js';
 import { describe, expect, it } from 'vitest';
 import { migrate, migrations } from '../host/store/migrations.js';
 import {
@@ -31,7 +31,7 @@ describe('migration 2 (marketplace accounts)', () => {
   it('upgrades a version 1 store in place, keeping its data', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'driverbox-market-')), 'v1.db');
     // A store as driverbox wrote it before migration 2 existed.
-    const raw = new Database(path);
+    const raw = openDatabase(path);
     raw.transaction(() => {
       migrations.find((m) => m.version === 1)!.up(raw);
       raw.pragma('user_version = 1');
@@ -49,7 +49,7 @@ describe('migration 2 (marketplace accounts)', () => {
     createMarketplaceAccount(store, newAccount('after@example.com'));
     store.close();
     // Reopened: nothing left to apply, the account is there.
-    const again = new Database(path);
+    const again = openDatabase(path);
     expect(migrate(again, path)).toEqual([]);
     again.close();
     const reopened = openStore({ path });
@@ -58,7 +58,7 @@ describe('migration 2 (marketplace accounts)', () => {
   });
 
   it('applies version 2 (and the later ones) to a version 1 database', () => {
-    const db = new Database(':memory:');
+    const db = openDatabase(':memory:');
     migrations[0]!.up(db);
     db.pragma('user_version = 1');
     expect(migrate(db, ':memory:')).toEqual(migrations.filter((m) => m.version >= 2).map((m) => m.version));

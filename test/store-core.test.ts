@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../host/store/better-sqlite3.js';
 import { describe, expect, it } from 'vitest';
 import { openStore, SCHEMA_VERSION, StoreError } from '../host/store/index.js';
 import { ensureLocalAgent, getAgent } from '../host/store/agents.js';
@@ -29,7 +29,7 @@ describe('schema migrations', () => {
   it('refuses a store written by a newer driverbox, naming both versions', () => {
     const path = tempFile();
     openStore({ path }).close();
-    const raw = new Database(path);
+    const raw = openDatabase(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(() => openStore({ path })).toThrow(StoreError);
@@ -43,7 +43,7 @@ describe('schema migrations', () => {
 
   it('says which file it cannot open', () => {
     const blocker = join(mkdtempSync(join(tmpdir(), 'driverbox-store-')), 'file');
-    Database(blocker).close();
+    openDatabase(blocker).close();
     expect(() => openStore({ path: join(blocker, 'sub', 'x.db') })).toThrow(/cannot open the store at .*sub/);
   });
 });

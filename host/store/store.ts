@@ -4,7 +4,8 @@
 // a Store; none keeps state of its own.
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase } from './better-sqlite3.js';
 import { defaultDataDir, resolveStorePath } from './data-dir.js';
 import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './file-modes.js';
 import { migrate } from './migrations.js';
@@ -70,7 +71,7 @@ export function openStore(options: StoreOptions = {}): Store {
       ensurePrivateDir(dirname(path), resolve(dirname(path)) === resolve(defaultDataDir()));
       createPrivateFile(path);
     }
-    db = new Database(path);
+    db = openDatabase(path);
   } catch (error) {
     throw new StoreError('STORE_UNOPENABLE', `cannot open the store at ${path}: ${(error as Error).message}`);
   }

@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../host/store/better-sqlite3.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveServerConfig } from '../../host/config/server-config.js';
 import type { RunResult } from '../../host/index.js';
@@ -155,7 +155,7 @@ describe('P33-P34 store files are private', () => {
     const dir = tempDir();
     chmodSync(dir, 0o755);
     const file = path.join(dir, 'old.db');
-    const old = new Database(file);
+    const old = openDatabase(file);
     old.pragma('journal_mode = WAL');
     old.exec('CREATE TABLE t (a)');
     old.close();
