@@ -16,14 +16,15 @@ const work = mkdtempSync(path.join(tmpdir(), 'driverbox-native-lines-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /**
- * The built loader (dist/) copied into a folder of its own, with `modules` (alias → entry file's
- * text) as its node_modules, run by a plain node process: what loadIsolatedVm gave there.
+ * A built loader (dist/) copied into a folder of its own, with `modules` (alias → entry file's
+ * text) as its node_modules, run by a plain node process: what it gave there.
  */
-function loadIn(name: string, modules: Record<string, string>): { code: string; message: string } {
+function loadIn(name: string, modules: Record<string, string>, loader: 'isolated-vm' | 'better-sqlite3' = 'isolated-vm'): { code: string; message: string } {
   const root = path.join(work, name);
   mkdirSync(path.join(root, 'host', 'sandbox'), { recursive: true });
+  mkdirSync(path.join(root, 'host', 'store'), { recursive: true });
   writeFileSync(path.join(root, 'package.json'), '{"type":"module"}');
-  for (const file of ['errors.js', 'native-lines.js', 'sandbox/isolated-vm.js']) cpSync(path.join('dist/host', file), path.join(root, 'host', file));
+  for (const file of ['errors.js', 'native-lines.js', 'sandbox/isolated-vm.js', 'store/better-sqlite3.js']) cpSync(path.join('dist/host', file), path.join(root, 'host', file));
   for (const [alias, entry] of Object.entries(modules)) {
     const dir = path.join(root, 'node_modules', alias);
     mkdirSync(dir, { recursive: true });
@@ -33,7 +34,9 @@ function loadIn(name: string, modules: Record<string, string>): { code: string; 
   writeFileSync(
     path.join(root, 'probe.mjs'),
     `import { loadIsolatedVm } from './host/sandbox/isolated-vm.js';
-    try { console.log(JSON.stringify({ code: 'LOADED', message: loadIsolatedVm().alias })); }
+    import { loadBetterSqlite3 } from './host/store/better-sqlite3.js';
+    const load = ${loader === 'isolated-vm' ? 'loadIsolatedVm' : 'loadBetterSqlite3'};
+    try { console.log(JSON.stringify({ code: 'LOADED', message: load().alias })); }
     catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`,
   );
   return JSON.parse(execFileSync(process.execPath, [path.join(root, 'probe.mjs')], { encoding: 'utf8' })) as { code: string; message: string };
@@ -94,6 +97,14 @@ describe('native lines', () => {
     expect(r.message).toContain('driverbox supports Node 20, 22, 24');
     expect(r.message).toContain('isolated-vm-6: not installed');
     expect(r.message).toContain('isolated-vm-5: not installed');
+  });
+
+  it('no better-sqlite3 line installed: SQLITE_MISSING names the Node version and each line', () => {
+    const r = loadIn('no-sqlite', {}, 'better-sqlite3');
+    expect(r.code).toBe('SQLITE_MISSING');
+    expect(r.message).toContain(`no better-sqlite3 build loads on Node ${process.versions.node}`);
+    expect(r.message).toContain('better-sqlite3-13: not installed');
+    expect(r.message).toContain('better-sqlite3-12: not installed');
   });
 
   it('a line whose build does not load is passed over for the next; when none loads, its own error is quoted', () => {

@@ -5,7 +5,7 @@
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { openDatabase } from './better-sqlite3.js';
+import { loadBetterSqlite3, openDatabase } from './better-sqlite3.js';
 import { defaultDataDir, resolveStorePath } from './data-dir.js';
 import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './file-modes.js';
 import { migrate } from './migrations.js';
@@ -64,6 +64,8 @@ export class Store {
 
 export function openStore(options: StoreOptions = {}): Store {
   const path = options.path ?? resolveStorePath();
+  // Outside the try: no better-sqlite3 for this Node is SQLITE_MISSING, not an unopenable store.
+  loadBetterSqlite3();
   let db: Database.Database;
   try {
     if (path !== ':memory:') {
