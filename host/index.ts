@@ -1,5 +1,5 @@
 // Public API of driverbox.
-export type { HeapFigures, SandboxMemory } from './sandbox/thread-protocol.js';
+export type { HeapFigures, SandboxMemory } from './sandbox/figures.js';
 export { createHost, type Host, type HostOptions, type HostStats, type RunRequest } from './host.js';
 export type { ResolveOption } from './resolve.js';
 export type { DeviceSpec } from './device.js';

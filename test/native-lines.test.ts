@@ -1,8 +1,8 @@
 // Native dependencies come in one line per Node (host/native-lines.ts): the line loaded is one
 // meant for the running Node, package.json installs exactly the lines the loaders know, and when
 // no line loads the error names the Node version and what each line said.
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -116,5 +116,38 @@ describe('native lines', () => {
     expect(r.code).toBe('ISOLATED_VM_MISSING');
     expect(r.message).toContain('isolated-vm-6: The module was compiled against a different Node.js version');
     expect(r.message).toContain('isolated-vm-5: not installed');
+  });
+});
+
+describe('published declarations', () => {
+  // isolated-vm is installed only under its per-Node aliases, and a dependent installs only
+  // `dependencies`: the declarations driverbox publishes must typecheck with just those there.
+  it('typecheck in a project that has only driverbox and its dependencies, with skipLibCheck off', () => {
+    const project = path.join(work, 'dependent');
+    const modules = path.join(project, 'node_modules');
+    const own = path.join(modules, 'driverbox');
+    mkdirSync(own, { recursive: true });
+    for (const entry of ['package.json', 'dist', 'types']) cpSync(entry, path.join(own, entry), { recursive: true });
+    // What npm would install for a dependent (the declared dependencies, resolved from ours) and
+    // the dependent's own @types/node. No devDependency, no optional native line.
+    for (const name of [...Object.keys(pkg.dependencies), '@types/node']) {
+      mkdirSync(path.dirname(path.join(modules, name)), { recursive: true });
+      symlinkSync(path.resolve('node_modules', name), path.join(modules, name));
+    }
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] }, files: ['uses.ts'] }),
+    );
+    writeFileSync(
+      path.join(project, 'uses.ts'),
+      `/// <reference types="driverbox/types/driver" />
+import { createHost, openStore } from 'driverbox';
+import { assertVariables, runDriver } from 'driverbox/testing';
+export const used: unknown[] = [createHost, openStore, runDriver, assertVariables, D.device.http.get];
+`,
+    );
+    const tsc = spawnSync(process.execPath, [path.resolve('node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8' });
+    expect(`${tsc.stdout}${tsc.stderr}`).toBe('');
+    expect(tsc.status).toBe(0);
   });
 });

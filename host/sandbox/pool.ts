@@ -2,28 +2,10 @@
 // run's CPU, memory and crash never touch another's); isolates that hit a limit, grew
 // too large or served many runs are disposed and replaced.
 import { DriverboxError } from '../errors.js';
-import type { HeapFigures } from './thread-protocol.js';
+import type { HeapFigures, PoolOptions, PoolStats } from './figures.js';
 import { WarmIsolate } from './warm-isolate.js';
 
 const HEAP_CHECK_EVERY_RUNS = 4;
-
-export interface PoolOptions {
-  /** Idle isolates kept ready per memory size. */
-  warm: number;
-  /** Isolates alive at once (= runs executing at once); more runs wait their turn. */
-  max: number;
-  /** An isolate is replaced after this many runs, to bound slow leaks. */
-  recycleAfterRuns: number;
-}
-
-export interface PoolStats {
-  alive: number;
-  idle: number;
-  busy: number;
-  waiting: number;
-  created: number;
-  disposed: number;
-}
 
 export class IsolatePool {
   readonly #options: PoolOptions;

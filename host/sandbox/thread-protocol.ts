@@ -3,7 +3,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { ExternalDeviceCall } from '../../runtime/protocol.js';
 import type { RunResult } from '../run-result.js';
-import type { PoolOptions, PoolStats } from './pool.js';
+import type { PoolOptions, PoolStats, SandboxMemory } from './figures.js';
 import type { NetworkCall, NetworkOp, RunPlan } from './run.js';
 
 /** workerData of a sandbox thread. */
@@ -42,23 +42,6 @@ export type FromThread =
   | { t: 'memory'; id: number; memory: SandboxMemory }
   /** Sent alone and answered on syncPort while the thread waits: D.createExternalDevice. */
   | { t: 'external'; run: number; call: ExternalDeviceCall };
-
-/** Heap figures of sandbox threads, in bytes: their own V8 heaps, and their driver isolates'. */
-export interface SandboxMemory {
-  threads: number;
-  /** The threads' own heaps (each a Node worker's isolate: the pool, messages, the thread's code). */
-  threadHeap: HeapFigures;
-  /** The driver isolates alive in the threads' pools, idle or running. */
-  isolates: number;
-  isolateHeap: HeapFigures;
-}
-
-export interface HeapFigures {
-  used: number;
-  total: number;
-  /** Memory outside the heap that the heap's objects hold (array buffers and the like). */
-  external: number;
-}
 
 /** The answer to an 'external' message: the target number, or the refusal's text. */
 export type SyncReply = { ok: true; target: number } | { ok: false; message: string };

@@ -10,11 +10,11 @@ import type { HttpCall, ProtocolCall, TlsCall } from '../../runtime/protocol.js'
 import type { RunNetwork } from '../bridges/run-network.js';
 import { DriverboxError } from '../errors.js';
 import type { RunResult } from '../run-result.js';
-import type { PoolOptions, PoolStats } from './pool.js';
+import type { PoolOptions, PoolStats, SandboxMemory } from './figures.js';
 import type { RunPlan } from './run.js';
 import { locateRuntimeDir } from './runtime-bundle.js';
 import { createReportSlot, ReportSlot, sharedClock as clock } from './report-slot.js';
-import type { FromThread, SandboxMemory, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
+import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
 
 export interface ThreadsOptions {
   threads: number;

@@ -2,7 +2,7 @@
 // (serialization 'advanced': structured clone, so only plain data crosses).
 import type { HostOptions, RunRequest } from '../../host.js';
 import type { RunResult } from '../../run-result.js';
-import type { PoolStats } from '../../sandbox/pool.js';
+import type { PoolStats } from '../../sandbox/figures.js';
 
 /** Host options that can cross the process boundary: externalHosts as a list, not a predicate. */
 export type SandboxHostOptions = Omit<HostOptions, 'externalHosts'> & { externalHosts?: string[] };

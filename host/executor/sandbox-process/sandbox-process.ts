@@ -13,7 +13,7 @@ import { DriverboxError, type DriverboxErrorCode } from '../../errors.js';
 import type { RunRequest } from '../../host.js';
 import { resolveLimits } from '../../limits.js';
 import type { RunResult } from '../../run-result.js';
-import type { PoolStats } from '../../sandbox/pool.js';
+import type { PoolStats } from '../../sandbox/figures.js';
 import { residentMemoryBytes } from './resident-memory.js';
 import type { RunExecutor } from '../run-executor.js';
 import { RestartBackoff, type BackoffOptions } from './backoff.js';
