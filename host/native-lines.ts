@@ -57,7 +57,9 @@ export function loadNativeLine<T>(name: string, lines: readonly NativeLine[], co
   throw new DriverboxError(
     code,
     `no ${name} build loads on Node ${process.versions.node}; driverbox supports Node ${SUPPORTED_NODE_MAJORS.join(', ')} ` +
-      `(20.18 or later on 20). Install again with a supported Node first on the PATH (npm ci), which builds the line that fits. ` +
+      `(20.18 or later on 20). Install again with a supported Node first on the PATH (npm ci), which builds the line that fits; ` +
+      `if npm skipped the install scripts that build it (npm 12 runs a dependency's only when package.json's allowScripts ` +
+      `approves it), approve them first: npm install-scripts approve isolated-vm better-sqlite3. ` +
       failures.join('; '),
   );
 }

@@ -151,3 +151,14 @@ export const used: unknown[] = [createHost, openStore, runDriver, assertVariable
     expect(tsc.status).toBe(0);
   });
 });
+
+describe('install scripts', () => {
+  // npm 12 runs a dependency's install script (the native builds) only when allowScripts approves it.
+  it('allowScripts approves every installed package that has an install script', () => {
+    const ls = spawnSync('npm', ['install-scripts', 'ls'], { encoding: 'utf8' });
+    const text = `${ls.stdout}${ls.stderr}`;
+    if (/Unknown command|not a valid command/i.test(text)) return; // an npm older than 11.16 has no such policy
+    expect(text).toContain('No packages with unreviewed install scripts');
+    expect(ls.status).toBe(0);
+  });
+});
