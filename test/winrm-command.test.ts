@@ -151,7 +151,8 @@ describe('against the simulated WinRM service', () => {
   it("the run's deadline, shorter than the call, ends it in time", async () => {
     const started = performance.now();
     const result = await runSource(host, probe(`{ command: 'Forever', timeout: 60000 }`), { device: device(), limits: { timeoutMs: 1500 } });
-    expect(performance.now() - started).toBeLessThan(4000);
+    // Ended by the 1.5 s deadline, not the call's 60 s (bound loose for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(15_000);
     expect(result.errorType).toBe('TIMEOUT_ERROR');
   });
 

@@ -433,14 +433,13 @@ describe('security: bounds that count what things cost', () => {
   const at = () => ({ ip: '127.0.0.1', portMap: { 80: device.port } });
 
   it('B13 pbkdf2Sync is bounded by hash blocks: 32e6 iterations of a 1-byte key is refused at once; a 64-byte sha256 key at a million iterations is not', async () => {
-    const started = performance.now();
     const r = await attack(
       host,
       `function get_status() {
         var out = [];
         [[32e6, 1, 'sha1'], [2e6, 64, 'sha256'], [1e6, 64, 'sha256'], [300000, 32, 'sha3-256']].forEach(function (c) {
           var t = Date.now();
-          try { D.crypto.pbkdf2Sync('pw', 'salt', c[0], c[1], c[2]); out.push('ok ' + (Date.now() - t)); } catch (e) { out.push(/hash blocks/.test(e.message) ? 'refused' : e.message); }
+          try { D.crypto.pbkdf2Sync('pw', 'salt', c[0], c[1], c[2]); out.push('ok ' + (Date.now() - t)); } catch (e) { out.push(/hash blocks/.test(e.message) ? 'refused ' + (Date.now() - t) : e.message); }
         });
         console.log(JSON.stringify(out));
         D.success();
@@ -448,12 +447,12 @@ describe('security: bounds that count what things cost', () => {
       { limits: { timeoutMs: 10_000 } },
     );
     const out = logged<string[]>(r);
-    expect(out[0]).toBe('refused');
-    expect(out[1]).toBe('refused');
-    expect(out[2]).toMatch(/^ok \d+$/);
-    expect(Number(out[2]!.slice(3))).toBeLessThan(1000);
-    expect(out[3]).toBe('refused');
-    expect(performance.now() - started).toBeLessThan(8_000);
+    expect(out.map((o) => o.split(' ')[0])).toEqual(['refused', 'refused', 'ok', 'refused']);
+    // "At once": a refusal costs a small part of the one accepted derivation, which did the work
+    // (ratios, not wall-clock bounds, so a loaded machine does not change the verdict).
+    const ms = out.map((o) => Number(o.split(' ')[1]));
+    expect(ms[2]).toBeGreaterThan(20);
+    for (const i of [0, 1, 3]) expect(ms[i]).toBeLessThanOrEqual(Math.max(10, ms[2]! / 5));
   });
 
   it('B14 a device setting 210 cookies per answer: the jar keeps at most 50 per domain, the newest', async () => {
