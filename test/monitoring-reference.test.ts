@@ -1,6 +1,7 @@
 // Every operation of the Domotz Public API reference 1.14.0, called through MonitoringClient on a real server over a
 // seeded store, its answer (and its success status) validated against the reference's schema
 // (test/helpers/reference-schema.ts). Adding an operation is one entry of `calls` (and leaving `pendingOperations`).
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MonitoringClient, clientOperationIds } from '../host/api/monitoring/client/index.js';
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
@@ -338,5 +339,34 @@ describe('coverage', () => {
   it('pending operations are operations of the reference', () => {
     const ids = new Set(referenceOperations.map((o) => o.operationId));
     expect([...pendingOperations].filter((id) => !ids.has(id))).toEqual([]);
+  });
+});
+
+describe('the OpenAPI document (/meta/open-api-definition)', () => {
+  type Operation = { operationId: string; responses: Record<string, unknown> };
+  const fetchDocument = async () => (await client.getOpenApiDefinition()) as { openapi: string; info: { version: string }; paths: Record<string, Record<string, Operation>> };
+
+  it('is a valid OpenAPI 3.0.3 document (a real validator, every error listed)', async () => {
+    const document = await fetchDocument();
+    expect(document.openapi).toBe('3.0.3');
+    expect(document.info.version).toBe('1.14.0');
+    const result = await new Validator({ allErrors: true }).validate(document);
+    const errors = Array.isArray(result.errors) ? result.errors.map((e) => `${e.instancePath} ${e.message}`) : result.errors;
+    expect(errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    // No 3.1 forms left: type lists, const.
+    expect(JSON.stringify(document)).not.toMatch(/"type":\[|"const":/);
+  });
+
+  it('has every served operation with its success answer, the reference status for those of the reference', async () => {
+    const document = await fetchDocument();
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    const withoutSuccess = operations.filter((o) => !Object.keys(o.responses).some((status) => /^2\d\d$/.test(status)));
+    expect(withoutSuccess.map((o) => o.operationId)).toEqual([]);
+    const wrongStatus = referenceOperations
+      .filter((ref) => !pendingOperations.has(ref.operationId))
+      .filter((ref) => !operations.some((o) => o.operationId === ref.operationId && String(ref.status) in o.responses))
+      .map((ref) => `${ref.operationId}: ${ref.status}`);
+    expect(wrongStatus).toEqual([]);
   });
 });
