@@ -138,3 +138,12 @@ export function deviceProfileApplication(store: Store, deviceId: number): Profil
     .get(deviceId);
   return row ? { deviceId: row.device_id, profileId: row.profile_id, user: row.user, timestamp: row.timestamp } : undefined;
 }
+
+/** The devices with these ids, whatever their agent (missing ids are left out). */
+export function devicesWithIds(store: Store, ids: readonly number[]): Array<{ id: number; agentId: number; displayName: string }> {
+  const get = store.statement<[number], { id: number; agent_id: number; display_name: string }>('SELECT id, agent_id, display_name FROM devices WHERE id = ?');
+  return ids.flatMap((id) => {
+    const row = get.get(id);
+    return row ? [{ id: row.id, agentId: row.agent_id, displayName: row.display_name }] : [];
+  });
+}

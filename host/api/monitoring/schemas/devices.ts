@@ -32,6 +32,8 @@ export interface Device {
   // IP devices
   hw_address?: string | null;
   is_jammed?: boolean;
+  /** On the collector's excluded-device list (1.14.0). */
+  is_excluded?: boolean;
 }
 
 export const EDITABLE_FIELDS = [
@@ -113,6 +115,7 @@ export const deviceSchema = {
     names: { type: 'object', properties: { host: nullableString, inspection: nullableString } },
     hw_address: { type: ['string', 'null'], description: 'MAC address (IP devices)' },
     is_jammed: { type: 'boolean' },
+    is_excluded: { type: 'boolean', description: 'On the excluded-device list (not monitored)' },
   },
 } as const;
 
