@@ -2,7 +2,7 @@
 // are those the store defines (defineDeviceOutlets); naming them and attaching the devices they
 // power is real state; an action is recorded and logged like a device power action (see
 // power.ts) and the outlet answers the state it leaves, but no outlet is switched.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { getDevice } from '../../../store/devices.js';
 import {
   attachDeviceToOutlet,
@@ -72,19 +72,24 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
     },
   );
 
-  app.put<{ Params: OutletPath; Body: DeviceOutletUpdate | undefined }>(
+  const update: ApiRouteSchema = {
+    operationId: 'updateDeviceOutlet',
+    tags: TAGS,
+    summary: 'Sets the outlet’s custom name (absent, null or blank: removed)',
+    params: outletParams,
+    body: deviceOutletUpdateSchema,
+    response: noContent,
+  };
+  // The reference makes the body optional: none is an empty object (no custom name).
+  const emptyBody = async (request: FastifyRequest) => {
+    if (request.body === undefined) request.body = {};
+  };
+  app.put<{ Params: OutletPath; Body: DeviceOutletUpdate }>(
     '/agent/:agent_id/device/:device_id/power-outlet/:power_outlet_id',
-    route({
-      operationId: 'updateDeviceOutlet',
-      tags: TAGS,
-      summary: 'Sets the outlet’s custom name (absent, null or blank: removed)',
-      params: outletParams,
-      body: deviceOutletUpdateSchema,
-      response: noContent,
-    }),
+    { schema: update, preValidation: emptyBody },
     async (request, reply) => {
       const { device, outlet } = requireOutlet(request.params);
-      const name = request.body?.custom_name?.trim();
+      const name = request.body.custom_name?.trim();
       setOutletCustomName(store, device.id, outlet.id, name ? name : null);
       reply.code(204).send();
     },
