@@ -1,6 +1,9 @@
 // The device additions of reference 1.14.0 through MonitoringClient: monitoring state, excluded
 // devices (and show_excluded), power outlets, device profiles, re-enabling associations; and the
 // agent, which runs no driver on a device that is not monitored and picks re-enabled ones up.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgent, type AgentRunFinished } from '../host/agent/agent.js';
 import { MonitoringApiError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
@@ -13,8 +16,10 @@ import { createAssociation, getAssociation } from '../host/store/associations.js
 import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { setDeviceExcluded, setMonitoringState } from '../host/store/device-monitoring.js';
 import { addDeviceProfile, deviceProfileApplication } from '../host/store/device-profiles.js';
-import { createDevice } from '../host/store/devices.js';
+import { createDevice, getDevice, listDevices } from '../host/store/devices.js';
+import { openDatabase } from '../host/store/better-sqlite3.js';
 import { openStore } from '../host/store/index.js';
+import { migrations } from '../host/store/migrations.js';
 import { defineDeviceOutlets, listOutletActions } from '../host/store/outlets.js';
 import { expectReferenceBody } from './helpers/reference-schema.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
@@ -93,8 +98,9 @@ describe('monitoring state', () => {
 
 describe('excluded devices', () => {
   const agent = createAgentRecord(store, { displayName: 'excluding' });
-  const tv = createDevice(store, agent.id, { displayName: 'tv', ip: '10.1.0.5' });
-  const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '10.1.0.6' });
+  // Every optional field known: leaving out unknown ones is part A's (and monitoring-reference's) to check.
+  const tv = createDevice(store, agent.id, { displayName: 'tv', ip: '10.1.0.5', macAddress: '00:11:22:00:00:05', vendor: 'LG', model: 'OLED' });
+  const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '10.1.0.6', macAddress: '00:11:22:00:00:06', vendor: 'QNAP', model: 'TS-453' });
 
   it('an excluded device stays in listDevices with is_excluded, unless show_excluded=false', async () => {
     await client.addExcludedDevice(agent.id, tv.id);
@@ -389,3 +395,25 @@ describe('the agent and monitoring', () => {
   });
 });
 
+
+describe('migration 5 (device additions)', () => {
+  it('upgrades a version 3 store in place: its devices MANAGED and not excluded, its associations as they were', () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'driverbox-migrate-5-')), 'v3.db');
+    const raw = openDatabase(file);
+    raw.transaction(() => {
+      for (const m of migrations.filter((m) => m.version <= 3)) m.up(raw);
+      raw.pragma('user_version = 3');
+    })();
+    raw.prepare("INSERT INTO agents (display_name, creation_time, status_last_change) VALUES ('old site', 1000, 1000)").run();
+    raw.prepare("INSERT INTO devices (agent_id, display_name, first_seen_on) VALUES (1, 'old device', 1000)").run();
+    raw.close();
+    const upgraded = openStore({ path: file, secretKey: 'k' });
+    try {
+      expect(getDevice(upgraded, 1, 1)).toMatchObject({ displayName: 'old device', monitoringState: 'MANAGED', excluded: false });
+      expect(listDevices(upgraded, 1, { managedOnly: true, showExcluded: false }).map((d) => d.id)).toEqual([1]);
+      expect(defineDeviceOutlets(upgraded, 1, [{ id: 'a', name: 'A' }])).toHaveLength(1);
+    } finally {
+      upgraded.close();
+    }
+  });
+});
