@@ -45,6 +45,7 @@ describe('device records', () => {
       os: {},
       type: {},
       user_data: {},
+      is_excluded: false,
       status: 'ONLINE',
       agent_reachable: true,
       ip_addresses: ['10.0.0.7'],

@@ -9,7 +9,9 @@ import { createAgentRecord } from '../host/store/agents.js';
 import { addActivity } from '../host/store/activity-log.js';
 import { recordApplications } from '../host/store/applications.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';
+import { addDeviceProfile } from '../host/store/device-profiles.js';
 import { createDevice, createExternalHost } from '../host/store/devices.js';
+import { defineDeviceOutlets } from '../host/store/outlets.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import { recordRtdSample, recordSpeedSample } from '../host/store/rtd-speed.js';
 import { createTcpSensor, recordSnmpSample } from '../host/store/sensors.js';
@@ -133,6 +135,11 @@ addActivity(store, { agentId: site.id, type: 'vpn_session_start', user: 'api', d
 // Sensors: TCP in the store (no probing needed), SNMP through the API below.
 const tcp = createTcpSensor(store, full.id, { port: 443, status: 'UP', checkedAt: start - HOUR });
 
+// The nas is also a PDU (outlets with and without a custom name); a device profile with modules, one without.
+defineDeviceOutlets(store, full.id, [{ id: '1', name: 'Outlet 1', power: 'ON' }, { id: '2', name: 'Outlet 2' }]);
+addDeviceProfile(store, { name: 'storage', description: 'NAS settings', modifiedBy: { id: 1, name: 'owner@example.com' }, modules: [{ moduleType: 'INFO' }, { moduleType: 'TCP_SENSOR', applyMode: 'ADDITIVE' }] });
+addDeviceProfile(store, { name: 'empty' });
+
 // Custom drivers: one with a description, parameters and an action; one with neither.
 const driverCode = `
 function validate() { D.success(); }
@@ -193,6 +200,18 @@ const calls: Record<string, Call> = {
   },
   getDevicePowerActions: () => client.getDevicePowerActions(site.id, full.id),
   powerActionOnDevice: () => client.powerActionOnDevice(site.id, full.id, 'on'),
+  updateDeviceMonitoringState: () => client.updateDeviceMonitoringState(site.id, dummy.id, { monitoring_state: 'UNMANAGED' }),
+  listUnmanagedDevices: () => client.listUnmanagedDevices(site.id),
+  addExcludedDevice: () => client.addExcludedDevice(site.id, external.id),
+  listExcludedDevices: () => client.listExcludedDevices(site.id),
+  deleteExcludedDevice: () => client.deleteExcludedDevice(site.id, external.id),
+  updateDeviceOutlet: () => client.updateDeviceOutlet(site.id, full.id, '1', { custom_name: 'UPS' }),
+  attachDeviceToOutlet: () => client.attachDeviceToOutlet(site.id, full.id, '1', plain.id),
+  getDeviceOutlets: () => client.getDeviceOutlets(site.id, full.id),
+  triggerOutletAction: () => client.triggerOutletAction(site.id, full.id, '2', 'cycle'),
+  detachDeviceFromOutlet: () => client.detachDeviceFromOutlet(site.id, full.id, '1', plain.id),
+  listDeviceProfiles: () => client.listDeviceProfiles(),
+  applyDeviceProfile: () => client.applyDeviceProfile(1, { device_ids: [full.id, plain.id] }),
   listDeviceApplications: () => client.listDeviceApplications(site.id, full.id),
   countDeviceApplications: () => client.countDeviceApplications(site.id, full.id),
   setCredentials: () => client.setCredentials(site.id, full.id, { username: 'admin', password: 'secret' }),
@@ -262,6 +281,7 @@ const calls: Record<string, Call> = {
     client.updateCustomDriverAssociationParameters(driver.id, made.association!, { parameters: [{ custom_driver_parameter_id: driver.parameters[0]!.id, value: 3 }] }),
   executeCustomDriverAction: () => client.executeCustomDriverAction(driver.id, site.id, full.id, 1),
   backupDeviceConfiguration: () => client.backupDeviceConfiguration(site.id, full.id),
+  reEnableCustomDriverAssociations: () => client.reEnableCustomDriverAssociations({ include_unrecoverable: true }),
   deleteCustomDriverAssociation: () => client.deleteCustomDriverAssociation(driver.id, made.association!),
   deleteAgent: () => client.deleteAgent(doomedAgent.id),
 };
@@ -271,16 +291,14 @@ const calls: Record<string, Call> = {
  * operation out of it when its route and client method exist, and give it an entry in `calls`.
  */
 const pendingOperations = new Set<string>([
-  'listUnmanagedDevices', 'updateDeviceMonitoringState', 'getDeviceOutlets', 'updateDeviceOutlet', 'triggerOutletAction',
-  'detachDeviceFromOutlet', 'attachDeviceToOutlet', 'listExcludedDevices', 'deleteExcludedDevice', 'addExcludedDevice',
-  'listDeviceProfiles', 'applyDeviceProfile', 'MetricUsageInfo', 'getDeviceInventory', 'deleteDeviceInventoryField',
+  'MetricUsageInfo', 'getDeviceInventory', 'deleteDeviceInventoryField',
   'setDeviceInventoryFieldValue', 'deleteInventory', 'getInventory', 'deleteInventoryField', 'createInventoryField',
   'updateInventoryField', 'onvifSnapshot', 'getAgentIPConflicts', 'setDHCPDeviceDiscovery', 'deleteAgentExternalHostScanPolicy',
   'getAgentExternalHostScanPolicy', 'setAgentExternalHostScanPolicy', 'getAgentInterfaces', 'deleteAgentInterfacesPolicy',
   'getAgentInterfacesPolicy', 'setAgentInterfacesPolicy', 'deleteAgentIPScanPolicy', 'getAgentIPScanPolicy', 'setAgentIPScanPolicy',
   'createRoutedNetwork', 'getNetworkTopology', 'moveAgent', 'listAreas', 'listTeams', 'createTeam', 'getAlertProfiles2',
   'getAgentAlertProfile', 'getDevicesAlertProfile', 'unbindAlertProfileFromAgent', 'bindAlertProfileToAgent',
-  'unbindAlertProfileFromDevice', 'bindAlertProfileToDevice', 'getAlertProfiles', 'reEnableCustomDriverAssociations',
+  'unbindAlertProfileFromDevice', 'bindAlertProfileToDevice', 'getAlertProfiles',
   'apiUsageInfo', 'listDeviceBaseTypes', 'listDeviceDetectedTypes', 'getUser',
 ]);
 

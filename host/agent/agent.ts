@@ -272,7 +272,8 @@ export class Agent extends EventEmitter<AgentEvents> {
     }
     const wanted = new Map<string, PlannedJob>();
     for (const schedule of schedules) {
-      if (!schedule.enabled) continue;
+      // A device that is UNMANAGED or on the excluded list is not monitored: no driver runs on it.
+      if (!schedule.enabled || !schedule.deviceMonitored) continue;
       wanted.set(jobKey(schedule.id), {
         schedule,
         name: `${schedule.driverName}@${schedule.deviceName}`,

@@ -1,10 +1,12 @@
 // One scheduled run of an association: each of its actions in turn, read fresh from the store
 // (so an edit made through the API or a reload applies to the next run), executed in the
-// sandbox, and written back as variables. An association deleted meanwhile simply ends the run.
+// sandbox, and written back as variables. An association deleted or disabled meanwhile, or its
+// device no longer monitored, simply ends the run.
 import type { RunLimits } from '../limits.js';
 import type { RunResult } from '../run-result.js';
 import { getAssociation, markAssociationRun } from '../store/associations.js';
 import { getCustomDriver } from '../store/custom-drivers.js';
+import { isDeviceMonitored } from '../store/device-monitoring.js';
 import { getDevice } from '../store/devices.js';
 import { writeRunResult, type WriteRunOptions } from '../store/report-run.js';
 import { buildRunRequest } from '../store/run-request.js';
@@ -57,7 +59,8 @@ export async function runAssociation(
     const association = getAssociation(ctx.store, associationId);
     const driver = association && getCustomDriver(ctx.store, association.customDriverId);
     const device = association && getDevice(ctx.store, ctx.agentId, association.deviceId);
-    if (!association || !driver || !device) break;
+    // Gone, disabled, or its device no longer monitored since the run was scheduled: stop here.
+    if (!association || !driver || !device || association.status !== 'ENABLED' || !isDeviceMonitored(device)) break;
     const request = buildRunRequest(ctx.store, { driver, association, device, action }, ctx.limits);
     const allowed = externalHostsFor(ctx.store, driver.id, ctx.externalHosts);
     if (allowed) request.externalHosts = allowed;

@@ -266,6 +266,8 @@ export interface AssociationSchedule {
   deviceId: number;
   samplePeriod: number;
   enabled: boolean;
+  /** The device is managed and not excluded: an enabled association on it runs only then. */
+  deviceMonitored: boolean;
   driverName: string;
   deviceName: string;
 }
@@ -273,8 +275,9 @@ export interface AssociationSchedule {
 /** Every association of an agent with its driver's and device's names, oldest first. */
 export function listAssociationSchedules(store: Store, agentId: number): AssociationSchedule[] {
   return store
-    .statement<[number], { id: number; custom_driver_id: number; device_id: number; sample_period: number; status: string; driver_name: string; device_name: string }>(
-      `SELECT a.id, a.custom_driver_id, a.device_id, a.sample_period, a.status, d.name AS driver_name, v.display_name AS device_name
+    .statement<[number], { id: number; custom_driver_id: number; device_id: number; sample_period: number; status: string; driver_name: string; device_name: string; monitored: number }>(
+      `SELECT a.id, a.custom_driver_id, a.device_id, a.sample_period, a.status, d.name AS driver_name, v.display_name AS device_name,
+              (v.monitoring_state = 'MANAGED' AND v.excluded = 0) AS monitored
          FROM custom_driver_associations a
          JOIN custom_drivers d ON d.id = a.custom_driver_id
          JOIN devices v ON v.id = a.device_id
@@ -287,6 +290,7 @@ export function listAssociationSchedules(store: Store, agentId: number): Associa
       deviceId: r.device_id,
       samplePeriod: r.sample_period,
       enabled: r.status === 'ENABLED',
+      deviceMonitored: r.monitored === 1,
       driverName: r.driver_name,
       deviceName: r.device_name,
     }));

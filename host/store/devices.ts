@@ -7,6 +7,7 @@ import type { Store } from './store.js';
 export type DeviceProtocol = 'IP' | 'DUMMY' | 'IP_EXTERNAL';
 export type DeviceStatus = 'ONLINE' | 'OFFLINE' | 'DOWN';
 export type AuthenticationStatus = 'NO_AUTHENTICATION' | 'AUTHENTICATED' | 'PENDING' | 'REQUIRED' | 'WRONG_CREDENTIALS';
+export type MonitoringState = 'MANAGED' | 'UNMANAGED';
 
 export interface DeviceRow {
   id: number;
@@ -32,6 +33,10 @@ export interface DeviceRow {
   type: Record<string, unknown>;
   userData: Record<string, unknown>;
   openPorts: { tcp: number[]; udp: number[] };
+  /** UNMANAGED: left out of the API's device list and not monitored (see device-monitoring.ts). */
+  monitoringState: MonitoringState;
+  /** On the collector's excluded-device list: not monitored. */
+  excluded: boolean;
 }
 
 export interface NewDevice {
@@ -73,6 +78,8 @@ interface DeviceDbRow {
   type: string;
   user_data: string;
   open_ports: string;
+  monitoring_state: MonitoringState;
+  excluded: number;
 }
 
 export function deviceFromDb(row: DeviceDbRow): DeviceRow {
@@ -100,6 +107,8 @@ export function deviceFromDb(row: DeviceDbRow): DeviceRow {
     type: parseJsonColumn(row.type, {}),
     userData: parseJsonColumn(row.user_data, {}),
     openPorts: parseJsonColumn(row.open_ports, { tcp: [], udp: [] }),
+    monitoringState: row.monitoring_state,
+    excluded: row.excluded === 1,
   };
 }
 
@@ -166,10 +175,20 @@ export function findDeviceByAddress(
   return row ? deviceFromDb(row) : undefined;
 }
 
-export function listDevices(store: Store, agentId: number, options: { showHidden?: boolean } = {}): DeviceRow[] {
+export interface DeviceListOptions {
+  showHidden?: boolean;
+  /** Default true: excluded devices are listed (is_excluded tells them apart). */
+  showExcluded?: boolean;
+  /** Only MANAGED devices (the API's device list); default false. */
+  managedOnly?: boolean;
+}
+
+export function listDevices(store: Store, agentId: number, options: DeviceListOptions = {}): DeviceRow[] {
   return store
-    .statement<[number, number], DeviceDbRow>('SELECT * FROM devices WHERE agent_id = ? AND (hidden = 0 OR ?) ORDER BY id')
-    .all(agentId, options.showHidden ? 1 : 0)
+    .statement<[number, number, number, number], DeviceDbRow>(
+      `SELECT * FROM devices WHERE agent_id = ? AND (hidden = 0 OR ?) AND (excluded = 0 OR ?) AND (monitoring_state = 'MANAGED' OR NOT ?) ORDER BY id`,
+    )
+    .all(agentId, options.showHidden ? 1 : 0, options.showExcluded === false ? 0 : 1, options.managedOnly ? 1 : 0)
     .map(deviceFromDb);
 }
 

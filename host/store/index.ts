@@ -18,6 +18,10 @@ export { recordSpeedSample } from './rtd-speed.js';
 export { addConnectionBytes } from './connections.js';
 export { setPowerAvailability } from './power.js';
 export { setAgentLimits } from './monitoring-limits.js';
+export { setMonitoringState, setDeviceExcluded, isDeviceMonitored } from './device-monitoring.js';
+export { defineDeviceOutlets, type OutletDefinition } from './outlets.js';
+export { addDeviceProfile, type NewDeviceProfile } from './device-profiles.js';
+export { disableAssociation, type DisabledReason } from './association-status.js';
 export {
   setMarketplaceUsage,
   getMarketplaceAccount,

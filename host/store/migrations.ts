@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { configurationsSchema } from './schema/configurations.js';
 import { coreSchema } from './schema/core.js';
+import { deviceAdditionsSchema } from './schema/device-additions.js';
 import { driversSchema } from './schema/drivers.js';
 import { marketplaceSchema } from './schema/marketplace.js';
 import { monitoringSchema } from './schema/monitoring.js';
@@ -42,6 +43,7 @@ export const migrations: readonly Migration[] = [
       db.exec(configurationsSchema);
     },
   },
+  { version: 5, name: 'device additions of 1.14.0', up: (db) => db.exec(deviceAdditionsSchema) },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;

@@ -233,7 +233,7 @@ function syncAssociation(
   // Inventory periods are any whole number of seconds (an agent may poll every 10 s), not only
   // the platform's list that createAssociation enforces, so period and status are set here.
   const setPeriodAndStatus = (id: number) =>
-    store.statement('UPDATE custom_driver_associations SET sample_period = ?, status = ? WHERE id = ?').run(a.samplePeriod, status, id);
+    store.statement('UPDATE custom_driver_associations SET sample_period = ?, status = ?, disabled_reason = NULL WHERE id = ?').run(a.samplePeriod, status, id);
   const id = owned.associations[key];
   if (id !== undefined) {
     const row = store.statement<[number], { sample_period: number; status: string; custom_driver_id: number; device_id: number }>(

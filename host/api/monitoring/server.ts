@@ -13,7 +13,11 @@ import { API_PREFIX, buildOpenApiDocument, collectRoutes } from './openapi.js';
 import { registerActivityLogRoutes } from './routes/activity-log.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerApplicationRoutes } from './routes/applications.js';
+import { registerAssociationReEnableRoutes } from './routes/association-re-enable.js';
 import { registerConfigurationRoutes } from './routes/configurations.js';
+import { registerDeviceMonitoringRoutes } from './routes/device-monitoring.js';
+import { registerDeviceProfileRoutes } from './routes/device-profiles.js';
+import { registerOutletRoutes } from './routes/outlets.js';
 import { registerConnectionRoutes } from './routes/connections.js';
 import { registerCustomDriverRoutes } from './routes/custom-drivers.js';
 import { registerDeviceRoutes } from './routes/devices.js';
@@ -69,6 +73,10 @@ const groups = [
   registerConnectionRoutes,
   registerPowerRoutes,
   registerConfigurationRoutes,
+  registerDeviceMonitoringRoutes,
+  registerOutletRoutes,
+  registerDeviceProfileRoutes,
+  registerAssociationReEnableRoutes,
 ];
 
 export async function createMonitoringApi(options: MonitoringApiOptions): Promise<FastifyInstance> {

@@ -4,7 +4,11 @@
 import { activityLogOperations } from './activity-log.js';
 import { agentOperations } from './agents.js';
 import { applicationOperations } from './applications.js';
+import { associationReEnableOperations } from './association-re-enable.js';
 import { configurationOperations } from './configurations.js';
+import { deviceMonitoringOperations } from './device-monitoring.js';
+import { deviceProfileOperations } from './device-profiles.js';
+import { outletOperations } from './outlets.js';
 import { connectionOperations } from './connections.js';
 import { ClientCore, type MonitoringClientOptions } from './core.js';
 import { customDriverOperations } from './custom-drivers.js';
@@ -28,6 +32,10 @@ const operations = {
   ...connectionOperations,
   ...powerOperations,
   ...configurationOperations,
+  ...deviceMonitoringOperations,
+  ...outletOperations,
+  ...deviceProfileOperations,
+  ...associationReEnableOperations,
   getOpenApiDefinition(this: ClientCore): Promise<Record<string, unknown>> {
     return this.call('getOpenApiDefinition', 'GET', '/meta/open-api-definition');
   },

@@ -12,7 +12,7 @@ import type { ClientCore } from './core.js';
 const DEVICE = '/agent/{agent_id}/device/{device_id}';
 
 export const deviceOperations = {
-  listDevices(this: ClientCore, agentId: number, query?: { show_hidden?: boolean }): Promise<Device[]> {
+  listDevices(this: ClientCore, agentId: number, query?: { show_hidden?: boolean; show_excluded?: boolean }): Promise<Device[]> {
     return this.call('listDevices', 'GET', this.fillPath('/agent/{agent_id}/device', { agent_id: agentId }), { query: { ...query } });
   },
   /** Deletes every DOWN device of IP protocol of the agent. */

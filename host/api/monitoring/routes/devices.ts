@@ -63,6 +63,7 @@ function deviceFields(row: DeviceRow): Device {
     os: row.os,
     type: row.type as Device['type'],
     user_data: row.userData as Device['user_data'],
+    is_excluded: row.excluded,
   };
   if (row.protocol === 'DUMMY') return record;
   Object.assign(record, {
@@ -141,12 +142,20 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     tags: TAGS,
     summary: 'Returns all the devices of an agent',
     params: idParams('agent_id'),
-    querystring: { type: 'object', properties: { show_hidden: { type: 'boolean', default: false, description: 'Include hidden devices' } } },
+    description: 'Only MANAGED devices: the UNMANAGED ones are listed by listUnmanagedDevices.',
+    querystring: {
+      type: 'object',
+      properties: {
+        show_hidden: { type: 'boolean', default: false, description: 'Include hidden devices' },
+        show_excluded: { type: 'boolean', default: true, description: 'Include excluded devices (is_excluded true)' },
+      },
+    },
     response: { 200: { type: 'array', items: deviceSchema } },
   };
-  app.get<{ Params: { agent_id: number }; Querystring: { show_hidden?: boolean } }>('/agent/:agent_id/device', { schema: list }, async (request) => {
+  app.get<{ Params: { agent_id: number }; Querystring: { show_hidden?: boolean; show_excluded?: boolean } }>('/agent/:agent_id/device', { schema: list }, async (request) => {
     requireAgent(store, request.params.agent_id);
-    return listDevices(store, request.params.agent_id, { showHidden: request.query.show_hidden }).map(deviceRecord);
+    const { show_hidden, show_excluded } = request.query;
+    return listDevices(store, request.params.agent_id, { showHidden: show_hidden, showExcluded: show_excluded, managedOnly: true }).map(deviceRecord);
   });
 
   const removeDown: ApiRouteSchema = {

@@ -33,6 +33,8 @@ export interface Device {
   // IP devices
   hw_address?: string;
   is_jammed?: boolean;
+  /** On the collector's excluded-device list (1.14.0). */
+  is_excluded?: boolean;
 }
 
 export const EDITABLE_FIELDS = [
@@ -114,6 +116,7 @@ export const deviceSchema = {
     names: { type: 'object', properties: { host: optionalString, inspection: optionalString } },
     hw_address: { type: 'string', description: 'MAC address (IP devices)' },
     is_jammed: { type: 'boolean' },
+    is_excluded: { type: 'boolean', description: 'On the excluded-device list (not monitored)' },
   },
 } as const;
 

@@ -1,0 +1,39 @@
+// Associations the system disables and the user re-enables (reEnableCustomDriverAssociations).
+// A DISABLED association records why: FAILURE (it may recover) or UNRECOVERABLE (it cannot as
+// things stand, e.g. missing credentials). One disabled by the inventory (enabled: false) has no
+// reason: that is configuration, not failure, and re-enabling leaves it to the inventory.
+import { StoreError } from './store-error.js';
+import type { Store } from './store.js';
+
+export type DisabledReason = 'FAILURE' | 'UNRECOVERABLE';
+
+/** Disables an association because of a failure. */
+export function disableAssociation(store: Store, associationId: number, reason: DisabledReason): void {
+  const info = store.statement(`UPDATE custom_driver_associations SET status = 'DISABLED', disabled_reason = ? WHERE id = ?`).run(reason, associationId);
+  if (info.changes === 0) throw new StoreError('NOT_FOUND', `association ${associationId} not found`);
+}
+
+/** Why an association is disabled: null when enabled or disabled by the inventory. */
+export function disabledReason(store: Store, associationId: number): DisabledReason | null {
+  const row = store.statement<[number], { disabled_reason: DisabledReason | null }>('SELECT disabled_reason FROM custom_driver_associations WHERE id = ?').get(associationId);
+  return row?.disabled_reason ?? null;
+}
+
+/**
+ * Re-enables the associations disabled by failure (and, with includeUnrecoverable, those
+ * found unable to recover) of every agent the caller may use; answers their ids.
+ */
+export function reEnableAssociations(store: Store, options: { includeUnrecoverable?: boolean; agentIds?: readonly number[] } = {}): number[] {
+  const reasons = options.includeUnrecoverable ? ['FAILURE', 'UNRECOVERABLE'] : ['FAILURE'];
+  return store.transaction(() => {
+    const rows = store
+      .statement<string[], { id: number; agent_id: number }>(
+        `SELECT id, agent_id FROM custom_driver_associations WHERE status = 'DISABLED' AND disabled_reason IN (${reasons.map(() => '?').join(', ')}) ORDER BY id`,
+      )
+      .all(...reasons)
+      .filter((r) => !options.agentIds || options.agentIds.includes(r.agent_id));
+    const enable = store.statement(`UPDATE custom_driver_associations SET status = 'ENABLED', disabled_reason = NULL WHERE id = ?`);
+    for (const r of rows) enable.run(r.id);
+    return rows.map((r) => r.id);
+  });
+}
