@@ -2,6 +2,7 @@
 // migration runs in its own transaction, so a store is always at one whole version. A store
 // written by a newer driverbox is refused rather than guessed at.
 import type Database from 'better-sqlite3';
+import { accountSchema } from './schema/account.js';
 import { configurationsSchema } from './schema/configurations.js';
 import { coreSchema } from './schema/core.js';
 import { driversSchema } from './schema/drivers.js';
@@ -42,6 +43,7 @@ export const migrations: readonly Migration[] = [
       db.exec(configurationsSchema);
     },
   },
+  { version: 4, name: 'inventory, company and alert profiles', up: (db) => db.exec(accountSchema) },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;

@@ -11,6 +11,10 @@ import { installErrorHandling } from './error-handler.js';
 import { refuseUnusableNumbers } from './number-guard.js';
 import { API_PREFIX, buildOpenApiDocument, collectRoutes } from './openapi.js';
 import { registerActivityLogRoutes } from './routes/activity-log.js';
+import { registerAlertProfileRoutes } from './routes/alert-profiles.js';
+import { registerCompanyRoutes } from './routes/company.js';
+import { registerInventoryRoutes } from './routes/inventory.js';
+import { registerUserRoutes } from './routes/user.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerApplicationRoutes } from './routes/applications.js';
 import { registerConfigurationRoutes } from './routes/configurations.js';
@@ -69,6 +73,10 @@ const groups = [
   registerConnectionRoutes,
   registerPowerRoutes,
   registerConfigurationRoutes,
+  registerInventoryRoutes,
+  registerCompanyRoutes,
+  registerUserRoutes,
+  registerAlertProfileRoutes,
 ];
 
 export async function createMonitoringApi(options: MonitoringApiOptions): Promise<FastifyInstance> {

@@ -2,14 +2,17 @@
 // URL or a local `driverbox serve`. Method names are the reference's operation ids; each
 // operation group is a module of methods mixed into the class.
 import { activityLogOperations } from './activity-log.js';
+import { alertProfileOperations } from './alert-profiles.js';
 import { agentOperations } from './agents.js';
 import { applicationOperations } from './applications.js';
+import { companyOperations } from './company.js';
 import { configurationOperations } from './configurations.js';
 import { connectionOperations } from './connections.js';
 import { ClientCore, type MonitoringClientOptions } from './core.js';
 import { customDriverOperations } from './custom-drivers.js';
 import { deviceOperations } from './devices.js';
 import { historyOperations } from './history.js';
+import { inventoryOperations } from './inventory.js';
 import { powerOperations } from './power.js';
 import { rtdSpeedOperations } from './rtd-speed.js';
 import { sensorOperations } from './sensors.js';
@@ -28,6 +31,9 @@ const operations = {
   ...connectionOperations,
   ...powerOperations,
   ...configurationOperations,
+  ...inventoryOperations,
+  ...companyOperations,
+  ...alertProfileOperations,
   getOpenApiDefinition(this: ClientCore): Promise<Record<string, unknown>> {
     return this.call('getOpenApiDefinition', 'GET', '/meta/open-api-definition');
   },
