@@ -1,7 +1,5 @@
 // Records of the inventory operations (reference 1.14.0): an inventory field as the account
 // defines it, the body that defines or relabels one, and a device's value of a field.
-import { dateTime } from '../route-schema.js';
-
 export interface WriteInventoryField {
   /** What the field is for (documentation). */
   label: string;
@@ -20,8 +18,8 @@ export interface DeviceInventoryField {
   creation_time?: string;
 }
 
-/** Inventory keys: the path segment that names a field. */
-export const INVENTORY_KEY_MAX = 128;
+/** Inventory keys: the path segment that names a field (Fastify answers 414 for a longer path parameter). */
+export const INVENTORY_KEY_MAX = 100;
 /** Labels and values: generous bounds for one stored text. */
 export const INVENTORY_LABEL_MAX = 1024;
 export const INVENTORY_VALUE_MAX = 4096;
@@ -50,7 +48,7 @@ export const inventoryFieldSchema = {
   properties: {
     key: { type: 'string', description: 'The name of the field, unique in the Inventory' },
     label: { type: 'string', description: 'A detailed description of the field, for documentation' },
-    creation_time: dateTime,
+    creation_time: { type: 'string', format: 'date-time', description: 'yyyy-mm-ddThh:mm:ssZ' },
     defined_by_user: { type: 'integer', description: 'The id of the user that defined the field; only they may change or delete it' },
   },
 } as const;
@@ -62,7 +60,7 @@ export const deviceInventoryFieldSchema = {
   properties: {
     key: { type: 'string', description: 'The name of the field, unique in the Inventory' },
     value: { type: 'string' },
-    creation_time: { ...dateTime, description: "When the device's value was first set, yyyy-mm-ddThh:mm:ss in UTC" },
+    creation_time: { type: 'string', format: 'date-time', description: "When the device's value was first set, yyyy-mm-ddThh:mm:ssZ" },
   },
 } as const;
 
