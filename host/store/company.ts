@@ -111,8 +111,17 @@ export function createTeam(store: Store, areaId: number, name: string, leader: N
   });
 }
 
+/** Stores the teams (and areas) only agents name, so they outlive the agents leaving them. */
+function keepTeamsNamedByAgents(store: Store): void {
+  for (const team of teamsNamedByAgents(store).values()) {
+    store.statement(`INSERT OR IGNORE INTO areas (id, name) VALUES (?, 'Area ' || ?)`).run(team.areaId, team.areaId);
+    store.statement('INSERT OR IGNORE INTO teams (id, area_id, name, leader_id) VALUES (?, ?, ?, ?)').run(team.id, team.areaId, team.name, team.leaderId);
+  }
+}
+
 /** Puts an agent under a team: its extra.team (what the agent record shows) names the team. */
 export function moveAgentToTeam(store: Store, agentId: number, team: TeamRow): void {
+  store.transaction(() => keepTeamsNamedByAgents(store));
   const shown = { area: { id: team.areaId }, id: team.id, ...(team.leaderId !== null ? { leader_id: team.leaderId } : {}), name: team.name };
   store
     .statement(`UPDATE agents SET extra = json_set(CASE WHEN json_valid(extra) THEN extra ELSE '{}' END, '$.team', json(?)) WHERE id = ?`)

@@ -40,7 +40,8 @@ CREATE TABLE teams (
   id INTEGER PRIMARY KEY,
   area_id INTEGER NOT NULL REFERENCES areas(id) ON DELETE CASCADE,
   name TEXT NOT NULL,
-  leader_id INTEGER REFERENCES users(id) ON DELETE SET NULL
+  -- a user of users, or one an agent's extra.team named
+  leader_id INTEGER
 );
 CREATE INDEX teams_by_area ON teams(area_id);
 
