@@ -16,7 +16,7 @@ import { setDeviceCredentials } from '../host/store/credentials.js';
 import { createDevice } from '../host/store/devices.js';
 import { openDatabase } from '../host/store/better-sqlite3.js';
 import { openStore } from '../host/store/index.js';
-import { migrate, migrations } from '../host/store/migrations.js';
+import { migrate, migrations, SCHEMA_VERSION } from '../host/store/migrations.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import type { RunResult } from '../host/run-result.js';
 import { runSource, useHost } from './helpers/host.js';
@@ -307,7 +307,7 @@ describe('migration 3 (configuration backups)', () => {
     raw.close();
     const store = openStore({ path: file });
     try {
-      expect(store.db.pragma('user_version', { simple: true })).toBe(3);
+      expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
       const device = createDevice(store, 1, { displayName: 'sw', ip: '10.0.0.3' });
       writeRunResult(store, { agentId: 1, deviceId: device.id }, { status: 'success', errorType: null, message: null, variables: [], tables: [], logs: [], warnings: [], http: [], action: 'backup', limitExceeded: null, durationMs: 1, backup: { label: 'l', running: 'r', startup: null, runningBytes: 1, startupBytes: null } });
       expect(listConfigurations(store, device.id)).toHaveLength(1);

@@ -1,9 +1,17 @@
 // The company (areas, teams, moving agents) and the user (reference 1.14.0) through
 // MonitoringClient against a real server, each 2xx answer validated against the reference.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
 import { createAgentRecord } from '../host/store/agents.js';
+import { listAlertProfiles } from '../host/store/alert-profiles.js';
+import { openDatabase } from '../host/store/better-sqlite3.js';
+import { listAreas, listTeams } from '../host/store/company.js';
+import { openStore } from '../host/store/index.js';
+import { migrations } from '../host/store/migrations.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 import { expectReferenceBody, referenceErrors } from './helpers/reference-schema.js';
 
@@ -135,6 +143,33 @@ describe('getUser', () => {
     } finally {
       await namedClient.close();
       await named.close();
+    }
+  });
+});
+
+describe('migration 4 (inventory, company and alert profiles)', () => {
+  it('upgrades a version 3 store in place: its agents keep their teams, which the company lists; the catalogue is there', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'driverbox-migrate-4-')), 'v3.db');
+    const raw = openDatabase(file);
+    raw.transaction(() => {
+      for (const m of migrations.filter((m) => m.version <= 3)) m.up(raw);
+      raw.pragma('user_version = 3');
+    })();
+    raw
+      .prepare("INSERT INTO agents (display_name, creation_time, status_last_change, extra) VALUES ('old site', 1000, 1000, ?)")
+      .run(JSON.stringify({ team: { area: { id: 2 }, id: 7, name: 'Legacy' } }));
+    raw.close();
+    const store = openStore({ path: file });
+    try {
+      expect(store.db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(4);
+      expect(listAreas(store)).toEqual([
+        { id: 1, name: 'Main area' },
+        { id: 2, name: 'Area 2' },
+      ]);
+      expect(listTeams(store, 2)).toEqual([{ id: 7, areaId: 2, name: 'Legacy', leaderId: null }]);
+      expect(listAlertProfiles(store).map((p) => p.id)).toEqual([1, 2, 3, 4]);
+    } finally {
+      store.close();
     }
   });
 });
