@@ -18,6 +18,7 @@ export { recordSpeedSample } from './rtd-speed.js';
 export { addConnectionBytes } from './connections.js';
 export { setPowerAvailability } from './power.js';
 export { setAgentLimits } from './monitoring-limits.js';
+export { createAlertProfile, type NewAlertProfile, type AlertProfileRow } from './alert-profiles.js';
 export {
   setMarketplaceUsage,
   getMarketplaceAccount,
