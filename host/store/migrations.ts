@@ -43,7 +43,13 @@ export const migrations: readonly Migration[] = [
       db.exec(configurationsSchema);
     },
   },
-  { version: 4, name: 'inventory, company and alert profiles', up: (db) => db.exec(accountSchema) },
+  {
+    version: 4,
+    name: 'inventory, company and alert profiles',
+    up(db) {
+      db.exec(accountSchema);
+    },
+  },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;
