@@ -44,9 +44,9 @@ describe('inventory fields', () => {
     await client.createInventoryField('a-first', { label: '' });
     const fields = await client.getInventory();
     expect(fields).toEqual([
-      { key: 'serial', label: 'Serial number', creation_time: '2026-01-15T12:00:00Z', defined_by_user: 1 },
-      { key: 'asset tag/2', label: 'Asset tag', creation_time: '2026-01-15T12:00:01Z', defined_by_user: 1 },
-      { key: 'a-first', label: '', creation_time: '2026-01-15T12:00:02Z', defined_by_user: 1 },
+      { key: 'serial', label: 'Serial number', creation_time: '2026-01-15T12:00:00', defined_by_user: 1 },
+      { key: 'asset tag/2', label: 'Asset tag', creation_time: '2026-01-15T12:00:01', defined_by_user: 1 },
+      { key: 'a-first', label: '', creation_time: '2026-01-15T12:00:02', defined_by_user: 1 },
     ]);
     expectReferenceBody('getInventory', fields);
   });
@@ -54,7 +54,7 @@ describe('inventory fields', () => {
   it('updateInventoryField changes the label only', async () => {
     await client.updateInventoryField('serial', { label: 'Serial no.' });
     const serial = (await client.getInventory()).find((f) => f.key === 'serial');
-    expect(serial).toEqual({ key: 'serial', label: 'Serial no.', creation_time: '2026-01-15T12:00:00Z', defined_by_user: 1 });
+    expect(serial).toEqual({ key: 'serial', label: 'Serial no.', creation_time: '2026-01-15T12:00:00', defined_by_user: 1 });
   });
 
   it('409 for a key that exists; 404 to update or delete an unknown key', async () => {
@@ -115,8 +115,8 @@ describe("a device's inventory", () => {
     await client.setDeviceInventoryFieldValue(agent.id, printer.id, 'serial', 'SN-9999');
     const values = await client.getDeviceInventory(agent.id, printer.id);
     expect(values).toEqual([
-      { key: 'asset tag/2', value: 'A-77', creation_time: '2026-01-15T12:01:02Z' },
-      { key: 'serial', value: 'SN-9999', creation_time: '2026-01-15T12:01:02Z' },
+      { key: 'asset tag/2', value: 'A-77', creation_time: '2026-01-15T12:01:02' },
+      { key: 'serial', value: 'SN-9999', creation_time: '2026-01-15T12:01:02' },
     ]);
     expectReferenceBody('getDeviceInventory', values);
     // Another device's inventory is its own.
@@ -127,8 +127,8 @@ describe("a device's inventory", () => {
     expect((await put(`/agent/${agent.id}/device/${nas.id}/inventory/serial`, 'NAS 01', 'text/plain')).status).toBe(204);
     expect((await put(`/agent/${agent.id}/device/${nas.id}/inventory/a-first`, '""', 'application/json')).status).toBe(204);
     expect(await client.getDeviceInventory(agent.id, nas.id)).toEqual([
-      { key: 'a-first', value: '', creation_time: '2026-01-15T12:02:02Z' },
-      { key: 'serial', value: 'NAS 01', creation_time: '2026-01-15T12:02:02Z' },
+      { key: 'a-first', value: '', creation_time: '2026-01-15T12:02:02' },
+      { key: 'serial', value: 'NAS 01', creation_time: '2026-01-15T12:02:02' },
     ]);
   });
 

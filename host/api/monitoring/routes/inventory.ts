@@ -15,6 +15,7 @@ import {
   type InventoryFieldRow,
 } from '../../../store/inventory.js';
 import type { Store } from '../../../store/store.js';
+import { formatApiTime } from '../../../store/time.js';
 import { requireDevice } from '../access.js';
 import { ApiError, conflict, invalid, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
@@ -41,13 +42,10 @@ const deviceFieldParams = {
   properties: { ...idParams('agent_id', 'device_id').properties, inventory_field: inventoryKeyParam },
 } as const;
 
-/** RFC 3339 in UTC with its Z, the reference's date-time (strict parsers refuse a time without a zone). */
-const dateTimeOf = (ms: number): string => `${new Date(ms).toISOString().slice(0, 19)}Z`;
-
 const fieldRecord = (f: InventoryFieldRow): InventoryField => ({
   key: f.key,
   label: f.label,
-  creation_time: dateTimeOf(f.creationTime),
+  creation_time: formatApiTime(f.creationTime),
   defined_by_user: f.definedByUser,
 });
 
@@ -151,7 +149,7 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
     { schema: deviceList },
     async (request): Promise<DeviceInventoryField[]> => {
       const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-      return listDeviceInventory(store, device.id).map((v) => ({ key: v.key, value: v.value, creation_time: dateTimeOf(v.creationTime) }));
+      return listDeviceInventory(store, device.id).map((v) => ({ key: v.key, value: v.value, creation_time: formatApiTime(v.creationTime) }));
     },
   );
 

@@ -1,5 +1,7 @@
 // Records of the inventory operations (reference 1.14.0): an inventory field as the account
 // defines it, the body that defines or relabels one, and a device's value of a field.
+import { dateTime } from '../route-schema.js';
+
 export interface WriteInventoryField {
   /** What the field is for (documentation). */
   label: string;
@@ -48,7 +50,7 @@ export const inventoryFieldSchema = {
   properties: {
     key: { type: 'string', description: 'The name of the field, unique in the Inventory' },
     label: { type: 'string', description: 'A detailed description of the field, for documentation' },
-    creation_time: { type: 'string', format: 'date-time', description: 'yyyy-mm-ddThh:mm:ssZ' },
+    creation_time: dateTime,
     defined_by_user: { type: 'integer', description: 'The id of the user that defined the field; only they may change or delete it' },
   },
 } as const;
@@ -60,7 +62,7 @@ export const deviceInventoryFieldSchema = {
   properties: {
     key: { type: 'string', description: 'The name of the field, unique in the Inventory' },
     value: { type: 'string' },
-    creation_time: { type: 'string', format: 'date-time', description: "When the device's value was first set, yyyy-mm-ddThh:mm:ssZ" },
+    creation_time: { ...dateTime, description: "When the device's value was first set, yyyy-mm-ddThh:mm:ss in UTC" },
   },
 } as const;
 
