@@ -283,6 +283,31 @@ const calls: Record<string, Call> = {
   backupDeviceConfiguration: () => client.backupDeviceConfiguration(site.id, full.id),
   reEnableCustomDriverAssociations: () => client.reEnableCustomDriverAssociations({ include_unrecoverable: true }),
   deleteCustomDriverAssociation: () => client.deleteCustomDriverAssociation(driver.id, made.association!),
+  // Inventory, company, user, alert profiles (i21-c).
+  createInventoryField: () => client.createInventoryField('serial', { label: 'Serial number' }),
+  updateInventoryField: () => client.updateInventoryField('serial', { label: 'Serial no.' }),
+  getInventory: () => client.getInventory(),
+  setDeviceInventoryFieldValue: () => client.setDeviceInventoryFieldValue(site.id, full.id, 'serial', 'SN-1'),
+  getDeviceInventory: () => client.getDeviceInventory(site.id, full.id),
+  deleteDeviceInventoryField: () => client.deleteDeviceInventoryField(site.id, full.id, 'serial'),
+  deleteInventoryField: () => client.deleteInventoryField('serial'),
+  deleteInventory: () => client.deleteInventory(),
+  listAreas: () => client.listAreas(),
+  createTeam: () => client.createTeam(1, { name: 'Field', leader: { name: 'lead', password: 'pw', details: { display_name: 'Lead' } } }),
+  listTeams: () => client.listTeams(1),
+  moveAgent: async () => {
+    const [team] = await client.listTeams(1);
+    return client.moveAgent(site.id, team!.id);
+  },
+  getUser: () => client.getUser(),
+  getAlertProfiles2: () => client.getAlertProfiles2(),
+  getAlertProfiles: () => client.getAlertProfiles(1),
+  bindAlertProfileToAgent: () => client.bindAlertProfileToAgent(1, site.id),
+  getAgentAlertProfile: () => client.getAgentAlertProfile(site.id),
+  unbindAlertProfileFromAgent: () => client.unbindAlertProfileFromAgent(1, site.id),
+  bindAlertProfileToDevice: () => client.bindAlertProfileToDevice(2, site.id, full.id),
+  getDevicesAlertProfile: () => client.getDevicesAlertProfile(site.id),
+  unbindAlertProfileFromDevice: () => client.unbindAlertProfileFromDevice(2, site.id, full.id),
   deleteAgent: () => client.deleteAgent(doomedAgent.id),
 };
 
@@ -291,15 +316,11 @@ const calls: Record<string, Call> = {
  * operation out of it when its route and client method exist, and give it an entry in `calls`.
  */
 const pendingOperations = new Set<string>([
-  'MetricUsageInfo', 'getDeviceInventory', 'deleteDeviceInventoryField',
-  'setDeviceInventoryFieldValue', 'deleteInventory', 'getInventory', 'deleteInventoryField', 'createInventoryField',
-  'updateInventoryField', 'onvifSnapshot', 'getAgentIPConflicts', 'setDHCPDeviceDiscovery', 'deleteAgentExternalHostScanPolicy',
-  'getAgentExternalHostScanPolicy', 'setAgentExternalHostScanPolicy', 'getAgentInterfaces', 'deleteAgentInterfacesPolicy',
-  'getAgentInterfacesPolicy', 'setAgentInterfacesPolicy', 'deleteAgentIPScanPolicy', 'getAgentIPScanPolicy', 'setAgentIPScanPolicy',
-  'createRoutedNetwork', 'getNetworkTopology', 'moveAgent', 'listAreas', 'listTeams', 'createTeam', 'getAlertProfiles2',
-  'getAgentAlertProfile', 'getDevicesAlertProfile', 'unbindAlertProfileFromAgent', 'bindAlertProfileToAgent',
-  'unbindAlertProfileFromDevice', 'bindAlertProfileToDevice', 'getAlertProfiles',
-  'apiUsageInfo', 'listDeviceBaseTypes', 'listDeviceDetectedTypes', 'getUser',
+  'MetricUsageInfo', 'onvifSnapshot', 'getAgentIPConflicts', 'setDHCPDeviceDiscovery',
+  'deleteAgentExternalHostScanPolicy', 'getAgentExternalHostScanPolicy', 'setAgentExternalHostScanPolicy',
+  'getAgentInterfaces', 'deleteAgentInterfacesPolicy', 'getAgentInterfacesPolicy', 'setAgentInterfacesPolicy',
+  'deleteAgentIPScanPolicy', 'getAgentIPScanPolicy', 'setAgentIPScanPolicy', 'createRoutedNetwork',
+  'getNetworkTopology', 'apiUsageInfo', 'listDeviceBaseTypes', 'listDeviceDetectedTypes',
 ]);
 
 /** The operations in the order they are called: `calls` order (later calls use what earlier ones made), then the rest. */

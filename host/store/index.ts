@@ -22,6 +22,7 @@ export { setMonitoringState, setDeviceExcluded, isDeviceMonitored } from './devi
 export { defineDeviceOutlets, type OutletDefinition } from './outlets.js';
 export { addDeviceProfile, type NewDeviceProfile } from './device-profiles.js';
 export { disableAssociation, type DisabledReason } from './association-status.js';
+export { createAlertProfile, type NewAlertProfile, type AlertProfileRow } from './alert-profiles.js';
 export {
   setMarketplaceUsage,
   getMarketplaceAccount,

@@ -2,6 +2,7 @@
 // migration runs in its own transaction, so a store is always at one whole version. A store
 // written by a newer driverbox is refused rather than guessed at.
 import type Database from 'better-sqlite3';
+import { accountSchema } from './schema/account.js';
 import { configurationsSchema } from './schema/configurations.js';
 import { coreSchema } from './schema/core.js';
 import { deviceAdditionsSchema } from './schema/device-additions.js';
@@ -41,6 +42,13 @@ export const migrations: readonly Migration[] = [
     name: 'configuration backups',
     up(db) {
       db.exec(configurationsSchema);
+    },
+  },
+  {
+    version: 4,
+    name: 'inventory, company and alert profiles',
+    up(db) {
+      db.exec(accountSchema);
     },
   },
   { version: 5, name: 'device additions of 1.14.0', up: (db) => db.exec(deviceAdditionsSchema) },

@@ -11,6 +11,10 @@ import { installErrorHandling } from './error-handler.js';
 import { refuseUnusableNumbers } from './number-guard.js';
 import { API_PREFIX, buildOpenApiDocument, collectRoutes } from './openapi.js';
 import { registerActivityLogRoutes } from './routes/activity-log.js';
+import { registerAlertProfileRoutes } from './routes/alert-profiles.js';
+import { registerCompanyRoutes } from './routes/company.js';
+import { registerInventoryRoutes } from './routes/inventory.js';
+import { registerUserRoutes } from './routes/user.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerApplicationRoutes } from './routes/applications.js';
 import { registerAssociationReEnableRoutes } from './routes/association-re-enable.js';
@@ -77,6 +81,10 @@ const groups = [
   registerOutletRoutes,
   registerDeviceProfileRoutes,
   registerAssociationReEnableRoutes,
+  registerInventoryRoutes,
+  registerCompanyRoutes,
+  registerUserRoutes,
+  registerAlertProfileRoutes,
 ];
 
 export async function createMonitoringApi(options: MonitoringApiOptions): Promise<FastifyInstance> {

@@ -2,9 +2,11 @@
 // URL or a local `driverbox serve`. Method names are the reference's operation ids; each
 // operation group is a module of methods mixed into the class.
 import { activityLogOperations } from './activity-log.js';
+import { alertProfileOperations } from './alert-profiles.js';
 import { agentOperations } from './agents.js';
 import { applicationOperations } from './applications.js';
 import { associationReEnableOperations } from './association-re-enable.js';
+import { companyOperations } from './company.js';
 import { configurationOperations } from './configurations.js';
 import { deviceMonitoringOperations } from './device-monitoring.js';
 import { deviceProfileOperations } from './device-profiles.js';
@@ -14,6 +16,7 @@ import { ClientCore, type MonitoringClientOptions } from './core.js';
 import { customDriverOperations } from './custom-drivers.js';
 import { deviceOperations } from './devices.js';
 import { historyOperations } from './history.js';
+import { inventoryOperations } from './inventory.js';
 import { powerOperations } from './power.js';
 import { rtdSpeedOperations } from './rtd-speed.js';
 import { sensorOperations } from './sensors.js';
@@ -36,6 +39,9 @@ const operations = {
   ...outletOperations,
   ...deviceProfileOperations,
   ...associationReEnableOperations,
+  ...inventoryOperations,
+  ...companyOperations,
+  ...alertProfileOperations,
   getOpenApiDefinition(this: ClientCore): Promise<Record<string, unknown>> {
     return this.call('getOpenApiDefinition', 'GET', '/meta/open-api-definition');
   },
