@@ -7,6 +7,7 @@ import { coreSchema } from './schema/core.js';
 import { driversSchema } from './schema/drivers.js';
 import { marketplaceSchema } from './schema/marketplace.js';
 import { monitoringSchema } from './schema/monitoring.js';
+import { networkingSchema } from './schema/networking.js';
 import { resultsSchema } from './schema/results.js';
 import { StoreError } from './store-error.js';
 
@@ -42,6 +43,7 @@ export const migrations: readonly Migration[] = [
       db.exec(configurationsSchema);
     },
   },
+  { version: 6, name: 'agent networking, camera snapshots, API usage', up: (db) => db.exec(networkingSchema) },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;

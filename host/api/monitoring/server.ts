@@ -11,6 +11,7 @@ import { installErrorHandling } from './error-handler.js';
 import { refuseUnusableNumbers } from './number-guard.js';
 import { API_PREFIX, buildOpenApiDocument, collectRoutes } from './openapi.js';
 import { registerActivityLogRoutes } from './routes/activity-log.js';
+import { registerAssetRoutes } from './routes/assets.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerApplicationRoutes } from './routes/applications.js';
 import { registerConfigurationRoutes } from './routes/configurations.js';
@@ -19,9 +20,12 @@ import { registerCustomDriverRoutes } from './routes/custom-drivers.js';
 import { registerDeviceRoutes } from './routes/devices.js';
 import { registerHistoryRoutes } from './routes/history.js';
 import { registerMetaRoutes } from './routes/meta.js';
+import { registerMultimediaRoutes } from './routes/multimedia.js';
+import { registerNetworkingRoutes } from './routes/networking.js';
 import { registerPowerRoutes } from './routes/power.js';
 import { registerRtdSpeedRoutes } from './routes/rtd-speed.js';
 import { registerSensorRoutes } from './routes/sensors.js';
+import { registerApiUsage, registerMetricUsageRoutes, type ApiUsageLimits } from './routes/usage.js';
 import { registerVariableRoutes } from './routes/variables.js';
 
 export interface MonitoringApiOptions {
@@ -53,6 +57,8 @@ export interface MonitoringApiOptions {
    * status), outside the API prefix and its X-Api-Key check, which they handle themselves.
    */
   extraRoutes?: (app: FastifyInstance) => Promise<void>;
+  /** The limits apiUsageInfo shows (informative, not enforced); defaults in routes/usage.ts. */
+  apiUsageLimits?: ApiUsageLimits;
 }
 
 /** The route registrars, one per operation group. */
@@ -69,6 +75,10 @@ const groups = [
   registerConnectionRoutes,
   registerPowerRoutes,
   registerConfigurationRoutes,
+  registerNetworkingRoutes,
+  registerMultimediaRoutes,
+  registerAssetRoutes,
+  registerMetricUsageRoutes,
 ];
 
 export async function createMonitoringApi(options: MonitoringApiOptions): Promise<FastifyInstance> {
@@ -104,6 +114,7 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
           if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onStoreChanged();
         });
       }
+      registerApiUsage(api, { store: options.store, apiKeys: options.apiKeys, limits: options.apiUsageLimits });
       for (const register of groups) register(api, ctx);
       registerMetaRoutes(api, () => openApi);
     },
