@@ -83,11 +83,11 @@ export function registerMetricUsageRoutes(app: FastifyInstance, ctx: ApiContext)
   app.get<{ Params: { agent_id: number } }>(
     '/agent/:agent_id/metric-statistics',
     route({
-        operationId: 'MetricUsageInfo',
-        tags: ['SNMP/TCP SENSORS'],
-        summary: "The agent's sensors (SNMP, TCP) and custom-driver associations, and its sensor limit",
-        params: idParams('agent_id'),
-        response: { 200: metricUsageSchema },
+      operationId: 'MetricUsageInfo',
+      tags: ['SNMP/TCP SENSORS'],
+      summary: "The agent's sensors (SNMP, TCP) and custom-driver associations, and its sensor limit",
+      params: idParams('agent_id'),
+      response: { 200: metricUsageSchema },
     }),
     async (request): Promise<DomotzMetricUsageInformation> => {
       const agent = requireAgent(store, request.params.agent_id);
