@@ -4,12 +4,14 @@
 import { activityLogOperations } from './activity-log.js';
 import { agentOperations } from './agents.js';
 import { applicationOperations } from './applications.js';
+import { assetOperations } from './assets.js';
 import { configurationOperations } from './configurations.js';
 import { connectionOperations } from './connections.js';
 import { ClientCore, type MonitoringClientOptions } from './core.js';
 import { customDriverOperations } from './custom-drivers.js';
 import { deviceOperations } from './devices.js';
 import { historyOperations } from './history.js';
+import { networkingOperations } from './networking.js';
 import { powerOperations } from './power.js';
 import { rtdSpeedOperations } from './rtd-speed.js';
 import { sensorOperations } from './sensors.js';
@@ -28,6 +30,8 @@ const operations = {
   ...connectionOperations,
   ...powerOperations,
   ...configurationOperations,
+  ...networkingOperations,
+  ...assetOperations,
   getOpenApiDefinition(this: ClientCore): Promise<Record<string, unknown>> {
     return this.call('getOpenApiDefinition', 'GET', '/meta/open-api-definition');
   },
