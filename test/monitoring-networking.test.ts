@@ -31,7 +31,7 @@ async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
   return error;
 }
 
-async function invalidAt(promise: Promise<unknown>): Promise<{ loc: Array<string | number>; message: string }> {
+async function invalidAt(promise: Promise<unknown>): Promise<{ loc: Array<string | number>; message: string | undefined }> {
   const error = (await failure(promise)) as MonitoringValidationError;
   expect(error.status).toBe(422);
   return { loc: error.detail[0]!.loc, message: (error.body as ApiErrorBody).message };

@@ -18,6 +18,9 @@ export { recordSpeedSample } from './rtd-speed.js';
 export { addConnectionBytes } from './connections.js';
 export { setPowerAvailability } from './power.js';
 export { setAgentLimits } from './monitoring-limits.js';
+export { setAgentInterfaces, type AgentInterface } from './networking.js';
+export { recordCameraSnapshot } from './camera-snapshots.js';
+export { setDeviceType, DEVICE_BASE_TYPES, DETECTED_DEVICE_TYPES } from './device-types.js';
 export {
   setMarketplaceUsage,
   getMarketplaceAccount,
