@@ -11,6 +11,7 @@ import { recordCameraSnapshot } from '../host/store/camera-snapshots.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { setDeviceType } from '../host/store/device-types.js';
 import { createDevice, hideDevice } from '../host/store/devices.js';
+import { setAgentLimits } from '../host/store/monitoring-limits.js';
 import { getNetworkSetting, setAgentInterfaces } from '../host/store/networking.js';
 import { createSnmpSensor } from '../host/store/sensors.js';
 import { expectReferenceBody } from './helpers/reference-schema.js';
@@ -262,13 +263,26 @@ describe('onvifSnapshot', () => {
   // A 1×1 PNG.
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4280000000049454e44ae426082', 'hex');
 
-  it('answers the recorded image with its content type, logged as camera_snapshot', async () => {
+  it('answers the recorded image with its content type, a device connection counted in consumption, logged as camera_snapshot', async () => {
     recordCameraSnapshot(store, camera.id, { contentType: 'image/png', image: png });
+    const before = (await client.getConnectionConsumption(site.id)).current;
     const image = await client.onvifSnapshot(site.id, camera.id);
     expect(image.contentType).toBe('image/png');
     expect(image.data.equals(png)).toBe(true);
+    expect((await client.getConnectionConsumption(site.id)).current).toBe(before + png.length);
     const log = store.db.prepare("SELECT device_id, user FROM activity_log WHERE type = 'camera_snapshot'").all();
     expect(log).toEqual([{ device_id: camera.id, user: 'api' }]);
+  });
+
+  it('refuses a snapshot once the agent has used up its connection bytes (409)', async () => {
+    const agent = createAgentRecord(store, { displayName: 'metered' });
+    const cam = createDevice(store, agent.id, { displayName: 'cam', ip: '192.168.7.7' });
+    recordCameraSnapshot(store, cam.id, { contentType: 'image/jpeg', image: png });
+    setAgentLimits(store, agent.id, { connectionLimitBytes: png.length });
+    await client.onvifSnapshot(agent.id, cam.id);
+    const refused = await failure(client.onvifSnapshot(agent.id, cam.id));
+    expect(refused.status).toBe(409);
+    expect(refused.message).toMatch(/has consumed \d+ of its \d+ connection bytes/);
   });
 
   it('answers 404 NO_SNAPSHOT for a device without one, 404 for an unknown device', async () => {

@@ -1,7 +1,9 @@
 // Camera snapshots: driverbox speaks no ONVIF, so the image onvifSnapshot answers is one
-// recorded for the device (by a driver, an import or a test); each one served is logged as
-// camera_snapshot in the activity log, as the cloud logs the snapshots it takes.
+// recorded for the device (by a driver, an import or a test). As the cloud does, each one served
+// is a device connection whose bytes count against the agent's connection consumption (refused
+// when it is used up) and a camera_snapshot entry of the activity log.
 import { addActivity } from './activity-log.js';
+import { addConnectionBytes, createDeviceConnection } from './connections.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 
@@ -32,15 +34,22 @@ export function getCameraSnapshot(store: Store, deviceId: number): CameraSnapsho
   return row ? { contentType: row.content_type, image: row.image, takenAt: row.taken_at } : undefined;
 }
 
-/** The device's snapshot, logged as taken by user; undefined when none was recorded. */
+/**
+ * The device's snapshot, taken for user from callerIp; undefined when none was recorded.
+ * CONFLICT when the agent's connection consumption is used up.
+ */
 export function takeCameraSnapshot(
   store: Store,
   device: { agentId: number; id: number; displayName: string },
-  user: string,
+  caller: { user: string; ip: string },
 ): CameraSnapshot | undefined {
+  const { user } = caller;
   return store.transaction(() => {
     const snapshot = getCameraSnapshot(store, device.id);
     if (!snapshot) return undefined;
+    // A connection that ends as it starts (ttl 0), on ONVIF's HTTP port.
+    const connection = createDeviceConnection(store, device.agentId, device.id, { user, allowedIp: caller.ip, port: 80, protocol: 'onvif', link: '', ttlHours: 0 });
+    addConnectionBytes(store, 'device', connection.id, snapshot.image.length);
     addActivity(store, {
       agentId: device.agentId,
       deviceId: device.id,
