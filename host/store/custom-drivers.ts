@@ -1,7 +1,7 @@
 // The custom driver library: driver scripts with their parameters, inspected when stored.
 // A new version of the code bumps `version` and is inspected again; an invalid driver is
 // kept (is_valid false, with its errors) so its author can see why, but never runs.
-import { inspectDriver, type DriverInspection } from './driver-inspection.js';
+import { dataSavingFunctions, inspectDriver, type DriverInspection } from './driver-inspection.js';
 import {
   CUSTOM_DRIVER_TYPES,
   SAMPLE_PERIODS,
@@ -88,7 +88,7 @@ interface ParameterDbRow {
 const EMPTY_INSPECTION: DriverInspection = {
   actions: [],
   errors: [{ line: null, message: 'the stored inspection is unreadable', type: 'INSPECTION_ERROR' }],
-  code_inspection: { has_independent_variables: false, has_parameters: false, has_table: false },
+  code_inspection: { data_saving_functions: [], has_independent_variables: false, has_parameters: false, has_table: false },
   uses_credentials: false,
 };
 
@@ -125,6 +125,8 @@ function parameterFromDb(row: ParameterDbRow): CustomDriverParameter {
 
 function driverFromDb(store: Store, row: DriverDbRow): CustomDriverRow {
   const inspection = parseJsonColumn<DriverInspection>(row.inspection, EMPTY_INSPECTION);
+  // Inspections stored before data_saving_functions existed (reference 1.14.0) get it from the code.
+  inspection.code_inspection.data_saving_functions ??= dataSavingFunctions(row.source);
   return {
     id: row.id,
     name: row.name,

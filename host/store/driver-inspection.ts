@@ -31,9 +31,23 @@ export interface DriverCodeError {
 }
 
 export interface CodeInspection {
+  /**
+   * The entry points whose run saves data on the device (reference 1.14.0: one of them at a time per device):
+   * get_status (its variables and table) and backup (a configuration), those the driver defines, in that order.
+   */
+  data_saving_functions: string[];
   has_independent_variables: boolean;
   has_parameters: boolean;
   has_table: boolean;
+}
+
+/** The entry points of a driver whose runs save data: get_status (variables, table) and backup (configuration). */
+export const DATA_SAVING_FUNCTIONS = ['get_status', 'backup'] as const;
+
+/** data_saving_functions of a driver's code (also for inspections stored before the field existed). */
+export function dataSavingFunctions(source: string): string[] {
+  const names = new Set(listEntryPoints(source).map((e) => e.name));
+  return DATA_SAVING_FUNCTIONS.filter((name) => names.has(name));
 }
 
 export interface DriverInspection {
@@ -88,6 +102,7 @@ export function inspectDriver(source: string, filename = 'driver.js'): DriverIns
     actions,
     errors,
     code_inspection: {
+      data_saving_functions: DATA_SAVING_FUNCTIONS.filter((name) => entries.some((e) => e.name === name)),
       has_independent_variables: /\bD\s*\.\s*createVariable\s*\(/.test(code),
       has_parameters: /\bD\s*\.\s*getParameter\s*\(/.test(code),
       has_table: /\bD\s*\.\s*createTable\s*\(/.test(code),

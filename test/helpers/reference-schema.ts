@@ -36,6 +36,19 @@ export const referenceDefinitions: Readonly<Record<string, Record<string, unknow
 const ajv = new Ajv({ allErrors: true, strict: false });
 // ajv-formats is CommonJS: its default export is the plugin, which also carries itself as `.default`.
 formatsModule.default(ajv);
+// The project's spec (monitoring-public-api.md) writes date-times yyyy-mm-ddThh:mm:ss in UTC, without a zone; RFC 3339
+// (format "date-time") wants one. A real instant either way: the zone is optional, the date and time must exist.
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/i;
+ajv.addFormat('date-time', {
+  type: 'string',
+  validate: (text: string) => {
+    const m = DATE_TIME.exec(text);
+    if (!m) return false;
+    const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+    const at = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
+    return at.getUTCMonth() === mo - 1 && at.getUTCDate() === d && h < 24 && mi < 60 && s < 60;
+  },
+});
 ajv.addSchema({ $id: 'reference', definitions: reference.definitions });
 
 const validators = new Map<string, ValidateFunction>();

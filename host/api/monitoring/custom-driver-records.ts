@@ -4,6 +4,7 @@ import type { CustomDriverChange, CustomDriverRow } from '../../store/custom-dri
 import type { InputProblem } from '../../store/driver-input.js';
 import { formatApiTime } from '../../store/time.js';
 import { ApiError } from './api-error.js';
+import { withoutNulls } from './present.js';
 import type {
   CustomDriver,
   CustomDriverAssociation,
@@ -16,7 +17,7 @@ import type {
 export function customDriverRecord(driver: CustomDriverRow): CustomDriver {
   return {
     code_inspection: driver.inspection.code_inspection,
-    description: driver.description,
+    ...(driver.description === null ? {} : { description: driver.description }),
     device_ids: driver.deviceIds,
     id: driver.id,
     is_valid: driver.isValid,
@@ -34,12 +35,12 @@ export function customDriverDetails(driver: CustomDriverRow): CustomDriverDetail
     actions: driver.inspection.actions,
     code: driver.source,
     // As the reference: errors only for invalid code, parameters only when there are some.
-    ...(driver.isValid ? {} : { errors: driver.inspection.errors }),
+    ...(driver.isValid ? {} : { errors: driver.inspection.errors.map((e) => withoutNulls(e)) }),
     ...(driver.parameters.length
       ? {
           parameters: driver.parameters.map((p) => ({
             default_value: p.defaultValue as ParameterValue | null,
-            description: p.description,
+            ...(p.description === null ? {} : { description: p.description }),
             id: p.id,
             name: p.name,
             value_type: p.valueType,
@@ -58,7 +59,7 @@ export function associationRecord(association: AssociationRow): CustomDriverAsso
     last_inspection_time: formatApiTime(association.lastInspectionTime),
     parameters: association.parameters.map((p) => ({
       custom_driver_parameter_id: p.parameterId,
-      description: p.description,
+      ...(p.description === null ? {} : { description: p.description }),
       name: p.name,
       value: p.value as ParameterValue | null,
       value_type: p.valueType,

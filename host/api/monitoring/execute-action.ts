@@ -84,8 +84,8 @@ export function toExecutionResult(result: RunResult, mask?: SecretMask): CustomD
   const text = (value: string) => (mask ? mask.text(value) : value);
   return {
     elapsed: Math.round(result.durationMs),
-    errorMessage: result.message === null ? null : text(result.message),
-    errorType: result.errorType,
+    ...(result.message === null ? {} : { errorMessage: text(result.message) }),
+    ...(result.errorType === null ? {} : { errorType: result.errorType }),
     log: [...result.logs.map((l) => text(`${l.level}: ${l.message}`)), ...result.warnings.map((w) => text(`warning: ${w}`))],
     outcome: result.status,
   };

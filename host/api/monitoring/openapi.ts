@@ -1,5 +1,7 @@
-// The OpenAPI 3 document of what this server implements, built from the route schemas it
-// registered (so a route without a schema, or a schema without a route, cannot be listed).
+// The OpenAPI 3.0.3 document of what this server implements, built from the route schemas it
+// registered (so a route without a schema, or a schema without a route, cannot be listed). The
+// route schemas are JSON Schema (what Fastify's ajv takes); 3.0 has its own dialect, so each is
+// converted (toOpenApi30) and the document validates as the version it declares.
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import type { ApiRouteSchema } from './route-schema.js';
 
@@ -12,6 +14,63 @@ interface CollectedRoute {
 }
 
 type JsonSchema = Record<string, unknown>;
+
+/** The version of the Domotz Public API reference the operations follow (the document's info.version). */
+export const REFERENCE_VERSION = '1.14.0';
+
+/**
+ * A JSON Schema in OpenAPI 3.0's dialect: a type list becomes one type with `nullable: true` (or anyOf
+ * for several), `const` an enum of one, `examples` one `example`; the keywords 3.0 lacks are dropped.
+ */
+export function toOpenApi30(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(toOpenApi30);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema as JsonSchema)) {
+    switch (key) {
+      case 'type':
+        if (Array.isArray(value)) {
+          const types = value.filter((t) => t !== 'null') as string[];
+          if (types.length < value.length) out.nullable = true;
+          if (types.length === 1) out.type = types[0];
+          else if (types.length > 1) out.anyOf = types.map((type) => ({ type }));
+        } else if (value !== 'null') out.type = value;
+        else out.nullable = true;
+        break;
+      case 'const':
+        out.enum = [value];
+        break;
+      case 'examples':
+        if (Array.isArray(value) && value.length > 0) out.example = value[0];
+        break;
+      case 'properties':
+        out.properties = Object.fromEntries(Object.entries(value as JsonSchema).map(([name, prop]) => [name, toOpenApi30(prop)]));
+        break;
+      case '$id':
+      case 'patternProperties':
+      case '$schema':
+      case '$comment':
+      case 'if':
+      case 'then':
+      case 'else':
+      case 'propertyNames':
+      case 'contains':
+      case 'dependentRequired':
+      case 'unevaluatedProperties':
+        break; // not in 3.0's Schema Object; the server still validates with them
+      case 'exclusiveMinimum':
+      case 'exclusiveMaximum':
+        if (typeof value === 'number') {
+          out[key === 'exclusiveMinimum' ? 'minimum' : 'maximum'] = value;
+          out[key] = true;
+        } else out[key] = value;
+        break;
+      default:
+        out[key] = toOpenApi30(value);
+    }
+  }
+  return out;
+}
 
 /** Collects routes as they are registered; call before registering them. */
 export function collectRoutes(app: FastifyInstance): CollectedRoute[] {
@@ -39,7 +98,7 @@ function parametersOf(schema: ApiRouteSchema): JsonSchema[] {
     const { properties, required } = objectProperties(source);
     for (const [name, prop] of Object.entries(properties)) {
       const { description, ...rest } = prop as { description?: string };
-      out.push({ name, in: where, required: where === 'path' || required.includes(name), ...(description ? { description } : {}), schema: rest });
+      out.push({ name, in: where, required: where === 'path' || required.includes(name), ...(description ? { description } : {}), schema: toOpenApi30(rest) });
     }
   }
   return out;
@@ -52,7 +111,7 @@ function responsesOf(schema: ApiRouteSchema): Record<string, JsonSchema> {
     const { description, ...rest } = body as { description?: string; type?: unknown };
     const entry: JsonSchema = { description: description ?? (status.startsWith('2') ? 'Success' : 'Error') };
     const isEmpty = status === '204' || (rest.type === 'null');
-    if (!isEmpty) entry.content = { [schema.produces ?? 'application/json']: { schema: rest } };
+    if (!isEmpty) entry.content = { [schema.produces ?? 'application/json']: { schema: toOpenApi30(rest) } };
     responses[status] = entry;
   }
   if (schema.countHeader) {
@@ -69,7 +128,7 @@ function responsesOf(schema: ApiRouteSchema): Record<string, JsonSchema> {
   return responses;
 }
 
-export function buildOpenApiDocument(routes: CollectedRoute[], version: string): JsonSchema {
+export function buildOpenApiDocument(routes: CollectedRoute[], version: string = REFERENCE_VERSION): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     if (!route.url.startsWith(API_PREFIX)) continue;
@@ -84,7 +143,7 @@ export function buildOpenApiDocument(routes: CollectedRoute[], version: string):
       parameters: parametersOf(s),
       responses: responsesOf(s),
     };
-    if (s.body) operation.requestBody = { required: true, content: { 'application/json': { schema: s.body } } };
+    if (s.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toOpenApi30(s.body) } } };
     (paths[path] ??= {})[route.method] = operation;
   }
   return {

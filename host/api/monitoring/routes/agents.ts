@@ -8,6 +8,7 @@ import { requireAgent } from '../access.js';
 import type { ApiContext } from '../context.js';
 import { page } from '../query.js';
 import { idParams, pagingQuery, type ApiRouteSchema } from '../route-schema.js';
+import { withoutNulls } from '../present.js';
 import { agentDetailSchema, agentSchema, type Agent, type AgentDetail, type AgentListQuery } from '../schemas/agents.js';
 
 const TAGS = ['agent'];
@@ -18,6 +19,10 @@ const filterQuery = {
 
 /** The API record of an agent; the nested objects kept in `extra` are shown as stored. */
 export function agentRecord(row: AgentRow): Agent {
+  return withoutNulls(agentFields(row));
+}
+
+function agentFields(row: AgentRow): Agent {
   const extra = row.extra as Partial<Record<'installation_info' | 'licence' | 'location' | 'organization' | 'team', Record<string, unknown>>>;
   return {
     id: row.id,
@@ -29,7 +34,7 @@ export function agentRecord(row: AgentRow): Agent {
       status: row.accessStatus,
     },
     status: { value: row.status, last_change: formatApiTime(row.statusLastChange) },
-    version: { agent: row.agentVersion, package: row.packageVersion },
+    version: { agent: row.agentVersion ?? undefined, package: row.packageVersion ?? undefined },
     timezone: row.timezone,
     ...(extra.installation_info ? { installation_info: extra.installation_info } : {}),
     ...(extra.licence ? { licence: extra.licence } : {}),
@@ -40,7 +45,7 @@ export function agentRecord(row: AgentRow): Agent {
 }
 
 export function agentDetailRecord(row: AgentRow): AgentDetail {
-  return { ...agentRecord(row), listen_on: row.listenOn };
+  return { ...agentRecord(row), ...(row.listenOn === null ? {} : { listen_on: row.listenOn }) };
 }
 
 function filterOf(query: AgentListQuery): AgentFilter {

@@ -8,6 +8,7 @@ import { ApiError } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { page } from '../query.js';
 import { requireAgent, requireDevice } from '../access.js';
+import { withoutNulls } from '../present.js';
 import { idParams, pagingQuery, type ApiRouteSchema } from '../route-schema.js';
 import {
   agentDeviceApplicationSchema,
@@ -37,7 +38,7 @@ function filterOf(query: ApplicationQuery): ApplicationFilter {
 }
 
 function deviceApplication(row: ApplicationRow): DeviceApplication {
-  return {
+  return withoutNulls({
     application_id: row.applicationId,
     first_time_seen: formatApiTime(row.firstTimeSeen),
     name: row.name,
@@ -48,7 +49,7 @@ function deviceApplication(row: ApplicationRow): DeviceApplication {
     install_date: formatApiTimeOrNull(row.installDate),
     last_modified: formatApiTimeOrNull(row.lastModified),
     last_update: formatApiTimeOrNull(row.lastUpdate),
-  };
+  });
 }
 
 export function registerApplicationRoutes(app: FastifyInstance, ctx: ApiContext): void {

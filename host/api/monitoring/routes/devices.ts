@@ -20,6 +20,7 @@ import { requireAgent, requireDevice } from '../access.js';
 import { ApiError, invalid, type ErrorDetail } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { API_PREFIX } from '../openapi.js';
+import { withoutNulls } from '../present.js';
 import { idParams, type ApiRouteSchema } from '../route-schema.js';
 import {
   deviceCredentialsSchema,
@@ -46,6 +47,10 @@ export const DEFAULT_SNMP_AUTHENTICATION: SnmpAuthentication = { version: 'V2', 
 
 /** The API record of a device: the common fields, plus the IpDevice fields for IP protocols. */
 export function deviceRecord(row: DeviceRow): Device {
+  return withoutNulls(deviceFields(row));
+}
+
+function deviceFields(row: DeviceRow): Device {
   const record: Device = {
     id: row.id,
     main_id: row.mainId ?? row.id,
@@ -65,15 +70,15 @@ export function deviceRecord(row: DeviceRow): Device {
     // The agent probes its devices itself: what it knows of them it learnt over IP.
     agent_reachable: true,
     ip_addresses: row.ipAddresses,
-    last_status_change: formatApiTimeOrNull(row.lastStatusChange),
-    model: row.model,
-    vendor: row.vendor,
+    last_status_change: formatApiTimeOrNull(row.lastStatusChange) ?? undefined,
+    model: row.model ?? undefined,
+    vendor: row.vendor ?? undefined,
     open_ports: row.openPorts,
   });
   if (row.protocol === 'IP_EXTERNAL') {
-    record.names = { host: row.hostName };
+    record.names = { host: row.hostName ?? undefined };
   } else {
-    record.hw_address = row.macAddress;
+    record.hw_address = row.macAddress ?? undefined;
     record.is_jammed = false;
     if (row.hostName) record.names = { host: row.hostName };
   }

@@ -6,6 +6,7 @@ import { formatApiTime } from '../../../store/time.js';
 import type { ApiContext } from '../context.js';
 import { timeWindow } from '../query.js';
 import { requireAgent, requireDevice } from '../access.js';
+import { withoutNulls } from '../present.js';
 import { idParams, timeWindowQuery, type ApiRouteSchema } from '../route-schema.js';
 import {
   rtdHistorySampleSchema,
@@ -39,7 +40,7 @@ export function registerRtdSpeedRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     async (request): Promise<DeviceRTDStatistics[]> => {
       requireAgent(store, request.params.agent_id);
-      return agentRtdStatistics(store, request.params.agent_id).map((s) => ({
+      return agentRtdStatistics(store, request.params.agent_id).map((s) => withoutNulls({
         device_id: s.deviceId,
         timestamp: formatApiTime(s.timestamp),
         avg_min: formatMs(s.avgMinMs),
@@ -65,7 +66,7 @@ export function registerRtdSpeedRoutes(app: FastifyInstance, ctx: ApiContext): v
     async (request): Promise<DeviceRTDHistorySample[]> => {
       const device = requireDevice(store, request.params.agent_id, request.params.device_id);
       const { from, to } = timeWindow(request.query, store.now());
-      return deviceRtdHistory(store, device.id, from, to).map((s) => ({
+      return deviceRtdHistory(store, device.id, from, to).map((s) => withoutNulls({
         timestamp: formatApiTime(s.timestamp),
         min: formatMs(s.minMs),
         max: formatMs(s.maxMs),

@@ -88,7 +88,7 @@ function agentEye(row: SnmpSensorRow): SnmpAgentEye {
 }
 
 function deviceEye(row: SnmpSensorRow): SnmpEye {
-  return { ...agentEye(row), last_update: formatApiTimeOrNull(row.lastUpdate), latest_value: row.latestValue, latest_enum_value: row.latestEnumValue };
+  return { ...agentEye(row), last_update: formatApiTimeOrNull(row.lastUpdate), latest_value: row.latestValue, ...(row.latestEnumValue === null ? {} : { latest_enum_value: row.latestEnumValue }) };
 }
 
 function tcpEye(row: TcpSensorRow): TcpEye {
@@ -223,7 +223,7 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
     async (request) => {
       const sensor = requireSensor(request.params);
       const { from, to } = timeWindow(request.query, store.now());
-      return snmpSensorHistory(store, sensor.id, from, to).map((s) => ({ timestamp: formatApiTime(s.timestamp), value: s.value, enum_value: s.enumValue }));
+      return snmpSensorHistory(store, sensor.id, from, to).map((s) => ({ timestamp: formatApiTime(s.timestamp), value: s.value, ...(s.enumValue === null ? {} : { enum_value: s.enumValue }) }));
     },
   );
 

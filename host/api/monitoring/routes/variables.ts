@@ -17,6 +17,7 @@ import {
 import { ApiError, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { page, timeWindow } from '../query.js';
+import { withoutNulls } from '../present.js';
 import { idParams, pagingQuery, timeWindowQuery, type ApiRouteSchema } from '../route-schema.js';
 import {
   agentDeviceVariableSchema,
@@ -74,7 +75,7 @@ function filtersOf(query: FilterQuery): VariableFilters {
 }
 
 function toVariable(row: VariableRow): Variable {
-  return {
+  return withoutNulls({
     id: row.id,
     path: row.path,
     label: row.label,
@@ -85,7 +86,7 @@ function toVariable(row: VariableRow): Variable {
     has_history: row.hasHistory,
     creation_time: formatApiTimeOrNull(row.creationTime),
     value_update_time: formatApiTimeOrNull(row.valueUpdateTime),
-  };
+  });
 }
 
 function list(store: Store, scope: VariableScope, query: ListQuery): VariableRow[] {

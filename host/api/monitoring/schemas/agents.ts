@@ -1,6 +1,7 @@
 // Agent records of the Monitoring API: TypeScript types for the client, JSON schemas for the
 // server (validation, serialization, the OpenAPI document). Field names are the reference's.
-import { dateTime, nullableDateTime } from '../route-schema.js';
+// An unknown optional field is left out (present.ts), never null: reference 1.14.0 types none nullable.
+import { dateTime } from '../route-schema.js';
 
 export type AgentAccessStatus = 'OWNED' | 'PROPOSED' | 'GRANTED' | 'ASSIGNED';
 
@@ -9,24 +10,24 @@ export interface Agent {
   display_name: string;
   creation_time?: string;
   access_right?: { api_enabled?: boolean; granting_user?: { name?: string }; status?: AgentAccessStatus };
-  installation_info?: { contract_id?: string | null; customer_id?: string | null };
+  installation_info?: { contract_id?: string; customer_id?: string };
   licence?: {
-    activation_time?: string | null;
-    expiration_time?: string | null;
-    bound_mac_address?: string | null;
-    code?: string | null;
-    id?: number | null;
+    activation_time?: string;
+    expiration_time?: string;
+    bound_mac_address?: string;
+    code?: string;
+    id?: number;
   };
-  location?: { latitude?: string | null; longitude?: string | null };
-  organization?: { id?: number | null; name?: string | null };
+  location?: { latitude?: string; longitude?: string };
+  organization?: { id?: number; name?: string };
   status?: { value?: 'ONLINE' | 'OFFLINE'; last_change?: string };
-  team?: { area?: { id?: number | null }; id?: number | null; leader_id?: number | null; name?: string | null };
+  team?: { area?: { id?: number }; id?: number; leader_id?: number; name?: string };
   timezone?: string;
-  version?: { agent?: string | null; package?: string | null };
+  version?: { agent?: string; package?: string };
 }
 
 export interface AgentDetail extends Agent {
-  listen_on?: string | null;
+  listen_on?: string;
 }
 
 export interface AgentListQuery {
@@ -36,8 +37,8 @@ export interface AgentListQuery {
   team_name?: string;
 }
 
-const nullableString = { type: ['string', 'null'] } as const;
-const nullableInteger = { type: ['integer', 'null'] } as const;
+const optionalString = { type: 'string' } as const;
+const optionalInteger = { type: 'integer' } as const;
 
 const agentProperties = {
   id: { type: 'integer' },
@@ -51,27 +52,27 @@ const agentProperties = {
       status: { type: 'string', enum: ['OWNED', 'PROPOSED', 'GRANTED', 'ASSIGNED'] },
     },
   },
-  installation_info: { type: 'object', properties: { contract_id: nullableString, customer_id: nullableString } },
+  installation_info: { type: 'object', properties: { contract_id: optionalString, customer_id: optionalString } },
   licence: {
     type: 'object',
     properties: {
-      activation_time: nullableDateTime,
-      expiration_time: nullableDateTime,
-      bound_mac_address: nullableString,
-      code: nullableString,
-      id: nullableInteger,
+      activation_time: dateTime,
+      expiration_time: dateTime,
+      bound_mac_address: optionalString,
+      code: optionalString,
+      id: optionalInteger,
     },
   },
-  location: { type: 'object', properties: { latitude: nullableString, longitude: nullableString } },
-  organization: { type: 'object', properties: { id: nullableInteger, name: nullableString } },
+  location: { type: 'object', properties: { latitude: optionalString, longitude: optionalString } },
+  organization: { type: 'object', properties: { id: optionalInteger, name: optionalString } },
   status: { type: 'object', properties: { value: { type: 'string', enum: ['ONLINE', 'OFFLINE'] }, last_change: dateTime } },
   team: {
     type: 'object',
     description: 'The team and company area; only for companies',
-    properties: { area: { type: 'object', properties: { id: nullableInteger } }, id: nullableInteger, leader_id: nullableInteger, name: nullableString },
+    properties: { area: { type: 'object', properties: { id: optionalInteger } }, id: optionalInteger, leader_id: optionalInteger, name: optionalString },
   },
   timezone: { type: 'string' },
-  version: { type: 'object', properties: { agent: nullableString, package: nullableString } },
+  version: { type: 'object', properties: { agent: optionalString, package: optionalString } },
 } as const;
 
 export const agentSchema = { type: 'object', required: ['id', 'display_name'], properties: agentProperties } as const;
@@ -81,6 +82,6 @@ export const agentDetailSchema = {
   required: ['id', 'display_name'],
   properties: {
     ...agentProperties,
-    listen_on: { type: ['string', 'null'], description: 'The address and port the agent listens on; the last known one when offline' },
+    listen_on: { type: 'string', description: 'The address and port the agent listens on; the last known one when offline' },
   },
 } as const;

@@ -1,17 +1,18 @@
 // Records of the application operations (tag "device"): applications found on devices.
-import { nullableDateTime, dateTime } from '../route-schema.js';
+import { dateTime } from '../route-schema.js';
 
+/** An unknown optional field is left out, never null (reference 1.14.0). */
 export interface DeviceApplication {
   application_id: string;
   first_time_seen: string;
-  name: string | null;
-  publisher: string | null;
-  version: string | null;
-  info: string | null;
-  install_location: string | null;
-  install_date: string | null;
-  last_modified: string | null;
-  last_update: string | null;
+  name?: string;
+  publisher?: string;
+  version?: string;
+  info?: string;
+  install_location?: string;
+  install_date?: string;
+  last_modified?: string;
+  last_update?: string;
 }
 
 export interface AgentDeviceApplication extends DeviceApplication {
@@ -28,19 +29,19 @@ export interface ApplicationQuery {
   device_ids?: string;
 }
 
-const nullableString = { type: ['string', 'null'] } as const;
+const optionalString = { type: 'string' } as const;
 
 const deviceApplicationProperties = {
   application_id: { type: 'string' },
   first_time_seen: dateTime,
-  name: nullableString,
-  publisher: nullableString,
-  version: nullableString,
-  info: nullableString,
-  install_location: nullableString,
-  install_date: nullableDateTime,
-  last_modified: nullableDateTime,
-  last_update: nullableDateTime,
+  name: optionalString,
+  publisher: optionalString,
+  version: optionalString,
+  info: optionalString,
+  install_location: optionalString,
+  install_date: dateTime,
+  last_modified: dateTime,
+  last_update: dateTime,
 } as const;
 
 export const deviceApplicationSchema = {

@@ -9,6 +9,8 @@ export type CustomDriverType = 'GENERIC' | 'CONFIGURATION_MANAGEMENT';
 export type ParameterValue = string | number | string[];
 
 export interface CodeInspection {
+  /** The entry points whose run saves data (get_status, backup), those the driver defines. */
+  data_saving_functions: string[];
   has_independent_variables: boolean;
   has_parameters: boolean;
   has_table: boolean;
@@ -16,7 +18,7 @@ export interface CodeInspection {
 
 export interface CustomDriver {
   code_inspection: CodeInspection;
-  description?: string | null;
+  description?: string;
   device_ids: number[];
   id: number;
   is_valid: boolean;
@@ -35,14 +37,14 @@ export interface CustomDriverAction {
 }
 
 export interface CustomDriverCodeError {
-  line?: number | null;
+  line?: number;
   message?: string;
   type: string;
 }
 
 export interface CustomDriverParameter {
   default_value?: ParameterValue | null;
-  description?: string | null;
+  description?: string;
   id: number;
   name: string;
   value_type: ParameterValueType;
@@ -52,7 +54,7 @@ export interface CustomDriverDetails {
   actions: CustomDriverAction[];
   code: string;
   code_inspection: CodeInspection;
-  description?: string | null;
+  description?: string;
   /** Only when the code is invalid. */
   errors?: CustomDriverCodeError[];
   id: number;
@@ -69,7 +71,7 @@ export interface CustomDriverDetails {
 
 export interface CustomDriverAssociationParameter {
   custom_driver_parameter_id: number;
-  description?: string | null;
+  description?: string;
   name: string;
   value?: ParameterValue | null;
   value_type: ParameterValueType;
@@ -109,8 +111,8 @@ export interface CustomDriverAssociationParameterCreation {
 
 export interface CustomDriverExecutionResult {
   elapsed?: number;
-  errorMessage?: string | null;
-  errorType?: string | null;
+  errorMessage?: string;
+  errorType?: string;
   log?: string[];
   outcome: 'success' | 'failure' | 'undefined';
 }
@@ -132,14 +134,16 @@ export type CustomDriverUpdate = Partial<CustomDriverCreation>;
 // ---- JSON schemas -------------------------------------------------------------------------
 
 const nullableString = { type: ['string', 'null'] } as const;
+const optionalString = { type: 'string' } as const;
 const anyValue = { description: 'A number (NUMBER), a string (STRING) or an array of strings (LIST); null when unset' } as const;
 const valueType = { type: 'string', enum: ['STRING', 'NUMBER', 'LIST'] } as const;
 const driverType = { type: 'string', enum: ['GENERIC', 'CONFIGURATION_MANAGEMENT'] } as const;
 
 export const codeInspectionSchema = {
   type: 'object',
-  required: ['has_independent_variables', 'has_parameters', 'has_table'],
+  required: ['data_saving_functions', 'has_independent_variables', 'has_parameters', 'has_table'],
   properties: {
+    data_saving_functions: { type: 'array', items: { type: 'string' }, description: 'The entry points whose run saves data (get_status, backup); one at a time per device' },
     has_independent_variables: { type: 'boolean' },
     has_parameters: { type: 'boolean' },
     has_table: { type: 'boolean' },
@@ -151,7 +155,7 @@ export const customDriverSchema = {
   required: ['code_inspection', 'device_ids', 'id', 'is_valid', 'minimal_sample_period', 'name', 'requires_credentials', 'type'],
   properties: {
     code_inspection: codeInspectionSchema,
-    description: nullableString,
+    description: optionalString,
     device_ids: { type: 'array', items: { type: 'integer' } },
     id: { type: 'integer' },
     is_valid: { type: 'boolean' },
@@ -176,13 +180,13 @@ export const customDriverDetailsSchema = {
     },
     code: { type: 'string' },
     code_inspection: codeInspectionSchema,
-    description: nullableString,
+    description: optionalString,
     errors: {
       type: 'array',
       items: {
         type: 'object',
         required: ['type'],
-        properties: { line: { type: ['integer', 'null'] }, message: { type: 'string' }, type: { type: 'string' } },
+        properties: { line: { type: 'integer' }, message: { type: 'string' }, type: { type: 'string' } },
       },
     },
     id: { type: 'integer' },
@@ -194,7 +198,7 @@ export const customDriverDetailsSchema = {
       items: {
         type: 'object',
         required: ['id', 'name', 'value_type'],
-        properties: { default_value: anyValue, description: nullableString, id: { type: 'integer' }, name: { type: 'string' }, value_type: valueType },
+        properties: { default_value: anyValue, description: optionalString, id: { type: 'integer' }, name: { type: 'string' }, value_type: valueType },
       },
     },
     requires_credentials: { type: 'boolean' },
@@ -218,7 +222,7 @@ export const customDriverAssociationSchema = {
         required: ['custom_driver_parameter_id', 'name', 'value_type'],
         properties: {
           custom_driver_parameter_id: { type: 'integer' },
-          description: nullableString,
+          description: optionalString,
           name: { type: 'string' },
           value: anyValue,
           value_type: valueType,
@@ -276,8 +280,8 @@ export const executionResultSchema = {
   required: ['outcome'],
   properties: {
     elapsed: { type: 'integer', description: 'ms' },
-    errorMessage: nullableString,
-    errorType: nullableString,
+    errorMessage: optionalString,
+    errorType: optionalString,
     log: { type: 'array', items: { type: 'string' } },
     outcome: { type: 'string', enum: ['success', 'failure', 'undefined'] },
   },

@@ -2,6 +2,7 @@
 // client, JSON schemas for the server. One record type covers every protocol: IP devices
 // carry the IpDevice fields (status, ip_addresses, agent_reachable…) and hw_address / names,
 // external hosts carry names.host, DUMMY devices only the common fields.
+// An unknown optional field is left out (present.ts), never null: reference 1.14.0 types none nullable.
 import { dateTime } from '../route-schema.js';
 
 export type DeviceProtocol = 'IP' | 'DUMMY' | 'IP_EXTERNAL';
@@ -16,21 +17,21 @@ export interface Device {
   first_seen_on?: string;
   authentication_status?: AuthenticationStatus;
   importance?: 'VITAL' | 'FLOATING';
-  details?: { firmware_version?: string | null; room?: string | null; serial?: string | null; zone?: string | null };
-  os?: { build?: string | null; name?: string | null; version?: string | null };
-  type?: { detected_id?: number | null; id?: number | null; label?: string | null };
-  user_data?: { model?: string | null; name?: string | null; type?: number | null; vendor?: string | null };
+  details?: { firmware_version?: string; room?: string; serial?: string; zone?: string };
+  os?: { build?: string; name?: string; version?: string };
+  type?: { detected_id?: number; id?: number; label?: string };
+  user_data?: { model?: string; name?: string; type?: number; vendor?: string };
   // IP and IP_EXTERNAL devices
   status?: DeviceStatusValue;
   agent_reachable?: boolean;
   ip_addresses?: string[];
-  last_status_change?: string | null;
-  model?: string | null;
-  vendor?: string | null;
+  last_status_change?: string;
+  model?: string;
+  vendor?: string;
   open_ports?: { tcp?: number[]; udp?: number[] };
-  names?: { host?: string | null; inspection?: string | null };
+  names?: { host?: string; inspection?: string };
   // IP devices
-  hw_address?: string | null;
+  hw_address?: string;
   is_jammed?: boolean;
 }
 
@@ -82,8 +83,8 @@ export interface SnmpCommunity {
   write?: string;
 }
 
-const nullableString = { type: ['string', 'null'] } as const;
-const nullableInteger = { type: ['integer', 'null'] } as const;
+const optionalString = { type: 'string' } as const;
+const optionalInteger = { type: 'integer' } as const;
 
 export const deviceSchema = {
   type: 'object',
@@ -98,20 +99,20 @@ export const deviceSchema = {
     importance: { type: 'string', enum: ['VITAL', 'FLOATING'] },
     details: {
       type: 'object',
-      properties: { firmware_version: nullableString, room: nullableString, serial: nullableString, zone: nullableString },
+      properties: { firmware_version: optionalString, room: optionalString, serial: optionalString, zone: optionalString },
     },
-    os: { type: 'object', properties: { build: nullableString, name: nullableString, version: nullableString } },
-    type: { type: 'object', properties: { detected_id: nullableInteger, id: nullableInteger, label: nullableString } },
-    user_data: { type: 'object', properties: { model: nullableString, name: nullableString, type: nullableInteger, vendor: nullableString } },
+    os: { type: 'object', properties: { build: optionalString, name: optionalString, version: optionalString } },
+    type: { type: 'object', properties: { detected_id: optionalInteger, id: optionalInteger, label: optionalString } },
+    user_data: { type: 'object', properties: { model: optionalString, name: optionalString, type: optionalInteger, vendor: optionalString } },
     status: { type: 'string', enum: ['ONLINE', 'OFFLINE', 'DOWN', 'HIDDEN'], description: 'IP and IP_EXTERNAL devices; HIDDEN for a hidden device' },
     agent_reachable: { type: 'boolean' },
     ip_addresses: { type: 'array', items: { type: 'string' } },
-    last_status_change: { type: ['string', 'null'], description: 'yyyy-mm-ddThh:mm:ss in UTC' },
-    model: nullableString,
-    vendor: nullableString,
+    last_status_change: dateTime,
+    model: optionalString,
+    vendor: optionalString,
     open_ports: { type: 'object', properties: { tcp: { type: 'array', items: { type: 'integer' } }, udp: { type: 'array', items: { type: 'integer' } } } },
-    names: { type: 'object', properties: { host: nullableString, inspection: nullableString } },
-    hw_address: { type: ['string', 'null'], description: 'MAC address (IP devices)' },
+    names: { type: 'object', properties: { host: optionalString, inspection: optionalString } },
+    hw_address: { type: 'string', description: 'MAC address (IP devices)' },
     is_jammed: { type: 'boolean' },
   },
 } as const;

@@ -5,19 +5,19 @@ import { dateTime } from '../route-schema.js';
 export interface DeviceRTDStatistics {
   device_id: number;
   timestamp: string;
-  avg_min: string | null;
-  avg_max: string | null;
-  avg_median: string | null;
-  latest_median: string | null;
+  avg_min?: string;
+  avg_max?: string;
+  avg_median?: string;
+  latest_median?: string;
   latest_sent_packet_count: number;
   latest_lost_packet_count: number;
 }
 
 export interface DeviceRTDHistorySample {
   timestamp: string;
-  min: string | null;
-  max: string | null;
-  median: string | null;
+  min?: string;
+  max?: string;
+  median?: string;
   sent_packet_count: number;
   lost_packet_count: number;
 }
@@ -28,7 +28,7 @@ export interface NetworkSpeedSample {
   values: [number, number];
 }
 
-const ms = { type: ['string', 'null'], description: 'milliseconds, decimal; null when every packet was lost' } as const;
+const ms = { type: 'string', description: 'milliseconds, decimal; left out when every packet was lost' } as const;
 
 export const rtdStatisticsSchema = {
   type: 'object',

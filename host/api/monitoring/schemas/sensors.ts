@@ -16,7 +16,8 @@ export interface SnmpEye extends SnmpAgentEye {
   /** null until the sensor's first sample. */
   last_update: string | null;
   latest_value: string | null;
-  latest_enum_value: string | null;
+  /** Left out when the value is not an enum's (never null: reference 1.14.0). */
+  latest_enum_value?: string;
 }
 
 export interface SnmpEyeCreation {
@@ -63,7 +64,7 @@ export interface SnmpTriggerCreation {
 export interface SnmpHistorySample {
   timestamp: string;
   value: string;
-  enum_value: string | null;
+  enum_value?: string;
 }
 
 export interface EyesUsageInformation {
@@ -99,7 +100,7 @@ export const snmpEyeSchema = {
     ...snmpAgentEyeProperties,
     last_update: { ...nullableDateTime, description: 'Time of the latest sample; null before the first' },
     latest_value: { type: ['string', 'null'], description: 'The latest value read; null before the first sample' },
-    latest_enum_value: { type: ['string', 'null'] },
+    latest_enum_value: { type: 'string' },
   },
 } as const;
 
@@ -173,7 +174,7 @@ export const snmpTriggerAlertCreationSchema = { type: 'object', additionalProper
 export const snmpHistorySampleSchema = {
   type: 'object',
   required: ['timestamp', 'value'],
-  properties: { timestamp: dateTime, value: { type: 'string' }, enum_value: { type: ['string', 'null'] } },
+  properties: { timestamp: dateTime, value: { type: 'string' }, enum_value: { type: 'string' } },
 } as const;
 
 export const eyesUsageSchema = {

@@ -1,20 +1,20 @@
 // Variable records of the Monitoring API (DeviceVariable, AgentVariable, AgentDeviceVariable,
 // VariableHistorySample), as TypeScript types for the client and JSON schemas for the server.
-import { dateTime, nullableDateTime } from '../route-schema.js';
+import { dateTime } from '../route-schema.js';
 
-/** DeviceVariable / AgentVariable. Optional fields of the reference are null when unknown. */
+/** DeviceVariable / AgentVariable. An optional field of the reference is left out when unknown (never null). */
 export interface Variable {
   id: number;
   path: string;
-  label: string | null;
-  unit: string | null;
-  value: string | null;
-  previous_value: string | null;
-  /** Null for variables written by drivers (see docs/monitoring-api/variables.md). */
-  metric: string | null;
+  label?: string;
+  unit?: string;
+  value?: string;
+  previous_value?: string;
+  /** Left out for variables written by drivers (see docs/monitoring-api/variables.md). */
+  metric?: string;
   has_history: boolean;
-  creation_time: string | null;
-  value_update_time: string | null;
+  creation_time?: string;
+  value_update_time?: string;
 }
 
 /** A variable of the agent-wide device variable list. */
@@ -56,18 +56,19 @@ export interface AgentDeviceVariableListQuery extends Omit<VariableListQuery, 's
 }
 
 const nullableString = { type: ['string', 'null'] } as const;
+const optionalString = { type: 'string' } as const;
 
 const variableProperties = {
   id: { type: 'integer', description: 'The ID of the variable' },
   path: { type: 'string', description: 'The variable path (the uid the driver gave it)' },
-  label: nullableString,
-  unit: nullableString,
-  value: nullableString,
-  previous_value: { type: ['string', 'null'], description: 'The value this one replaced' },
-  metric: nullableString,
+  label: optionalString,
+  unit: optionalString,
+  value: optionalString,
+  previous_value: { type: 'string', description: 'The value this one replaced' },
+  metric: optionalString,
   has_history: { type: 'boolean', description: 'If true the history can be read with getVariableHistory' },
-  creation_time: nullableDateTime,
-  value_update_time: nullableDateTime,
+  creation_time: dateTime,
+  value_update_time: dateTime,
 } as const;
 
 export const variableSchema = {
