@@ -40,10 +40,7 @@ describe('applications of an Enterprise Plan agent', () => {
       name: 'Mozilla Firefox',
       publisher: 'Mozilla',
       version: '133.0',
-      info: null,
-      install_location: null,
       install_date: '2025-06-01T00:00:00',
-      last_modified: null,
       last_update: '2026-01-15T12:00:00',
     });
     const second = await client.listAgentDeviceApplications(enterprise.id, { page_number: 1 });

@@ -95,7 +95,7 @@ describe('the driver library', () => {
     });
     expect(next.version).toBe(2);
     expect(next.actions).toEqual([{ id: 4, label: 'Ping', documentation: '', line: 6 }]);
-    expect(next.code_inspection).toEqual({ has_independent_variables: true, has_parameters: true, has_table: false });
+    expect(next.code_inspection).toEqual({ data_saving_functions: ['get_status'], has_independent_variables: true, has_parameters: true, has_table: false });
     expect(next.parameters?.[0]).toMatchObject({ id: driver.parameters![0]!.id, name: 'site', default_value: 'hq' });
     expect(next.parameters?.[1]).toMatchObject({ name: 'hosts', value_type: 'LIST', default_value: ['a', 'b'] });
   });
@@ -305,7 +305,7 @@ describe('executing actions', () => {
     const plan = planExecution(api.store, { customDriverId: pduId, agentId: agent.id, deviceId: pduDeviceId, actionId: 2 });
     expect(plan.action).toBe('custom_2');
     const execution = toExecutionResult(await runPlannedAction(api.store, host, plan));
-    expect(execution).toEqual({ outcome: 'success', errorType: null, errorMessage: null, log: [], elapsed: expect.any(Number) });
+    expect(execution).toEqual({ outcome: 'success', log: [], elapsed: expect.any(Number) });
     expect(pdu.state).toBe('outlet-2-off');
     const cycle = toExecutionResult(await runPlannedAction(api.store, host, planExecution(api.store, { customDriverId: pduId, agentId: agent.id, deviceId: pduDeviceId, actionId: 1 })));
     expect(cycle.log).toEqual(['info: outlet 2 power-cycled']);

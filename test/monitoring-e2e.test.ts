@@ -71,8 +71,8 @@ describe('a driver through the Monitoring API', () => {
 
     const variables = await api.client.listDeviceVariables(agent.id, device.id, { sort_by: 'path' });
     expect(variables.map((v) => [v.path, v.label, v.value, v.previous_value, v.unit])).toEqual([
-      ['mode', 'Mode', 'eco', 'eco', null],
-      ['site', 'Site', 'attic', 'attic', null],
+      ['mode', 'Mode', 'eco', 'eco', undefined],
+      ['site', 'Site', 'attic', 'attic', undefined],
       ['temperature', 'Temperature', '23', '21.5', 'C'],
     ]);
     expect(await api.client.countDeviceVariables(agent.id, device.id)).toBe(3);

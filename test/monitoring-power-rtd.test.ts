@@ -82,10 +82,6 @@ describe('RTD', () => {
       {
         device_id: camera.id,
         timestamp: '2026-01-15T11:00:00',
-        avg_min: null,
-        avg_max: null,
-        avg_median: null,
-        latest_median: null,
         latest_sent_packet_count: 2,
         latest_lost_packet_count: 2,
       },

@@ -49,7 +49,7 @@ describe('SNMP sensors', () => {
     await client.createEyeSNMP(agent.id, device2.id, { name: 'toner', oid: '.1.3.6.1.2.1.43.11.1.1.9.1.1', category: 'CONSUMABLE', value_type: 'STRING' });
     const eyes = await client.listEyesSNMP(agent.id, device.id);
     expect(eyes).toEqual([
-      { id: expect.any(Number), device_id: device.id, name: 'uptime', oid: '1.3.6.1.2.1.1.3.0', category: 'OTHER', value_type: 'NUMERIC', last_update: null, latest_value: null, latest_enum_value: null },
+      { id: expect.any(Number), device_id: device.id, name: 'uptime', oid: '1.3.6.1.2.1.1.3.0', category: 'OTHER', value_type: 'NUMERIC', last_update: null, latest_value: null },
     ]);
     const all = await client.listAgentEyesSNMP(agent.id);
     expect(all.map((e) => [e.device_id, e.name])).toEqual([[device.id, 'uptime'], [device2.id, 'toner']]);
@@ -73,8 +73,8 @@ describe('SNMP sensors', () => {
     expect(latest).toMatchObject({ latest_value: '300', last_update: '2026-01-15T11:59:00' });
     const week = await client.getEyesSNMPHistory(agent.id, device.id, eye!.id);
     expect(week).toEqual([
-      { timestamp: '2026-01-15T11:00:00', value: '250', enum_value: null },
-      { timestamp: '2026-01-15T11:59:00', value: '300', enum_value: null },
+      { timestamp: '2026-01-15T11:00:00', value: '250' },
+      { timestamp: '2026-01-15T11:59:00', value: '300' },
     ]);
     const all = await client.getEyesSNMPHistory(agent.id, device.id, eye!.id, { from: '2026-01-01T00:00:00', to: '2026-01-15T11:30:00' });
     expect(all.map((s) => s.value)).toEqual(['100', '250']);
