@@ -8,11 +8,13 @@ import { startMonitoringServer } from '../host/api/monitoring/server.js';
 import { createAgentRecord } from '../host/store/agents.js';
 import { addActivity } from '../host/store/activity-log.js';
 import { recordApplications } from '../host/store/applications.js';
+import { recordCameraSnapshot } from '../host/store/camera-snapshots.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { addDeviceProfile } from '../host/store/device-profiles.js';
 import { createDevice, createExternalHost } from '../host/store/devices.js';
 import { defineDeviceOutlets } from '../host/store/outlets.js';
 import { writeRunResult } from '../host/store/report-run.js';
+import { setAgentInterfaces } from '../host/store/networking.js';
 import { recordRtdSample, recordSpeedSample } from '../host/store/rtd-speed.js';
 import { createTcpSensor, recordSnmpSample } from '../host/store/sensors.js';
 import { setAgentStatus, setDeviceStatus } from '../host/store/status-history.js';
@@ -308,6 +310,34 @@ const calls: Record<string, Call> = {
   bindAlertProfileToDevice: () => client.bindAlertProfileToDevice(2, site.id, full.id),
   getDevicesAlertProfile: () => client.getDevicesAlertProfile(site.id),
   unbindAlertProfileFromDevice: () => client.unbindAlertProfileFromDevice(2, site.id, full.id),
+  // networking, topology, multimedia, assets, usage (worker E)
+  createRoutedNetwork: () => client.createRoutedNetwork(site.id, { name: 'plant floor', address: '10.20.0.0', netmask: 16 }),
+  getAgentInterfaces: () => {
+    setAgentInterfaces(store, site.id, [{ name: 'eth0', address: '192.168.1.2', netmask: 24, macAddress: '00:11:22:33:44:55' }, { name: 'wlan0' }]);
+    return client.getAgentInterfaces(site.id);
+  },
+  setAgentInterfacesPolicy: () => client.setAgentInterfacesPolicy(site.id, { policy: 'deny', rules: ['docker*'] }),
+  getAgentInterfacesPolicy: () => client.getAgentInterfacesPolicy(site.id),
+  deleteAgentInterfacesPolicy: () => client.deleteAgentInterfacesPolicy(site.id),
+  setAgentIPScanPolicy: () =>
+    client.setAgentIPScanPolicy(site.id, { forced_ip_addresses: ['192.168.1.20'], forced_ip_ranges: [{ start: '192.168.1.1', end: '192.168.1.10' }] }),
+  getAgentIPScanPolicy: () => client.getAgentIPScanPolicy(site.id),
+  deleteAgentIPScanPolicy: () => client.deleteAgentIPScanPolicy(site.id),
+  setAgentExternalHostScanPolicy: () => client.setAgentExternalHostScanPolicy(site.id, { icmp: { enabled: true }, tcp_syn: { enabled: true, ports: [22, 443] } }),
+  getAgentExternalHostScanPolicy: () => client.getAgentExternalHostScanPolicy(site.id),
+  deleteAgentExternalHostScanPolicy: () => client.deleteAgentExternalHostScanPolicy(site.id),
+  setDHCPDeviceDiscovery: () => client.setDHCPDeviceDiscovery(site.id, { dhcp_device_discovery: true }),
+  getAgentIPConflicts: () => client.getAgentIPConflicts(site.id),
+  getNetworkTopology: () => client.getNetworkTopology(site.id),
+  onvifSnapshot: async () => {
+    recordCameraSnapshot(store, full.id, { contentType: 'image/png', image: Buffer.from('89504e470d0a1a0a', 'hex') });
+    // The reference's answer is a string (a binary image): the bytes as one.
+    return (await client.onvifSnapshot(site.id, full.id)).data.toString('latin1');
+  },
+  listDeviceBaseTypes: () => client.listDeviceBaseTypes(),
+  listDeviceDetectedTypes: () => client.listDeviceDetectedTypes(),
+  apiUsageInfo: () => client.apiUsageInfo(),
+  MetricUsageInfo: () => client.MetricUsageInfo(site.id),
   deleteAgent: () => client.deleteAgent(doomedAgent.id),
 };
 
@@ -316,11 +346,6 @@ const calls: Record<string, Call> = {
  * operation out of it when its route and client method exist, and give it an entry in `calls`.
  */
 const pendingOperations = new Set<string>([
-  'MetricUsageInfo', 'onvifSnapshot', 'getAgentIPConflicts', 'setDHCPDeviceDiscovery',
-  'deleteAgentExternalHostScanPolicy', 'getAgentExternalHostScanPolicy', 'setAgentExternalHostScanPolicy',
-  'getAgentInterfaces', 'deleteAgentInterfacesPolicy', 'getAgentInterfacesPolicy', 'setAgentInterfacesPolicy',
-  'deleteAgentIPScanPolicy', 'getAgentIPScanPolicy', 'setAgentIPScanPolicy', 'createRoutedNetwork',
-  'getNetworkTopology', 'apiUsageInfo', 'listDeviceBaseTypes', 'listDeviceDetectedTypes',
 ]);
 
 /** The operations in the order they are called: `calls` order (later calls use what earlier ones made), then the rest. */

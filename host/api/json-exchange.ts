@@ -14,6 +14,8 @@ export interface JsonExchangeRequest {
   query?: Record<string, QueryValue>;
   body?: unknown;
   accept?: string;
+  /** A successful answer's body as bytes (images), not text. */
+  binary?: boolean;
   dispatcher: Dispatcher;
   timeoutMs: number;
 }
@@ -21,7 +23,7 @@ export interface JsonExchangeRequest {
 export interface JsonExchangeAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** The parsed JSON, the text when it is not JSON, undefined when empty (204, HEAD). */
+  /** The parsed JSON, the text when it is not JSON, undefined when empty (204, HEAD); a Buffer for binary 2xx. */
   body: unknown;
 }
 
@@ -47,6 +49,9 @@ export async function exchangeJson(req: JsonExchangeRequest): Promise<JsonExchan
     headersTimeout: req.timeoutMs,
     bodyTimeout: req.timeoutMs,
   });
+  if (req.binary && response.statusCode < 400) {
+    return { status: response.statusCode, headers: response.headers, body: Buffer.from(await response.body.arrayBuffer()) };
+  }
   const text = req.method === 'HEAD' ? '' : await response.body.text();
   let body: unknown = text === '' ? undefined : text;
   if (text !== '' && String(response.headers['content-type'] ?? '').includes('json')) {

@@ -23,6 +23,9 @@ export { defineDeviceOutlets, type OutletDefinition } from './outlets.js';
 export { addDeviceProfile, type NewDeviceProfile } from './device-profiles.js';
 export { disableAssociation, type DisabledReason } from './association-status.js';
 export { createAlertProfile, type NewAlertProfile, type AlertProfileRow } from './alert-profiles.js';
+export { setAgentInterfaces, type AgentInterface } from './networking.js';
+export { recordCameraSnapshot } from './camera-snapshots.js';
+export { setDeviceType, DEVICE_BASE_TYPES, DETECTED_DEVICE_TYPES } from './device-types.js';
 export {
   setMarketplaceUsage,
   getMarketplaceAccount,

@@ -9,6 +9,7 @@ import { deviceAdditionsSchema } from './schema/device-additions.js';
 import { driversSchema } from './schema/drivers.js';
 import { marketplaceSchema } from './schema/marketplace.js';
 import { monitoringSchema } from './schema/monitoring.js';
+import { networkingSchema } from './schema/networking.js';
 import { resultsSchema } from './schema/results.js';
 import { StoreError } from './store-error.js';
 
@@ -52,6 +53,7 @@ export const migrations: readonly Migration[] = [
     },
   },
   { version: 5, name: 'device additions of 1.14.0', up: (db) => db.exec(deviceAdditionsSchema) },
+  { version: 6, name: 'agent networking, camera snapshots, API usage', up: (db) => db.exec(networkingSchema) },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;

@@ -15,6 +15,7 @@ import { registerAlertProfileRoutes } from './routes/alert-profiles.js';
 import { registerCompanyRoutes } from './routes/company.js';
 import { registerInventoryRoutes } from './routes/inventory.js';
 import { registerUserRoutes } from './routes/user.js';
+import { registerAssetRoutes } from './routes/assets.js';
 import { registerAgentRoutes } from './routes/agents.js';
 import { registerApplicationRoutes } from './routes/applications.js';
 import { registerAssociationReEnableRoutes } from './routes/association-re-enable.js';
@@ -27,9 +28,12 @@ import { registerCustomDriverRoutes } from './routes/custom-drivers.js';
 import { registerDeviceRoutes } from './routes/devices.js';
 import { registerHistoryRoutes } from './routes/history.js';
 import { registerMetaRoutes } from './routes/meta.js';
+import { registerMultimediaRoutes } from './routes/multimedia.js';
+import { registerNetworkingRoutes } from './routes/networking.js';
 import { registerPowerRoutes } from './routes/power.js';
 import { registerRtdSpeedRoutes } from './routes/rtd-speed.js';
 import { registerSensorRoutes } from './routes/sensors.js';
+import { registerApiUsage, registerMetricUsageRoutes, type ApiUsageLimits } from './routes/usage.js';
 import { registerVariableRoutes } from './routes/variables.js';
 
 export interface MonitoringApiOptions {
@@ -61,6 +65,8 @@ export interface MonitoringApiOptions {
    * status), outside the API prefix and its X-Api-Key check, which they handle themselves.
    */
   extraRoutes?: (app: FastifyInstance) => Promise<void>;
+  /** The limits apiUsageInfo shows (informative, not enforced); defaults in routes/usage.ts. */
+  apiUsageLimits?: ApiUsageLimits;
 }
 
 /** The route registrars, one per operation group. */
@@ -85,6 +91,10 @@ const groups = [
   registerCompanyRoutes,
   registerUserRoutes,
   registerAlertProfileRoutes,
+  registerNetworkingRoutes,
+  registerMultimediaRoutes,
+  registerAssetRoutes,
+  registerMetricUsageRoutes,
 ];
 
 export async function createMonitoringApi(options: MonitoringApiOptions): Promise<FastifyInstance> {
@@ -120,6 +130,7 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
           if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onStoreChanged();
         });
       }
+      registerApiUsage(api, { store: options.store, apiKeys: options.apiKeys, limits: options.apiUsageLimits });
       for (const register of groups) register(api, ctx);
       registerMetaRoutes(api, () => openApi);
     },

@@ -7,6 +7,7 @@ import { agentOperations } from './agents.js';
 import { applicationOperations } from './applications.js';
 import { associationReEnableOperations } from './association-re-enable.js';
 import { companyOperations } from './company.js';
+import { assetOperations } from './assets.js';
 import { configurationOperations } from './configurations.js';
 import { deviceMonitoringOperations } from './device-monitoring.js';
 import { deviceProfileOperations } from './device-profiles.js';
@@ -17,6 +18,7 @@ import { customDriverOperations } from './custom-drivers.js';
 import { deviceOperations } from './devices.js';
 import { historyOperations } from './history.js';
 import { inventoryOperations } from './inventory.js';
+import { networkingOperations } from './networking.js';
 import { powerOperations } from './power.js';
 import { rtdSpeedOperations } from './rtd-speed.js';
 import { sensorOperations } from './sensors.js';
@@ -42,6 +44,8 @@ const operations = {
   ...inventoryOperations,
   ...companyOperations,
   ...alertProfileOperations,
+  ...networkingOperations,
+  ...assetOperations,
   getOpenApiDefinition(this: ClientCore): Promise<Record<string, unknown>> {
     return this.call('getOpenApiDefinition', 'GET', '/meta/open-api-definition');
   },

@@ -25,6 +25,8 @@ export interface CallOptions {
   body?: unknown;
   /** Accept header; JSON unless an operation answers text. */
   accept?: string;
+  /** Answer the body's bytes (an image), not text. */
+  binary?: boolean;
 }
 
 export class ClientCore {
@@ -58,6 +60,12 @@ export class ClientCore {
     return body as T;
   }
 
+  /** An operation answering bytes (an image): the bytes and their content type. */
+  async binary(operationId: string, path: string, accept: string): Promise<{ contentType: string; data: Buffer }> {
+    const { headers, body } = await this.send(operationId, 'GET', path, { accept, binary: true });
+    return { contentType: String(headers['content-type'] ?? ''), data: body as Buffer };
+  }
+
   /** A count operation: HEAD with the list's filters, the count from X-Entities-Count. */
   async count(operationId: string, path: string, query?: Query): Promise<number> {
     const { headers } = await this.send(operationId, 'HEAD', path, { query });
@@ -82,6 +90,7 @@ export class ClientCore {
         query: options.query,
         body: options.body,
         accept: options.accept,
+        binary: options.binary,
         dispatcher: this.dispatcher,
         timeoutMs: this.timeoutMs,
       });
