@@ -137,6 +137,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
       host: config.listen.host,
       port: config.listen.port,
       marketplace: config.marketplace,
+      corsOrigins: config.corsOrigins,
       onRequestDone: values.verbose ? (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`) : undefined,
     },
   });
