@@ -132,13 +132,20 @@ describe('driverbox serve --cors-origin', () => {
     }
 
     const config = path.join(dir, 'serve.json');
-    writeFileSync(config, JSON.stringify({ apiKeys: [KEY], corsOrigins: ['*'] }));
+    // The config file also sets the plan and access right of the server's own agent.
+    const localAgent = { plan: 'enterprise', access: 'GRANTED', grantingUser: 'owner@example.com' };
+    writeFileSync(config, JSON.stringify({ apiKeys: [KEY], corsOrigins: ['*'], localAgent }));
     const fromConfig = await startServe(['--config', config, '--quiet'], { DRIVERBOX_DATA_DIR: dir });
+    const client = new MonitoringClient({ baseUrl: fromConfig.url, apiKey: KEY });
     try {
       const answer = await preflight(fromConfig.url, 'http://any.example');
       expect(answer.status).toBe(204);
       expect(answer.headers.get('access-control-allow-origin')).toBe('*');
+      const [local] = await client.listAgents();
+      expect(local?.access_right).toEqual({ api_enabled: true, granting_user: { name: 'owner@example.com' }, status: 'GRANTED' });
+      expect(await client.listAgentDeviceApplications(local!.id)).toEqual([]); // Enterprise: answered
     } finally {
+      await client.close();
       await fromConfig.stop();
     }
   }, 60_000);
@@ -156,13 +163,22 @@ describe('driverbox serve --cors-origin', () => {
     }
   }, 60_000);
 
-  it('refuses an origin that is not one with exit 2, from the flag or the config file', async () => {
+  it('refuses an origin that is not one, or a bad localAgent, with exit 2, from the flag or the config file', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cors-'));
     const config = path.join(dir, 'bad.json');
     writeFileSync(config, JSON.stringify({ corsOrigins: ['localhost:1880'] }));
     const notList = path.join(dir, 'notlist.json');
     writeFileSync(notList, JSON.stringify({ corsOrigins: 'http://localhost:1880' }));
+    const badPlan = path.join(dir, 'plan.json');
+    writeFileSync(badPlan, JSON.stringify({ localAgent: { plan: 'gold' } }));
+    const badLocal = path.join(dir, 'local.json');
+    writeFileSync(badLocal, JSON.stringify({ localAgent: { plan: 'enterprise', enterprise: true } }));
+    const badApi = path.join(dir, 'api.json');
+    writeFileSync(badApi, JSON.stringify({ localAgent: { apiEnabled: 'yes' } }));
     const cases: Array<[string[], RegExp]> = [
+      [['--config', badPlan], /plan\.json: localAgent\.plan must be one of enterprise, standard \(got "gold"\)/],
+      [['--config', badLocal], /unknown field "localAgent\.enterprise"/],
+      [['--config', badApi], /localAgent\.apiEnabled must be true or false/],
       [['--cors-origin', 'localhost:1880'], /--cors-origin: "localhost:1880" is not an origin: write scheme:\/\/host\[:port\]/],
       [['--cors-origin', 'http://a.example/app'], /"http:\/\/a\.example\/app" is not an origin/],
       [['--config', config], /bad\.json: corsOrigins: "localhost:1880" is not an origin/],

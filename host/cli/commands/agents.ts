@@ -3,16 +3,8 @@
 // operation on an agent only when its plan gives API access: this is where a store filled
 // through the CLI gets such agents, as the cloud's would be.
 import { agentRecord } from '../../api/monitoring/routes/agents.js';
-import {
-  AGENT_ACCESS_STATUSES,
-  createAgentRecord,
-  getAgent,
-  listAgents,
-  setAgentAccess,
-  type AgentAccessChange,
-  type AgentAccessStatus,
-  type AgentRow,
-} from '../../store/agents.js';
+import { agentAccessChange } from '../../config/agent-access.js';
+import { createAgentRecord, getAgent, listAgents, setAgentAccess, type AgentAccessChange, type AgentRow } from '../../store/agents.js';
 import { openStore, resolveStorePath, type Store } from '../../store/index.js';
 import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
@@ -59,8 +51,6 @@ export const agentsFlags = {
   help: { type: 'boolean', short: 'h', default: false },
 } as const;
 
-const PLANS = ['enterprise', 'standard'];
-
 function parseYesNo(flag: string, value: string): boolean {
   const form = value.trim().toLowerCase();
   if (['yes', 'true', '1'].includes(form)) return true;
@@ -68,28 +58,16 @@ function parseYesNo(flag: string, value: string): boolean {
   throw new UsageError(`--${flag} must be yes or no (got "${value}")`);
 }
 
+const FLAG_NAMES = { plan: '--plan', apiEnabled: '--api-enabled', access: '--access', grantingUser: '--granting-user' };
+
 /** The access flags given, as a change of the agent. */
 function accessChange(values: { plan?: string; 'api-enabled'?: string; access?: string; 'granting-user'?: string }): AgentAccessChange {
-  const change: AgentAccessChange = {};
-  if (values.plan !== undefined) {
-    const plan = values.plan.trim().toLowerCase();
-    if (!PLANS.includes(plan)) throw new UsageError(`--plan must be one of ${PLANS.join(', ')} (got "${values.plan}")`);
-    change.enterprisePlan = plan === 'enterprise';
+  const apiEnabled = values['api-enabled'] === undefined ? undefined : parseYesNo('api-enabled', values['api-enabled']);
+  try {
+    return agentAccessChange({ plan: values.plan, apiEnabled, access: values.access, grantingUser: values['granting-user'] }, FLAG_NAMES);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  if (values['api-enabled'] !== undefined) change.apiEnabled = parseYesNo('api-enabled', values['api-enabled']);
-  if (values.access !== undefined) {
-    const status = values.access.trim().toUpperCase() as AgentAccessStatus;
-    if (!AGENT_ACCESS_STATUSES.includes(status)) throw new UsageError(`--access must be one of ${AGENT_ACCESS_STATUSES.join(', ')} (got "${values.access}")`);
-    change.accessStatus = status;
-    // An owner was granted the agent by no one.
-    if (status === 'OWNED' && values['granting-user'] === undefined) change.grantingUser = null;
-  }
-  if (values['granting-user'] !== undefined) {
-    const user = values['granting-user'].trim();
-    if (!/^[^@\s]+@[^@\s]+$/.test(user)) throw new UsageError(`--granting-user must be an e-mail address, as access_right.granting_user.name is (got "${values['granting-user']}")`);
-    change.grantingUser = user;
-  }
-  return change;
 }
 
 function describeAgent(agent: AgentRow): string {

@@ -10,7 +10,7 @@ import { createStatusSource, type HealthProbe, type ModuleName } from '../../age
 import { startSandboxProcess, type SandboxProcess } from '../../executor/sandbox-process/index.js';
 import { marketplaceRoutes } from '../../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../api/monitoring/server.js';
-import { ensureLocalAgent } from '../../store/agents.js';
+import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { openStore, type Store } from '../../store/store.js';
 import { parseIntegerFlag } from '../options.js';
@@ -29,7 +29,7 @@ the Marketplace API (/marketplace-api/v2, /marketplace-api/v1) and the applicati
 Options:
 ${serverFlagsHelp}
   --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile, marketplace,
-                            externalHosts, corsOrigins}; flags and
+                            externalHosts, corsOrigins, localAgent: {plan, apiEnabled, access, grantingUser}}; flags and
                             environment win over it (env DRIVERBOX_CONFIG)
   --probe-interval <s>      seconds between TCP sensor probe rounds (default ${DEFAULT_PROBE_INTERVAL_MS / 1000})
   --run-timeout <s>         deadline of a driver run executed through the API, seconds (default 60); a run
@@ -110,7 +110,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     onError: (error) => io.stderr(`driverbox serve: a TCP probe round failed: ${error.message}`),
   });
   try {
-    ensureLocalAgent(store);
+    const local = ensureLocalAgent(store);
+    // The config file's localAgent: the plan and access right of this server's own agent.
+    if (config.localAgent) setAgentAccess(store, local.id, config.localAgent);
     let server: RunningMonitoringServer | null = null;
     const status = createStatusSource({ probes: serveProbes(store, host, () => server) });
     const apiKeys = config.apiKeys;
