@@ -26,7 +26,7 @@ describe('driverbox serve', () => {
     const doc = await client.getOpenApiDefinition();
     expect(doc.openapi).toBe('3.0.3');
     const bad = new MonitoringClient({ baseUrl: first.url, apiKey: 'not-the-key' });
-    await expect(bad.getOpenApiDefinition()).rejects.toBeInstanceOf(MonitoringAuthError);
+    await expect(bad.listAgents()).rejects.toBeInstanceOf(MonitoringAuthError);
     const stopped = await first.stop();
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/GET \/public-api\/v1\/meta\/open-api-definition → 200/);
@@ -48,8 +48,8 @@ describe('driverbox serve', () => {
     const running = await startServe(['--config', config, '--api-key', 'from-the-flag', '--quiet'], { DRIVERBOX_DATA_DIR: dir, DRIVERBOX_API_KEYS: 'from-env-key' });
     const flagClient = new MonitoringClient({ baseUrl: running.url, apiKey: 'from-the-flag' });
     const configClient = new MonitoringClient({ baseUrl: running.url, apiKey: 'from-config-file' });
-    await expect(flagClient.getOpenApiDefinition()).resolves.toBeTruthy();
-    await expect(configClient.getOpenApiDefinition()).rejects.toBeInstanceOf(MonitoringAuthError);
+    await expect(flagClient.listAgents()).resolves.toBeTruthy();
+    await expect(configClient.listAgents()).rejects.toBeInstanceOf(MonitoringAuthError);
     expect(running.output()).toContain(`store        ${path.join(dir, 'here.db')}`);
     expect(running.output()).toContain('from --api-key');
     const stopped = await running.stop();

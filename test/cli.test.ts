@@ -207,6 +207,9 @@ describe('driverbox CLI', () => {
     expect(stdout).toMatch(/battery\s+Battery charge\s+97\.5\s+%\s+NUMBER/);
     const stored = new RegExp(`Stored in ${path.join(dataDir, 'driverbox.db')}: agent "driverbox demo" \\(id (\\d+)\\), (\\d+) devices, (\\d+) variables`).exec(stdout);
     expect(stored?.[2]).toBe(String(examples));
+    // Under the Enterprise Plan, with agent variables: every operation answers for the demo's agent.
+    expect(stdout).toContain('The agent is under the Enterprise Plan: 2 agent variables');
+    expect(stdout).toMatch(/, 0 applications\n/);
     // A second demo updates the same devices and variables instead of adding more.
     const again = await cli(['demo'], { env: { DRIVERBOX_DATA_DIR: dataDir } });
     expect(again.stdout).toContain(stored![0]);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
-const COMMANDS = ['run', 'actions', 'demo', 'simulate', 'init', 'serve', 'drivers', 'agent', 'help'];
+const COMMANDS = ['run', 'actions', 'demo', 'simulate', 'init', 'serve', 'drivers', 'agent', 'agents', 'help'];
 const COMMAND_LINE = new RegExp(`^(?:\\$ )?(npx )?driverbox (${COMMANDS.join('|')})(?=\\s|$)(.*)$`);
 
 interface DocCommand {
@@ -73,7 +73,7 @@ describe('driverbox command lines in README.md and docs/', () => {
   it('finds the command lines of the README and the docs', () => {
     // A guard against a parser that silently finds nothing.
     expect(documented.filter((c) => c.file === 'README.md').length).toBeGreaterThan(8);
-    expect(new Set(documented.map((c) => c.command))).toEqual(new Set(['run', 'actions', 'simulate', 'init', 'serve', 'drivers', 'agent']));
+    expect(new Set(documented.map((c) => c.command))).toEqual(new Set(['run', 'actions', 'simulate', 'init', 'serve', 'drivers', 'agent', 'agents']));
   });
 
   it('each starts with npx, so that it works pasted in the repository and in a project that depends on driverbox', () => {

@@ -102,7 +102,7 @@ describe('getAgentActivityLog', () => {
     expect(error.detail[0]!.msg).toContain('custom_driver_execute');
     const second = (await client.getAgentActivityLog(agent.id, { type: ['note', 'nope' as never] }).catch((e: unknown) => e)) as MonitoringValidationError;
     expect(second.detail[0]!.loc).toEqual(['query', 'type', 1]);
-    await expect(client.getAgentActivityLog(agent.id, { from: `${iso(t0)}Z` })).rejects.toBeInstanceOf(MonitoringValidationError);
+    await expect(client.getAgentActivityLog(agent.id, { from: `${iso(t0)}Zulu` })).rejects.toBeInstanceOf(MonitoringValidationError);
     await expect(client.getAgentActivityLog(agent.id, { from: iso(tPower), to: iso(tRun) })).rejects.toBeInstanceOf(MonitoringValidationError);
   });
 

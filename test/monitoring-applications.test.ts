@@ -83,8 +83,9 @@ describe('applications of an Enterprise Plan agent', () => {
     api.clock.now = start;
   });
 
-  it('checks page_size bounds (1 to 1000)', async () => {
-    for (const page_size of [0, 1001]) {
+  it('checks page_size bounds: under 1 is refused, past 1000 is clamped to 1000', async () => {
+    expect(await client.listAgentDeviceApplications(enterprise.id, { page_size: 1001 })).toEqual(await client.listAgentDeviceApplications(enterprise.id, { page_size: 1000 }));
+    for (const page_size of [0, -3]) {
       const error = (await failure(client.listAgentDeviceApplications(enterprise.id, { page_size }))) as MonitoringValidationError;
       expect(error.status).toBe(422);
       expect(error.detail[0]!.loc).toEqual(['query', 'page_size']);

@@ -103,7 +103,7 @@ describe('RTD', () => {
   });
 
   it('refuses bad windows with 422 and unknown devices with 404', async () => {
-    const zone = (await failure(client.getDeviceRTDHistory(agent.id, pump.id, { to: '2026-01-13T12:00:00+01:00' }))) as MonitoringValidationError;
+    const zone = (await failure(client.getDeviceRTDHistory(agent.id, pump.id, { to: '2026-01-13T12:00:00 UTC' }))) as MonitoringValidationError;
     expect(zone.status).toBe(422);
     expect(zone.detail[0]!.loc).toEqual(['query', 'to']);
     const reversed = (await failure(client.getDeviceRTDHistory(agent.id, pump.id, { from: '2026-01-14T00:00:00', to: '2026-01-13T00:00:00' }))) as MonitoringValidationError;

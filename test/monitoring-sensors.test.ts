@@ -78,7 +78,8 @@ describe('SNMP sensors', () => {
     ]);
     const all = await client.getEyesSNMPHistory(agent.id, device.id, eye!.id, { from: '2026-01-01T00:00:00', to: '2026-01-15T11:30:00' });
     expect(all.map((s) => s.value)).toEqual(['100', '250']);
-    const bad = (await expectStatus(client.getEyesSNMPHistory(agent.id, device.id, eye!.id, { from: '2026-01-01T00:00:00Z' }), 422)) as MonitoringValidationError;
+    expect(await client.getEyesSNMPHistory(agent.id, device.id, eye!.id, { from: '2026-01-01T01:00:00+01:00', to: '2026-01-15T11:30:00.000Z' })).toEqual(all);
+    const bad = (await expectStatus(client.getEyesSNMPHistory(agent.id, device.id, eye!.id, { from: '2026-01-01T00:00:00Z+01' }), 422)) as MonitoringValidationError;
     expect(bad.detail[0]!.loc).toEqual(['query', 'from']);
   });
 

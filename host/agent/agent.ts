@@ -43,6 +43,8 @@ export interface AgentApiOptions {
   metricsNeedKey?: boolean;
   /** The Marketplace API emulator's settings (name, agreements, access URL base, trial days). */
   marketplace?: MarketplaceSettings;
+  /** Browser origins allowed to call the API (CORS); default none. */
+  corsOrigins?: readonly string[];
 }
 
 export interface AgentOptions {
@@ -417,6 +419,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       host: this.#executor ?? undefined,
       externalHosts: this.#externalHosts,
       apiKeys: api.apiKeys,
+      corsOrigins: api.corsOrigins,
       listen: { host: api.host ?? '127.0.0.1', port: api.port ?? 0 },
       user: 'api',
       onRequestDone: api.onRequestDone,

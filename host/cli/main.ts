@@ -8,6 +8,7 @@ import { simulateCommand, simulateHelp } from './commands/simulate.js';
 import { serveCommand, serveHelp } from './commands/serve.js';
 import { driversCommand, driversHelp } from './commands/drivers.js';
 import { agentCommand, agentHelp } from './commands/agent.js';
+import { agentsCommand, agentsHelp } from './commands/agents.js';
 import { StoreError } from '../store/store-error.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
@@ -34,6 +35,7 @@ Commands:
   serve                 serve the Monitoring Public API v1 over the embedded store
   drivers add|list      the custom driver library of the store
   agent                 run an inventory's drivers on schedule, results to the store, API served
+  agents list|add|set   the agents of the store: their plan (Enterprise) and access right
   help <command>        a command's help (as \`driverbox <command> --help\`)
 
 Options:
@@ -52,6 +54,7 @@ const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
   serve: { run: serveCommand, help: serveHelp },
   drivers: { run: driversCommand, help: driversHelp },
   agent: { run: agentCommand, help: agentHelp },
+  agents: { run: agentsCommand, help: agentsHelp },
 };
 
 function version(): string {

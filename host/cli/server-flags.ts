@@ -14,6 +14,7 @@ export const serverFlagOptions = {
   'api-key': { type: 'string', multiple: true },
   'secret-key-file': { type: 'string' },
   'external-hosts': { type: 'string' },
+  'cors-origin': { type: 'string', multiple: true },
 } as const;
 
 export const serverFlagsHelp = `  --store <file>            the store (env DRIVERBOX_STORE; default: driverbox.db in the data folder)
@@ -26,7 +27,9 @@ export const serverFlagsHelp = `  --store <file>            the store (env DRIVE
   --external-hosts <a,b>    hosts that drivers uploaded through the API may reach with D.createExternalDevice
                             (config externalHosts; default none; "*" for any host; drivers of the agent's
                             inventory may reach any host); the hosts named (*.example.com: any name under
-                            it) are also where any driver's requests may be redirected`;
+                            it) are also where any driver's requests may be redirected
+  --cors-origin <origin>    a browser origin allowed to call the API (CORS), repeatable: scheme://host[:port],
+                            or * for any (config corsOrigins; default none: no CORS headers)`;
 
 export interface ServerFlagValues {
   store?: string;
@@ -35,6 +38,7 @@ export interface ServerFlagValues {
   'api-key'?: string[];
   'secret-key-file'?: string;
   'external-hosts'?: string;
+  'cors-origin'?: string[];
 }
 
 /** Resolves the shared flags plus the JSON server config file (`configFile`, else env DRIVERBOX_CONFIG). */
@@ -51,6 +55,7 @@ export function serverConfigFromFlags(values: ServerFlagValues, configFile: stri
         secretKeyFile: values['secret-key-file'],
         config: configFile,
         externalHosts: values['external-hosts'] === undefined ? undefined : values['external-hosts'].split(',').map((h) => h.trim()).filter(Boolean),
+        corsOrigins: values['cors-origin'],
       },
       env: io.env,
       cwd: io.cwd,
@@ -63,7 +68,7 @@ export function serverConfigFromFlags(values: ServerFlagValues, configFile: stri
   }
 }
 
-const SERVER_CONFIG_FIELDS = ['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts'];
+const SERVER_CONFIG_FIELDS = ['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts', 'corsOrigins', 'localAgent'];
 const INVENTORY_FIELDS = ['version', 'devices', 'drivers', 'associations'];
 
 /**

@@ -7,6 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { resolveMarketplaceSettings, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
+import { checkCorsOrigin } from '../api/monitoring/cors.js';
+import type { AgentAccessChange } from '../store/agents.js';
+import { agentAccessChange, type AgentAccessInput } from './agent-access.js';
 import { externalHostList } from '../executor/external-hosts.js';
 import { defaultDataDir, resolveStorePath } from '../store/data-dir.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenMode } from '../store/file-modes.js';
@@ -21,11 +24,15 @@ export interface ServerConfigFile {
   marketplace?: MarketplaceSettings;
   /** Hosts that drivers uploaded through the API may reach with D.createExternalDevice (default none; ["*"]: any). */
   externalHosts?: string[];
+  /** Origins of browser pages allowed to call the API (CORS): scheme://host[:port] or "*"; default none. */
+  corsOrigins?: string[];
+  /** The plan and access right of the server's own agent ("driverbox"), set at each start. */
+  localAgent?: AgentAccessInput;
 }
 
 export interface ServerConfigInput {
   /** Flags given on the command line (undefined when not given). */
-  flags: { store?: string; host?: string; port?: number; apiKeys?: string[]; secretKeyFile?: string; config?: string; externalHosts?: string[] };
+  flags: { store?: string; host?: string; port?: number; apiKeys?: string[]; secretKeyFile?: string; config?: string; externalHosts?: string[]; corsOrigins?: string[] };
   env: NodeJS.ProcessEnv;
   cwd: string;
 }
@@ -39,6 +46,10 @@ export interface ServerConfig {
   marketplace: MarketplaceSettings;
   /** Hosts drivers uploaded through the API may reach (--external-hosts, else the config file; default none). */
   externalHosts: string[];
+  /** Browser origins allowed to call the API (--cors-origin, else the config file; default none: CORS off). */
+  corsOrigins: string[];
+  /** What the config file's localAgent changes of the local agent at start; undefined: nothing. */
+  localAgent?: AgentAccessChange;
   /** Where each setting came from, for the start-up banner. */
   sources: { apiKeys: string; secretKey: string };
   /** Things the operator should fix, printed at start (a secret key file others can read). */
@@ -69,7 +80,7 @@ function readConfigFile(file: string): ServerConfigFile {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${file}: expected a JSON object`);
   const config = parsed as Record<string, unknown>;
-  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts']);
+  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts', 'corsOrigins', 'localAgent']);
   for (const key of Object.keys(config)) if (!known.has(key)) throw new ConfigError(`${file}: unknown field "${key}" (known: ${[...known].join(', ')})`);
   const expect = (ok: boolean, field: string, what: string) => {
     if (!ok) throw new ConfigError(`${file}: ${field} must be ${what}`);
@@ -93,6 +104,29 @@ function readConfigFile(file: string): ServerConfigFile {
       throw new ConfigError(`${file}: ${(error as Error).message}`);
     }
   }
+  if (config.corsOrigins !== undefined) {
+    expect(Array.isArray(config.corsOrigins) && config.corsOrigins.every((o) => typeof o === 'string'), 'corsOrigins', 'an array of origins (scheme://host[:port], or "*")');
+    for (const origin of config.corsOrigins as string[]) {
+      try {
+        checkCorsOrigin(origin, 'corsOrigins');
+      } catch (error) {
+        throw new ConfigError(`${file}: ${(error as Error).message}`);
+      }
+    }
+  }
+  if (config.localAgent !== undefined) {
+    const local = config.localAgent as Record<string, unknown>;
+    expect(typeof local === 'object' && local !== null && !Array.isArray(local), 'localAgent', 'an object {plan, apiEnabled, access, grantingUser}');
+    const fields = new Set(['plan', 'apiEnabled', 'access', 'grantingUser']);
+    for (const key of Object.keys(local)) if (!fields.has(key)) throw new ConfigError(`${file}: unknown field "localAgent.${key}" (known: ${[...fields].join(', ')})`);
+    for (const key of ['plan', 'access', 'grantingUser']) if (local[key] !== undefined) expect(typeof local[key] === 'string', `localAgent.${key}`, 'a string');
+    if (local.apiEnabled !== undefined) expect(typeof local.apiEnabled === 'boolean', 'localAgent.apiEnabled', 'true or false');
+    try {
+      localAgentChange(config.localAgent as AgentAccessInput);
+    } catch (error) {
+      throw new ConfigError(`${file}: ${(error as Error).message}`);
+    }
+  }
   if (config.marketplace !== undefined) {
     const settings = config.marketplace as Record<string, unknown>;
     expect(typeof settings === 'object' && settings !== null && !Array.isArray(settings), 'marketplace', 'an object {marketplace, agreements, accessUrlBase, trialDays}');
@@ -112,6 +146,9 @@ function readConfigFile(file: string): ServerConfigFile {
     ...(resolved.secretKeyFile ? { secretKeyFile: path.resolve(base, resolved.secretKeyFile) } : {}),
   };
 }
+
+const localAgentChange = (input: AgentAccessInput) =>
+  agentAccessChange(input, { plan: 'localAgent.plan', apiEnabled: 'localAgent.apiEnabled', access: 'localAgent.access', grantingUser: 'localAgent.grantingUser' });
 
 function readSecretFile(file: string, what: string): string {
   let text: string;
@@ -203,6 +240,8 @@ export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): Ser
     secretKey,
     marketplace: file.marketplace ?? {},
     externalHosts: configured(() => externalHostList(flags.externalHosts ?? file.externalHosts ?? [], '--external-hosts')),
+    corsOrigins: configured(() => (flags.corsOrigins ?? file.corsOrigins ?? []).map((origin) => checkCorsOrigin(origin, '--cors-origin'))),
+    ...(file.localAgent ? { localAgent: localAgentChange(file.localAgent) } : {}),
     sources: { apiKeys: apiKeySource, secretKey: secretSource },
     warnings,
   };

@@ -167,3 +167,30 @@ export function countAgents(store: Store, filter: AgentFilter = {}): number {
 export function deleteAgent(store: Store, id: number): boolean {
   return store.statement('DELETE FROM agents WHERE id = ?').run(id).changes > 0;
 }
+
+/** What `driverbox agents set` may change: the plan and the access right the API shows. */
+export interface AgentAccessChange {
+  enterprisePlan?: boolean;
+  apiEnabled?: boolean;
+  accessStatus?: AgentAccessStatus;
+  /** null removes it. */
+  grantingUser?: string | null;
+}
+
+export const AGENT_ACCESS_STATUSES: readonly AgentAccessStatus[] = ['OWNED', 'PROPOSED', 'GRANTED', 'ASSIGNED'];
+
+/** Changes the given fields of an agent's plan and access right; undefined when there is no such agent. */
+export function setAgentAccess(store: Store, id: number, change: AgentAccessChange): AgentRow | undefined {
+  const agent = getAgent(store, id);
+  if (!agent) return undefined;
+  store
+    .statement('UPDATE agents SET enterprise_plan = ?, api_enabled = ?, access_status = ?, granting_user = ? WHERE id = ?')
+    .run(
+      (change.enterprisePlan ?? agent.enterprisePlan) ? 1 : 0,
+      (change.apiEnabled ?? agent.apiEnabled) ? 1 : 0,
+      change.accessStatus ?? agent.accessStatus,
+      change.grantingUser === undefined ? agent.grantingUser : change.grantingUser,
+      id,
+    );
+  return getAgent(store, id);
+}

@@ -1,4 +1,5 @@
-// Every request carries X-Api-Key; the keys come from the server's configuration.
+// Every request carries X-Api-Key (but for the few routes that hold no data); the keys come
+// from the server's configuration.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './api-error.js';
@@ -16,5 +17,18 @@ export function apiKeyCheck(keys: readonly string[], headerName = 'x-api-key') {
     let ok = false;
     for (const known of digests) ok = timingSafeEqual(candidate, known) || ok;
     if (!ok) throw new ApiError(401, 'UNAUTHORIZED', 'invalid API key');
+  };
+}
+
+/**
+ * apiKeyCheck for every route but `publicRoutes` (route URLs, as registered): those hold no data
+ * and are served to anyone (the OpenAPI document, which browser clients load before they have a
+ * key). A path no route matches is checked like any other, so without a key it is a 401 and
+ * tells nothing of which operations exist.
+ */
+export function apiKeyCheckExcept(keys: readonly string[], publicRoutes: ReadonlySet<string>) {
+  const check = apiKeyCheck(keys);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (request.is404 || !publicRoutes.has(request.routeOptions.url ?? '')) await check(request, reply);
   };
 }

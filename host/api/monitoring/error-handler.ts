@@ -53,10 +53,13 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     void reply.code(apiError.status).type('application/json').send(apiError.body);
   });
-  app.setNotFoundHandler((request, reply) => {
-    void reply
-      .code(404)
-      .type('application/json')
-      .send(new ApiError(404, 'NO_SUCH_OPERATION', `no operation at ${request.method} ${request.url.split('?')[0]}`).body);
-  });
+  app.setNotFoundHandler(noSuchOperation);
+}
+
+/** The not-found handler: a JSON 404 naming the method and path no route serves. */
+export function noSuchOperation(request: FastifyRequest, reply: FastifyReply): void {
+  void reply
+    .code(404)
+    .type('application/json')
+    .send(new ApiError(404, 'NO_SUCH_OPERATION', `no operation at ${request.method} ${request.url.split('?')[0]}`).body);
 }

@@ -1,5 +1,5 @@
 // Request helpers shared by the route modules: time windows and paging.
-import { formatApiTime, parseApiTime, WEEK_MS } from '../../store/time.js';
+import { API_TIME_FORMS, formatApiTime, parseApiTime, WEEK_MS } from '../../store/time.js';
 import { invalid } from './api-error.js';
 
 export interface TimeWindow {
@@ -8,8 +8,8 @@ export interface TimeWindow {
 }
 
 /**
- * from / to of a time-series request: yyyy-mm-ddThh:mm:ss in UTC, no zone. Defaults: to is now,
- * from is one week before to.
+ * from / to of a time-series request: yyyy-mm-ddThh:mm:ss in UTC, or ISO 8601 with a zone and
+ * fractions (see parseApiTime). Defaults: to is now, from is one week before to.
  */
 export function timeWindow(query: { from?: string; to?: string }, now: number): TimeWindow {
   const to = query.to === undefined ? now : parseTime('to', query.to);
@@ -20,9 +20,7 @@ export function timeWindow(query: { from?: string; to?: string }, now: number): 
 
 function parseTime(name: 'from' | 'to', text: string): number {
   const ms = parseApiTime(text);
-  if (ms === null) {
-    throw invalid(['query', name], `"${text}" is not a date-time of the form yyyy-mm-ddThh:mm:ss (UTC, no time zone)`, 'value_error.datetime');
-  }
+  if (ms === null) throw invalid(['query', name], `"${text}" is not a date-time: accepted forms are ${API_TIME_FORMS}`, 'value_error.datetime');
   return ms;
 }
 
@@ -31,8 +29,12 @@ export interface Page {
   offset: number;
 }
 
-export function page(query: { page_size?: number; page_number?: number }, defaultSize: number): Page {
-  const limit = query.page_size ?? defaultSize;
+/**
+ * The LIMIT / OFFSET of a page. A page_size past `maxSize` is clamped to it, as the cloud does
+ * (the schema layer already clamped what came through the query string: query-leniency.ts).
+ */
+export function page(query: { page_size?: number; page_number?: number }, defaultSize: number, maxSize = Number.MAX_SAFE_INTEGER): Page {
+  const limit = Math.min(query.page_size ?? defaultSize, maxSize);
   const number = query.page_number ?? 0;
   // The schema bounds both; this keeps a caller that skipped it from sending SQLite a bad OFFSET.
   if (!Number.isSafeInteger(limit) || limit < 1) throw invalid(['query', 'page_size'], `must be a whole number >= 1 (got ${limit})`);

@@ -5,10 +5,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { externalHostList } from '../../executor/external-hosts.js';
 import type { RunExecutor } from '../../executor/run-executor.js';
 import type { Store } from '../../store/store.js';
-import { apiKeyCheck } from './auth.js';
+import { apiKeyCheckExcept } from './auth.js';
 import type { ApiContext } from './context.js';
-import { installErrorHandling } from './error-handler.js';
+import { checkCorsOrigin, corsHook } from './cors.js';
+import { installErrorHandling, noSuchOperation } from './error-handler.js';
 import { refuseUnusableNumbers } from './number-guard.js';
+import { lenientQueries } from './query-leniency.js';
 import { API_PREFIX, buildOpenApiDocument, collectRoutes } from './openapi.js';
 import { registerActivityLogRoutes } from './routes/activity-log.js';
 import { registerAlertProfileRoutes } from './routes/alert-profiles.js';
@@ -49,6 +51,11 @@ export interface MonitoringApiOptions {
    * reach with D.createExternalDevice when executed: default none; ["*"]: any host.
    */
   externalHosts?: readonly string[];
+  /**
+   * Origins of browser pages allowed to call the API (CORS): scheme://host[:port], or "*" for
+   * any. Default none: no CORS headers, and a preflight is refused like any request without a key.
+   */
+  corsOrigins?: readonly string[];
   /** Fastify's logger option (false by default). */
   logger?: boolean | Record<string, unknown>;
   /** The version shown in the OpenAPI document (default: the reference's, 1.14.0). */
@@ -68,6 +75,9 @@ export interface MonitoringApiOptions {
   /** The limits apiUsageInfo shows (informative, not enforced); defaults in routes/usage.ts. */
   apiUsageLimits?: ApiUsageLimits;
 }
+
+/** Routes served without an API key: they hold no data. */
+const PUBLIC_ROUTES = new Set([`${API_PREFIX}/meta/open-api-definition`]);
 
 /** The route registrars, one per operation group. */
 const groups = [
@@ -112,6 +122,8 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
     externalHosts: externalHostList(options.externalHosts ?? [], 'the Monitoring API option externalHosts'),
   };
   installErrorHandling(app);
+  const corsOrigins = (options.corsOrigins ?? []).map((origin) => checkCorsOrigin(origin, 'the Monitoring API option corsOrigins'));
+  if (corsOrigins.length) app.addHook('onRequest', corsHook(corsOrigins));
   const onDone = options.onRequestDone;
   if (onDone) {
     app.addHook('onResponse', async (request, reply) => {
@@ -122,7 +134,11 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
   if (options.extraRoutes) await app.register(options.extraRoutes);
   await app.register(
     async (api) => {
-      api.addHook('onRequest', apiKeyCheck(options.apiKeys));
+      // Booleans and page sizes as real clients send them, for each route from its schema.
+      api.addHook('onRoute', lenientQueries);
+      api.addHook('onRequest', apiKeyCheckExcept(options.apiKeys, PUBLIC_ROUTES));
+      // Unknown paths under the prefix go through the key check first: a 404 only with a key.
+      api.setNotFoundHandler(noSuchOperation);
       api.addHook('preHandler', refuseUnusableNumbers);
       const onStoreChanged = options.onStoreChanged;
       if (onStoreChanged) {

@@ -7,6 +7,7 @@ import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from
 import { InventoryError } from '../../agent/inventory/index.js';
 import type { InventorySyncResult } from '../../agent/inventory/index.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
+import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
 import { openStore } from '../../store/store.js';
 import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';
@@ -27,7 +28,8 @@ Options:
   --inventory <file>        the inventory (YAML or JSON: devices, drivers, associations; see
                             docs/agent/inventory.md). Without it only API-made associations run.
   --config <file.json>      the server config file, as for serve: {store, listen: {host, port}, apiKeys,
-                            secretKey | secretKeyFile, marketplace}; flags and environment win over it
+                            secretKey | secretKeyFile, marketplace, externalHosts, corsOrigins,
+                            localAgent}; flags and environment win over it
                             (env DRIVERBOX_CONFIG)
 ${serverFlagsHelp}
   --max-concurrent <n>      runs in flight at once (default 32)
@@ -124,6 +126,8 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
   const say = values.quiet ? () => undefined : io.stdout;
 
   const store = openStore({ path: config.storePath, secretKey: config.secretKey });
+  // The config file's localAgent: the plan and access right of this agent in the API.
+  if (config.localAgent) setAgentAccess(store, ensureLocalAgent(store).id, config.localAgent);
   const agent = createAgent({
     store,
     inventory: files.inventory,
@@ -137,6 +141,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
       host: config.listen.host,
       port: config.listen.port,
       marketplace: config.marketplace,
+      corsOrigins: config.corsOrigins,
       onRequestDone: values.verbose ? (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`) : undefined,
     },
   });

@@ -1,17 +1,19 @@
 // `driverbox demo` (npm start): serves each example's simulated device on loopback,
 // runs the example driver against it, prints what it reported, stores each result in the
-// embedded store (under an agent of its own, "driverbox demo"), and reads the variables back
+// embedded store (under an agent of its own, "driverbox demo", under the Enterprise Plan so
+// every operation answers for it, applications included), and reads the variables back
 // through the Monitoring API served in this process. No device, no network.
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { MonitoringClient } from '../../api/monitoring/client/client.js';
 import { startMonitoringServer } from '../../api/monitoring/server.js';
-import { createAgentRecord, listAgents, type AgentRow } from '../../store/agents.js';
+import { createAgentRecord, listAgents, setAgentAccess, type AgentRow } from '../../store/agents.js';
 import { resolveStorePath } from '../../store/data-dir.js';
 import { createDevice, listDevices } from '../../store/devices.js';
 import { listEntryPoints } from '../../driver/entry-points.js';
 import { writeRunResult } from '../../store/report-run.js';
+import { setAgentVariable } from '../../store/variables.js';
 import { openStore, type Store } from '../../store/store.js';
 import { packagePath } from '../../package-path.js';
 import { runDriver } from '../../testing/run-driver.js';
@@ -41,7 +43,9 @@ export const demoHelp = `Usage: driverbox demo [options]
 
 Runs every example driver (drivers-examples/) against its simulated device, prints what each
 reported, stores the results in the embedded store under the agent "driverbox demo" (one device
-per example), and reads the variables back through the Monitoring API.
+per example, and agent variables counting the examples; the agent is under the Enterprise Plan,
+so the application operations answer for it too), and reads the variables back through the
+Monitoring API.
 
 Options:
   --store <file>   the store (env DRIVERBOX_STORE; default: driverbox.db in $DRIVERBOX_DATA_DIR
@@ -52,8 +56,11 @@ Exit code: 0 every example succeeded, 1 one failed, 2 usage error.`;
 
 const DEMO_AGENT = 'driverbox demo';
 
+/** The demo's agent, under the Enterprise Plan (one an older demo made is moved to it). */
 function demoAgent(store: Store): AgentRow {
-  return listAgents(store, { displayName: DEMO_AGENT }).find((a) => a.displayName === DEMO_AGENT) ?? createAgentRecord(store, { displayName: DEMO_AGENT });
+  const agent = listAgents(store, { displayName: DEMO_AGENT }).find((a) => a.displayName === DEMO_AGENT);
+  if (!agent) return createAgentRecord(store, { displayName: DEMO_AGENT, enterprisePlan: true });
+  return agent.enterprisePlan ? agent : setAgentAccess(store, agent.id, { enterprisePlan: true })!;
 }
 
 /** The example's device under the demo agent, made on first use (the simulator's port changes every run). */
@@ -106,6 +113,9 @@ async function runExamples(io: CliIo, store: Store, storePath: string): Promise<
     }
   }
   io.stdout(`${examples.length - failed} of ${examples.length} example drivers succeeded`);
+  // The agent's own variables, as a real agent has (listAgentVariables).
+  setAgentVariable(store, agent.id, { path: 'demo.examples', label: 'Example drivers', value: String(examples.length), valueType: 'NUMBER' });
+  setAgentVariable(store, agent.id, { path: 'demo.succeeded', label: 'Example drivers that succeeded', value: String(examples.length - failed), valueType: 'NUMBER' });
 
   // Read the stored results back the way any monitoring client would: through the API.
   const apiKey = randomBytes(16).toString('hex');
@@ -114,10 +124,14 @@ async function runExamples(io: CliIo, store: Store, storePath: string): Promise<
   try {
     const devices = await client.listDevices(agent.id);
     const variables = await client.countAgentDeviceVariables(agent.id);
+    const agentVariables = await client.countAgentVariables(agent.id);
+    const applications = await client.countAgentDeviceApplications(agent.id);
     io.stdout(
       [
         `Stored in ${storePath}: agent "${DEMO_AGENT}" (id ${agent.id}), ${devices.length} devices, ${variables} variables,`,
         `read back through the Monitoring API (GET /public-api/v1/agent/${agent.id}/device/variable).`,
+        `The agent is under the Enterprise Plan: ${agentVariables} agent variables (GET /public-api/v1/agent/${agent.id}/variable), ${applications} applications`,
+        `(GET /public-api/v1/agent/${agent.id}/device/application).`,
         'Browse them with `npx driverbox serve`.',
       ].join('\n'),
     );

@@ -10,7 +10,7 @@ import { createStatusSource, type HealthProbe, type ModuleName } from '../../age
 import { startSandboxProcess, type SandboxProcess } from '../../executor/sandbox-process/index.js';
 import { marketplaceRoutes } from '../../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../api/monitoring/server.js';
-import { ensureLocalAgent } from '../../store/agents.js';
+import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { openStore, type Store } from '../../store/store.js';
 import { parseIntegerFlag } from '../options.js';
@@ -28,7 +28,8 @@ the Marketplace API (/marketplace-api/v2, /marketplace-api/v1) and the applicati
 
 Options:
 ${serverFlagsHelp}
-  --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile, marketplace}; flags and
+  --config <file.json>      {store, listen: {host, port}, apiKeys, secretKey | secretKeyFile, marketplace,
+                            externalHosts, corsOrigins, localAgent: {plan, apiEnabled, access, grantingUser}}; flags and
                             environment win over it (env DRIVERBOX_CONFIG)
   --probe-interval <s>      seconds between TCP sensor probe rounds (default ${DEFAULT_PROBE_INTERVAL_MS / 1000})
   --run-timeout <s>         deadline of a driver run executed through the API, seconds (default 60); a run
@@ -109,7 +110,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     onError: (error) => io.stderr(`driverbox serve: a TCP probe round failed: ${error.message}`),
   });
   try {
-    ensureLocalAgent(store);
+    const local = ensureLocalAgent(store);
+    // The config file's localAgent: the plan and access right of this server's own agent.
+    if (config.localAgent) setAgentAccess(store, local.id, config.localAgent);
     let server: RunningMonitoringServer | null = null;
     const status = createStatusSource({ probes: serveProbes(store, host, () => server) });
     const apiKeys = config.apiKeys;
@@ -118,6 +121,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         store,
         host,
         externalHosts: config.externalHosts,
+        corsOrigins: config.corsOrigins,
         apiKeys,
         listen: config.listen,
         onRequestDone: values.quiet ? undefined : (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`),
@@ -137,7 +141,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         `  store        ${config.storePath}`,
         `  API keys     ${config.apiKeys.length} accepted, from ${config.sources.apiKeys}`,
         `  credentials  encrypted with the secret from ${config.sources.secretKey}`,
-        `  OpenAPI      ${server.url}/public-api/v1/meta/open-api-definition`,
+        `  OpenAPI      ${server.url}/public-api/v1/meta/open-api-definition (no key needed)`,
+        `  CORS         ${config.corsOrigins.length ? `browser pages of ${config.corsOrigins.join(', ')}` : 'off (--cors-origin to allow browser pages)'}`,
         `  Marketplace  ${server.url}/marketplace-api/v2 (and the deprecated /marketplace-api/v1)`,
         `  status       ${server.url}/backend-api/v1/status`,
         `  TCP sensors  probed every ${prober.intervalMs / 1000} s`,
