@@ -167,6 +167,18 @@ describe('the OpenAPI document without a key', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ openapi: '3.0.3', paths: expect.objectContaining({ '/agent': expect.anything() }) });
     expect((await call('/meta/open-api-definition', { key: 'a-wrong-key' })).status).toBe(200);
+    // The document says so: this operation alone needs no key and answers no 401.
+    type Op = { security?: unknown[]; responses: Record<string, unknown> };
+    const paths = (answer.body as { paths: Record<string, Record<string, Op>> }).paths;
+    const meta = paths['/meta/open-api-definition']!.get!;
+    expect(meta.security).toEqual([]);
+    expect(meta.responses['401']).toBeUndefined();
+    const others = Object.entries(paths).flatMap(([path, item]) => Object.values(item).map((op) => [path, op] as const)).filter(([path]) => path !== '/meta/open-api-definition');
+    expect(others.length).toBeGreaterThan(100);
+    for (const [, op] of others) {
+      expect(op.security).toBeUndefined(); // the document's global ApiKeyAuth
+      expect(op.responses['401']).toBeDefined();
+    }
   });
 
   it('still asks a key of every operation that holds data', async () => {

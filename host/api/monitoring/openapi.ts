@@ -121,7 +121,7 @@ function responsesOf(schema: ApiRouteSchema): Record<string, JsonSchema> {
     };
   }
   const error = { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-  responses['401'] = { description: 'Missing or invalid X-Api-Key', ...error };
+  if (!schema.public) responses['401'] = { description: 'Missing or invalid X-Api-Key', ...error };
   if (JSON.stringify(schema.params ?? {}).includes('"agent_id"')) responses['403'] = { description: "The agent's plan gives no API access", ...error };
   if (JSON.stringify(schema.params ?? {}).includes('_id')) responses['404'] = { description: 'An entity of the path does not exist', ...error };
   responses['422'] = { description: 'A path, query or body value is invalid', ...error };
@@ -142,6 +142,7 @@ export function buildOpenApiDocument(routes: CollectedRoute[], version: string =
       ...(s.deprecated ? { deprecated: true } : {}),
       parameters: parametersOf(s),
       responses: responsesOf(s),
+      ...(s.public ? { security: [] } : {}),
     };
     if (s.body) operation.requestBody = { required: true, content: { 'application/json': { schema: toOpenApi30(s.body) } } };
     (paths[path] ??= {})[route.method] = operation;

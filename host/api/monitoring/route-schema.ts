@@ -12,6 +12,8 @@ export interface ApiRouteSchema extends FastifySchema {
   countHeader?: boolean;
   /** The response media type when it is not JSON (createAgentVPNConnection answers text/plain). */
   produces?: string;
+  /** Served without an API key (it holds no data): no key check, and `security: []` in the document. */
+  public?: boolean;
 }
 
 /** Path parameters: ids are int32. */

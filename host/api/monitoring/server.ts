@@ -76,9 +76,6 @@ export interface MonitoringApiOptions {
   apiUsageLimits?: ApiUsageLimits;
 }
 
-/** Routes served without an API key: they hold no data. */
-const PUBLIC_ROUTES = new Set([`${API_PREFIX}/meta/open-api-definition`]);
-
 /** The route registrars, one per operation group. */
 const groups = [
   registerAgentRoutes,
@@ -131,12 +128,14 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
     });
   }
   const routes = collectRoutes(app);
+  // Routes whose schema says `public` (they hold no data), filled as they are registered.
+  const publicRoutes = new Set<string>();
   if (options.extraRoutes) await app.register(options.extraRoutes);
   await app.register(
     async (api) => {
       // Booleans and page sizes as real clients send them, for each route from its schema.
       api.addHook('onRoute', lenientQueries);
-      api.addHook('onRequest', apiKeyCheckExcept(options.apiKeys, PUBLIC_ROUTES));
+      api.addHook('onRequest', apiKeyCheckExcept(options.apiKeys, publicRoutes));
       // Unknown paths under the prefix go through the key check first: a 404 only with a key.
       api.setNotFoundHandler(noSuchOperation);
       api.addHook('preHandler', refuseUnusableNumbers);
@@ -153,6 +152,7 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
     { prefix: API_PREFIX },
   );
   await app.ready();
+  for (const route of routes) if (route.schema.public) publicRoutes.add(route.url);
   const openApi = buildOpenApiDocument(routes, options.version);
   return app;
 }
