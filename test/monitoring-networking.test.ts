@@ -314,7 +314,9 @@ describe('device types', () => {
     setDeviceType(store, device.id, { id: 28, detectedId: 900, label: 'Odd thing' });
     const types = await client.listDeviceDetectedTypes();
     expectReferenceBody('listDeviceDetectedTypes', types);
-    expect(types.find((t) => t.identifier === 'ONVIF_CAMERA')).toEqual({ id: 101, identifier: 'ONVIF_CAMERA', label: 'ONVIF IP camera', type_id: 11, capabilities: ['camera_snapshot'] });
+    expect(types.find((t) => t.identifier === 'ONVIF_CAMERA')).toEqual({ id: 101, identifier: 'ONVIF_CAMERA', label: 'ONVIF IP camera', type_id: 11, capabilities: ['snapshot'] });
+    // Domotz's example programs find the cameras as the detected types with the 'snapshot' capability.
+    expect(types.filter((t) => t.capabilities?.includes('snapshot')).map((t) => t.identifier)).toEqual(['ONVIF_CAMERA']);
     expect(types.at(-1)).toEqual({ id: 900, identifier: 'DETECTED_900', label: 'Odd thing', type_id: 28 });
     const base = new Set((await client.listDeviceBaseTypes()).map((t) => t.id));
     expect(types.every((t) => t.type_id === undefined || base.has(t.type_id))).toBe(true);

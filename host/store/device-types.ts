@@ -65,7 +65,9 @@ const detected = (id: number, identifier: string, label: string, typeId: number,
 });
 
 export const DETECTED_DEVICE_TYPES: readonly DetectedDeviceType[] = [
-  detected(101, 'ONVIF_CAMERA', 'ONVIF IP camera', CAMERA_TYPE_ID, ['camera_snapshot']),
+  // 'snapshot' is the cloud's word: Domotz's own examples (public-api-examples, camera_tool)
+  // pick the camera types as those whose capabilities include 'snapshot'.
+  detected(101, 'ONVIF_CAMERA', 'ONVIF IP camera', CAMERA_TYPE_ID, ['snapshot']),
   detected(102, 'RTSP_CAMERA', 'RTSP camera', CAMERA_TYPE_ID, []),
   detected(103, 'SNMP_SWITCH', 'Managed switch (SNMP)', 4, ['snmp']),
   detected(104, 'SNMP_ROUTER', 'Router (SNMP)', 1, ['snmp']),
