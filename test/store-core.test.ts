@@ -97,10 +97,15 @@ describe('agents and devices', () => {
 });
 
 describe('time and paths', () => {
-  it('writes and reads API date-times in UTC without a zone, refusing anything else', () => {
-    expect(formatApiTime(Date.UTC(2026, 1, 3, 4, 5, 6))).toBe('2026-02-03T04:05:06');
-    expect(parseApiTime('2026-02-03T04:05:06')).toBe(Date.UTC(2026, 1, 3, 4, 5, 6));
-    for (const bad of ['2026-02-03T04:05:06Z', '2026-02-03T04:05:06+01:00', '2026-02-30T00:00:00', '2026-13-01T00:00:00', '2026-02-03 04:05:06', '2026-02-03T04:05:06.123']) {
+  it('writes API date-times in UTC without a zone; reads that form and ISO 8601 with a zone or fractions, refusing anything else', () => {
+    const t = Date.UTC(2026, 1, 3, 4, 5, 6);
+    expect(formatApiTime(t)).toBe('2026-02-03T04:05:06');
+    expect(parseApiTime('2026-02-03T04:05:06')).toBe(t);
+    // What real clients send (issue 21): a Z, an offset, fractional seconds.
+    expect(parseApiTime('2026-02-03T04:05:06Z')).toBe(t);
+    expect(parseApiTime('2026-02-03T05:05:06+01:00')).toBe(t);
+    expect(parseApiTime('2026-02-03T04:05:06.123Z')).toBe(t + 123);
+    for (const bad of ['2026-02-30T00:00:00', '2026-13-01T00:00:00', '2026-02-03 04:05:06', '2026-02-03', 'yesterday']) {
       expect(parseApiTime(bad), bad).toBeNull();
     }
   });
