@@ -3,6 +3,8 @@
 // deletes them (ON DELETE CASCADE on variables.association_id).
 import { DRIVER_CREDENTIAL_SCOPES, setDeviceCredentials, type DeviceCredentials } from './credentials.js';
 import { getCustomDriver, type CustomDriverRow } from './custom-drivers.js';
+import { isDeviceMonitored } from './device-monitoring.js';
+import type { MonitoringState } from './devices.js';
 import { parameterValueProblem, refuseProblems, samplePeriodProblem, type InputProblem, type ParameterValueType } from './driver-input.js';
 import { parseJsonColumn } from './json-column.js';
 import { StoreError } from './store-error.js';
@@ -275,9 +277,9 @@ export interface AssociationSchedule {
 /** Every association of an agent with its driver's and device's names, oldest first. */
 export function listAssociationSchedules(store: Store, agentId: number): AssociationSchedule[] {
   return store
-    .statement<[number], { id: number; custom_driver_id: number; device_id: number; sample_period: number; status: string; driver_name: string; device_name: string; monitored: number }>(
+    .statement<[number], { id: number; custom_driver_id: number; device_id: number; sample_period: number; status: string; driver_name: string; device_name: string; monitoring_state: MonitoringState; excluded: number }>(
       `SELECT a.id, a.custom_driver_id, a.device_id, a.sample_period, a.status, d.name AS driver_name, v.display_name AS device_name,
-              (v.monitoring_state = 'MANAGED' AND v.excluded = 0) AS monitored
+              v.monitoring_state, v.excluded
          FROM custom_driver_associations a
          JOIN custom_drivers d ON d.id = a.custom_driver_id
          JOIN devices v ON v.id = a.device_id
@@ -290,7 +292,7 @@ export function listAssociationSchedules(store: Store, agentId: number): Associa
       deviceId: r.device_id,
       samplePeriod: r.sample_period,
       enabled: r.status === 'ENABLED',
-      deviceMonitored: r.monitored === 1,
+      deviceMonitored: isDeviceMonitored({ monitoringState: r.monitoring_state, excluded: r.excluded === 1 }),
       driverName: r.driver_name,
       deviceName: r.device_name,
     }));
