@@ -11,17 +11,6 @@ import type {
 } from '../schemas/networking.js';
 import type { ClientCore } from './core.js';
 
-export type {
-  AgentExternalHostScanPolicy,
-  AgentInterfacesPolicy,
-  AgentIPScanPolicy,
-  AgentIpConflict,
-  AgentRoutedNetwork,
-  AllAgentInterfaces,
-  DHCPDeviceDiscoverySetting,
-  NetworkTopology,
-};
-
 const at = (core: ClientCore, agentId: number, rest: string) => core.fillPath(`/agent/{agent_id}${rest}`, { agent_id: agentId });
 
 export const networkingOperations = {
