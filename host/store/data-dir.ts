@@ -1,6 +1,7 @@
 // Where driverbox keeps its files when the user names none: the platform's per-user data folder.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { isPostgresUrl } from './database.js';
 
 export function defaultDataDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
   if (env.DRIVERBOX_DATA_DIR) return env.DRIVERBOX_DATA_DIR;
@@ -25,7 +26,7 @@ export interface StorePathInput {
 }
 
 /**
- * The store file every command opens (run --report, drivers, serve, agent, demo, and openStore()
+ * The store every command opens (a file, or a postgres:// URL kept as given) (run --report, drivers, serve, agent, demo, and openStore()
  * without a path): --store, else DRIVERBOX_STORE, else the config file's, else driverbox.db in
  * $DRIVERBOX_DATA_DIR or the platform's data folder. One rule, so what one command writes the
  * next one reads.
@@ -33,6 +34,6 @@ export interface StorePathInput {
 export function resolveStorePath(input: StorePathInput = {}): string {
   const env = input.env ?? process.env;
   const named = input.flag ?? (env.DRIVERBOX_STORE || undefined);
-  if (named !== undefined) return named === ':memory:' ? named : resolve(input.cwd ?? process.cwd(), named);
+  if (named !== undefined) return named === ':memory:' || isPostgresUrl(named) ? named : resolve(input.cwd ?? process.cwd(), named);
   return input.configFile ?? defaultStorePath(env);
 }

@@ -1,7 +1,13 @@
-// Versioned schema migrations. The schema version lives in SQLite's user_version; each
-// migration runs in its own transaction, so a store is always at one whole version. A store
+// Versioned schema migrations, one set for both databases. Each migration's DDL is written once
+// in the SQL SQLite reads; postgres-ddl.ts turns it into PostgreSQL's (types, identity ids,
+// quoted reserved words), and the few places the two must differ are decided by `dialect` inside
+// the migration. SQLite keeps the version in user_version and runs each migration in its own
+// transaction; PostgreSQL keeps it in driverbox_schema and migrates in one transaction under an
+// advisory lock, so several processes opening one database at once migrate it once. A store
 // written by a newer driverbox is refused rather than guessed at.
-import type Database from 'better-sqlite3';
+import { sql } from 'kysely';
+import type { SqlDialect, StoreKysely } from './database.js';
+import { postgresDdl, splitStatements } from './postgres-ddl.js';
 import { accountSchema } from './schema/account.js';
 import { configurationsSchema } from './schema/configurations.js';
 import { coreSchema } from './schema/core.js';
@@ -11,73 +17,101 @@ import { marketplaceSchema } from './schema/marketplace.js';
 import { monitoringSchema } from './schema/monitoring.js';
 import { networkingSchema } from './schema/networking.js';
 import { resultsSchema } from './schema/results.js';
+import { scaleOutSchema } from './schema/scale-out.js';
 import { StoreError } from './store-error.js';
+
+/** What a migration may do: run DDL (written for SQLite, translated for Postgres) on either database. */
+export interface MigrationContext {
+  dialect: SqlDialect;
+  exec(ddl: string): Promise<void>;
+}
 
 export interface Migration {
   version: number;
   name: string;
-  up(db: Database.Database): void;
+  up(ctx: MigrationContext): Promise<void>;
 }
 
 export const migrations: readonly Migration[] = [
   {
     version: 1,
     name: 'initial schema',
-    up(db) {
-      db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
-      db.exec(coreSchema);
-      db.exec(driversSchema);
-      db.exec(resultsSchema);
-      db.exec(monitoringSchema);
+    async up(ctx) {
+      await ctx.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`);
+      await ctx.exec(coreSchema);
+      await ctx.exec(driversSchema);
+      await ctx.exec(resultsSchema);
+      await ctx.exec(monitoringSchema);
     },
   },
-  {
-    version: 2,
-    name: 'marketplace accounts',
-    up(db) {
-      db.exec(marketplaceSchema);
-    },
-  },
-  {
-    version: 3,
-    name: 'configuration backups',
-    up(db) {
-      db.exec(configurationsSchema);
-    },
-  },
-  {
-    version: 4,
-    name: 'inventory, company and alert profiles',
-    up(db) {
-      db.exec(accountSchema);
-    },
-  },
-  { version: 5, name: 'device additions of 1.14.0', up: (db) => db.exec(deviceAdditionsSchema) },
-  { version: 6, name: 'agent networking, camera snapshots, API usage', up: (db) => db.exec(networkingSchema) },
+  { version: 2, name: 'marketplace accounts', up: (ctx) => ctx.exec(marketplaceSchema) },
+  { version: 3, name: 'configuration backups', up: (ctx) => ctx.exec(configurationsSchema) },
+  { version: 4, name: 'inventory, company and alert profiles', up: (ctx) => ctx.exec(accountSchema) },
+  { version: 5, name: 'device additions of 1.14.0', up: (ctx) => ctx.exec(deviceAdditionsSchema) },
+  { version: 6, name: 'agent networking, camera snapshots, API usage', up: (ctx) => ctx.exec(networkingSchema) },
+  { version: 7, name: 'scale-out: run slots, shared device state', up: (ctx) => ctx.exec(scaleOutSchema) },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;
 
-export function schemaVersion(db: Database.Database): number {
-  return db.pragma('user_version', { simple: true }) as number;
+function context(db: StoreKysely, dialect: SqlDialect): MigrationContext {
+  return {
+    dialect,
+    async exec(ddl) {
+      const text = dialect === 'postgres' ? postgresDdl(ddl) : ddl;
+      for (const statement of splitStatements(text)) await sql.raw(statement).execute(db);
+    },
+  };
 }
 
-/** Brings the store up to SCHEMA_VERSION; answers the versions applied. */
-export function migrate(db: Database.Database, path: string): number[] {
-  const current = schemaVersion(db);
-  if (current > SCHEMA_VERSION) {
-    throw new StoreError(
-      'STORE_TOO_NEW',
-      `${path} has schema version ${current}, newer than this driverbox understands (${SCHEMA_VERSION}); upgrade driverbox`,
-    );
+function tooNew(location: string, current: number): StoreError {
+  return new StoreError(
+    'STORE_TOO_NEW',
+    `${location} has schema version ${current}, newer than this driverbox understands (${SCHEMA_VERSION}); upgrade driverbox`,
+  );
+}
+
+export async function schemaVersion(db: StoreKysely, dialect: SqlDialect): Promise<number> {
+  if (dialect === 'sqlite') {
+    const { rows } = await sql<{ user_version: number }>`PRAGMA user_version`.execute(db);
+    return rows[0]?.user_version ?? 0;
   }
+  await sql`CREATE TABLE IF NOT EXISTS driverbox_schema (version INTEGER NOT NULL)`.execute(db);
+  const { rows } = await sql<{ version: number }>`SELECT version FROM driverbox_schema`.execute(db);
+  return rows[0]?.version ?? 0;
+}
+
+/** An arbitrary constant: the advisory lock every driverbox process migrates under. */
+const MIGRATION_LOCK = 0x64627378;
+
+/** Brings the store up to SCHEMA_VERSION; answers the versions applied. */
+export async function migrate(db: StoreKysely, dialect: SqlDialect, location: string): Promise<number[]> {
   const applied: number[] = [];
+  if (dialect === 'postgres') {
+    await db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`.execute(trx);
+      const current = await schemaVersion(trx, dialect);
+      if (current > SCHEMA_VERSION) throw tooNew(location, current);
+      for (const migration of migrations) {
+        if (migration.version <= current) continue;
+        await migration.up(context(trx, dialect));
+        applied.push(migration.version);
+      }
+      if (applied.length) {
+        await sql`DELETE FROM driverbox_schema`.execute(trx);
+        await sql`INSERT INTO driverbox_schema (version) VALUES (${SCHEMA_VERSION})`.execute(trx);
+      }
+    });
+    return applied;
+  }
+  const current = await schemaVersion(db, dialect);
+  if (current > SCHEMA_VERSION) throw tooNew(location, current);
   for (const migration of migrations) {
     if (migration.version <= current) continue;
-    db.transaction(() => {
-      migration.up(db);
-      db.pragma(`user_version = ${migration.version}`);
-    })();
+    await db.transaction().execute(async (trx) => {
+      await migration.up(context(trx, dialect));
+      await sql.raw(`PRAGMA user_version = ${migration.version}`).execute(trx);
+    });
     applied.push(migration.version);
   }
   return applied;

@@ -1,20 +1,33 @@
-// The embedded store: one SQLite database (better-sqlite3) holding agents, devices, custom
-// drivers, associations, variables and their history, tables, runs and the activity log.
-// Modules beside this one (agents.ts, devices.ts, variables.ts…) read and write it through
-// a Store; none keeps state of its own.
+// The store: agents, devices, custom drivers, associations, variables and their history, tables,
+// runs and the activity log. Embedded: one SQLite file (better-sqlite3). Scale-out: one PostgreSQL
+// database that many agents and API servers share. Both through Kysely (database.ts), with one
+// SQL text and one migration set. Modules beside this one (agents.ts, devices.ts, variables.ts…)
+// read and write it through a Store; none keeps state of its own.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import type pg from 'pg';
 import { loadBetterSqlite3, openDatabase } from './better-sqlite3.js';
+import { isPostgresUrl, postgresKysely, redactUrl, sqliteKysely, type PostgresPoolOptions, type SqlDialect, type StoreKysely } from './database.js';
 import { defaultDataDir, resolveStorePath } from './data-dir.js';
 import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './file-modes.js';
 import { migrate } from './migrations.js';
 import { deriveKey, keyMatchesCheck, lockedSecretBox, makeCheck, makeSecretBox, type SecretBox } from './secret-box.js';
+import { SqlStatement, type SqlExecutor } from './sql-statement.js';
 import { StoreError } from './store-error.js';
 
+export type { SqlDialect } from './database.js';
+export type { RunInfo } from './sql-statement.js';
+
 export interface StoreOptions {
-  /** A file path, or ':memory:'. Default: $DRIVERBOX_STORE, else driverbox.db in the user's data folder. */
+  /**
+   * A file path, ':memory:', or a postgres:// URL. Default: $DRIVERBOX_STORE, else driverbox.db in
+   * the user's data folder.
+   */
   path?: string;
+  /** PostgreSQL only: the connection pool's bounds. */
+  pool?: PostgresPoolOptions;
   /**
    * The secret that device credentials are encrypted with. Without one the store works, but
    * storing or reading credentials fails with SECRET_KEY_MISSING.
@@ -24,46 +37,97 @@ export interface StoreOptions {
   clock?: () => number;
 }
 
-export class Store {
-  readonly db: Database.Database;
-  readonly path: string;
-  readonly secrets: SecretBox;
-  readonly now: () => number;
-  private readonly statements = new Map<string, Database.Statement>();
+interface Transaction {
+  kysely: StoreKysely;
+  done: boolean;
+}
 
-  constructor(db: Database.Database, path: string, secrets: SecretBox, clock: () => number) {
-    this.db = db;
+export class Store implements SqlExecutor {
+  readonly kysely: StoreKysely;
+  readonly dialect: SqlDialect;
+  /** The file, ':memory:', or the postgres:// URL with its password hidden. */
+  readonly path: string;
+  readonly now: () => number;
+  #secrets: SecretBox;
+  readonly #transactions = new AsyncLocalStorage<Transaction>();
+  readonly #statements = new Map<string, SqlStatement<never, unknown>>();
+  #open = true;
+
+  constructor(kysely: StoreKysely, dialect: SqlDialect, path: string, secrets: SecretBox, clock: () => number) {
+    this.kysely = kysely;
+    this.dialect = dialect;
     this.path = path;
-    this.secrets = secrets;
+    this.#secrets = secrets;
     this.now = clock;
   }
 
-  /** A prepared statement, prepared once per store. */
-  statement<P extends unknown[] | {} = unknown[], R = unknown>(sql: string): Database.Statement<P, R> {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement as unknown as Database.Statement<P, R>;
+  /** What device credentials are sealed with (locked: storing or reading them fails). */
+  get secrets(): SecretBox {
+    return this.#secrets;
   }
 
-  /** Runs fn in one transaction (nested calls join the outer one). */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+  /** @internal Set once by openStore, after the key was checked against the store's. */
+  withSecrets(secrets: SecretBox): this {
+    this.#secrets = secrets;
+    return this;
+  }
+
+  /** Where a statement runs now: inside a transaction this async call chain opened, or the store. */
+  executor(): StoreKysely {
+    const transaction = this.#transactions.getStore();
+    return transaction && !transaction.done ? transaction.kysely : this.kysely;
+  }
+
+  /** A statement of one SQL text (? placeholders), made once per store. */
+  statement<P extends unknown[] = unknown[], R = unknown>(sql: string): SqlStatement<P, R> {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = new SqlStatement(this, sql) as SqlStatement<never, unknown>;
+      this.#statements.set(sql, statement);
+    }
+    return statement as unknown as SqlStatement<P, R>;
+  }
+
+  /**
+   * Runs fn in one transaction; every statement fn's async calls make goes into it (nested calls
+   * join the outer one). On SQLite a transaction holds the one connection, so others wait for it.
+   */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    const current = this.#transactions.getStore();
+    if (current && !current.done) return fn();
+    return this.kysely.transaction().execute(async (trx) => {
+      const transaction: Transaction = { kysely: trx, done: false };
+      try {
+        return await this.#transactions.run(transaction, fn);
+      } finally {
+        // Work fn left running past its end goes to the store, not to a closed transaction.
+        transaction.done = true;
+      }
+    });
   }
 
   get open(): boolean {
-    return this.db.open;
+    return this.#open;
   }
 
-  close(): void {
-    if (this.db.open) this.db.close();
+  async close(): Promise<void> {
+    if (!this.#open) return;
+    this.#open = false;
+    await this.kysely.destroy();
   }
 }
 
-export function openStore(options: StoreOptions = {}): Store {
+/**
+ * Opens the store named by options.path (a SQLite file, ':memory:' or a postgres:// URL) and brings
+ * its schema up to date.
+ */
+export async function openStore(options: StoreOptions = {}): Promise<Store> {
   const path = options.path ?? resolveStorePath();
+  if (isPostgresUrl(path)) return openPostgresStore(path, options);
+  return openSqliteStore(path, options);
+}
+
+async function openSqliteStore(path: string, options: StoreOptions): Promise<Store> {
   // Outside the try: no better-sqlite3 for this Node is SQLITE_MISSING, not an unopenable store.
   loadBetterSqlite3();
   let db: Database.Database;
@@ -77,6 +141,7 @@ export function openStore(options: StoreOptions = {}): Store {
   } catch (error) {
     throw new StoreError('STORE_UNOPENABLE', `cannot open the store at ${path}: ${(error as Error).message}`);
   }
+  const kysely = sqliteKysely(db);
   try {
     // WAL lets API readers go on while a run's result is written; foreign keys enforce the
     // cascades (deleting a device deletes its variables, credentials, sensors…).
@@ -90,35 +155,63 @@ export function openStore(options: StoreOptions = {}): Store {
     }
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    migrate(db, path);
-    const secrets = options.secretKey ? unlockSecrets(db, options.secretKey) : lockedSecretBox;
-    return new Store(db, path, secrets, options.clock ?? Date.now);
+    await migrate(kysely, 'sqlite', path);
+    return await unlocked(new Store(kysely, 'sqlite', path, lockedSecretBox, options.clock ?? Date.now), options);
   } catch (error) {
-    db.close();
+    await kysely.destroy();
     if (error instanceof StoreError) throw error;
     throw new StoreError('STORE_UNOPENABLE', `cannot open the store at ${path}: ${(error as Error).message}`);
   }
 }
 
-function readMeta(db: Database.Database, key: string): string | undefined {
-  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+async function openPostgresStore(url: string, options: StoreOptions): Promise<Store> {
+  const shown = redactUrl(url);
+  let kysely: StoreKysely;
+  let pool: pg.Pool;
+  try {
+    ({ kysely, pool } = postgresKysely(url, options.pool));
+  } catch (error) {
+    throw new StoreError('STORE_UNOPENABLE', `cannot open the store at ${shown}: ${(error as Error).message}`);
+  }
+  try {
+    // One round trip first, so an unreachable server or a wrong password is said as such.
+    const client = await pool.connect();
+    client.release();
+    await migrate(kysely, 'postgres', shown);
+    return await unlocked(new Store(kysely, 'postgres', shown, lockedSecretBox, options.clock ?? Date.now), options);
+  } catch (error) {
+    await kysely.destroy().catch(() => {});
+    if (error instanceof StoreError) throw error;
+    throw new StoreError('STORE_UNOPENABLE', `cannot open the store at ${shown}: ${(error as Error).message}`);
+  }
+}
+
+async function unlocked(store: Store, options: StoreOptions): Promise<Store> {
+  if (!options.secretKey) return store;
+  return store.withSecrets(await unlockSecrets(store, options.secretKey));
+}
+
+async function readMeta(store: Store, key: string): Promise<string | undefined> {
+  const row = await store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(key);
   return row?.value;
 }
 
-function unlockSecrets(db: Database.Database, secretKey: string): SecretBox {
-  let salt = readMeta(db, 'secret_salt');
+async function unlockSecrets(store: Store, secretKey: string): Promise<SecretBox> {
+  let salt = await readMeta(store, 'secret_salt');
   if (salt === undefined) {
-    salt = randomBytes(16).toString('base64');
-    const key = deriveKey(secretKey, Buffer.from(salt, 'base64'));
-    const insert = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
-    db.transaction(() => {
-      insert.run('secret_salt', salt);
-      insert.run('secret_check', makeCheck(key));
-    })();
-    return makeSecretBox(key);
+    const fresh = randomBytes(16).toString('base64');
+    const key = deriveKey(secretKey, Buffer.from(fresh, 'base64'));
+    // Two processes opening a new shared store at once: the first salt wins, the other reads it back.
+    const insert = store.statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING');
+    await store.transaction(async () => {
+      await insert.run('secret_salt', fresh);
+      await insert.run('secret_check', makeCheck(key));
+    });
+    salt = (await readMeta(store, 'secret_salt'))!;
+    if (salt === fresh) return makeSecretBox(key);
   }
   const key = deriveKey(secretKey, Buffer.from(salt, 'base64'));
-  const check = readMeta(db, 'secret_check');
+  const check = await readMeta(store, 'secret_check');
   if (check !== undefined && !keyMatchesCheck(key, check)) {
     throw new StoreError('SECRET_KEY_MISMATCH', 'the secret key does not match the one this store was first used with');
   }
