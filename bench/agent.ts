@@ -194,7 +194,7 @@ async function main(): Promise<number> {
   const inventoryFile = path.join(dir, 'inventory.yaml');
   writeFileSync(path.join(dir, 'status.js'), DRIVER_SOURCE);
   writeFileSync(inventoryFile, inventoryYaml(options.devices, device.port, options.periodS));
-  const store = openStore({ path: storeFile, secretKey: 'bench-agent-secret' });
+  const store = await openStore({ path: storeFile, secretKey: 'bench-agent-secret' });
 
   log(
     `driverbox agent bench — ${options.devices} devices × 1 driver, period ${options.periodS} s (jitter ${options.periodS} s), ` +
@@ -289,14 +289,14 @@ async function main(): Promise<number> {
 
   const stats = agent.stats();
   const scheduler = stats.scheduler!;
-  const count = (sql: string) => (store.db.prepare(sql).get() as { n: number }).n;
+  const count = async (sql: string) => (await store.statement<[], { n: number }>(sql).get())!.n;
   const rows = {
-    runs: count('SELECT count(*) AS n FROM runs'),
-    variables: count('SELECT count(*) AS n FROM variables'),
-    historySamples: count('SELECT count(*) AS n FROM variable_history'),
+    runs: await count('SELECT count(*) AS n FROM runs'),
+    variables: await count('SELECT count(*) AS n FROM variables'),
+    historySamples: await count('SELECT count(*) AS n FROM variable_history'),
   };
   const bytesOpen = storeBytes(storeFile);
-  store.close();
+  await store.close();
   const bytesClosed = storeBytes(storeFile);
   await device.close();
   rmSync(dir, { recursive: true, force: true });

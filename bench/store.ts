@@ -77,16 +77,17 @@ function result(n: number, round: number): RunResult {
 const ms = (ns: bigint) => Number(ns) / 1e6;
 const fmt = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
-function tempStore(clock: () => number): { store: Store; dir: string } {
+async function tempStore(clock: () => number): Promise<{ store: Store; dir: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-bench-store-'));
-  return { store: openStore({ path: path.join(dir, 'bench.db'), clock }), dir };
+  return { store: await openStore({ path: path.join(dir, 'bench.db'), clock }), dir };
 }
 
-function benchWrites(options: Options) {
+async function benchWrites(options: Options) {
   let now = Date.now();
-  const { store, dir } = tempStore(() => now);
-  const agent = ensureLocalAgent(store);
-  const devices = Array.from({ length: 100 }, (_, i) => createDevice(store, agent.id, { displayName: `dev-${i}`, ip: `10.1.${i >> 8}.${i & 255}` }));
+  const { store, dir } = await tempStore(() => now);
+  const agent = await ensureLocalAgent(store);
+  const devices = [];
+  for (let i = 0; i < 100; i++) devices.push(await createDevice(store, agent.id, { displayName: `dev-${i}`, ip: `10.1.${i >> 8}.${i & 255}` }));
   const times: number[] = [];
   const start = process.hrtime.bigint();
   const deadline = start + BigInt(options.seconds) * 1_000_000_000n;
@@ -95,14 +96,14 @@ function benchWrites(options: Options) {
     const device = devices[round % devices.length]!;
     now += 1000;
     const before = process.hrtime.bigint();
-    writeRunResult(store, { agentId: agent.id, deviceId: device.id, driverName: 'bench' }, result(options.variables, round));
+    await writeRunResult(store, { agentId: agent.id, deviceId: device.id, driverName: 'bench' }, result(options.variables, round));
     times.push(ms(process.hrtime.bigint() - before));
     round++;
   }
   const seconds = ms(process.hrtime.bigint() - start) / 1000;
   times.sort((a, b) => a - b);
   const size = statSync(path.join(dir, 'bench.db')).size + statSync(path.join(dir, 'bench.db-wal')).size;
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
   return { runs: round, runsPerSecond: round / seconds, variablesPerSecond: (round * options.variables) / seconds, p50: percentile(times, 50), p99: percentile(times, 99), mean: mean(times), bytes: size };
 }
@@ -110,29 +111,28 @@ function benchWrites(options: Options) {
 async function benchQueries(options: Options) {
   const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
   let now = weekAgo;
-  const { store, dir } = tempStore(() => now);
-  const agent = ensureLocalAgent(store);
+  const { store, dir } = await tempStore(() => now);
+  const agent = await ensureLocalAgent(store);
   const seedStart = process.hrtime.bigint();
   const devices: number[] = [];
-  const seed = store.db.transaction(() => {
+  await store.transaction(async () => {
     for (let i = 0; i < options.devices; i++) {
-      const device = createDevice(store, agent.id, { displayName: `dev-${i}`, ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
-      writeRunResult(store, { agentId: agent.id, deviceId: device.id, driverName: 'bench' }, result(options.variables, i));
+      const device = await createDevice(store, agent.id, { displayName: `dev-${i}`, ip: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` });
+      await writeRunResult(store, { agentId: agent.id, deviceId: device.id, driverName: 'bench' }, result(options.variables, i));
       devices.push(device.id);
     }
   });
-  seed();
   const historyDevices = devices.slice(0, 100);
   for (let h = 0; h < options.history; h++) {
     now = weekAgo + Math.round(((h + 1) / (options.history + 1)) * 7 * 24 * 3600 * 1000);
-    store.transaction(() => {
-      for (const id of historyDevices) writeRunResult(store, { agentId: agent.id, deviceId: id, driverName: 'bench' }, result(options.variables, h + 1));
+    await store.transaction(async () => {
+      for (const id of historyDevices) await writeRunResult(store, { agentId: agent.id, deviceId: id, driverName: 'bench' }, result(options.variables, h + 1));
     });
   }
   now = Date.now();
   const seedSeconds = ms(process.hrtime.bigint() - seedStart) / 1000;
-  const variableRows = (store.db.prepare('SELECT count(*) AS n FROM variables').get() as { n: number }).n;
-  const historyRows = (store.db.prepare('SELECT count(*) AS n FROM variable_history').get() as { n: number }).n;
+  const variableRows = (await store.statement<[], { n: number }>('SELECT count(*) AS n FROM variables').get())!.n;
+  const historyRows = (await store.statement<[], { n: number }>('SELECT count(*) AS n FROM variable_history').get())!.n;
 
   const server = await startMonitoringServer({ store, apiKeys: ['bench-key-123'] });
   const client = new MonitoringClient({ baseUrl: server.url, apiKey: 'bench-key-123' });
@@ -177,14 +177,14 @@ async function benchQueries(options: Options) {
   await client.close();
   await server.close();
   const bytes = statSync(path.join(dir, 'bench.db')).size;
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
   return { seedSeconds, variableRows, historyRows, bytes, rows };
 }
 
 runBench('bench:store', async () => {
   const options = parseOptions(process.argv.slice(2));
-  const writes = benchWrites(options);
+  const writes = await benchWrites(options);
   const queries = await benchQueries(options);
   if (options.json) {
     process.stdout.write(`${JSON.stringify({ options, writes, queries }, null, 2)}\n`);

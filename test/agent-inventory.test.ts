@@ -277,20 +277,21 @@ function parseYamlForTest(text: string): unknown {
   return (yamlModule as { parse(t: string): unknown }).parse(text);
 }
 import * as yamlModule from 'yaml';
+import { openTestStore } from './helpers/store.js';
 
 describe('syncing an inventory into the store', () => {
   let store: Store | undefined;
-  afterEach(() => store?.close());
+  afterEach(async () => await store?.close());
 
   const load = (dir: string, text: string, env: Record<string, string> = { ROUTER_PASSWORD: 'pw-1' }): Inventory =>
     parseInventory(text, { format: 'yaml', file: join(dir, 'inventory.yaml'), env });
 
-  it('adds everything under the local agent, then a second sync changes nothing', () => {
+  it('adds everything under the local agent, then a second sync changes nothing', async () => {
     const dir = workspace();
-    store = openStore({ path: ':memory:', secretKey: 'inventory-test-key' });
+    store = await openTestStore({ secretKey: 'inventory-test-key' });
     const inventory = load(dir, GOOD_YAML);
-    const first = syncInventory(store, inventory);
-    const agentId = ensureLocalAgent(store).id;
+    const first = await syncInventory(store, inventory);
+    const agentId = (await ensureLocalAgent(store)).id;
     expect(first.agentId).toBe(agentId);
     expect(first.changed).toBe(true);
     expect(first.devices.added.map((d) => d.name)).toEqual(['router', 'nas']);
@@ -298,56 +299,56 @@ describe('syncing an inventory into the store', () => {
     expect(first.associations.added.map((a) => a.name)).toEqual(['plain@router', 'plain@nas', 'custom@nas', 'creds@router']);
     expect(first.reschedule).toEqual(first.associations.added.map((a) => a.id).sort((a, b) => a - b));
 
-    const nas = getDevice(store, agentId, first.devices.added[1]!.id)!;
+    const nas = (await getDevice(store, agentId, first.devices.added[1]!.id))!;
     expect(nas).toMatchObject({ displayName: 'nas', hostName: 'nas.lan', portMap: { 443: 8443 }, macAddress: '3c:22:fb:10:aa:01', details: { serial: '12345' } });
     const routerId = first.devices.added[0]!.id;
-    expect(getDeviceCredentials(store, routerId, ['CUSTOM_DRIVER_MANAGEMENT'])).toEqual({ scope: 'CUSTOM_DRIVER_MANAGEMENT', username: 'admin', password: 'pw-1' });
-    const plain = getCustomDriver(store, first.drivers.added[0]!.id)!;
+    expect(await getDeviceCredentials(store, routerId, ['CUSTOM_DRIVER_MANAGEMENT'])).toEqual({ scope: 'CUSTOM_DRIVER_MANAGEMENT', username: 'admin', password: 'pw-1' });
+    const plain = (await getCustomDriver(store, first.drivers.added[0]!.id))!;
     expect(plain.parameters.map((p) => [p.name, p.valueType, p.defaultValue])).toEqual([['port', 'NUMBER', 443], ['mode', 'STRING', null]]);
-    const onNas = getAssociation(store, first.associations.added[1]!.id)!;
+    const onNas = (await getAssociation(store, first.associations.added[1]!.id))!;
     expect(onNas).toMatchObject({ samplePeriod: 10, status: 'DISABLED' });
     expect(Object.fromEntries(onNas.parameters.map((p) => [p.name, p.value]))).toEqual({ port: 8443, mode: 'slow' });
     expect(first.scheduled.find((s) => s.name === 'custom@nas')).toMatchObject({ actions: ['get_status', 'custom_1'], samplePeriod: 300, enabled: true });
 
-    const again = syncInventory(store, load(dir, GOOD_YAML));
+    const again = await syncInventory(store, load(dir, GOOD_YAML));
     expect(again.changed).toBe(false);
     expect([again.devices, again.drivers, again.associations]).toEqual(Array(3).fill({ added: [], updated: [], removed: [] }));
     expect(again.reschedule).toEqual([]);
     expect(again.scheduled).toEqual(first.scheduled);
-    expect(listDevices(store, agentId)).toHaveLength(2);
-    expect(listCustomDrivers(store)).toHaveLength(3);
-    expect(listAssociations(store, agentId)).toHaveLength(4);
+    expect(await listDevices(store, agentId)).toHaveLength(2);
+    expect(await listCustomDrivers(store)).toHaveLength(3);
+    expect(await listAssociations(store, agentId)).toHaveLength(4);
   });
 
-  it('updates what changed and reschedules the associations it affects', () => {
+  it('updates what changed and reschedules the associations it affects', async () => {
     const dir = workspace();
-    store = openStore({ path: ':memory:', secretKey: 'inventory-test-key' });
-    const first = syncInventory(store, load(dir, GOOD_YAML));
+    store = await openTestStore({ secretKey: 'inventory-test-key' });
+    const first = await syncInventory(store, load(dir, GOOD_YAML));
     const ids = Object.fromEntries(first.scheduled.map((s) => [s.name, s.id]));
     const changed = GOOD_YAML.replace('ip: 10.0.0.1', 'ip: 10.0.0.9').replace('{ mode: fast }', '{ mode: faster }');
     writeFileSync(join(dir, 'custom.js'), `${CUSTOM_DRIVER}// v2\n`);
-    const second = syncInventory(store, load(dir, changed, { ROUTER_PASSWORD: 'pw-2' }));
+    const second = await syncInventory(store, load(dir, changed, { ROUTER_PASSWORD: 'pw-2' }));
     expect(second.devices.updated.map((d) => d.name)).toEqual(['router']);
     expect(second.drivers.updated.map((d) => d.name)).toEqual(['custom']);
     expect(second.associations.updated.map((a) => a.name)).toEqual(['plain@router']);
     // plain@router (its values, its device), creds@router (its device), custom@nas (its driver's code).
     expect(second.reschedule).toEqual([ids['plain@router'], ids['custom@nas'], ids['creds@router']].sort((a, b) => a! - b!));
-    expect(getCustomDriver(store, second.drivers.updated[0]!.id)!.version).toBe(2);
-    expect(getDeviceCredentials(store, second.devices.updated[0]!.id)!.password).toBe('pw-2');
-    expect(getDevice(store, second.agentId, second.devices.updated[0]!.id)!.ip).toBe('10.0.0.9');
+    expect((await getCustomDriver(store, second.drivers.updated[0]!.id))!.version).toBe(2);
+    expect((await getDeviceCredentials(store, second.devices.updated[0]!.id))!.password).toBe('pw-2');
+    expect((await getDevice(store, second.agentId, second.devices.updated[0]!.id))!.ip).toBe('10.0.0.9');
   });
 
-  it('removes what it made and no longer lists, and leaves what the API made alone', () => {
+  it('removes what it made and no longer lists, and leaves what the API made alone', async () => {
     const dir = workspace();
-    store = openStore({ path: ':memory:', secretKey: 'inventory-test-key' });
-    const first = syncInventory(store, load(dir, GOOD_YAML));
+    store = await openTestStore({ secretKey: 'inventory-test-key' });
+    const first = await syncInventory(store, load(dir, GOOD_YAML));
     const agentId = first.agentId;
     const nasId = first.devices.added.find((d) => d.name === 'nas')!.id;
     // Made through the API: a device, a driver, and an association of the API driver on an inventory device.
-    const apiDevice = createDevice(store, agentId, { displayName: 'api-device', ip: '10.0.0.50' });
-    const apiDriver = createCustomDriver(store, { name: 'api-driver', code: PLAIN_DRIVER });
-    const apiOnNas = createAssociation(store, { customDriverId: apiDriver.id, agentId, deviceId: nasId });
-    const apiOnApi = createAssociation(store, { customDriverId: apiDriver.id, agentId, deviceId: apiDevice.id });
+    const apiDevice = await createDevice(store, agentId, { displayName: 'api-device', ip: '10.0.0.50' });
+    const apiDriver = await createCustomDriver(store, { name: 'api-driver', code: PLAIN_DRIVER });
+    const apiOnNas = await createAssociation(store, { customDriverId: apiDriver.id, agentId, deviceId: nasId });
+    const apiOnApi = await createAssociation(store, { customDriverId: apiDriver.id, agentId, deviceId: apiDevice.id });
 
     const smaller = `
 version: 1
@@ -363,34 +364,34 @@ drivers:
 associations:
   - { driver: plain, device: router, parameters: { mode: fast } }
 `;
-    const second = syncInventory(store, load(dir, smaller));
+    const second = await syncInventory(store, load(dir, smaller));
     expect(second.devices.removed.map((d) => d.name)).toEqual(['nas']);
     expect(second.drivers.removed.map((d) => d.name).sort()).toEqual(['creds', 'custom']);
     expect(second.associations.removed.map((a) => a.name).sort()).toEqual(['api-driver@nas', 'creds@router', 'custom@nas', 'plain@nas']);
     expect(second.associations.removed.map((a) => a.id)).toContain(apiOnNas.id);
-    expect(listDevices(store, agentId).map((d) => d.displayName).sort()).toEqual(['api-device', 'router']);
-    expect(listCustomDrivers(store).map((d) => d.name).sort()).toEqual(['api-driver', 'plain']);
-    expect(getAssociation(store, apiOnApi.id)).toBeDefined();
+    expect((await listDevices(store, agentId)).map((d) => d.displayName).sort()).toEqual(['api-device', 'router']);
+    expect((await listCustomDrivers(store)).map((d) => d.name).sort()).toEqual(['api-driver', 'plain']);
+    expect(await getAssociation(store, apiOnApi.id)).toBeDefined();
     expect(second.scheduled.map((s) => s.name)).toEqual(['plain@router']);
 
     // An empty inventory removes the rest of its own, still nothing of the API's.
-    const third = syncInventory(store, load(dir, 'version: 1\n'));
+    const third = await syncInventory(store, load(dir, 'version: 1\n'));
     expect(third.devices.removed.map((d) => d.name)).toEqual(['router']);
-    expect(listDevices(store, agentId).map((d) => d.displayName)).toEqual(['api-device']);
-    expect(listCustomDrivers(store).map((d) => d.name)).toEqual(['api-driver']);
-    expect(syncInventory(store, load(dir, 'version: 1\n')).changed).toBe(false);
+    expect((await listDevices(store, agentId)).map((d) => d.displayName)).toEqual(['api-device']);
+    expect((await listCustomDrivers(store)).map((d) => d.name)).toEqual(['api-driver']);
+    expect((await syncInventory(store, load(dir, 'version: 1\n'))).changed).toBe(false);
   });
 
-  it('refuses names the API already uses and a credentials driver on a device without any, changing nothing', () => {
+  it('refuses names the API already uses and a credentials driver on a device without any, changing nothing', async () => {
     const dir = workspace();
-    store = openStore({ path: ':memory:', secretKey: 'inventory-test-key' });
-    const agentId = ensureLocalAgent(store).id;
-    createCustomDriver(store, { name: 'plain', code: PLAIN_DRIVER });
-    expect(() => syncInventory(store!, load(dir, GOOD_YAML))).toThrow(/drivers "plain": the library already has a driver named "plain" \(id \d+\) made through the API/);
-    expect(listDevices(store, agentId)).toHaveLength(0);
+    store = await openTestStore({ secretKey: 'inventory-test-key' });
+    const agentId = (await ensureLocalAgent(store)).id;
+    await createCustomDriver(store, { name: 'plain', code: PLAIN_DRIVER });
+    await expect(async () => await syncInventory(store!, load(dir, GOOD_YAML))).rejects.toThrow(/drivers "plain": the library already has a driver named "plain" \(id \d+\) made through the API/);
+    expect(await listDevices(store, agentId)).toHaveLength(0);
 
-    createDevice(store, agentId, { displayName: 'taken', ip: '10.0.0.7' });
-    expect(() => syncInventory(store!, load(dir, 'version: 1\ndevices: [{ name: taken, ip: 10.0.0.7 }]\n'))).toThrow(/devices "taken": the agent already has a device named "taken"/);
+    await createDevice(store, agentId, { displayName: 'taken', ip: '10.0.0.7' });
+    await expect(async () => await syncInventory(store!, load(dir, 'version: 1\ndevices: [{ name: taken, ip: 10.0.0.7 }]\n'))).rejects.toThrow(/devices "taken": the agent already has a device named "taken"/);
 
     const noCredentials = `
 version: 1
@@ -398,16 +399,16 @@ devices: [{ name: bare, ip: 10.0.0.8 }]
 drivers: [{ name: creds, path: creds.js }]
 associations: [{ driver: creds, device: bare }]
 `;
-    expect(() => syncInventory(store!, load(dir, noCredentials))).toThrow(/associations "creds@bare": driver "creds" uses the device's credentials and device "bare" has none/);
-    expect(listDevices(store, agentId).map((d) => d.displayName)).toEqual(['taken']);
+    await expect(async () => await syncInventory(store!, load(dir, noCredentials))).rejects.toThrow(/associations "creds@bare": driver "creds" uses the device's credentials and device "bare" has none/);
+    expect((await listDevices(store, agentId)).map((d) => d.displayName)).toEqual(['taken']);
   });
 
-  it('loads and syncs the example inventory shipped in drivers-examples', () => {
+  it('loads and syncs the example inventory shipped in drivers-examples', async () => {
     const file = resolve('drivers-examples/inventory.example.yaml');
     const inventory = loadInventory(file, { env: { ROUTER_PASSWORD: 'a', UPS_USER: 'b', UPS_PASSWORD: 'c' } });
     expect(inventory.associations.map((a) => `${a.driver}@${a.device}`)).toEqual(['router-dhcp@home-router', 'tls-expiry@nas', 'tls-expiry@home-router', 'ups-status@ups']);
-    store = openStore({ path: ':memory:', secretKey: 'inventory-test-key' });
-    const result = syncInventory(store, inventory);
+    store = await openTestStore({ secretKey: 'inventory-test-key' });
+    const result = await syncInventory(store, inventory);
     expect(result.scheduled.map((s) => [s.name, s.samplePeriod, s.enabled])).toEqual([
       ['router-dhcp@home-router', 60, true],
       ['tls-expiry@nas', 21600, true],

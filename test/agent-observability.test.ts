@@ -9,6 +9,7 @@ import { createAgentMetrics, type AgentMetrics } from '../host/agent/metrics.js'
 import { createStatusSource, type HealthProbe } from '../host/agent/status.js';
 import { installErrorHandling } from '../host/api/monitoring/error-handler.js';
 import { openStore, type Store } from '../host/store/index.js';
+import { openTestStore } from './helpers/store.js';
 
 const KEY = 'obs-key';
 
@@ -49,8 +50,8 @@ const probes = (httpUrl: () => string): Record<'sandbox' | 'store' | 'scheduler'
   sandbox: () => {
     if (sandbox.failure) throw new Error(sandbox.failure);
   },
-  store: () => {
-    store.db.prepare('SELECT 1').get();
+  store: async () => {
+    await store.statement('SELECT 1').get();
   },
   scheduler: () => {
     if (!scheduler.running) throw new Error('scheduler stopped');
@@ -62,13 +63,13 @@ const probes = (httpUrl: () => string): Record<'sandbox' | 'store' | 'scheduler'
 });
 
 beforeAll(async () => {
-  store = openStore({ path: ':memory:', secretKey: 'k' });
+  store = await openTestStore({ secretKey: 'k' });
   upstream = http.createServer((_req, res) => res.end('ok'));
   await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
   upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/`;
 });
 afterAll(async () => {
-  store.close();
+  await store.close();
   await new Promise((resolve) => upstream.close(resolve));
 });
 
@@ -262,14 +263,14 @@ describe('GET /backend-api/v1/status', () => {
   });
 
   it('a store that is closed and an upstream that refuses connections fail', async () => {
-    const closedStore = openStore({ path: ':memory:', secretKey: 'k' });
-    closedStore.close();
+    const closedStore = await openTestStore({ secretKey: 'k' });
+    await closedStore.close();
     const refused = http.createServer();
     await new Promise<void>((resolve) => refused.listen(0, '127.0.0.1', resolve));
     const deadUrl = `http://127.0.0.1:${(refused.address() as AddressInfo).port}/`;
     await new Promise((resolve) => refused.close(resolve));
     const source = createStatusSource({
-      probes: { ...probes(() => deadUrl), store: () => void closedStore.db.prepare('SELECT 1').get() },
+      probes: { ...probes(() => deadUrl), store: async () => void await closedStore.statement('SELECT 1').get() },
     });
     const body = await source.read({ check_modules: true, check_backend_services: false, get_dependencies: false }, 1);
     expect(body.modules.store.status).toBe('fail');

@@ -13,6 +13,7 @@ import { createDevice } from '../host/store/devices.js';
 import { openStore, type Store } from '../host/store/index.js';
 import { listDeviceRuns } from '../host/store/runs.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
+import { openTestStore } from './helpers/store.js';
 
 const API_KEY = 'agent-test-key';
 
@@ -60,8 +61,8 @@ async function fixture(): Promise<Fixture> {
   writeFileSync(join(dir, 'hang.js'), HANGING_DRIVER);
   writeFileSync(join(dir, 'slow.js'), SLOW_DRIVER);
   const device = await startDeviceServer();
-  const store = openStore({ path: ':memory:', secretKey: 'agent-test-secret' });
-  cleanups.push(() => device.close(), () => store.close());
+  const store = await openTestStore({ secretKey: 'agent-test-secret' });
+  cleanups.push(() => device.close(), async () => await store.close());
   return { dir, device, store };
 }
 
@@ -128,7 +129,7 @@ describe('createAgent', () => {
     cleanups.push(() => client.close());
     const variables = await client.listDeviceVariables(agent.agentId!, d1[0]!.deviceId);
     expect(variables.map((v) => [v.path, v.value])).toEqual([['reply', 'ok']]);
-    expect(listDeviceRuns(f.store, d1[0]!.deviceId).length).toBeGreaterThanOrEqual(2);
+    expect((await listDeviceRuns(f.store, d1[0]!.deviceId)).length).toBeGreaterThanOrEqual(2);
 
     const metrics = await fetch(`${agent.url}/metrics`).then((r) => r.text());
     expect(metrics).toMatch(/driverbox_runs_total\{action="get_status",outcome="success"\} [1-9]/);
@@ -183,7 +184,7 @@ describe('createAgent', () => {
     expect(stopped).toEqual({ finished: 1, aborted: 0, dropped: 0 });
     expect(agent.state).toBe('stopped');
     expect(finished.map((r) => [r.result.status, r.result.variables[0]?.value])).toEqual([['success', 'late']]);
-    const [run] = listDeviceRuns(f.store, finished[0]!.deviceId);
+    const [run] = await listDeviceRuns(f.store, finished[0]!.deviceId);
     expect([run!.outcome, run!.id]).toEqual(['success', finished[0]!.runId]);
   });
 
@@ -197,7 +198,7 @@ describe('createAgent', () => {
     expect(finished).toHaveLength(1);
     expect(finished[0]!.result.status).toBe('failure');
     expect(finished[0]!.result.message).toMatch(/sandbox process \(pid \d+\)/);
-    expect(listDeviceRuns(f.store, finished[0]!.deviceId).map((r) => r.outcome)).toEqual(['failure']);
+    expect((await listDeviceRuns(f.store, finished[0]!.deviceId)).map((r) => r.outcome)).toEqual(['failure']);
   });
 
   it('reload() applies a changed inventory without dropping the run in flight, and keeps the old one when the new is bad', async () => {
@@ -248,8 +249,8 @@ describe('createAgent', () => {
     const f = await fixture();
     const { agent, finished } = await startAgent(f, { api: { apiKeys: [API_KEY] } });
     expect(agent.stats().associations).toBe(0);
-    const driver = createCustomDriver(f.store, { name: 'api-good', code: GOOD_DRIVER, minimalSamplePeriod: 300, requiresCredentials: false });
-    const device = createDevice(f.store, agent.agentId!, { displayName: 'api-device', ip: '127.0.0.1', portMap: { 80: f.device.port } });
+    const driver = await createCustomDriver(f.store, { name: 'api-good', code: GOOD_DRIVER, minimalSamplePeriod: 300, requiresCredentials: false });
+    const device = await createDevice(f.store, agent.agentId!, { displayName: 'api-device', ip: '127.0.0.1', portMap: { 80: f.device.port } });
     const client = new MonitoringClient({ baseUrl: agent.url!, apiKey: API_KEY });
     cleanups.push(() => client.close());
     const created = await client.createCustomDriverAssociation(driver.id, agent.agentId!, device.id, { sample_period: 300 });
@@ -265,9 +266,9 @@ describe('createAgent', () => {
   it('picks up associations another process wrote into the store at its next refresh', async () => {
     const f = await fixture();
     const { agent, finished } = await startAgent(f, { storeRefreshMs: 100 });
-    const driver = createCustomDriver(f.store, { name: 'elsewhere', code: GOOD_DRIVER, minimalSamplePeriod: 300, requiresCredentials: false });
-    const device = createDevice(f.store, agent.agentId!, { displayName: 'written-directly', ip: '127.0.0.1', portMap: { 80: f.device.port } });
-    createAssociation(f.store, { customDriverId: driver.id, agentId: agent.agentId!, deviceId: device.id, samplePeriod: 300 });
+    const driver = await createCustomDriver(f.store, { name: 'elsewhere', code: GOOD_DRIVER, minimalSamplePeriod: 300, requiresCredentials: false });
+    const device = await createDevice(f.store, agent.agentId!, { displayName: 'written-directly', ip: '127.0.0.1', portMap: { 80: f.device.port } });
+    await createAssociation(f.store, { customDriverId: driver.id, agentId: agent.agentId!, deviceId: device.id, samplePeriod: 300 });
     await until('the association to be scheduled and run', () => finished.length >= 1);
     expect([finished[0]!.name, finished[0]!.result.status]).toEqual(['elsewhere@written-directly', 'success']);
   });

@@ -15,12 +15,14 @@ import { getConfiguration, listConfigurations, MAX_CONFIGURATIONS_PER_DEVICE, md
 import { setDeviceCredentials } from '../host/store/credentials.js';
 import { createDevice } from '../host/store/devices.js';
 import { openDatabase } from '../host/store/better-sqlite3.js';
+import { sqliteKysely } from '../host/store/database.js';
 import { openStore } from '../host/store/index.js';
-import { migrate, migrations, SCHEMA_VERSION } from '../host/store/migrations.js';
+import { migrate, migrations, SCHEMA_VERSION, schemaVersion } from '../host/store/migrations.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import type { RunResult } from '../host/run-result.js';
 import { runSource, useHost } from './helpers/host.js';
 import { runCli } from './helpers/cli.js';
+import { openTestStore, rawMigration } from './helpers/store.js';
 
 const host = useHost();
 const MiB = 1048576;
@@ -173,24 +175,24 @@ function backup() { D.success(D.createBackup({ label: 'sw1 running', running: '$
     expect(first.stderr).toMatch(/run 1, 0 variables, configuration saved \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)/);
     const second = await exec(process.execPath, args, { env: { PATH: process.env.PATH, NO_COLOR: '1' } });
     expect(second.stderr).toMatch(/run 2, 0 variables, configuration unchanged/);
-    const opened = openStore({ path: store });
+    const opened = await openStore({ path: store });
     try {
-      const history = listConfigurations(opened, 1);
+      const history = await listConfigurations(opened, 1);
       expect(history).toHaveLength(1);
       expect(history[0]).toMatchObject({ label: 'sw1 running', source: 'driver', runId: 1 });
       expect(history[0]!.lastBackup).toBeGreaterThanOrEqual(history[0]!.timestamp);
     } finally {
-      opened.close();
+      await opened.close();
     }
   });
 });
 
-describe('the configuration history in the store', () => {
+describe('the configuration history in the store', async () => {
   const clock = { now: Date.UTC(2026, 4, 1, 8, 0, 0, 250) };
-  const store = openStore({ path: ':memory:', secretKey: 'k', clock: () => clock.now });
-  const agent = createAgentRecord(store, { displayName: 'a' });
-  const device = createDevice(store, agent.id, { displayName: 'sw', ip: '10.0.0.2' });
-  setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'netadmin', password: 'Sw1tch-s3cret' });
+  const store = await openTestStore({ secretKey: 'k', clock: () => clock.now });
+  const agent = await createAgentRecord(store, { displayName: 'a' });
+  const device = await createDevice(store, agent.id, { displayName: 'sw', ip: '10.0.0.2' });
+  await setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'netadmin', password: 'Sw1tch-s3cret' });
   const result = (running: string, startup: string | null = null, status: 'success' | 'failure' = 'success'): RunResult => ({
     status,
     errorType: status === 'success' ? null : 'GENERIC_ERROR',
@@ -206,38 +208,38 @@ describe('the configuration history in the store', () => {
     ...(status === 'success' ? { backup: { label: 'sw', running, startup, runningBytes: Buffer.byteLength(running), startupBytes: startup === null ? null : Buffer.byteLength(startup) } } : {}),
   });
 
-  it('keeps changes only, in whole strictly increasing seconds, with the secrets masked', () => {
-    const one = writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result('user netadmin secret Sw1tch-s3cret\n', 'v0'));
+  it('keeps changes only, in whole strictly increasing seconds, with the secrets masked', async () => {
+    const one = await writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result('user netadmin secret Sw1tch-s3cret\n', 'v0'));
     expect(one.configuration).toEqual({ id: expect.any(Number), timestamp: Date.UTC(2026, 4, 1, 8, 0, 0), changed: true });
     clock.now += 100; // same second: the next change still gets its own second
-    const same = writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result('user netadmin secret Sw1tch-s3cret\n', 'v0'));
+    const same = await writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result('user netadmin secret Sw1tch-s3cret\n', 'v0'));
     expect(same.configuration).toMatchObject({ id: one.configuration!.id, changed: false });
-    const two = writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result('user *** secret ***\nvlan 2\n'));
+    const two = await writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result('user *** secret ***\nvlan 2\n'));
     expect(two.configuration).toMatchObject({ timestamp: Date.UTC(2026, 4, 1, 8, 0, 1), changed: true });
-    writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result('ignored', null, 'failure'));
-    const history = listConfigurations(store, device.id);
+    await writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result('ignored', null, 'failure'));
+    const history = await listConfigurations(store, device.id);
     expect(history.map((h) => [h.timestamp - Date.UTC(2026, 4, 1, 8, 0, 0), h.startupMd5 !== null])).toEqual([
       [1000, false],
       [0, true],
     ]);
-    const first = getConfiguration(store, device.id, Date.UTC(2026, 4, 1, 8, 0, 0))!;
+    const first = (await getConfiguration(store, device.id, Date.UTC(2026, 4, 1, 8, 0, 0)))!;
     expect(first.running).toBe('user *** secret ***\n');
     expect(first.runningMd5).toBe(md5('user *** secret ***\n'));
     expect(first.lastBackup).toBe(clock.now);
-    expect(getConfiguration(store, device.id, 'latest')!.running).toBe('user *** secret ***\nvlan 2\n');
-    expect(getConfiguration(store, device.id, Date.UTC(2026, 4, 1, 9))).toBeNull();
+    expect((await getConfiguration(store, device.id, 'latest'))!.running).toBe('user *** secret ***\nvlan 2\n');
+    expect(await getConfiguration(store, device.id, Date.UTC(2026, 4, 1, 9))).toBeNull();
   });
 
-  it(`keeps the newest ${MAX_CONFIGURATIONS_PER_DEVICE} configurations of a device`, () => {
-    for (let i = 0; i < MAX_CONFIGURATIONS_PER_DEVICE + 5; i++) writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result(`rev ${i}`));
-    const history = listConfigurations(store, device.id);
+  it(`keeps the newest ${MAX_CONFIGURATIONS_PER_DEVICE} configurations of a device`, async () => {
+    for (let i = 0; i < MAX_CONFIGURATIONS_PER_DEVICE + 5; i++) await writeRunResult(store, { agentId: agent.id, deviceId: device.id }, result(`rev ${i}`));
+    const history = await listConfigurations(store, device.id);
     expect(history).toHaveLength(MAX_CONFIGURATIONS_PER_DEVICE);
-    expect(getConfiguration(store, device.id, history[history.length - 1]!.timestamp)!.running).toBe('rev 5');
+    expect((await getConfiguration(store, device.id, history[history.length - 1]!.timestamp))!.running).toBe('rev 5');
   });
 
-  it('refuses a result whose backup the store cannot hold', () => {
+  it('refuses a result whose backup the store cannot hold', async () => {
     const bad = { ...result('x'), backup: { label: 'x', running: 5 } } as unknown as RunResult;
-    expect(() => writeRunResult(store, { agentId: agent.id, deviceId: device.id }, bad)).toThrow('cannot store the run result: backup.running must be a string');
+    await expect(async () => await writeRunResult(store, { agentId: agent.id, deviceId: device.id }, bad)).rejects.toThrow('cannot store the run result: backup.running must be a string');
   });
 });
 
@@ -271,9 +273,9 @@ associations:
     }
     expect(problems).toEqual(['line 10: drivers[0].actions[1]: plain.js defines no function backup() (it has get_status, validate)']);
 
-    const store = openStore({ path: ':memory:', secretKey: 'k' });
+    const store = await openTestStore({ secretKey: 'k' });
     try {
-      const synced = syncInventory(store, parsed);
+      const synced = await syncInventory(store, parsed);
       const job = synced.scheduled[0]!;
       const runs = await runAssociation(
         { store, executor: host, agentId: synced.agentId, write: { activity: false } },
@@ -286,36 +288,34 @@ associations:
         ['get_status', 'success'],
         ['backup', 'success'],
       ]);
-      const history = listConfigurations(store, job.deviceId);
+      const history = await listConfigurations(store, job.deviceId);
       expect(history).toMatchObject([{ label: 'sched', source: 'driver', runId: runs[1]!.runId }]);
-      expect(getConfiguration(store, job.deviceId, 'latest')!.running).toBe('hostname 127.0.0.1\n');
+      expect((await getConfiguration(store, job.deviceId, 'latest'))!.running).toBe('hostname 127.0.0.1\n');
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });
 
 describe('migration 3 (configuration backups)', () => {
-  it('upgrades a version 2 store in place, keeping its data, and applies nothing more on reopening', () => {
+  it('upgrades a version 2 store in place, keeping its data, and applies nothing more on reopening', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'driverbox-migrate-3-')), 'v2.db');
     const raw = openDatabase(file);
-    raw.transaction(() => {
-      for (const m of migrations.filter((m) => m.version <= 2)) m.up(raw);
-      raw.pragma('user_version = 2');
-    })();
+        for (const m of migrations.filter((m) => m.version <= 2)) await m.up(rawMigration(raw));
+    raw.pragma('user_version = 2');
     raw.prepare("INSERT INTO agents (display_name, creation_time, status_last_change) VALUES ('old site', 1000, 1000)").run();
     raw.close();
-    const store = openStore({ path: file });
+    const store = await openStore({ path: file });
     try {
-      expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION); // and any later migration
-      const device = createDevice(store, 1, { displayName: 'sw', ip: '10.0.0.3' });
-      writeRunResult(store, { agentId: 1, deviceId: device.id }, { status: 'success', errorType: null, message: null, variables: [], tables: [], logs: [], warnings: [], http: [], action: 'backup', limitExceeded: null, durationMs: 1, backup: { label: 'l', running: 'r', startup: null, runningBytes: 1, startupBytes: null } });
-      expect(listConfigurations(store, device.id)).toHaveLength(1);
+      expect((await schemaVersion(store.kysely, store.dialect))).toBe(SCHEMA_VERSION); // and any later migration
+      const device = await createDevice(store, 1, { displayName: 'sw', ip: '10.0.0.3' });
+      await writeRunResult(store, { agentId: 1, deviceId: device.id }, { status: 'success', errorType: null, message: null, variables: [], tables: [], logs: [], warnings: [], http: [], action: 'backup', limitExceeded: null, durationMs: 1, backup: { label: 'l', running: 'r', startup: null, runningBytes: 1, startupBytes: null } });
+      expect(await listConfigurations(store, device.id)).toHaveLength(1);
     } finally {
-      store.close();
+      await store.close();
     }
     const again = openDatabase(file);
-    expect(migrate(again, file)).toEqual([]);
+    expect(await migrate(sqliteKysely(again), 'sqlite', file)).toEqual([]);
     again.close();
   });
 });

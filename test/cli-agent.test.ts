@@ -102,14 +102,14 @@ describe('driverbox agent', () => {
 
     // The store was closed cleanly and holds the runs, the slow one included.
     const secretKey = readFileSync(path.join(dir, 'secret.key'), 'utf8').trim();
-    const store = openStore({ path: path.join(dir, 'driverbox.db'), secretKey });
+    const store = await openStore({ path: path.join(dir, 'driverbox.db'), secretKey });
     try {
-      const rows = store.db.prepare("SELECT driver_name, outcome FROM runs WHERE driver_name = 'slow'").all();
+      const rows = await store.statement("SELECT driver_name, outcome FROM runs WHERE driver_name = 'slow'").all();
       expect(rows).toEqual([{ driver_name: 'slow', outcome: 'success' }]);
-      const polls = store.db.prepare("SELECT COUNT(*) AS n FROM runs WHERE driver_name = 'poll'").get() as { n: number };
+      const polls = await store.statement("SELECT COUNT(*) AS n FROM runs WHERE driver_name = 'poll'").get() as { n: number };
       expect(polls.n).toBeGreaterThanOrEqual(2);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

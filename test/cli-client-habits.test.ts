@@ -15,18 +15,18 @@ import { startServe } from './helpers/serve-process.js';
 const KEY = 'cli-habits-key';
 
 /** A fresh data folder whose store already holds the local agent (as `driverbox serve` makes it). */
-function freshStore(): { dir: string; storePath: string; localId: number } {
+async function freshStore(): Promise<{ dir: string; storePath: string; localId: number }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-agents-'));
   const storePath = path.join(dir, 'driverbox.db');
-  const store = openStore({ path: storePath, secretKey: null });
-  const localId = ensureLocalAgent(store).id;
-  store.close();
+  const store = await openStore({ path: storePath, secretKey: null });
+  const localId = (await ensureLocalAgent(store)).id;
+  await store.close();
   return { dir, storePath, localId };
 }
 
 /** Serves the store in this process while `fn` calls it through MonitoringClient. */
 async function withApi<T>(storePath: string, fn: (client: MonitoringClient) => Promise<T>): Promise<T> {
-  const store = openStore({ path: storePath, secretKey: null });
+  const store = await openStore({ path: storePath, secretKey: null });
   const server = await startMonitoringServer({ store, apiKeys: [KEY] });
   const client = new MonitoringClient({ baseUrl: server.url, apiKey: KEY });
   try {
@@ -34,7 +34,7 @@ async function withApi<T>(storePath: string, fn: (client: MonitoringClient) => P
   } finally {
     await client.close();
     await server.close();
-    store.close();
+    await store.close();
   }
 }
 
@@ -42,7 +42,7 @@ const statusOf = (promise: Promise<unknown>) => promise.then(() => 200, (error: 
 
 describe('driverbox agents', () => {
   it('set --plan enterprise makes the application operations answer; --plan standard makes them 403 again', async () => {
-    const { dir, storePath, localId } = freshStore();
+    const { dir, storePath, localId } = await freshStore();
     const env = { DRIVERBOX_STORE: storePath };
     await withApi(storePath, async (client) => expect(await statusOf(client.listAgentDeviceApplications(localId))).toBe(403));
     const set = await runCli(['agents', 'set', String(localId), '--plan', 'enterprise'], { env, cwd: dir });
@@ -57,7 +57,7 @@ describe('driverbox agents', () => {
   });
 
   it('add makes an agent with an access right shown by the API; --api-enabled no leaves it only listed', async () => {
-    const { dir, storePath } = freshStore();
+    const { dir, storePath } = await freshStore();
     const added = await runCli(['agents', 'add', 'Branch office', '--access', 'granted', '--granting-user', 'owner@example.com', '--store', storePath], { cwd: dir });
     expect(added.code).toBe(0);
     const id = Number(/added agent (\d+) "Branch office": standard plan, API enabled, access GRANTED granted by owner@example\.com/.exec(added.stdout)?.[1]);
@@ -83,7 +83,7 @@ describe('driverbox agents', () => {
   });
 
   it('refuses bad values with exit 2 and a specific message, and an unknown agent with exit 1', async () => {
-    const { dir, storePath, localId } = freshStore();
+    const { dir, storePath, localId } = await freshStore();
     const cases: Array<[string[], RegExp]> = [
       [['set', String(localId), '--plan', 'gold'], /--plan must be one of enterprise, standard \(got "gold"\)/],
       [['set', String(localId), '--access', 'SHARED'], /--access must be one of OWNED, PROPOSED, GRANTED, ASSIGNED \(got "SHARED"\)/],

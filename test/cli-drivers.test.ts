@@ -52,7 +52,7 @@ describe('driverbox drivers add', () => {
   });
 
   it('stores the driver where driverbox serve reads it', async () => {
-    const db = openStore({ path: store, secretKey: null });
+    const db = await openStore({ path: store, secretKey: null });
     const server = await startMonitoringServer({ store: db, apiKeys: ['k'] });
     const client = new MonitoringClient({ baseUrl: server.url, apiKey: 'k' });
     try {
@@ -64,7 +64,7 @@ describe('driverbox drivers add', () => {
     } finally {
       await client.close();
       await server.close();
-      db.close();
+      await db.close();
     }
   });
 
@@ -77,9 +77,9 @@ describe('driverbox drivers add', () => {
     const updated = await run(['add', edited, '--update', '--store', store]);
     expect(updated.code).toBe(0);
     expect(updated.stdout).toContain('updated custom driver 1 "pdu-outlets", version 2: valid');
-    const db = openStore({ path: store, secretKey: null });
-    const [driver] = listCustomDrivers(db);
-    db.close();
+    const db = await openStore({ path: store, secretKey: null });
+    const [driver] = await listCustomDrivers(db);
+    await db.close();
     expect(driver).toMatchObject({ version: 2, minimalSamplePeriod: 600 });
     expect(driver!.parameters.map((p) => p.name)).toEqual(['outlet', 'zones']); // kept: --param not given
   });

@@ -30,20 +30,20 @@ writeFileSync(
 );
 
 /** The variables of the store's one device, by path. */
-function storedVariables(file: string) {
-  const store = openStore({ path: file });
+async function storedVariables(file: string) {
+  const store = await openStore({ path: file });
   try {
-    const device = store.db.prepare('SELECT id, agent_id FROM devices').all() as Array<{ id: number; agent_id: number }>;
+    const device = await store.statement('SELECT id, agent_id FROM devices').all() as Array<{ id: number; agent_id: number }>;
     expect(device).toHaveLength(1);
-    const vars = listVariables(store, { kind: 'device', agentId: device[0]!.agent_id, deviceId: device[0]!.id }, { limit: 100, offset: 0, sortBy: 'path' });
+    const vars = await listVariables(store, { kind: 'device', agentId: device[0]!.agent_id, deviceId: device[0]!.id }, { limit: 100, offset: 0, sortBy: 'path' });
     return {
       vars: Object.fromEntries(vars.map((v) => [v.path, v])),
-      runs: listDeviceRuns(store, device[0]!.id),
-      activity: listActivity(store, device[0]!.agent_id, { from: 0, to: Date.now() + 1000 }),
-      credentials: (store.db.prepare('SELECT count(*) AS n FROM device_credentials').get() as { n: number }).n,
+      runs: await listDeviceRuns(store, device[0]!.id),
+      activity: await listActivity(store, device[0]!.agent_id, { from: 0, to: Date.now() + 1000 }),
+      credentials: (await store.statement('SELECT count(*) AS n FROM device_credentials').get() as { n: number }).n,
     };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -61,7 +61,7 @@ describe('driverbox run --report', () => {
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).status).toBe('success'); // stdout stays one JSON object
     expect(ok.stderr.trim()).toBe(`reported to ${file}: agent 1, device 1 (127.0.0.1, new), run 1, 2 variables`);
-    const first = storedVariables(file);
+    const first = await storedVariables(file);
     expect(first.vars.name).toMatchObject({ value: 'router-7', label: 'Name', hasHistory: true });
     expect(first.vars.ip!.value).toBe('127.0.0.1');
 
@@ -69,7 +69,7 @@ describe('driverbox run --report', () => {
     const failed = await cli(['run', driver, ...deviceArgs(), '--password', 'wrong', '--report', '--store', file]);
     expect(failed.code).toBe(1);
     expect(failed.stderr).toContain(`reported to ${file}: agent 1, device 1 (127.0.0.1), run 2, 0 variables`);
-    const second = storedVariables(file);
+    const second = await storedVariables(file);
     expect(second.vars.name).toEqual(first.vars.name);
     expect(second.runs.map((r) => [r.outcome, r.errorType, r.driverName])).toEqual([
       ['failure', 'AUTHENTICATION_ERROR', 'info.js'],
@@ -91,7 +91,7 @@ describe('driverbox run --report', () => {
     expect(code).toBe(0);
     const file = path.join(dataDir, 'driverbox.db');
     expect(stderr).toContain(`reported to ${file}:`);
-    expect(storedVariables(file).vars.name!.value).toBe('router-7');
+    expect((await storedVariables(file)).vars.name!.value).toBe('router-7');
   });
 
   it('refuses, before running, --report without a device address, --store without --report, and a store it cannot open', async () => {

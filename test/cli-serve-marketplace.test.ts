@@ -9,6 +9,7 @@ import { createAgent } from '../host/agent/agent.js';
 import { MarketplaceAuthError, MarketplaceClient } from '../host/api/marketplace/client/index.js';
 import { openStore } from '../host/store/store.js';
 import { deviceAccount } from './helpers/marketplace.js';
+import { openTestStore } from './helpers/store.js';
 
 describe('driverbox serve', () => {
   it('serves the Marketplace API over its store with the same API keys, and the status without a scheduler module', async () => {
@@ -70,7 +71,7 @@ describe('driverbox serve', () => {
 
 describe('the agent', () => {
   it('serves the Marketplace API beside the status, whose modules include the scheduler', async () => {
-    const store = openStore({ path: ':memory:' });
+    const store = await openTestStore();
     const agent = createAgent({ store, storeRefreshMs: 0, api: { apiKeys: ['agent-market-key'] } });
     await agent.start();
     const client = new MarketplaceClient({ baseUrl: agent.url!, apiKey: 'agent-market-key' });
@@ -83,7 +84,7 @@ describe('the agent', () => {
     } finally {
       await client.close();
       await agent.stop({ graceMs: 0 });
-      store.close();
+      await store.close();
     }
   });
 });

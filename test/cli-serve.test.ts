@@ -60,10 +60,10 @@ describe('driverbox serve', () => {
   it('probes TCP sensors every --probe-interval: a port that closes turns DOWN', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-'));
     const storeFile = path.join(dir, 'probe.db');
-    const seeded = openStore({ path: storeFile, secretKey: 'probe-secret' });
-    const agentId = ensureLocalAgent(seeded).id;
-    const deviceId = createDevice(seeded, agentId, { displayName: 'box', ip: '127.0.0.1' }).id;
-    seeded.close();
+    const seeded = await openStore({ path: storeFile, secretKey: 'probe-secret' });
+    const agentId = (await ensureLocalAgent(seeded)).id;
+    const deviceId = (await createDevice(seeded, agentId, { displayName: 'box', ip: '127.0.0.1' })).id;
+    await seeded.close();
     const listener = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const port = (listener.address() as net.AddressInfo).port;

@@ -213,11 +213,11 @@ describe('driverbox CLI', () => {
     // A second demo updates the same devices and variables instead of adding more.
     const again = await cli(['demo'], { env: { DRIVERBOX_DATA_DIR: dataDir } });
     expect(again.stdout).toContain(stored![0]);
-    const store = openStore({ path: path.join(dataDir, 'driverbox.db') });
-    const runs = store.db.prepare('SELECT count(*) AS n FROM runs').get() as { n: number };
+    const store = await openStore({ path: path.join(dataDir, 'driverbox.db') });
+    const runs = await store.statement('SELECT count(*) AS n FROM runs').get() as { n: number };
     // Configuration-management examples also run backup(): an unchanged configuration is stored once.
-    const configurations = store.db.prepare('SELECT count(*) AS n FROM device_configurations').get() as { n: number };
-    store.close();
+    const configurations = await store.statement('SELECT count(*) AS n FROM device_configurations').get() as { n: number };
+    await store.close();
     const backups = (stdout.match(/ · backup · simulated/g) ?? []).length;
     expect(backups).toBeGreaterThanOrEqual(1);
     expect(runs.n).toBe((examples + backups) * 2);

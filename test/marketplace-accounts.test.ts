@@ -75,7 +75,7 @@ describe('version 2 accounts', () => {
     });
 
     // `used` comes from the embedding program, never from the API.
-    setMarketplaceUsage(f.store, 'ada@example.com', 'TEAM_MEMBERS', 4);
+    await setMarketplaceUsage(f.store, 'ada@example.com', 'TEAM_MEMBERS', 4);
     expect((await f.client.getAccountV2('ADA@example.com')).products.TEAM_MEMBERS).toEqual({ quantity: 5, used: 4 });
   });
 
@@ -95,8 +95,8 @@ describe('version 2 accounts', () => {
     await f.client.updateAccountStatusV2('trial@example.com', 'ACTIVE');
     expect((await f.client.getAccountV2('trial@example.com')).last_status_change).toBe('2026-01-17T12:00:00.000Z');
     await f.client.updateAccountStatusV2('trial@example.com', 'SUSPENDED');
-    const id = f.store.db.prepare('SELECT id FROM marketplace_accounts WHERE email = ?').get('trial@example.com') as { id: number };
-    expect(getMarketplaceHistory(f.store, id.id).statuses).toEqual([
+    const id = await f.store.statement('SELECT id FROM marketplace_accounts WHERE email = ?').get('trial@example.com') as { id: number };
+    expect((await getMarketplaceHistory(f.store, id.id)).statuses).toEqual([
       { time: Date.UTC(2026, 0, 15, 12), accountStatus: 'TRIAL' },
       { time: Date.UTC(2026, 0, 17, 12), accountStatus: 'ACTIVE' },
       { time: Date.UTC(2026, 0, 18, 12), accountStatus: 'SUSPENDED' },

@@ -15,23 +15,23 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
-const agent = ensureLocalAgent(store);
-const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
-const other = createAgentRecord(store, { displayName: 'elsewhere' });
-const closed = createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
+const agent = await ensureLocalAgent(store);
+const nas = await createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
+const other = await createAgentRecord(store, { displayName: 'elsewhere' });
+const closed = await createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
 
 const t0 = clock.now;
-addActivity(store, { agentId: agent.id, type: 'note', user: 'alice', description: 'old note' });
+await addActivity(store, { agentId: agent.id, type: 'note', user: 'alice', description: 'old note' });
 clock.now = t0 + 10 * DAY;
 const tRun = clock.now;
-const run = writeRunResult(store, { agentId: agent.id, deviceId: nas.id, driverName: 'nas.js', user: 'bob' }, success([variable('cpu', '12')], { durationMs: 40 }));
+const run = await writeRunResult(store, { agentId: agent.id, deviceId: nas.id, driverName: 'nas.js', user: 'bob' }, success([variable('cpu', '12')], { durationMs: 40 }));
 clock.now += HOUR;
 const tFail = clock.now;
-writeRunResult(store, { agentId: agent.id, deviceId: nas.id, driverName: 'nas.js' }, failure('AUTHENTICATION_ERROR', 'wrong password', { action: 'custom_1' }));
+await writeRunResult(store, { agentId: agent.id, deviceId: nas.id, driverName: 'nas.js' }, failure('AUTHENTICATION_ERROR', 'wrong password', { action: 'custom_1' }));
 clock.now += HOUR;
 const tPower = clock.now;
-addActivity(store, { agentId: agent.id, deviceId: nas.id, type: 'power_cycle', user: 'carol', description: 'power cycle of nas' });
-addActivity(store, { agentId: other.id, type: 'note', user: 'dave', description: 'not this agent' });
+await addActivity(store, { agentId: agent.id, deviceId: nas.id, type: 'power_cycle', user: 'carol', description: 'power cycle of nas' });
+await addActivity(store, { agentId: other.id, type: 'note', user: 'dave', description: 'not this agent' });
 clock.now += HOUR;
 
 describe('getAgentActivityLog', () => {

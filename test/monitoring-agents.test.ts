@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { listAll, MonitoringApiError, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
+import { createAgentRecord, ensureLocalAgent, type AgentRow } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 
@@ -12,9 +12,10 @@ const api = await startMonitoringFixture();
 const { client, store } = api;
 
 // 23 agents: the local one, 20 "site-NN", a "Warehouse" of team "Blue", and one without API access.
-const local = ensureLocalAgent(store);
-const sites = Array.from({ length: 20 }, (_, i) => createAgentRecord(store, { displayName: `site-${String(i).padStart(2, '0')}` }));
-const warehouse = createAgentRecord(store, {
+const local = await ensureLocalAgent(store);
+const sites: AgentRow[] = [];
+for (let i = 0; i < 20; i++) sites.push(await createAgentRecord(store, { displayName: `site-${String(i).padStart(2, '0')}` }));
+const warehouse = await createAgentRecord(store, {
   displayName: 'Warehouse 100%_off',
   status: 'OFFLINE',
   accessStatus: 'GRANTED',
@@ -31,7 +32,7 @@ const warehouse = createAgentRecord(store, {
     team: { id: 4, name: 'Blue', leader_id: 8, area: { id: 2 } },
   },
 });
-const locked = createAgentRecord(store, { displayName: 'no-api site', apiEnabled: false });
+const locked = await createAgentRecord(store, { displayName: 'no-api site', apiEnabled: false });
 
 describe('listAgents and countAgents', () => {
   it('pages 10 at a time by default, and a last short page, and an empty page past the end', async () => {
@@ -118,7 +119,7 @@ describe('getAgent', () => {
 
 describe('agents without API access', () => {
   it('answer 403 with a JSON body on every operation but the list and the count', async () => {
-    const device = createDevice(store, locked.id, { displayName: 'hidden behind the plan', ip: '10.9.9.9' });
+    const device = await createDevice(store, locked.id, { displayName: 'hidden behind the plan', ip: '10.9.9.9' });
     const calls: Array<[string, () => Promise<unknown>]> = [
       ['getAgent', () => client.getAgent(locked.id)],
       ['deleteAgent', () => client.deleteAgent(locked.id)],
@@ -145,13 +146,13 @@ describe('agents without API access', () => {
 
 describe('deleteAgent', () => {
   it('deletes the agent and its devices; then it is 404', async () => {
-    const doomed = createAgentRecord(store, { displayName: 'doomed' });
-    const device = createDevice(store, doomed.id, { displayName: 'goes too', ip: '10.0.0.1' });
+    const doomed = await createAgentRecord(store, { displayName: 'doomed' });
+    const device = await createDevice(store, doomed.id, { displayName: 'goes too', ip: '10.0.0.1' });
     const before = await client.countAgents();
     await client.deleteAgent(doomed.id);
     expect(await client.countAgents()).toBe(before - 1);
     await expect(client.getAgent(doomed.id)).rejects.toBeInstanceOf(MonitoringNotFoundError);
-    expect(store.db.prepare('SELECT count(*) AS n FROM devices WHERE id = ?').get(device.id)).toEqual({ n: 0 });
+    expect(await store.statement('SELECT count(*) AS n FROM devices WHERE id = ?').get(device.id)).toEqual({ n: 0 });
     await expect(client.deleteAgent(doomed.id)).rejects.toBeInstanceOf(MonitoringNotFoundError);
   });
 });

@@ -11,12 +11,12 @@ import { expectReferenceBody } from './helpers/reference-schema.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const agent = createAgentRecord(store, { displayName: 'warehouse' });
-const other = createAgentRecord(store, { displayName: 'elsewhere' });
-const locked = createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
-const camera = createDevice(store, agent.id, { displayName: 'camera', ip: '10.1.0.2' });
-const sw = createDevice(store, agent.id, { displayName: 'switch', ip: '10.1.0.3' });
-const remote = createDevice(store, other.id, { displayName: 'remote', ip: '10.2.0.2' });
+const agent = await createAgentRecord(store, { displayName: 'warehouse' });
+const other = await createAgentRecord(store, { displayName: 'elsewhere' });
+const locked = await createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
+const camera = await createDevice(store, agent.id, { displayName: 'camera', ip: '10.1.0.2' });
+const sw = await createDevice(store, agent.id, { displayName: 'switch', ip: '10.1.0.3' });
+const remote = await createDevice(store, other.id, { displayName: 'remote', ip: '10.2.0.2' });
 
 async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
   const error = (await promise.catch((e: unknown) => e)) as MonitoringApiError;
@@ -36,7 +36,7 @@ describe('the profiles', () => {
     expect(builtIn[1]!.events).toEqual(['device_status_down', 'device_status_up']);
     expectReferenceBody('getAlertProfiles2', builtIn);
     // Optional fields the profile lacks are left out, never null.
-    createAlertProfile(store, { name: 'Webhook to on-call', events: ['device_status_down'], isEnabled: false });
+    await createAlertProfile(store, { name: 'Webhook to on-call', events: ['device_status_down'], isEnabled: false });
     const all = await client.getAlertProfiles2();
     expect(all[4]).toEqual({ id: 5, name: 'Webhook to on-call', events: ['device_status_down'], is_enabled: false });
     expectReferenceBody('getAlertProfiles2', all);
@@ -135,10 +135,10 @@ describe('device bindings', () => {
   });
 
   it("a deleted device's or agent's bindings go with it", async () => {
-    deleteDevice(store, agent.id, camera.id);
+    await deleteDevice(store, agent.id, camera.id);
     expect(await client.getDevicesAlertProfile(agent.id)).toEqual([{ alert_profile_id: 2, device_id: sw.id }]);
-    deleteAgent(store, agent.id);
-    expect(store.db.prepare('SELECT count(*) AS n FROM alert_profile_agent_bindings').get()).toEqual({ n: 0 });
-    expect(store.db.prepare('SELECT count(*) AS n FROM alert_profile_device_bindings').get()).toEqual({ n: 1 });
+    await deleteAgent(store, agent.id);
+    expect(await store.statement('SELECT count(*) AS n FROM alert_profile_agent_bindings').get()).toEqual({ n: 0 });
+    expect(await store.statement('SELECT count(*) AS n FROM alert_profile_device_bindings').get()).toEqual({ n: 1 });
   });
 });

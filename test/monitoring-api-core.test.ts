@@ -32,7 +32,7 @@ describe('bad requests', () => {
     request(`${api.server.url}/public-api/v1${path}`, { method: 'POST', body, headers: { 'x-api-key': TEST_API_KEY, 'content-type': type } });
 
   it('answers a body that is not JSON with a 400 JSON body', async () => {
-    const agent = ensureLocalAgent(api.store);
+    const agent = await ensureLocalAgent(api.store);
     const res = await post(`/agent/${agent.id}/device/external-host`, '{"host": "a.example",');
     expect(res.statusCode).toBe(400);
     const body = (await res.body.json()) as { status: number; code: string; message: string };
@@ -41,7 +41,7 @@ describe('bad requests', () => {
   });
 
   it('answers a body of another media type with 415', async () => {
-    const agent = ensureLocalAgent(api.store);
+    const agent = await ensureLocalAgent(api.store);
     const res = await post(`/agent/${agent.id}/device/external-host`, 'host=a.example', 'application/x-www-form-urlencoded');
     expect(res.statusCode).toBe(415);
     expect(await res.body.json()).toMatchObject({ status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' });
@@ -49,7 +49,7 @@ describe('bad requests', () => {
 
   it('answers a failure of its own with a 500 that shows no stack or internals', async () => {
     const broken = await startMonitoringFixture();
-    broken.store.close(); // every query now throws inside better-sqlite3
+    await broken.store.close(); // every query now throws inside better-sqlite3
     const res = await request(`${broken.server.url}/public-api/v1/agent`, { headers: { 'x-api-key': TEST_API_KEY } });
     expect(res.statusCode).toBe(500);
     const text = await res.body.text();

@@ -8,20 +8,20 @@ import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const enterprise = createAgentRecord(store, { displayName: 'hq', enterprisePlan: true });
-const basic = createAgentRecord(store, { displayName: 'branch' });
-const laptop = createDevice(store, enterprise.id, { displayName: 'laptop', ip: '10.0.0.5' });
-const server = createDevice(store, enterprise.id, { displayName: 'server', ip: '10.0.0.6' });
-const basicPc = createDevice(store, basic.id, { displayName: 'pc', ip: '10.1.0.5' });
+const enterprise = await createAgentRecord(store, { displayName: 'hq', enterprisePlan: true });
+const basic = await createAgentRecord(store, { displayName: 'branch' });
+const laptop = await createDevice(store, enterprise.id, { displayName: 'laptop', ip: '10.0.0.5' });
+const server = await createDevice(store, enterprise.id, { displayName: 'server', ip: '10.0.0.6' });
+const basicPc = await createDevice(store, basic.id, { displayName: 'pc', ip: '10.1.0.5' });
 
 const start = api.clock.now;
-recordApplications(store, laptop.id, [
+await recordApplications(store, laptop.id, [
   { applicationId: 'firefox', name: 'Mozilla Firefox', publisher: 'Mozilla', version: '133.0', installDate: Date.UTC(2025, 5, 1) },
   { applicationId: 'vlc', name: 'VLC media player', publisher: 'VideoLAN', version: '3.0.21' },
 ]);
 const serverApps = Array.from({ length: 150 }, (_, i) => ({ applicationId: `pkg-${String(i).padStart(3, '0')}`, name: `package ${i}` }));
-recordApplications(store, server.id, serverApps);
-recordApplications(store, basicPc.id, [{ applicationId: 'x', name: 'x' }]);
+await recordApplications(store, server.id, serverApps);
+await recordApplications(store, basicPc.id, [{ applicationId: 'x', name: 'x' }]);
 
 async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
   const error = (await promise.catch((e: unknown) => e)) as MonitoringApiError;
@@ -77,7 +77,7 @@ describe('applications of an Enterprise Plan agent', () => {
 
   it('keeps first_time_seen across inventories and drops applications no longer installed', async () => {
     api.clock.now = start + 3600_000;
-    recordApplications(store, laptop.id, [{ applicationId: 'firefox', name: 'Mozilla Firefox', version: '134.0' }]);
+    await recordApplications(store, laptop.id, [{ applicationId: 'firefox', name: 'Mozilla Firefox', version: '134.0' }]);
     const apps = await client.listDeviceApplications(enterprise.id, laptop.id);
     expect(apps).toMatchObject([{ application_id: 'firefox', version: '134.0', first_time_seen: '2026-01-15T12:00:00', last_update: '2026-01-15T13:00:00' }]);
     api.clock.now = start;

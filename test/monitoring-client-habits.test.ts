@@ -12,30 +12,31 @@ import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice, hideDevice } from '../host/store/devices.js';
 import { openStore } from '../host/store/store.js';
 import { setAgentVariable } from '../host/store/variables.js';
+import { openTestStore } from './helpers/store.js';
 
 const KEY = 'habits-key-1';
 const NODE_RED = 'http://localhost:1880';
 const T0 = Date.UTC(2026, 10, 20, 0, 0, 0); // 2026-11-20T00:00:00Z
 const HOUR = 3600_000;
 
-const store = openStore({ path: ':memory:', secretKey: 'habits-secret', clock: () => T0 + 24 * HOUR });
-const local = ensureLocalAgent(store);
-for (let i = 0; i < 150; i++) createAgentRecord(store, { displayName: `site-${i}` });
-const enterprise = createAgentRecord(store, { displayName: 'enterprise', enterprisePlan: true });
-createDevice(store, local.id, { displayName: 'up', ip: '10.0.0.1', status: 'ONLINE' });
-const gone = createDevice(store, local.id, { displayName: 'gone', ip: '10.0.0.2', status: 'DOWN' });
-hideDevice(store, local.id, gone.id);
-setAgentVariable(store, local.id, { path: 'with/history', value: '1', hasHistory: true });
-setAgentVariable(store, local.id, { path: 'no/history', value: '2', hasHistory: false });
+const store = await openTestStore({ secretKey: 'habits-secret', clock: () => T0 + 24 * HOUR });
+const local = await ensureLocalAgent(store);
+for (let i = 0; i < 150; i++) await createAgentRecord(store, { displayName: `site-${i}` });
+const enterprise = await createAgentRecord(store, { displayName: 'enterprise', enterprisePlan: true });
+await createDevice(store, local.id, { displayName: 'up', ip: '10.0.0.1', status: 'ONLINE' });
+const gone = await createDevice(store, local.id, { displayName: 'gone', ip: '10.0.0.2', status: 'DOWN' });
+await hideDevice(store, local.id, gone.id);
+await setAgentVariable(store, local.id, { path: 'with/history', value: '1', hasHistory: true });
+await setAgentVariable(store, local.id, { path: 'no/history', value: '2', hasHistory: false });
 // One activity an hour from T0 to T0+5h.
-for (let h = 0; h <= 5; h++) addActivity(store, { agentId: local.id, type: 'custom_driver_execute', user: 'api', description: `at ${h}h`, timestamp: T0 + h * HOUR });
+for (let h = 0; h <= 5; h++) await addActivity(store, { agentId: local.id, type: 'custom_driver_execute', user: 'api', description: `at ${h}h`, timestamp: T0 + h * HOUR });
 
 const server = await startMonitoringServer({ store, apiKeys: [KEY], corsOrigins: [NODE_RED, 'https://Dashboard.example.com/'] });
 const noCors = await startMonitoringServer({ store, apiKeys: [KEY] });
 const anyOrigin = await startMonitoringServer({ store, apiKeys: [KEY], corsOrigins: ['*'] });
 afterAll(async () => {
   await Promise.all([server.close(), noCors.close(), anyOrigin.close()]);
-  store.close();
+  await store.close();
 });
 
 interface Answer {
@@ -267,17 +268,17 @@ describe('CORS for browser clients', () => {
 });
 
 describe('the store file', () => {
-  it('is made 0600, with its WAL companions', () => {
+  it('is made 0600, with its WAL companions', async () => {
     if (process.platform === 'win32') return;
     const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-habits-'));
     const file = path.join(dir, 'new.db');
-    const fresh = openStore({ path: file, secretKey: 'habits-secret' });
-    ensureLocalAgent(fresh); // a write, so the WAL file exists
+    const fresh = await openStore({ path: file, secretKey: 'habits-secret' });
+    await ensureLocalAgent(fresh); // a write, so the WAL file exists
     try {
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(statSync(`${file}-wal`).mode & 0o777).toBe(0o600);
     } finally {
-      fresh.close();
+      await fresh.close();
     }
   });
 });

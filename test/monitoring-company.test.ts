@@ -11,16 +11,17 @@ import { listAlertProfiles } from '../host/store/alert-profiles.js';
 import { openDatabase } from '../host/store/better-sqlite3.js';
 import { listAreas, listTeams } from '../host/store/company.js';
 import { openStore } from '../host/store/index.js';
-import { migrations } from '../host/store/migrations.js';
+import { migrations, schemaVersion } from '../host/store/migrations.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 import { expectReferenceBody, referenceErrors } from './helpers/reference-schema.js';
+import { rawMigration } from './helpers/store.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const branch = createAgentRecord(store, { displayName: 'branch office' });
+const branch = await createAgentRecord(store, { displayName: 'branch office' });
 // An agent an embedder put in a team of its own: that team and its area are the company's too.
-const noc = createAgentRecord(store, { displayName: 'noc', extra: { team: { area: { id: 5 }, id: 40, leader_id: 9, name: 'NOC' } } });
-const locked = createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
+const noc = await createAgentRecord(store, { displayName: 'noc', extra: { team: { area: { id: 5 }, id: 40, leader_id: 9, name: 'NOC' } } });
+const locked = await createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
 
 async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
   const error = (await promise.catch((e: unknown) => e)) as MonitoringApiError;
@@ -58,7 +59,7 @@ describe('areas and teams', () => {
       { id: 42, name: 'Night shift' },
     ]);
     // The leader is a user of the account, the password is not kept.
-    expect(store.db.prepare('SELECT * FROM users ORDER BY id').all()).toEqual([
+    expect(await store.statement('SELECT * FROM users ORDER BY id').all()).toEqual([
       { id: 2, name: 'alice', display_name: 'alice (leader)', creation_time: api.clock.now },
       { id: 3, name: 'bob', display_name: 'bob (leader)', creation_time: api.clock.now },
     ]);
@@ -151,25 +152,23 @@ describe('migration 4 (inventory, company and alert profiles)', () => {
   it('upgrades a version 3 store in place: its agents keep their teams, which the company lists; the catalogue is there', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'driverbox-migrate-4-')), 'v3.db');
     const raw = openDatabase(file);
-    raw.transaction(() => {
-      for (const m of migrations.filter((m) => m.version <= 3)) m.up(raw);
-      raw.pragma('user_version = 3');
-    })();
+        for (const m of migrations.filter((m) => m.version <= 3)) await m.up(rawMigration(raw));
+    raw.pragma('user_version = 3');
     raw
       .prepare("INSERT INTO agents (display_name, creation_time, status_last_change, extra) VALUES ('old site', 1000, 1000, ?)")
       .run(JSON.stringify({ team: { area: { id: 2 }, id: 7, name: 'Legacy' } }));
     raw.close();
-    const store = openStore({ path: file });
+    const store = await openStore({ path: file });
     try {
-      expect(store.db.pragma('user_version', { simple: true })).toBeGreaterThanOrEqual(4);
-      expect(listAreas(store)).toEqual([
+      expect((await schemaVersion(store.kysely, store.dialect))).toBeGreaterThanOrEqual(4);
+      expect(await listAreas(store)).toEqual([
         { id: 1, name: 'Main area' },
         { id: 2, name: 'Area 2' },
       ]);
-      expect(listTeams(store, 2)).toEqual([{ id: 7, areaId: 2, name: 'Legacy', leaderId: null }]);
-      expect(listAlertProfiles(store).map((p) => p.id)).toEqual([1, 2, 3, 4]);
+      expect(await listTeams(store, 2)).toEqual([{ id: 7, areaId: 2, name: 'Legacy', leaderId: null }]);
+      expect((await listAlertProfiles(store)).map((p) => p.id)).toEqual([1, 2, 3, 4]);
     } finally {
-      store.close();
+      await store.close();
     }
   });
 });

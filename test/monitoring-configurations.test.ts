@@ -25,8 +25,8 @@ const host = useHost();
 const api = await startMonitoringFixture({ host });
 const noHost = await startMonitoringFixture();
 const { client, store, clock } = api;
-const agent = createAgentRecord(store, { displayName: 'lab' });
-const other = createAgentRecord(store, { displayName: 'elsewhere' });
+const agent = await createAgentRecord(store, { displayName: 'lab' });
+const other = await createAgentRecord(store, { displayName: 'elsewhere' });
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 
 async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
@@ -43,7 +43,7 @@ describe('backupDeviceConfiguration and the history', () => {
   let deviceId: number;
   beforeAll(async () => {
     router = await startSimulator(example('device.json'));
-    const device = createDevice(store, agent.id, { displayName: 'edge-r1', ip: router.device.ip, portMap: router.portMap });
+    const device = await createDevice(store, agent.id, { displayName: 'edge-r1', ip: router.device.ip, portMap: router.portMap });
     deviceId = device.id;
     const driver = await client.createCustomDriver({ name: 'Router config backup', code, type: 'CONFIGURATION_MANAGEMENT' });
     const made = await client.createCustomDriverAssociation(driver.id, agent.id, device.id, { credentials: { username: 'admin', password: 'edge-cfg-pass' } });
@@ -68,7 +68,7 @@ describe('backupDeviceConfiguration and the history', () => {
     expect(latest).toEqual({ ...history[0], running: masked(running), startup: masked(startup) });
     expect(latest.running).toContain('username *** privilege 15 secret ***');
     expect(await client.getDeviceConfiguration(agent.id, deviceId, history[0]!.timestamp)).toEqual(latest);
-    const runs = listDeviceRuns(store, deviceId);
+    const runs = await listDeviceRuns(store, deviceId);
     expect(runs[0]).toMatchObject({ action: 'backup', outcome: 'success' });
   });
 
@@ -99,17 +99,17 @@ describe('backupDeviceConfiguration and the history', () => {
   });
 
   it('a failed backup run answers 202 too, is recorded, and adds nothing', async () => {
-    const broken = createDevice(store, agent.id, { displayName: 'edge-down', ip: '127.0.0.1', portMap: { 80: 1 } });
+    const broken = await createDevice(store, agent.id, { displayName: 'edge-down', ip: '127.0.0.1', portMap: { 80: 1 } });
     const driverId = (await client.listCustomDrivers()).find((d) => d.name === 'Router config backup')!.id;
     await client.createCustomDriverAssociation(driverId, agent.id, broken.id, { credentials: { username: 'admin', password: 'x-pass' } });
     await client.backupDeviceConfiguration(agent.id, broken.id);
     expect(await client.deviceConfigurationHistoryList(agent.id, broken.id)).toEqual([]);
-    expect(listDeviceRuns(store, broken.id)[0]).toMatchObject({ action: 'backup', outcome: 'failure', errorType: 'RESOURCE_UNAVAILABLE' });
+    expect((await listDeviceRuns(store, broken.id))[0]).toMatchObject({ action: 'backup', outcome: 'failure', errorType: 'RESOURCE_UNAVAILABLE' });
   });
 });
 
-describe('errors', () => {
-  const plain = createDevice(store, agent.id, { displayName: 'plain', ip: '192.0.2.7' });
+describe('errors', async () => {
+  const plain = await createDevice(store, agent.id, { displayName: 'plain', ip: '192.0.2.7' });
 
   it('404 NO_BACKUP_DRIVER when no driver applied to the device defines backup(); 404 for a device of another agent', async () => {
     const e = await failure(client.backupDeviceConfiguration(agent.id, plain.id));
@@ -129,8 +129,8 @@ describe('errors', () => {
   });
 
   it('503 when the server runs no drivers', async () => {
-    const agentB = createAgentRecord(noHost.store, { displayName: 'b' });
-    const device = createDevice(noHost.store, agentB.id, { displayName: 'r', ip: '192.0.2.8' });
+    const agentB = await createAgentRecord(noHost.store, { displayName: 'b' });
+    const device = await createDevice(noHost.store, agentB.id, { displayName: 'r', ip: '192.0.2.8' });
     const driver = await noHost.client.createCustomDriver({ name: 'backup', code: code });
     await noHost.client.createCustomDriverAssociation(driver.id, agentB.id, device.id, { credentials: { username: 'a', password: 'b-pass' } });
     const e = await failure(noHost.client.backupDeviceConfiguration(agentB.id, device.id));

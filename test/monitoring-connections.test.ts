@@ -11,15 +11,15 @@ import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const agent = createAgentRecord(store, { displayName: 'office' });
-const other = createAgentRecord(store, { displayName: 'depot' });
-const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '192.168.1.20', portMap: { 443: 8443 } });
-const named = createDevice(store, agent.id, { displayName: 'cloud thing', hostName: 'thing.example.net' });
-const nowhere = createDevice(store, agent.id, { displayName: 'no address' });
+const agent = await createAgentRecord(store, { displayName: 'office' });
+const other = await createAgentRecord(store, { displayName: 'depot' });
+const nas = await createDevice(store, agent.id, { displayName: 'nas', ip: '192.168.1.20', portMap: { 443: 8443 } });
+const named = await createDevice(store, agent.id, { displayName: 'cloud thing', hostName: 'thing.example.net' });
+const nowhere = await createDevice(store, agent.id, { displayName: 'no address' });
 const start = api.clock.now;
 
-function activity(type: string): Array<{ device_id: number | null; user: string; description: string }> {
-  return store.db.prepare('SELECT device_id, user, description FROM activity_log WHERE type = ? ORDER BY id').all(type) as never;
+async function activity(type: string): Promise<Array<{ device_id: number | null; user: string; description: string }>> {
+  return await store.statement('SELECT device_id, "user", description FROM activity_log WHERE type = ? ORDER BY id').all(type) as never;
 }
 
 async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
@@ -56,14 +56,14 @@ describe('VPN sessions', () => {
     expect((await client.getAgentVPNActiveConnections(agent.id)).map((s) => s.status)).toEqual(['ACTIVE', 'EXPIRED']);
     api.clock.now = start;
     expect(await client.getAgentVPNActiveConnections(other.id)).toEqual([]);
-    expect(activity('vpn_session_start')).toHaveLength(2);
+    expect(await activity('vpn_session_start')).toHaveLength(2);
   });
 
   it('closes a session: gone from the list, logged, 404 the second time', async () => {
     const [first] = await client.getAgentVPNActiveConnections(agent.id);
     await client.deleteAgentVPNConnection(agent.id, first!.id);
     expect((await client.getAgentVPNActiveConnections(agent.id)).map((s) => s.id)).not.toContain(first!.id);
-    expect(activity('vpn_session_terminate')).toEqual([{ device_id: null, user: 'api', description: `VPN session ${first!.id} closed` }]);
+    expect(await activity('vpn_session_terminate')).toEqual([{ device_id: null, user: 'api', description: `VPN session ${first!.id} closed` }]);
     expect((await failure(client.deleteAgentVPNConnection(agent.id, first!.id))).status).toBe(404);
     expect((await failure(client.deleteAgentVPNConnection(other.id, first!.id))).status).toBe(404);
   });
@@ -90,7 +90,7 @@ describe('direct device connections', () => {
     expect(https).toEqual({ id: expect.any(Number), allowed_ip: '203.0.113.7', link: 'https://192.168.1.20:8443/', port: 443, protocol: 'https', expiration: '2026-01-15T13:00:00' });
     const ssh = await client.connectToDevice(agent.id, named.id, { allowed_ip: '203.0.113.7', port: 22, protocol: 'tcp', ttl_hours: 3 });
     expect(ssh).toMatchObject({ link: 'tcp://thing.example.net:22', expiration: '2026-01-15T15:00:00' });
-    expect(activity('remote_session_start').map((a) => a.device_id)).toEqual([nas.id, named.id]);
+    expect((await activity('remote_session_start')).map((a) => a.device_id)).toEqual([nas.id, named.id]);
   });
 
   it('refuses a device without an address (409), of another agent (404), bad protocol (422)', async () => {
@@ -107,13 +107,13 @@ describe('connection consumption', () => {
   it('sums the bytes of sessions and connections against the limit; refuses new ones once it is reached', async () => {
     expect(await client.getConnectionConsumption(agent.id)).toEqual({ current: 0, limit: 1024 * 1024 * 1024 });
     const [session] = await client.getAgentVPNActiveConnections(agent.id);
-    addConnectionBytes(store, 'vpn', session!.id, 4000);
+    await addConnectionBytes(store, 'vpn', session!.id, 4000);
     const conn = await client.connectToDevice(agent.id, nas.id, { allowed_ip: '203.0.113.7', port: 80, protocol: 'http' });
-    addConnectionBytes(store, 'device', conn.id, 1000);
+    await addConnectionBytes(store, 'device', conn.id, 1000);
     expect(await client.getConnectionConsumption(agent.id)).toEqual({ current: 5000, limit: 1024 * 1024 * 1024 });
     expect((await client.getAgentVPNActiveConnections(agent.id)).find((s) => s.id === session!.id)!.bytes).toBe(4000);
 
-    setAgentLimits(store, agent.id, { connectionLimitBytes: 5000 });
+    await setAgentLimits(store, agent.id, { connectionLimitBytes: 5000 });
     const vpn = await failure(client.createAgentVPNConnection(agent.id, { allowed_ip: '203.0.113.7', routing_policy: 'local' }));
     expect(vpn.status).toBe(409);
     expect(vpn.message).toMatch(/consumed 5000 of its 5000 connection bytes/);
@@ -124,11 +124,11 @@ describe('connection consumption', () => {
 
 describe('authentication', () => {
   it('answers 401 without a valid key and opens nothing', async () => {
-    const before = activity('vpn_session_start').length;
+    const before = (await activity('vpn_session_start')).length;
     const stranger = new MonitoringClient({ baseUrl: api.server.url, apiKey: 'wrong' });
     await expect(stranger.createAgentVPNConnection(agent.id, { allowed_ip: '203.0.113.7', routing_policy: 'local' })).rejects.toBeInstanceOf(MonitoringAuthError);
     await expect(stranger.getConnectionConsumption(agent.id)).rejects.toBeInstanceOf(MonitoringAuthError);
     await stranger.close();
-    expect(activity('vpn_session_start')).toHaveLength(before);
+    expect(await activity('vpn_session_start')).toHaveLength(before);
   });
 });

@@ -29,9 +29,9 @@ async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
   return error as MonitoringApiError;
 }
 
-const agent = createAgentRecord(api.store, { displayName: 'lab' });
-const otherAgent = createAgentRecord(api.store, { displayName: 'elsewhere' });
-const plainDevice = createDevice(api.store, agent.id, { displayName: 'plain', ip: '192.0.2.10' });
+const agent = await createAgentRecord(api.store, { displayName: 'lab' });
+const otherAgent = await createAgentRecord(api.store, { displayName: 'elsewhere' });
+const plainDevice = await createDevice(api.store, agent.id, { displayName: 'plain', ip: '192.0.2.10' });
 
 describe('the driver library', () => {
   it('adds a driver and shows its inspected actions, parameters and code inspection', async () => {
@@ -146,7 +146,7 @@ describe('associations', () => {
   });
 
   it('applies a driver with credentials, parameters and the default sample period', async () => {
-    const device = createDevice(api.store, agent.id, { displayName: 'pdu-a', ip: '192.0.2.20' });
+    const device = await createDevice(api.store, agent.id, { displayName: 'pdu-a', ip: '192.0.2.20' });
     const made = await api.client.createCustomDriverAssociation(pduId, agent.id, device.id, {
       credentials: { username: 'apc', password: 'pdu-pass' },
       parameters: [{ custom_driver_parameter_id: outletParam, value: 3 }],
@@ -163,13 +163,13 @@ describe('associations', () => {
       status: 'ENABLED',
       used_variables: 0,
     });
-    expect(getDeviceCredentials(api.store, device.id)).toEqual({ scope: 'CUSTOM_DRIVER_MANAGEMENT', username: 'apc', password: 'pdu-pass' });
+    expect(await getDeviceCredentials(api.store, device.id)).toEqual({ scope: 'CUSTOM_DRIVER_MANAGEMENT', username: 'apc', password: 'pdu-pass' });
     expect((await api.client.getCustomDriver(pduId)).id).toBe(pduId);
     expect((await api.client.listCustomDrivers()).find((d) => d.id === pduId)?.device_ids).toContain(device.id);
   });
 
   it('answers 201 {error} when the driver is invalid, already applied, or needs credentials the device lacks', async () => {
-    const device = createDevice(api.store, agent.id, { displayName: 'pdu-b', ip: '192.0.2.21' });
+    const device = await createDevice(api.store, agent.id, { displayName: 'pdu-b', ip: '192.0.2.21' });
     const noCredentials = await api.client.createCustomDriverAssociation(pduId, agent.id, device.id);
     expect(noCredentials.result).toBeUndefined();
     expect(noCredentials.error).toBe(`custom driver ${pduId} requires credentials and device ${device.id} has none saved: give credentials {username, password}`);
@@ -182,7 +182,7 @@ describe('associations', () => {
   });
 
   it('checks sample_period and parameter values with 422s that name the field', async () => {
-    const device = createDevice(api.store, agent.id, { displayName: 'pdu-c', ip: '192.0.2.22' });
+    const device = await createDevice(api.store, agent.id, { displayName: 'pdu-c', ip: '192.0.2.22' });
     const check = async (body: Parameters<typeof api.client.createCustomDriverAssociation>[3]) =>
       ((await failure(api.client.createCustomDriverAssociation(pduId, agent.id, device.id, { credentials: { username: 'u', password: 'p' }, ...body }))) as MonitoringValidationError).detail;
     expect(await check({ sample_period: 300 })).toEqual([
@@ -208,7 +208,7 @@ describe('associations', () => {
       ],
     });
     const [label, hosts] = strict.parameters!.map((p) => p.id) as [number, number];
-    const device = createDevice(api.store, agent.id, { displayName: 'strict', ip: '192.0.2.23' });
+    const device = await createDevice(api.store, agent.id, { displayName: 'strict', ip: '192.0.2.23' });
     const detail = async (parameters: Array<{ custom_driver_parameter_id: number; value?: unknown }>) =>
       ((await failure(api.client.createCustomDriverAssociation(strict.id, agent.id, device.id, { parameters: parameters as never }))) as MonitoringValidationError).detail;
     expect(await detail([])).toEqual([{ loc: ['body', 'parameters'], msg: `parameter ${label} (label) has no default value: give it a value`, type: 'value_error' }]);
@@ -257,21 +257,21 @@ describe('associations', () => {
   });
 
   it('deleting an association deletes its variables; a driver in use cannot be deleted', async () => {
-    const device = createDevice(api.store, agent.id, { displayName: 'pdu-d', ip: '192.0.2.24' });
+    const device = await createDevice(api.store, agent.id, { displayName: 'pdu-d', ip: '192.0.2.24' });
     const { result: id } = await api.client.createCustomDriverAssociation(pduId, agent.id, device.id, { credentials: { username: 'u', password: 'p' } });
     // Variables as a run of the association writes them (run reporting is another module's job).
-    const insert = api.store.db.prepare(
+    const insert = api.store.statement(
       `INSERT INTO variables (agent_id, device_id, association_id, path, value, creation_time) VALUES (?, ?, ?, ?, '1', 0)`,
     );
-    insert.run(agent.id, device.id, id, 'total-load');
-    insert.run(agent.id, device.id, id, 'outlets-on');
-    insert.run(agent.id, device.id, null, 'kept');
+    await insert.run(agent.id, device.id, id, 'total-load');
+    await insert.run(agent.id, device.id, id, 'outlets-on');
+    await insert.run(agent.id, device.id, null, 'kept');
     expect((await api.client.listCustomDriverAssociations(agent.id)).find((a) => a.id === id)?.used_variables).toBe(2);
     const inUse = await failure(api.client.deleteCustomDriver(pduId));
     expect(inUse.status).toBe(409);
     expect(inUse.message).toContain('delete its associations first');
     await api.client.deleteCustomDriverAssociation(pduId, id!);
-    const left = api.store.db.prepare('SELECT path FROM variables WHERE device_id = ? ORDER BY path').all(device.id);
+    const left = await api.store.statement('SELECT path FROM variables WHERE device_id = ? ORDER BY path').all(device.id);
     expect(left).toEqual([{ path: 'kept' }]);
     expect((await api.client.listCustomDriverAssociations(agent.id)).some((a) => a.id === id)).toBe(false);
   });
@@ -288,7 +288,7 @@ describe('executing actions', () => {
     ups = await startSimulator(example('ups-status', 'device.json'));
     pduId = (await api.client.listCustomDrivers()).find((d) => d.name === 'PDU outlets')!.id;
     upsId = (await api.client.createCustomDriver({ name: 'UPS status', code: upsCode })).id;
-    const device = createDevice(api.store, agent.id, { displayName: 'pdu-sim', ip: pdu.device.ip, portMap: pdu.portMap });
+    const device = await createDevice(api.store, agent.id, { displayName: 'pdu-sim', ip: pdu.device.ip, portMap: pdu.portMap });
     pduDeviceId = device.id;
     const outlet = (await api.client.getCustomDriver(pduId)).parameters![0]!.id;
     await api.client.createCustomDriverAssociation(pduId, agent.id, device.id, {
@@ -302,28 +302,28 @@ describe('executing actions', () => {
   });
 
   it('runs a custom action against the device address, credentials and the association parameters', async () => {
-    const plan = planExecution(api.store, { customDriverId: pduId, agentId: agent.id, deviceId: pduDeviceId, actionId: 2 });
+    const plan = await planExecution(api.store, { customDriverId: pduId, agentId: agent.id, deviceId: pduDeviceId, actionId: 2 });
     expect(plan.action).toBe('custom_2');
     const execution = toExecutionResult(await runPlannedAction(api.store, host, plan));
     expect(execution).toEqual({ outcome: 'success', log: [], elapsed: expect.any(Number) });
     expect(pdu.state).toBe('outlet-2-off');
-    const cycle = toExecutionResult(await runPlannedAction(api.store, host, planExecution(api.store, { customDriverId: pduId, agentId: agent.id, deviceId: pduDeviceId, actionId: 1 })));
+    const cycle = toExecutionResult(await runPlannedAction(api.store, host, await planExecution(api.store, { customDriverId: pduId, agentId: agent.id, deviceId: pduDeviceId, actionId: 1 })));
     expect(cycle.log).toEqual(['info: outlet 2 power-cycled']);
     expect(pdu.requests.filter((r) => r.method === 'POST').map((r) => r.url)).toEqual(['/api/outlets/2/off', '/api/outlets/2/cycle']);
   });
 
   it('action 0 runs get_status; a failed run answers its errorType, errorMessage and log', async () => {
-    const device = createDevice(api.store, agent.id, { displayName: 'ups-sim', ip: ups.device.ip, portMap: ups.portMap });
+    const device = await createDevice(api.store, agent.id, { displayName: 'ups-sim', ip: ups.device.ip, portMap: ups.portMap });
     await api.client.createCustomDriverAssociation(upsId, agent.id, device.id, { credentials: { username: 'admin', password: 'wrong' } });
-    const plan = planExecution(api.store, { customDriverId: upsId, agentId: agent.id, deviceId: device.id, actionId: 0 });
+    const plan = await planExecution(api.store, { customDriverId: upsId, agentId: agent.id, deviceId: device.id, actionId: 0 });
     expect(plan.action).toBe('get_status');
     const denied = toExecutionResult(await runPlannedAction(api.store, host, plan));
     expect(denied).toMatchObject({ outcome: 'failure', errorType: 'AUTHENTICATION_ERROR' });
     // Port 1 on loopback refuses connections: the driver's request fails.
-    const down = createDevice(api.store, agent.id, { displayName: 'ups-down', ip: '127.0.0.1', portMap: { 80: 1 } });
+    const down = await createDevice(api.store, agent.id, { displayName: 'ups-down', ip: '127.0.0.1', portMap: { 80: 1 } });
     await api.client.createCustomDriverAssociation(upsId, agent.id, down.id, { credentials: { username: 'admin', password: 'ups-secret' } });
     const unreachable = toExecutionResult(
-      await runPlannedAction(api.store, host, planExecution(api.store, { customDriverId: upsId, agentId: agent.id, deviceId: down.id, actionId: 0 })),
+      await runPlannedAction(api.store, host, await planExecution(api.store, { customDriverId: upsId, agentId: agent.id, deviceId: down.id, actionId: 0 })),
     );
     expect(unreachable.outcome).toBe('failure');
     expect(unreachable.errorType).toBe('RESOURCE_UNAVAILABLE');
@@ -354,8 +354,8 @@ describe('executing actions', () => {
   });
 
   it('answers 503 on a server started without a host', async () => {
-    const a = createAgentRecord(noHost.store, { displayName: 'headless' });
-    const device = createDevice(noHost.store, a.id, { displayName: 'd', ip: '127.0.0.1' });
+    const a = await createAgentRecord(noHost.store, { displayName: 'headless' });
+    const device = await createDevice(noHost.store, a.id, { displayName: 'd', ip: '127.0.0.1' });
     const driver = await noHost.client.createCustomDriver({ name: 'ups', code: upsCode, requires_credentials: false });
     await noHost.client.createCustomDriverAssociation(driver.id, a.id, device.id);
     const error = await failure(noHost.client.executeCustomDriverAction(driver.id, a.id, device.id, 0));

@@ -23,11 +23,12 @@ import { migrations } from '../host/store/migrations.js';
 import { defineDeviceOutlets, listOutletActions } from '../host/store/outlets.js';
 import { expectReferenceBody } from './helpers/reference-schema.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
+import { openTestStore, rawMigration } from './helpers/store.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const site = createAgentRecord(store, { displayName: 'site' });
-const other = createAgentRecord(store, { displayName: 'elsewhere' });
+const site = await createAgentRecord(store, { displayName: 'site' });
+const other = await createAgentRecord(store, { displayName: 'elsewhere' });
 const DRIVER_CODE = 'function validate() { D.success(); }\nfunction get_status() { D.success(); }';
 
 async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
@@ -39,13 +40,13 @@ async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
 /** The message of the error body (the error's own message also names the operation). */
 const messageOf = (error: MonitoringApiError) => (error.body as { message?: string } | null)?.message;
 
-const activity = (deviceId: number) =>
-  store.db.prepare('SELECT type, user, description, details FROM activity_log WHERE device_id = ? ORDER BY id').all(deviceId) as Array<Record<string, string>>;
+const activity = async (deviceId: number) =>
+  await store.statement('SELECT type, "user", description, details FROM activity_log WHERE device_id = ? ORDER BY id').all(deviceId) as Array<Record<string, string>>;
 
-describe('monitoring state', () => {
-  const printer = createDevice(store, site.id, { displayName: 'printer', ip: '10.0.0.20', macAddress: '00:11:22:33:44:55', vendor: 'HP', model: 'M404' });
-  const bare = createDevice(store, site.id, { displayName: 'bare', protocol: 'DUMMY' });
-  const kept = createDevice(store, site.id, { displayName: 'kept', ip: '10.0.0.21' });
+describe('monitoring state', async () => {
+  const printer = await createDevice(store, site.id, { displayName: 'printer', ip: '10.0.0.20', macAddress: '00:11:22:33:44:55', vendor: 'HP', model: 'M404' });
+  const bare = await createDevice(store, site.id, { displayName: 'bare', protocol: 'DUMMY' });
+  const kept = await createDevice(store, site.id, { displayName: 'kept', ip: '10.0.0.21' });
 
   it('an UNMANAGED device leaves listDevices and is listed, minimally, by listUnmanagedDevices', async () => {
     expect(await client.listUnmanagedDevices(site.id)).toEqual([]);
@@ -89,18 +90,18 @@ describe('monitoring state', () => {
     const missing = (await failure(client.updateDeviceMonitoringState(site.id, kept.id, {} as never))) as MonitoringValidationError;
     expect(missing.detail[0]!.loc).toEqual(['body', 'monitoring_state']);
     expect((await failure(client.updateDeviceMonitoringState(site.id, 9999, { monitoring_state: 'UNMANAGED' }))).status).toBe(404);
-    const foreign = createDevice(store, other.id, { displayName: 'theirs' });
+    const foreign = await createDevice(store, other.id, { displayName: 'theirs' });
     const notHere = await failure(client.updateDeviceMonitoringState(site.id, foreign.id, { monitoring_state: 'UNMANAGED' }));
     expect([notHere.status, messageOf(notHere)]).toEqual([404, `device ${foreign.id} not found`]);
     expect((await failure(client.listUnmanagedDevices(9999))).status).toBe(404);
   });
 });
 
-describe('excluded devices', () => {
-  const agent = createAgentRecord(store, { displayName: 'excluding' });
+describe('excluded devices', async () => {
+  const agent = await createAgentRecord(store, { displayName: 'excluding' });
   // Every optional field known: leaving out unknown ones is part A's (and monitoring-reference's) to check.
-  const tv = createDevice(store, agent.id, { displayName: 'tv', ip: '10.1.0.5', macAddress: '00:11:22:00:00:05', vendor: 'LG', model: 'OLED' });
-  const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '10.1.0.6', macAddress: '00:11:22:00:00:06', vendor: 'QNAP', model: 'TS-453' });
+  const tv = await createDevice(store, agent.id, { displayName: 'tv', ip: '10.1.0.5', macAddress: '00:11:22:00:00:05', vendor: 'LG', model: 'OLED' });
+  const nas = await createDevice(store, agent.id, { displayName: 'nas', ip: '10.1.0.6', macAddress: '00:11:22:00:00:06', vendor: 'QNAP', model: 'TS-453' });
 
   it('an excluded device stays in listDevices with is_excluded, unless show_excluded=false', async () => {
     await client.addExcludedDevice(agent.id, tv.id);
@@ -139,12 +140,12 @@ describe('excluded devices', () => {
   });
 });
 
-describe('power outlets', () => {
-  const pdu = createDevice(store, site.id, { displayName: 'rack pdu', ip: '10.0.0.30' });
-  const server = createDevice(store, site.id, { displayName: 'server', ip: '10.0.0.31' });
-  const router = createDevice(store, site.id, { displayName: 'router', ip: '10.0.0.32' });
-  const theirs = createDevice(store, other.id, { displayName: 'not on this site' });
-  defineDeviceOutlets(store, pdu.id, [
+describe('power outlets', async () => {
+  const pdu = await createDevice(store, site.id, { displayName: 'rack pdu', ip: '10.0.0.30' });
+  const server = await createDevice(store, site.id, { displayName: 'server', ip: '10.0.0.31' });
+  const router = await createDevice(store, site.id, { displayName: 'router', ip: '10.0.0.32' });
+  const theirs = await createDevice(store, other.id, { displayName: 'not on this site' });
+  await defineDeviceOutlets(store, pdu.id, [
     { id: '1', name: 'Outlet 1', power: 'ON' },
     { id: '2', name: 'Outlet 2', power: 'OFF' },
     { id: 'M', name: 'Meter', canWrite: false },
@@ -186,12 +187,12 @@ describe('power outlets', () => {
     ]);
     await client.triggerOutletAction(site.id, pdu.id, '1', 'cycle');
     expect((await client.getDeviceOutlets(site.id, pdu.id))[0]!.power).toBe('ON');
-    expect(listOutletActions(store, pdu.id).map((a) => [a.outletId, a.action, a.user])).toEqual([
+    expect((await listOutletActions(store, pdu.id)).map((a) => [a.outletId, a.action, a.user])).toEqual([
       ['2', 'on', 'api'],
       ['1', 'off', 'api'],
       ['1', 'cycle', 'api'],
     ]);
-    expect(activity(pdu.id).map((e) => [e.type, JSON.parse(e.details!).power_outlet_id])).toEqual([
+    expect((await activity(pdu.id)).map((e) => [e.type, JSON.parse(e.details!).power_outlet_id])).toEqual([
       ['power_on', '2'],
       ['power_off', '1'],
       ['power_cycle', '1'],
@@ -206,7 +207,7 @@ describe('power outlets', () => {
     expect((await failure(client.triggerOutletAction(site.id, pdu.id, 'nine', 'on'))).status).toBe(404);
     expect((await failure(client.triggerOutletAction(site.id, 9999, '1', 'on'))).status).toBe(404);
     expect((await failure(client.getDeviceOutlets(other.id, pdu.id))).status).toBe(404);
-    expect(listOutletActions(store, pdu.id)).toHaveLength(3);
+    expect(await listOutletActions(store, pdu.id)).toHaveLength(3);
   });
 
   it('attaching devices shows them in links; detaching removes them', async () => {
@@ -231,7 +232,7 @@ describe('power outlets', () => {
   });
 
   it('redefining the outlets keeps the names and links of those kept; a deleted attached device leaves links', async () => {
-    defineDeviceOutlets(store, pdu.id, [
+    await defineDeviceOutlets(store, pdu.id, [
       { id: '1', name: 'Outlet 1', power: 'ON' },
       { id: '3', name: 'Outlet 3' },
     ]);
@@ -244,19 +245,19 @@ describe('power outlets', () => {
   });
 });
 
-describe('device profiles', () => {
-  const cam = createDevice(store, site.id, { displayName: 'cam', ip: '10.0.0.40' });
-  const door = createDevice(store, other.id, { displayName: 'door', ip: '10.9.0.1' });
+describe('device profiles', async () => {
+  const cam = await createDevice(store, site.id, { displayName: 'cam', ip: '10.0.0.40' });
+  const door = await createDevice(store, other.id, { displayName: 'door', ip: '10.9.0.1' });
 
   it('lists none until the store has some; then the catalogue as the reference shapes it', async () => {
     expect(await client.listDeviceProfiles()).toEqual([]);
-    addDeviceProfile(store, {
+    await addDeviceProfile(store, {
       name: 'Cameras',
       description: 'Alerts and sensors for cameras',
       modifiedBy: { id: 7, name: 'ops@example.com' },
       modules: [{ moduleType: 'SHARED_ALERT' }, { moduleType: 'TCP_SENSOR', applyMode: 'ADDITIVE', isActive: false }],
     });
-    addDeviceProfile(store, { name: 'Bare' });
+    await addDeviceProfile(store, { name: 'Bare' });
     const profiles = await client.listDeviceProfiles();
     expectReferenceBody('listDeviceProfiles', profiles);
     expect(profiles).toEqual([
@@ -278,11 +279,11 @@ describe('device profiles', () => {
 
   it('applying records the profile each device follows (the last one applied) and logs it', async () => {
     await client.applyDeviceProfile(1, { device_ids: [cam.id, door.id, cam.id] });
-    expect(deviceProfileApplication(store, cam.id)).toMatchObject({ profileId: 1, user: 'api' });
-    expect(deviceProfileApplication(store, door.id)).toMatchObject({ profileId: 1 });
+    expect(await deviceProfileApplication(store, cam.id)).toMatchObject({ profileId: 1, user: 'api' });
+    expect(await deviceProfileApplication(store, door.id)).toMatchObject({ profileId: 1 });
     await client.applyDeviceProfile(2, { device_ids: [cam.id] });
-    expect(deviceProfileApplication(store, cam.id)).toMatchObject({ profileId: 2 });
-    expect(activity(cam.id).map((e) => e.description)).toEqual(['device profile "Cameras" applied to device "cam"', 'device profile "Bare" applied to device "cam"']);
+    expect(await deviceProfileApplication(store, cam.id)).toMatchObject({ profileId: 2 });
+    expect((await activity(cam.id)).map((e) => e.description)).toEqual(['device profile "Cameras" applied to device "cam"', 'device profile "Bare" applied to device "cam"']);
   });
 
   it('refuses an unknown profile (404), and empty, unknown or malformed device ids (422, nothing applied)', async () => {
@@ -296,30 +297,34 @@ describe('device profiles', () => {
     expect(strings.detail[0]!.loc).toEqual(['body', 'device_ids', 0]);
     const ghost = (await failure(client.applyDeviceProfile(1, { device_ids: [cam.id, 9999] }))) as MonitoringValidationError;
     expect(ghost.detail).toEqual([{ loc: ['body', 'device_ids', 1], msg: 'device 9999 not found', type: 'value_error.not_found' }]);
-    expect(deviceProfileApplication(store, cam.id)).toMatchObject({ profileId: 2 });
+    expect(await deviceProfileApplication(store, cam.id)).toMatchObject({ profileId: 2 });
   });
 });
 
-describe('reEnableCustomDriverAssociations', () => {
-  const driver = createCustomDriver(store, { name: 're-enable', code: DRIVER_CODE, minimalSamplePeriod: 300, requiresCredentials: false });
-  const devices = ['failed', 'stuck', 'configured', 'running'].map((name) => createDevice(store, site.id, { displayName: name, ip: '10.0.0.50' }));
-  const [failed, stuck, configured, running] = devices.map((d) => createAssociation(store, { customDriverId: driver.id, agentId: site.id, deviceId: d.id, samplePeriod: 300 }));
-  disableAssociation(store, failed!.id, 'FAILURE');
-  disableAssociation(store, stuck!.id, 'UNRECOVERABLE');
+describe('reEnableCustomDriverAssociations', async () => {
+  const driver = await createCustomDriver(store, { name: 're-enable', code: DRIVER_CODE, minimalSamplePeriod: 300, requiresCredentials: false });
+  const associations = [];
+  for (const name of ['failed', 'stuck', 'configured', 'running']) {
+    const d = await createDevice(store, site.id, { displayName: name, ip: '10.0.0.50' });
+    associations.push(await createAssociation(store, { customDriverId: driver.id, agentId: site.id, deviceId: d.id, samplePeriod: 300 }));
+  }
+  const [failed, stuck, configured, running] = associations;
+  await disableAssociation(store, failed!.id, 'FAILURE');
+  await disableAssociation(store, stuck!.id, 'UNRECOVERABLE');
   // As the inventory's `enabled: false` leaves it: disabled, no failure recorded.
-  store.db.prepare(`UPDATE custom_driver_associations SET status = 'DISABLED' WHERE id = ?`).run(configured!.id);
+  await store.statement(`UPDATE custom_driver_associations SET status = 'DISABLED' WHERE id = ?`).run(configured!.id);
   const statuses = async () => Object.fromEntries((await client.listCustomDriverAssociations(site.id)).filter((a) => a.custom_driver_id === driver.id).map((a) => [a.id, a.status]));
 
   it('re-enables those disabled by failure only, by default', async () => {
     expect(await statuses()).toEqual({ [failed!.id]: 'DISABLED', [stuck!.id]: 'DISABLED', [configured!.id]: 'DISABLED', [running!.id]: 'ENABLED' });
     await client.reEnableCustomDriverAssociations();
     expect(await statuses()).toEqual({ [failed!.id]: 'ENABLED', [stuck!.id]: 'DISABLED', [configured!.id]: 'DISABLED', [running!.id]: 'ENABLED' });
-    expect(disabledReason(store, failed!.id)).toBeNull();
+    expect(await disabledReason(store, failed!.id)).toBeNull();
   });
 
   it('with include_unrecoverable, those found unable to recover too; the inventory’s stay disabled', async () => {
     await client.reEnableCustomDriverAssociations({ include_unrecoverable: false });
-    expect(getAssociation(store, stuck!.id)!.status).toBe('DISABLED');
+    expect((await getAssociation(store, stuck!.id))!.status).toBe('DISABLED');
     await client.reEnableCustomDriverAssociations({ include_unrecoverable: true });
     expect(await statuses()).toEqual({ [failed!.id]: 'ENABLED', [stuck!.id]: 'ENABLED', [configured!.id]: 'DISABLED', [running!.id]: 'ENABLED' });
   });
@@ -354,24 +359,27 @@ describe('the agent and monitoring', () => {
   }
 
   it('runs no driver on an UNMANAGED or excluded device, and picks devices and re-enabled associations up through the API', async () => {
-    const agentStore = openStore({ path: ':memory:', secretKey: 'agent-secret' });
+    const agentStore = await openTestStore({ secretKey: 'agent-secret' });
     const executor = recordingExecutor();
     const agent = createAgent({ store: agentStore, executor, scheduler: { jitterMs: 50 }, storeRefreshMs: 0, api: { apiKeys: [TEST_API_KEY] } });
     const finished: AgentRunFinished[] = [];
     agent.on('runFinished', (run) => finished.push(run));
     afterAll(async () => {
       await agent.stop({ graceMs: 0 });
-      agentStore.close();
+      await agentStore.close();
     });
     await agent.start();
     const agentId = agent.agentId!;
-    const driver = createCustomDriver(agentStore, { name: 'probe', code: DRIVER_CODE, minimalSamplePeriod: 300, requiresCredentials: false });
-    const [unmanaged, excluded, failing] = ['10.7.0.1', '10.7.0.2', '10.7.0.3'].map((ip) => createDevice(agentStore, agentId, { displayName: ip, ip }));
-    const associations = [unmanaged, excluded, failing].map((d) => createAssociation(agentStore, { customDriverId: driver.id, agentId, deviceId: d!.id, samplePeriod: 300 }));
-    setMonitoringState(agentStore, agentId, unmanaged!.id, 'UNMANAGED');
-    setDeviceExcluded(agentStore, agentId, excluded!.id, true);
-    disableAssociation(agentStore, associations[2]!.id, 'FAILURE');
-    agent.refresh();
+    const driver = await createCustomDriver(agentStore, { name: 'probe', code: DRIVER_CODE, minimalSamplePeriod: 300, requiresCredentials: false });
+    const devices = [];
+    for (const ip of ['10.7.0.1', '10.7.0.2', '10.7.0.3']) devices.push(await createDevice(agentStore, agentId, { displayName: ip, ip }));
+    const [unmanaged, excluded, failing] = devices;
+    const associations = [];
+    for (const d of devices) associations.push(await createAssociation(agentStore, { customDriverId: driver.id, agentId, deviceId: d.id, samplePeriod: 300 }));
+    await setMonitoringState(agentStore, agentId, unmanaged!.id, 'UNMANAGED');
+    await setDeviceExcluded(agentStore, agentId, excluded!.id, true);
+    await disableAssociation(agentStore, associations[2]!.id, 'FAILURE');
+    await agent.refresh();
     expect(agent.stats().associations).toBe(0);
     await new Promise((r) => setTimeout(r, 300)); // past the jitter: nothing may run
     expect(executor.devices).toEqual([]);
@@ -397,23 +405,21 @@ describe('the agent and monitoring', () => {
 
 
 describe('migration 5 (device additions)', () => {
-  it('upgrades a version 3 store in place: its devices MANAGED and not excluded, its associations as they were', () => {
+  it('upgrades a version 3 store in place: its devices MANAGED and not excluded, its associations as they were', async () => {
     const file = path.join(mkdtempSync(path.join(tmpdir(), 'driverbox-migrate-5-')), 'v3.db');
     const raw = openDatabase(file);
-    raw.transaction(() => {
-      for (const m of migrations.filter((m) => m.version <= 3)) m.up(raw);
-      raw.pragma('user_version = 3');
-    })();
+        for (const m of migrations.filter((m) => m.version <= 3)) await m.up(rawMigration(raw));
+    raw.pragma('user_version = 3');
     raw.prepare("INSERT INTO agents (display_name, creation_time, status_last_change) VALUES ('old site', 1000, 1000)").run();
     raw.prepare("INSERT INTO devices (agent_id, display_name, first_seen_on) VALUES (1, 'old device', 1000)").run();
     raw.close();
-    const upgraded = openStore({ path: file, secretKey: 'k' });
+    const upgraded = await openStore({ path: file, secretKey: 'k' });
     try {
-      expect(getDevice(upgraded, 1, 1)).toMatchObject({ displayName: 'old device', monitoringState: 'MANAGED', excluded: false });
-      expect(listDevices(upgraded, 1, { managedOnly: true, showExcluded: false }).map((d) => d.id)).toEqual([1]);
-      expect(defineDeviceOutlets(upgraded, 1, [{ id: 'a', name: 'A' }])).toHaveLength(1);
+      expect(await getDevice(upgraded, 1, 1)).toMatchObject({ displayName: 'old device', monitoringState: 'MANAGED', excluded: false });
+      expect((await listDevices(upgraded, 1, { managedOnly: true, showExcluded: false })).map((d) => d.id)).toEqual([1]);
+      expect(await defineDeviceOutlets(upgraded, 1, [{ id: 'a', name: 'A' }])).toHaveLength(1);
     } finally {
-      upgraded.close();
+      await upgraded.close();
     }
   });
 });

@@ -10,17 +10,18 @@ import { createDevice, getDevice } from '../host/store/devices.js';
 import { setDeviceStatus } from '../host/store/status-history.js';
 import { openStore } from '../host/store/index.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
+import { openTestStore } from './helpers/store.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const agent = ensureLocalAgent(store);
-const other = createAgentRecord(store, { displayName: 'other' });
+const agent = await ensureLocalAgent(store);
+const other = await createAgentRecord(store, { displayName: 'other' });
 
 const status = (error: unknown): number => (error as MonitoringApiError).status;
 
 describe('device records', () => {
   it('shows IP devices with the IpDevice fields, external hosts with names.host, dummies with the common fields', async () => {
-    const ip = createDevice(store, agent.id, {
+    const ip = await createDevice(store, agent.id, {
       displayName: 'nas',
       ip: '10.0.0.7',
       macAddress: 'aa:bb:cc:dd:ee:ff',
@@ -29,7 +30,7 @@ describe('device records', () => {
       importance: 'VITAL',
       details: { room: 'rack', firmware_version: '7.2' },
     });
-    const dummy = createDevice(store, agent.id, { displayName: 'lamp', protocol: 'DUMMY' });
+    const dummy = await createDevice(store, agent.id, { displayName: 'lamp', protocol: 'DUMMY' });
     await client.createExternalHost(agent.id, { host: 'example.org', name: 'web site' });
     const devices = await client.listDevices(agent.id);
     const external = devices.find((d) => d.protocol === 'IP_EXTERNAL');
@@ -65,25 +66,25 @@ describe('device records', () => {
   });
 
   it('answers 404 for an unknown device, for a device of another agent, and for an unknown agent', async () => {
-    const theirs = createDevice(store, other.id, { displayName: 'theirs', ip: '10.1.1.1' });
+    const theirs = await createDevice(store, other.id, { displayName: 'theirs', ip: '10.1.1.1' });
     for (const call of [() => client.getDevice(agent.id, 9999), () => client.getDevice(agent.id, theirs.id), () => client.listDevices(9999)]) {
       await expect(call()).rejects.toBeInstanceOf(MonitoringNotFoundError);
     }
     const error = await client.getDevice(agent.id, theirs.id).catch((e: unknown) => e);
     expect((error as MonitoringApiError).body).toMatchObject({ message: `device ${theirs.id} not found` });
     await expect(client.deleteDevice(agent.id, theirs.id)).rejects.toBeInstanceOf(MonitoringNotFoundError);
-    expect(getDevice(store, other.id, theirs.id)).toBeDefined();
+    expect(await getDevice(store, other.id, theirs.id)).toBeDefined();
   });
 });
 
 describe('hideDevice and show_hidden', () => {
   it('hides only DOWN devices; a hidden device is listed as HIDDEN only with show_hidden', async () => {
-    const flaky = createDevice(store, agent.id, { displayName: 'flaky', ip: '10.0.0.50' });
+    const flaky = await createDevice(store, agent.id, { displayName: 'flaky', ip: '10.0.0.50' });
     const refused = await client.hideDevice(agent.id, flaky.id).catch((e: unknown) => e);
     expect(status(refused)).toBe(409);
     expect((refused as MonitoringApiError).body).toMatchObject({ code: 'CONFLICT', message: `device ${flaky.id} is ONLINE: only DOWN devices can be hidden` });
 
-    setDeviceStatus(store, flaky.id, 'DOWN');
+    await setDeviceStatus(store, flaky.id, 'DOWN');
     await client.hideDevice(agent.id, flaky.id);
     expect((await client.listDevices(agent.id)).map((d) => d.id)).not.toContain(flaky.id);
     expect((await client.listDevices(agent.id, { show_hidden: false })).map((d) => d.id)).not.toContain(flaky.id);
@@ -92,7 +93,7 @@ describe('hideDevice and show_hidden', () => {
     expect((await client.getDevice(agent.id, flaky.id)).status).toBe('HIDDEN');
 
     // Coming back ONLINE makes it visible again.
-    setDeviceStatus(store, flaky.id, 'ONLINE');
+    await setDeviceStatus(store, flaky.id, 'ONLINE');
     expect((await client.listDevices(agent.id)).find((d) => d.id === flaky.id)?.status).toBe('ONLINE');
   });
 
@@ -105,33 +106,33 @@ describe('hideDevice and show_hidden', () => {
 
 describe('deleteDevice and deleteDownDevices', () => {
   it('deletes one device whatever its status', async () => {
-    const gone = createDevice(store, agent.id, { displayName: 'gone', ip: '10.0.0.60' });
+    const gone = await createDevice(store, agent.id, { displayName: 'gone', ip: '10.0.0.60' });
     await client.deleteDevice(agent.id, gone.id);
     await expect(client.getDevice(agent.id, gone.id)).rejects.toBeInstanceOf(MonitoringNotFoundError);
   });
 
   it('deletes the DOWN devices of IP protocol only, hidden ones included', async () => {
-    const site = createAgentRecord(store, { displayName: 'cleanup site' });
-    const downIp = createDevice(store, site.id, { displayName: 'down ip', ip: '10.2.0.1', status: 'DOWN' });
-    const hiddenDown = createDevice(store, site.id, { displayName: 'hidden down', ip: '10.2.0.2', status: 'DOWN' });
+    const site = await createAgentRecord(store, { displayName: 'cleanup site' });
+    const downIp = await createDevice(store, site.id, { displayName: 'down ip', ip: '10.2.0.1', status: 'DOWN' });
+    const hiddenDown = await createDevice(store, site.id, { displayName: 'hidden down', ip: '10.2.0.2', status: 'DOWN' });
     await client.hideDevice(site.id, hiddenDown.id);
-    const upIp = createDevice(store, site.id, { displayName: 'up ip', ip: '10.2.0.3' });
-    const offline = createDevice(store, site.id, { displayName: 'offline ip', ip: '10.2.0.4', status: 'OFFLINE' });
-    const downExternal = createDevice(store, site.id, { displayName: 'down ext', protocol: 'IP_EXTERNAL', hostName: 'x.example', status: 'DOWN' });
-    const downDummy = createDevice(store, site.id, { displayName: 'down dummy', protocol: 'DUMMY', status: 'DOWN' });
-    const elsewhere = createDevice(store, other.id, { displayName: 'down elsewhere', ip: '10.2.0.9', status: 'DOWN' });
+    const upIp = await createDevice(store, site.id, { displayName: 'up ip', ip: '10.2.0.3' });
+    const offline = await createDevice(store, site.id, { displayName: 'offline ip', ip: '10.2.0.4', status: 'OFFLINE' });
+    const downExternal = await createDevice(store, site.id, { displayName: 'down ext', protocol: 'IP_EXTERNAL', hostName: 'x.example', status: 'DOWN' });
+    const downDummy = await createDevice(store, site.id, { displayName: 'down dummy', protocol: 'DUMMY', status: 'DOWN' });
+    const elsewhere = await createDevice(store, other.id, { displayName: 'down elsewhere', ip: '10.2.0.9', status: 'DOWN' });
     await client.deleteDownDevices(site.id);
     const left = (await client.listDevices(site.id, { show_hidden: true })).map((d) => d.id).sort((a, b) => a - b);
     expect(left).toEqual([upIp.id, offline.id, downExternal.id, downDummy.id]);
     expect(left).not.toContain(downIp.id);
-    expect(getDevice(store, other.id, elsewhere.id)).toBeDefined();
+    expect(await getDevice(store, other.id, elsewhere.id)).toBeDefined();
     await expect(client.deleteDownDevices(9999)).rejects.toBeInstanceOf(MonitoringNotFoundError);
   });
 });
 
 describe('editDevice', () => {
   it('changes importance, user_data and details, and user_data/name renames the device', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'cam', ip: '10.0.0.70', details: { serial: 'AUTO-1' } });
+    const d = await createDevice(store, agent.id, { displayName: 'cam', ip: '10.0.0.70', details: { serial: 'AUTO-1' } });
     await client.editDevice(agent.id, d.id, 'importance', 'VITAL');
     await client.editDevice(agent.id, d.id, 'user_data/name', 'Front door camera');
     await client.editDevice(agent.id, d.id, 'user_data/model', 'X100');
@@ -154,7 +155,7 @@ describe('editDevice', () => {
   });
 
   it('accepts the field as two path segments too (an unencoded slash)', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'printer', ip: '10.0.0.71' });
+    const d = await createDevice(store, agent.id, { displayName: 'printer', ip: '10.0.0.71' });
     const res = await request(`${api.server.url}/public-api/v1/agent/${agent.id}/device/${d.id}/user_data/model`, {
       method: 'PUT',
       headers: { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' },
@@ -165,7 +166,7 @@ describe('editDevice', () => {
   });
 
   it('refuses values a field does not take, and unknown fields, with 422 naming them', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'switch', ip: '10.0.0.72' });
+    const d = await createDevice(store, agent.id, { displayName: 'switch', ip: '10.0.0.72' });
     const cases: Array<[Parameters<typeof client.editDevice>[2], string | number | null, RegExp]> = [
       ['importance', 'CRITICAL', /importance must be VITAL or FLOATING, not "CRITICAL"/],
       ['importance', null, /importance cannot be null/],
@@ -227,18 +228,18 @@ describe('createExternalHost', () => {
 
 describe('setCredentials', () => {
   it('seals the credentials under their scope and sets authentication_status PENDING', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'router', ip: '10.0.0.1' });
+    const d = await createDevice(store, agent.id, { displayName: 'router', ip: '10.0.0.1' });
     await client.setCredentials(agent.id, d.id, { username: 'admin', password: 's3cret-pw' });
     await client.setCredentials(agent.id, d.id, { username: 'driver', password: 'other-pw', scope: 'CUSTOM_DRIVER_MANAGEMENT' });
     expect((await client.getDevice(agent.id, d.id)).authentication_status).toBe('PENDING');
-    expect(getDeviceCredentials(store, d.id, ['DEVICE_MANAGEMENT'])).toEqual({ scope: 'DEVICE_MANAGEMENT', username: 'admin', password: 's3cret-pw' });
-    expect(getDeviceCredentials(store, d.id)).toMatchObject({ scope: 'CUSTOM_DRIVER_MANAGEMENT', username: 'driver' });
-    const raw = store.db.prepare('SELECT password_sealed FROM device_credentials WHERE device_id = ?').all(d.id) as Array<{ password_sealed: string }>;
+    expect(await getDeviceCredentials(store, d.id, ['DEVICE_MANAGEMENT'])).toEqual({ scope: 'DEVICE_MANAGEMENT', username: 'admin', password: 's3cret-pw' });
+    expect(await getDeviceCredentials(store, d.id)).toMatchObject({ scope: 'CUSTOM_DRIVER_MANAGEMENT', username: 'driver' });
+    const raw = await store.statement('SELECT password_sealed FROM device_credentials WHERE device_id = ?').all(d.id) as Array<{ password_sealed: string }>;
     expect(raw.map((r) => r.password_sealed).join()).not.toMatch(/s3cret-pw|other-pw/);
   });
 
   it('refuses a missing password or an unknown scope', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'ap', ip: '10.0.0.2' });
+    const d = await createDevice(store, agent.id, { displayName: 'ap', ip: '10.0.0.2' });
     const noPassword = await client.setCredentials(agent.id, d.id, { username: 'u' } as { username: string; password: string }).catch((e: unknown) => e);
     expect((noPassword as MonitoringValidationError).detail[0]?.loc).toEqual(['body', 'password']);
     const badScope = await client.setCredentials(agent.id, d.id, { username: 'u', password: 'p', scope: 'ROOT' as 'OS_MANAGEMENT' }).catch((e: unknown) => e);
@@ -246,24 +247,24 @@ describe('setCredentials', () => {
   });
 
   it('answers 503 when the server has no secret key to seal them with', async () => {
-    const keyless = openStore({ path: ':memory:', secretKey: null });
+    const keyless = await openTestStore({ secretKey: null });
     const server = await startMonitoringServer({ store: keyless, apiKeys: [TEST_API_KEY] });
     const keylessClient = new MonitoringClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
-    const own = ensureLocalAgent(keyless);
-    const d = createDevice(keyless, own.id, { displayName: 'x', ip: '10.0.0.3' });
+    const own = await ensureLocalAgent(keyless);
+    const d = await createDevice(keyless, own.id, { displayName: 'x', ip: '10.0.0.3' });
     const error = await keylessClient.setCredentials(own.id, d.id, { username: 'u', password: 'p' }).catch((e: unknown) => e);
     expect(status(error)).toBe(503);
     expect((error as MonitoringApiError).code).toBe('SECRET_KEY_MISSING');
-    expect(getDevice(keyless, own.id, d.id)?.authenticationStatus).toBe('NO_AUTHENTICATION');
+    expect((await getDevice(keyless, own.id, d.id))?.authenticationStatus).toBe('NO_AUTHENTICATION');
     await keylessClient.close();
     await server.close();
-    keyless.close();
+    await keyless.close();
   });
 });
 
 describe('SNMP authentication', () => {
   it('answers V2 public/private until set, then what was set, sealed at rest', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.90' });
+    const d = await createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.90' });
     expect(await client.getSNMPAuthentication(agent.id, d.id)).toEqual({ version: 'V2', snmp_read_community: 'public', snmp_write_community: 'private' });
     const v3 = {
       version: 'V3_AUTH_PRIV',
@@ -275,12 +276,12 @@ describe('SNMP authentication', () => {
     } as const;
     await client.setSNMPAuthentication(agent.id, d.id, v3);
     expect(await client.getSNMPAuthentication(agent.id, d.id)).toEqual(v3);
-    const raw = store.db.prepare('SELECT snmp_authentication FROM devices WHERE id = ?').get(d.id) as { snmp_authentication: string };
+    const raw = await store.statement('SELECT snmp_authentication FROM devices WHERE id = ?').get(d.id) as { snmp_authentication: string };
     expect(raw.snmp_authentication).not.toMatch(/auth-key-123|monitor/);
   });
 
   it('keeps only the fields the version uses', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'pdu', ip: '10.0.0.91' });
+    const d = await createDevice(store, agent.id, { displayName: 'pdu', ip: '10.0.0.91' });
     await client.setSNMPAuthentication(agent.id, d.id, { version: 'V2', snmp_read_community: 'ro', username: 'ignored', authentication_key: 'ignored' });
     expect(await client.getSNMPAuthentication(agent.id, d.id)).toEqual({ version: 'V2', snmp_read_community: 'ro' });
     await client.setSNMPAuthentication(agent.id, d.id, { version: 'V3_NO_AUTH', username: 'u', snmp_read_community: 'dropped' });
@@ -288,7 +289,7 @@ describe('SNMP authentication', () => {
   });
 
   it('names every field a V3 version is missing, and refuses unknown versions and protocols', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'sw', ip: '10.0.0.92' });
+    const d = await createDevice(store, agent.id, { displayName: 'sw', ip: '10.0.0.92' });
     const missing = await client.setSNMPAuthentication(agent.id, d.id, { version: 'V3_AUTH_PRIV', username: 'u' }).catch((e: unknown) => e);
     expect((missing as MonitoringValidationError).detail.map((x) => x.loc)).toEqual([
       ['body', 'authentication_protocol'],
@@ -308,7 +309,7 @@ describe('SNMP authentication', () => {
   });
 
   it('setSnmpCommunity (deprecated) sets V2 communities, write defaulting to read', async () => {
-    const d = createDevice(store, agent.id, { displayName: 'printer', ip: '10.0.0.93' });
+    const d = await createDevice(store, agent.id, { displayName: 'printer', ip: '10.0.0.93' });
     await client.setSnmpCommunity(agent.id, d.id, { read: 'r0' });
     expect(await client.getSNMPAuthentication(agent.id, d.id)).toEqual({ version: 'V2', snmp_read_community: 'r0', snmp_write_community: 'r0' });
     await client.setSNMPAuthentication(agent.id, d.id, { version: 'V1', snmp_read_community: 'a' });

@@ -12,7 +12,7 @@ import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const host = useHost();
 const api = await startMonitoringFixture({ host });
-const agent = ensureLocalAgent(api.store);
+const agent = await ensureLocalAgent(api.store);
 
 // A thermometer whose reading changes between polls; basic auth from the association's credentials.
 const thermometer = await startSimulator({
@@ -52,7 +52,7 @@ describe('a driver through the Monitoring API', () => {
       parameters: [{ name: 'site', value_type: 'STRING', default_value: 'lab' }],
     });
     expect(driver).toMatchObject({ is_valid: true, requires_credentials: true, code_inspection: { has_parameters: true, has_independent_variables: true, has_table: false } });
-    const device = createDevice(api.store, agent.id, { displayName: 'thermometer', ip: thermometer.device.ip, portMap: thermometer.portMap });
+    const device = await createDevice(api.store, agent.id, { displayName: 'thermometer', ip: thermometer.device.ip, portMap: thermometer.portMap });
     const site = driver.parameters![0]!.id;
     const association = await api.client.createCustomDriverAssociation(driver.id, agent.id, device.id, {
       credentials: { username: 'reader', password: 'therm-pass' },
@@ -97,7 +97,7 @@ describe('a driver through the Monitoring API', () => {
 
   it('runs a shipped example driver unchanged, with credentials saved for the device', async () => {
     const driver = await api.client.createCustomDriver({ name: 'UPS status', code: readFileSync(new URL('../drivers-examples/ups-status/driver.js', import.meta.url), 'utf8') });
-    const device = createDevice(api.store, agent.id, { displayName: 'ups', ip: ups.device.ip, portMap: ups.portMap });
+    const device = await createDevice(api.store, agent.id, { displayName: 'ups', ip: ups.device.ip, portMap: ups.portMap });
     const created = await api.client.createCustomDriverAssociation(driver.id, agent.id, device.id, { credentials: { username: 'admin', password: 'ups-secret' } });
     expect(created.error).toBeUndefined();
     const result = await api.client.executeCustomDriverAction(driver.id, agent.id, device.id, 0);
@@ -106,9 +106,9 @@ describe('a driver through the Monitoring API', () => {
     expect(byPath).toEqual({ model: 'SmartCell 1500', battery: '97.5', runtime: '42', load: '31.2', 'input-voltage': '229.8', 'on-battery': 'false' });
 
     // Wrong saved credentials: the run fails, the API says why, the variables stay as they were.
-    api.store.db.prepare('DELETE FROM device_credentials WHERE device_id = ?').run(device.id);
+    await api.store.statement('DELETE FROM device_credentials WHERE device_id = ?').run(device.id);
     const { setDeviceCredentials } = await import('../host/store/credentials.js');
-    setDeviceCredentials(api.store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'admin', password: 'wrong' });
+    await setDeviceCredentials(api.store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'admin', password: 'wrong' });
     const failed = await api.client.executeCustomDriverAction(driver.id, agent.id, device.id, 0);
     expect(failed).toMatchObject({ outcome: 'failure', errorType: 'AUTHENTICATION_ERROR' });
     expect(await api.client.countDeviceVariables(agent.id, device.id)).toBe(6);

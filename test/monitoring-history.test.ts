@@ -15,16 +15,16 @@ const MIN = 60_000;
 const HOUR = 60 * MIN;
 const at = (ms: number) => formatApiTime(T0 + ms);
 
-describe('agent status history and uptime', () => {
-  const agent = createAgentRecord(store, { displayName: 'branch office' });
+describe('agent status history and uptime', async () => {
+  const agent = await createAgentRecord(store, { displayName: 'branch office' });
   // Down 1:00–1:30 (stopped), link lost 3:00–3:10.
-  setAgentStatus(store, agent.id, 'OFFLINE', { at: T0 + HOUR });
-  setAgentStatus(store, agent.id, 'ONLINE', { at: T0 + 90 * MIN });
-  setAgentStatus(store, agent.id, 'OFFLINE', { at: T0 + 3 * HOUR, cause: 'connection' });
-  setAgentStatus(store, agent.id, 'ONLINE', { at: T0 + 190 * MIN, cause: 'connection' });
+  await setAgentStatus(store, agent.id, 'OFFLINE', { at: T0 + HOUR });
+  await setAgentStatus(store, agent.id, 'ONLINE', { at: T0 + 90 * MIN });
+  await setAgentStatus(store, agent.id, 'OFFLINE', { at: T0 + 3 * HOUR, cause: 'connection' });
+  await setAgentStatus(store, agent.id, 'ONLINE', { at: T0 + 190 * MIN, cause: 'connection' });
 
   it('records an event only when the status changes, typed by its cause', async () => {
-    expect(setAgentStatus(store, agent.id, 'ONLINE', { at: T0 + 4 * HOUR })).toBe(false);
+    expect(await setAgentStatus(store, agent.id, 'ONLINE', { at: T0 + 4 * HOUR })).toBe(false);
     expect(await client.getAgentStatusHistory(agent.id, { from: at(0), to: at(4 * HOUR) })).toEqual([
       { timestamp: at(HOUR), type: 'DOWN' },
       { timestamp: at(90 * MIN), type: 'UP' },
@@ -58,8 +58,8 @@ describe('agent status history and uptime', () => {
   });
 
   it('ends an open downtime at the window end', async () => {
-    const down = createAgentRecord(store, { displayName: 'down now' });
-    setAgentStatus(store, down.id, 'OFFLINE', { at: T0 + 2 * HOUR });
+    const down = await createAgentRecord(store, { displayName: 'down now' });
+    await setAgentStatus(store, down.id, 'OFFLINE', { at: T0 + 2 * HOUR });
     expect(await client.getAgentUptime(down.id, { from: at(0), to: at(4 * HOUR) })).toMatchObject({
       online_seconds: 7200,
       total_seconds: 14400,
@@ -70,7 +70,7 @@ describe('agent status history and uptime', () => {
 
   it('does not count time before the agent existed, and answers 0.00 for a window before it', async () => {
     api.clock.now = T0 + 2 * 24 * HOUR;
-    const late = createAgentRecord(store, { displayName: 'late' });
+    const late = await createAgentRecord(store, { displayName: 'late' });
     api.clock.now = T0 + 3 * 24 * HOUR;
     expect(await client.getAgentUptime(late.id, { from: at(0), to: at(3 * 24 * HOUR) })).toMatchObject({
       online_seconds: 24 * 3600,
@@ -99,7 +99,7 @@ describe('agent status history and uptime', () => {
   });
 
   it('lists the uptime of every agent with API access', async () => {
-    const locked = createAgentRecord(store, { displayName: 'locked', apiEnabled: false });
+    const locked = await createAgentRecord(store, { displayName: 'locked', apiEnabled: false });
     const all = await client.getAgentListUptime({ from: at(0), to: at(4 * HOUR) });
     expect(all.map((u) => u.agent_id)).toContain(agent.id);
     expect(all.map((u) => u.agent_id)).not.toContain(locked.id);
@@ -129,13 +129,13 @@ describe('agent status history and uptime', () => {
 describe('device status history and uptime', () => {
   it('lists CREATED, UP / DOWN and IP_CHANGE events; OFFLINE and DOWN both count as down', async () => {
     api.clock.now = T0;
-    const agent = createAgentRecord(store, { displayName: 'devices site' });
-    const device = createDevice(store, agent.id, { displayName: 'tv', ip: '10.0.0.5' });
-    setDeviceStatus(store, device.id, 'OFFLINE', { at: T0 + HOUR });
-    expect(setDeviceStatus(store, device.id, 'DOWN', { at: T0 + 70 * MIN })).toBe(true);
-    setDeviceStatus(store, device.id, 'ONLINE', { at: T0 + 2 * HOUR });
-    setDeviceIpAddresses(store, device.id, ['10.0.0.6'], { at: T0 + 3 * HOUR });
-    expect(setDeviceIpAddresses(store, device.id, ['10.0.0.6'], { at: T0 + 3 * HOUR })).toBe(false);
+    const agent = await createAgentRecord(store, { displayName: 'devices site' });
+    const device = await createDevice(store, agent.id, { displayName: 'tv', ip: '10.0.0.5' });
+    await setDeviceStatus(store, device.id, 'OFFLINE', { at: T0 + HOUR });
+    expect(await setDeviceStatus(store, device.id, 'DOWN', { at: T0 + 70 * MIN })).toBe(true);
+    await setDeviceStatus(store, device.id, 'ONLINE', { at: T0 + 2 * HOUR });
+    await setDeviceIpAddresses(store, device.id, ['10.0.0.6'], { at: T0 + 3 * HOUR });
+    expect(await setDeviceIpAddresses(store, device.id, ['10.0.0.6'], { at: T0 + 3 * HOUR })).toBe(false);
     const window = { from: at(0), to: at(4 * HOUR) };
     expect(await client.getDeviceStatusHistory(agent.id, device.id, window)).toEqual([
       { timestamp: at(0), type: 'CREATED' },
@@ -155,10 +155,10 @@ describe('device status history and uptime', () => {
 
   it('treats a device created DOWN as down until its first UP, and gives the agent uptime of the same window', async () => {
     api.clock.now = T0;
-    const agent = createAgentRecord(store, { displayName: 'flaky site' });
-    setAgentStatus(store, agent.id, 'OFFLINE', { at: T0 + 3 * HOUR });
-    const device = createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.9', status: 'DOWN' });
-    setDeviceStatus(store, device.id, 'ONLINE', { at: T0 + HOUR });
+    const agent = await createAgentRecord(store, { displayName: 'flaky site' });
+    await setAgentStatus(store, agent.id, 'OFFLINE', { at: T0 + 3 * HOUR });
+    const device = await createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.9', status: 'DOWN' });
+    await setDeviceStatus(store, device.id, 'ONLINE', { at: T0 + HOUR });
     expect(await client.getDeviceUptime(agent.id, device.id, { from: at(0), to: at(4 * HOUR) })).toMatchObject({
       agent_uptime: '75.00',
       online_seconds: 3 * 3600,
@@ -170,9 +170,9 @@ describe('device status history and uptime', () => {
   });
 
   it('answers 404 for a device of another agent and 422 for a bad window', async () => {
-    const a = createAgentRecord(store, { displayName: 'a' });
-    const b = createAgentRecord(store, { displayName: 'b' });
-    const device = createDevice(store, b.id, { displayName: 'bs', ip: '10.0.0.1' });
+    const a = await createAgentRecord(store, { displayName: 'a' });
+    const b = await createAgentRecord(store, { displayName: 'b' });
+    const device = await createDevice(store, b.id, { displayName: 'bs', ip: '10.0.0.1' });
     await expect(client.getDeviceStatusHistory(a.id, device.id)).rejects.toBeInstanceOf(MonitoringNotFoundError);
     await expect(client.getDeviceUptime(a.id, device.id)).rejects.toBeInstanceOf(MonitoringNotFoundError);
     await expect(client.getDeviceUptime(b.id, device.id, { to: '2026-01-10T00:00:00+01:60' })).rejects.toBeInstanceOf(MonitoringValidationError);

@@ -11,12 +11,12 @@ import { expectReferenceBody } from './helpers/reference-schema.js';
 
 const api = await startMonitoringFixture();
 const { client, store, clock, server } = api;
-const agent = createAgentRecord(store, { displayName: 'office' });
-const other = createAgentRecord(store, { displayName: 'elsewhere' });
-const locked = createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
-const printer = createDevice(store, agent.id, { displayName: 'printer', ip: '10.0.0.20' });
-const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.21' });
-const lockedDevice = createDevice(store, locked.id, { displayName: 'hidden', ip: '10.0.0.22' });
+const agent = await createAgentRecord(store, { displayName: 'office' });
+const other = await createAgentRecord(store, { displayName: 'elsewhere' });
+const locked = await createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
+const printer = await createDevice(store, agent.id, { displayName: 'printer', ip: '10.0.0.20' });
+const nas = await createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.21' });
+const lockedDevice = await createDevice(store, locked.id, { displayName: 'hidden', ip: '10.0.0.22' });
 
 async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
   const error = (await promise.catch((e: unknown) => e)) as MonitoringApiError;
@@ -91,7 +91,7 @@ describe('inventory fields', () => {
   });
 
   it('a field another user defined cannot be changed or deleted (403)', async () => {
-    createInventoryField(store, 'theirs', 'defined by a team leader', 7);
+    await createInventoryField(store, 'theirs', 'defined by a team leader', 7);
     const e = await failure(client.updateInventoryField('theirs', { label: 'mine now' }));
     expect(e.status).toBe(403);
     expect(e.code).toBe('FIELD_OF_ANOTHER_USER');
@@ -168,8 +168,8 @@ describe("a device's inventory", () => {
     await client.deleteInventoryField('serial');
     expect(await client.getDeviceInventory(agent.id, printer.id)).toEqual([]);
     expect((await client.getDeviceInventory(agent.id, nas.id)).map((v) => v.key)).toEqual(['a-first']);
-    deleteDevice(store, agent.id, nas.id);
-    expect(store.db.prepare('SELECT count(*) AS n FROM device_inventory_values').get()).toEqual({ n: 0 });
+    await deleteDevice(store, agent.id, nas.id);
+    expect(await store.statement('SELECT count(*) AS n FROM device_inventory_values').get()).toEqual({ n: 0 });
   });
 
   it("deleteInventory clears this user's fields and their values, not another user's", async () => {

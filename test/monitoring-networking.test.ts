@@ -19,10 +19,10 @@ import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const local = ensureLocalAgent(store);
-const site = createAgentRecord(store, { displayName: 'site' });
-const empty = createAgentRecord(store, { displayName: 'empty' });
-const locked = createAgentRecord(store, { displayName: 'locked', apiEnabled: false });
+const local = await ensureLocalAgent(store);
+const site = await createAgentRecord(store, { displayName: 'site' });
+const empty = await createAgentRecord(store, { displayName: 'empty' });
+const locked = await createAgentRecord(store, { displayName: 'locked', apiEnabled: false });
 // A server of its own for apiUsageInfo, so its counts are only that test's calls.
 const own = await startMonitoringFixture({ start: Date.UTC(2026, 2, 1, 12, 0, 0) });
 
@@ -51,7 +51,7 @@ describe('getAgentInterfaces and createRoutedNetwork', () => {
   });
 
   it('answers the interfaces recorded for an agent, filtered by its interfaces policy; none recorded: none', async () => {
-    setAgentInterfaces(store, site.id, [
+    await setAgentInterfaces(store, site.id, [
       { name: 'eth0', address: '192.168.1.2', netmask: 24, macAddress: '00:11:22:33:44:55' },
       { name: 'docker0', address: '172.17.0.1', netmask: 16 },
       { name: 'wlan0' },
@@ -105,7 +105,7 @@ describe('getAgentInterfaces and createRoutedNetwork', () => {
 
 describe('scan policies', () => {
   it('interfaces policy: the default scans everything; PUT is what GET answers; DELETE restores the default', async () => {
-    const agent = createAgentRecord(store, { displayName: 'policies' });
+    const agent = await createAgentRecord(store, { displayName: 'policies' });
     const initial = await client.getAgentInterfacesPolicy(agent.id);
     expectReferenceBody('getAgentInterfacesPolicy', initial);
     expect(initial).toEqual({ policy: 'deny', rules: [] });
@@ -124,7 +124,7 @@ describe('scan policies', () => {
   });
 
   it('IP scan policy: private addresses and ranges kept as given; DELETE empties it', async () => {
-    const agent = createAgentRecord(store, { displayName: 'ip scan' });
+    const agent = await createAgentRecord(store, { displayName: 'ip scan' });
     expect(await client.getAgentIPScanPolicy(agent.id)).toEqual({ forced_ip_addresses: [], forced_ip_ranges: [] });
     const policy = {
       forced_ip_addresses: ['192.168.1.20', '10.1.2.3', '172.31.255.254'],
@@ -139,7 +139,7 @@ describe('scan policies', () => {
   });
 
   it('IP scan policy: refuses malformed, public and reversed addresses (422, located), leaving the policy as it was', async () => {
-    const agent = createAgentRecord(store, { displayName: 'ip scan bad' });
+    const agent = await createAgentRecord(store, { displayName: 'ip scan bad' });
     await client.setAgentIPScanPolicy(agent.id, { forced_ip_addresses: ['10.0.0.1'], forced_ip_ranges: [] });
     const ok = { forced_ip_addresses: ['10.0.0.1'], forced_ip_ranges: [] as Array<{ start: string; end: string }> };
     expect(await invalidAt(client.setAgentIPScanPolicy(agent.id, { ...ok, forced_ip_addresses: ['10.0.0.1', '192.168.1.300'] }))).toEqual({
@@ -172,7 +172,7 @@ describe('scan policies', () => {
   });
 
   it('external host scan policy: ICMP only by default; a method left out of a PUT is disabled; ports deduplicated', async () => {
-    const agent = createAgentRecord(store, { displayName: 'external' });
+    const agent = await createAgentRecord(store, { displayName: 'external' });
     const initial = await client.getAgentExternalHostScanPolicy(agent.id);
     expectReferenceBody('getAgentExternalHostScanPolicy', initial);
     expect(initial).toEqual({ icmp: { enabled: true }, tcp_syn: { enabled: false, ports: [] }, tcp_ack: { enabled: false, ports: [] } });
@@ -188,7 +188,7 @@ describe('scan policies', () => {
   });
 
   it('external host scan policy: refuses an enabled TCP method without ports, bad ports, a method without enabled (422)', async () => {
-    const agent = createAgentRecord(store, { displayName: 'external bad' });
+    const agent = await createAgentRecord(store, { displayName: 'external bad' });
     expect(await invalidAt(client.setAgentExternalHostScanPolicy(agent.id, { tcp_ack: { enabled: true, ports: [] } }))).toEqual({
       loc: ['body', 'tcp_ack', 'ports'],
       message: 'body.tcp_ack.ports: must list at least one TCP port when the method is enabled',
@@ -201,35 +201,35 @@ describe('scan policies', () => {
   });
 
   it('DHCP device discovery: stored per agent; the body is checked', async () => {
-    const agent = createAgentRecord(store, { displayName: 'dhcp' });
-    expect(getNetworkSetting(store, agent.id, 'dhcp_device_discovery')).toBe(false);
+    const agent = await createAgentRecord(store, { displayName: 'dhcp' });
+    expect(await getNetworkSetting(store, agent.id, 'dhcp_device_discovery')).toBe(false);
     await client.setDHCPDeviceDiscovery(agent.id, { dhcp_device_discovery: true });
-    expect(getNetworkSetting(store, agent.id, 'dhcp_device_discovery')).toBe(true);
-    expect(getNetworkSetting(store, site.id, 'dhcp_device_discovery')).toBe(false);
+    expect(await getNetworkSetting(store, agent.id, 'dhcp_device_discovery')).toBe(true);
+    expect(await getNetworkSetting(store, site.id, 'dhcp_device_discovery')).toBe(false);
     await client.setDHCPDeviceDiscovery(agent.id, { dhcp_device_discovery: false });
-    expect(getNetworkSetting(store, agent.id, 'dhcp_device_discovery')).toBe(false);
+    expect(await getNetworkSetting(store, agent.id, 'dhcp_device_discovery')).toBe(false);
     expect((await invalidAt(client.setDHCPDeviceDiscovery(agent.id, {} as never))).loc).toEqual(['body', 'dhcp_device_discovery']);
     expect((await invalidAt(client.setDHCPDeviceDiscovery(agent.id, { dhcp_device_discovery: 'often' } as never))).loc).toEqual(['body', 'dhcp_device_discovery']);
     expect((await failure(client.setDHCPDeviceDiscovery(4242, { dhcp_device_discovery: true }))).status).toBe(404);
   });
 });
 
-describe('IP conflicts and topology', () => {
-  const lan = createAgentRecord(store, { displayName: 'lan' });
-  const router = createDevice(store, lan.id, { displayName: 'router', ip: '192.168.1.254', macAddress: 'aa:aa:aa:aa:aa:01' });
-  setDeviceType(store, router.id, { id: 1, label: 'Router' });
-  const nas = createDevice(store, lan.id, { displayName: 'nas', ip: '192.168.1.20', macAddress: 'aa:aa:aa:aa:aa:02' });
-  const clash = createDevice(store, lan.id, { displayName: 'laptop', ip: '192.168.1.20' });
-  const printer = createDevice(store, lan.id, { displayName: 'printer', ip: '192.168.1.30', macAddress: 'aa:aa:aa:aa:aa:03' });
-  const gone = createDevice(store, lan.id, { displayName: 'old', ip: '192.168.1.30', status: 'DOWN' });
-  hideDevice(store, lan.id, gone.id);
-  const gateway2 = createDevice(store, lan.id, { displayName: 'plc gateway', ip: '10.9.0.1' });
-  const plc = createDevice(store, lan.id, { displayName: 'plc', ip: '10.9.0.7' });
-  const lonelyA = createDevice(store, lan.id, { displayName: 'lonely a', ip: '172.20.5.9' });
-  createDevice(store, lan.id, { displayName: 'lonely b', ip: '172.20.5.10' });
-  createDevice(store, lan.id, { displayName: 'cloud', protocol: 'IP_EXTERNAL', hostName: 'example.com' });
-  const elsewhere = createAgentRecord(store, { displayName: 'elsewhere' });
-  createDevice(store, elsewhere.id, { displayName: 'twin', ip: '192.168.1.20' });
+describe('IP conflicts and topology', async () => {
+  const lan = await createAgentRecord(store, { displayName: 'lan' });
+  const router = await createDevice(store, lan.id, { displayName: 'router', ip: '192.168.1.254', macAddress: 'aa:aa:aa:aa:aa:01' });
+  await setDeviceType(store, router.id, { id: 1, label: 'Router' });
+  const nas = await createDevice(store, lan.id, { displayName: 'nas', ip: '192.168.1.20', macAddress: 'aa:aa:aa:aa:aa:02' });
+  const clash = await createDevice(store, lan.id, { displayName: 'laptop', ip: '192.168.1.20' });
+  const printer = await createDevice(store, lan.id, { displayName: 'printer', ip: '192.168.1.30', macAddress: 'aa:aa:aa:aa:aa:03' });
+  const gone = await createDevice(store, lan.id, { displayName: 'old', ip: '192.168.1.30', status: 'DOWN' });
+  await hideDevice(store, lan.id, gone.id);
+  const gateway2 = await createDevice(store, lan.id, { displayName: 'plc gateway', ip: '10.9.0.1' });
+  const plc = await createDevice(store, lan.id, { displayName: 'plc', ip: '10.9.0.7' });
+  const lonelyA = await createDevice(store, lan.id, { displayName: 'lonely a', ip: '172.20.5.9' });
+  await createDevice(store, lan.id, { displayName: 'lonely b', ip: '172.20.5.10' });
+  await createDevice(store, lan.id, { displayName: 'cloud', protocol: 'IP_EXTERNAL', hostName: 'example.com' });
+  const elsewhere = await createAgentRecord(store, { displayName: 'elsewhere' });
+  await createDevice(store, elsewhere.id, { displayName: 'twin', ip: '192.168.1.20' });
 
   it('lists every address more than one device of the agent has, hidden devices included; mac only when known', async () => {
     const conflicts = await client.getAgentIPConflicts(lan.id);
@@ -257,28 +257,28 @@ describe('IP conflicts and topology', () => {
   });
 });
 
-describe('onvifSnapshot', () => {
-  const camera = createDevice(store, site.id, { displayName: 'gate camera', ip: '192.168.1.60' });
-  const other = createDevice(store, site.id, { displayName: 'switch', ip: '192.168.1.61' });
+describe('onvifSnapshot', async () => {
+  const camera = await createDevice(store, site.id, { displayName: 'gate camera', ip: '192.168.1.60' });
+  const other = await createDevice(store, site.id, { displayName: 'switch', ip: '192.168.1.61' });
   // A 1×1 PNG.
   const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4280000000049454e44ae426082', 'hex');
 
   it('answers the recorded image with its content type, a device connection counted in consumption, logged as camera_snapshot', async () => {
-    recordCameraSnapshot(store, camera.id, { contentType: 'image/png', image: png });
+    await recordCameraSnapshot(store, camera.id, { contentType: 'image/png', image: png });
     const before = (await client.getConnectionConsumption(site.id)).current;
     const image = await client.onvifSnapshot(site.id, camera.id);
     expect(image.contentType).toBe('image/png');
     expect(image.data.equals(png)).toBe(true);
     expect((await client.getConnectionConsumption(site.id)).current).toBe(before + png.length);
-    const log = store.db.prepare("SELECT device_id, user FROM activity_log WHERE type = 'camera_snapshot'").all();
+    const log = await store.statement(`SELECT device_id, "user" FROM activity_log WHERE type = 'camera_snapshot'`).all();
     expect(log).toEqual([{ device_id: camera.id, user: 'api' }]);
   });
 
   it('refuses a snapshot once the agent has used up its connection bytes (409)', async () => {
-    const agent = createAgentRecord(store, { displayName: 'metered' });
-    const cam = createDevice(store, agent.id, { displayName: 'cam', ip: '192.168.7.7' });
-    recordCameraSnapshot(store, cam.id, { contentType: 'image/jpeg', image: png });
-    setAgentLimits(store, agent.id, { connectionLimitBytes: png.length });
+    const agent = await createAgentRecord(store, { displayName: 'metered' });
+    const cam = await createDevice(store, agent.id, { displayName: 'cam', ip: '192.168.7.7' });
+    await recordCameraSnapshot(store, cam.id, { contentType: 'image/jpeg', image: png });
+    await setAgentLimits(store, agent.id, { connectionLimitBytes: png.length });
     await client.onvifSnapshot(agent.id, cam.id);
     const refused = await failure(client.onvifSnapshot(agent.id, cam.id));
     expect(refused.status).toBe(409);
@@ -294,9 +294,9 @@ describe('onvifSnapshot', () => {
     expect((await failure(client.onvifSnapshot(empty.id, camera.id))).status).toBe(404);
   });
 
-  it('refuses to record what is not an image', () => {
-    expect(() => recordCameraSnapshot(store, camera.id, { contentType: 'text/html', image: png })).toThrow(/image\/<subtype>/);
-    expect(() => recordCameraSnapshot(store, camera.id, { contentType: 'image/jpeg', image: new Uint8Array() })).toThrow(/needs image bytes/);
+  it('refuses to record what is not an image', async () => {
+    await expect(async () => await recordCameraSnapshot(store, camera.id, { contentType: 'text/html', image: png })).rejects.toThrow(/image\/<subtype>/);
+    await expect(async () => await recordCameraSnapshot(store, camera.id, { contentType: 'image/jpeg', image: new Uint8Array() })).rejects.toThrow(/needs image bytes/);
   });
 });
 
@@ -310,8 +310,8 @@ describe('device types', () => {
   });
 
   it("lists the detected types: the catalogue's, then those the store's devices carry", async () => {
-    const device = createDevice(store, site.id, { displayName: 'odd thing', ip: '192.168.1.90' });
-    setDeviceType(store, device.id, { id: 28, detectedId: 900, label: 'Odd thing' });
+    const device = await createDevice(store, site.id, { displayName: 'odd thing', ip: '192.168.1.90' });
+    await setDeviceType(store, device.id, { id: 28, detectedId: 900, label: 'Odd thing' });
     const types = await client.listDeviceDetectedTypes();
     expectReferenceBody('listDeviceDetectedTypes', types);
     expect(types.find((t) => t.identifier === 'ONVIF_CAMERA')).toEqual({ id: 101, identifier: 'ONVIF_CAMERA', label: 'ONVIF IP camera', type_id: 11, capabilities: ['snapshot'] });
@@ -325,15 +325,15 @@ describe('device types', () => {
 
 describe('MetricUsageInfo', () => {
   it("counts the agent's SNMP and TCP sensors and custom-driver associations against its limit", async () => {
-    const agent = createAgentRecord(store, { displayName: 'metrics' });
+    const agent = await createAgentRecord(store, { displayName: 'metrics' });
     const fresh = await client.MetricUsageInfo(agent.id);
     expectReferenceBody('MetricUsageInfo', fresh);
     expect(fresh).toEqual({ limit: 50, usage: { custom_driver: 0, snmp: 0, tcp: 0, total: 0 } });
-    const device = createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.2' });
-    createSnmpSensor(store, device.id, { name: 'load', oid: '1.3.6.1.2.1.33.1.4.4.1.5.1', category: 'OTHER', valueType: 'NUMERIC' });
-    createSnmpSensor(store, device.id, { name: 'battery', oid: '1.3.6.1.2.1.33.1.2.4.0', category: 'OTHER', valueType: 'NUMERIC' });
-    const driver = createCustomDriver(store, { name: 'metrics driver', code: 'function validate() { D.success(); }\nfunction get_status() { D.success(); }' });
-    createAssociation(store, { customDriverId: driver.id, agentId: agent.id, deviceId: device.id });
+    const device = await createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.2' });
+    await createSnmpSensor(store, device.id, { name: 'load', oid: '1.3.6.1.2.1.33.1.4.4.1.5.1', category: 'OTHER', valueType: 'NUMERIC' });
+    await createSnmpSensor(store, device.id, { name: 'battery', oid: '1.3.6.1.2.1.33.1.2.4.0', category: 'OTHER', valueType: 'NUMERIC' });
+    const driver = await createCustomDriver(store, { name: 'metrics driver', code: 'function validate() { D.success(); }\nfunction get_status() { D.success(); }' });
+    await createAssociation(store, { customDriverId: driver.id, agentId: agent.id, deviceId: device.id });
     const used = await client.MetricUsageInfo(agent.id);
     expectReferenceBody('MetricUsageInfo', used);
     expect(used).toEqual({ limit: 50, usage: { custom_driver: 1, snmp: 2, tcp: 0, total: 3 } });
@@ -344,7 +344,7 @@ describe('MetricUsageInfo', () => {
 
 describe('apiUsageInfo', () => {
   it('counts the calls answered with an accepted key, by key, IP and resource, over the last 24 hours', async () => {
-    const agent = createAgentRecord(own.store, { displayName: 'counted' });
+    const agent = await createAgentRecord(own.store, { displayName: 'counted' });
     const first = await own.client.apiUsageInfo();
     expectReferenceBody('apiUsageInfo', first);
     // The call itself is counted once answered, so the first answer shows none.
@@ -371,7 +371,7 @@ describe('apiUsageInfo', () => {
     await own.client.listAgents();
     const later = await own.client.apiUsageInfo();
     expect([later.daily_usage, later.by_resource]).toEqual([1, [{ name: 'agent', count: 1 }]]);
-    expect(own.store.db.prepare('SELECT minute * 60000 AS at, resource, count FROM api_usage ORDER BY resource').all()).toEqual([
+    expect(await own.store.statement('SELECT minute * 60000 AS at, resource, count FROM api_usage ORDER BY resource').all()).toEqual([
       { at: own.clock.now, resource: 'agent', count: 1 },
       { at: own.clock.now, resource: 'meta', count: 1 },
     ]);

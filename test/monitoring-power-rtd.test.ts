@@ -9,11 +9,11 @@ import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const agent = createAgentRecord(store, { displayName: 'plant' });
-const other = createAgentRecord(store, { displayName: 'elsewhere' });
-const pump = createDevice(store, agent.id, { displayName: 'pump controller', ip: '10.0.0.9' });
-const camera = createDevice(store, agent.id, { displayName: 'camera', ip: '10.0.0.10' });
-const quiet = createDevice(store, agent.id, { displayName: 'quiet', ip: '10.0.0.11' });
+const agent = await createAgentRecord(store, { displayName: 'plant' });
+const other = await createAgentRecord(store, { displayName: 'elsewhere' });
+const pump = await createDevice(store, agent.id, { displayName: 'pump controller', ip: '10.0.0.9' });
+const camera = await createDevice(store, agent.id, { displayName: 'camera', ip: '10.0.0.10' });
+const quiet = await createDevice(store, agent.id, { displayName: 'quiet', ip: '10.0.0.11' });
 const now = api.clock.now;
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -27,19 +27,19 @@ async function failure(promise: Promise<unknown>): Promise<MonitoringApiError> {
 describe('power actions', () => {
   it('offers all four actions by default, and what setPowerAvailability leaves', async () => {
     expect(await client.getDevicePowerActions(agent.id, pump.id)).toEqual({ on: true, off: true, cycle: true, software_reboot: true });
-    setPowerAvailability(store, camera.id, { cycle: false, softwareReboot: false });
+    await setPowerAvailability(store, camera.id, { cycle: false, softwareReboot: false });
     expect(await client.getDevicePowerActions(agent.id, camera.id)).toEqual({ on: true, off: true, cycle: false, software_reboot: false });
   });
 
   it('records each action with its activity-log entry (software-reboot → device_reboot)', async () => {
     for (const field of ['off', 'on', 'cycle', 'software-reboot'] as const) await client.powerActionOnDevice(agent.id, pump.id, field);
-    expect(listPowerActions(store, pump.id).map((a) => [a.action, a.user])).toEqual([
+    expect((await listPowerActions(store, pump.id)).map((a) => [a.action, a.user])).toEqual([
       ['off', 'api'],
       ['on', 'api'],
       ['cycle', 'api'],
       ['software-reboot', 'api'],
     ]);
-    const log = store.db.prepare('SELECT agent_id, device_id, type, user FROM activity_log ORDER BY id').all();
+    const log = await store.statement('SELECT agent_id, device_id, type, "user" FROM activity_log ORDER BY id').all();
     expect(log).toEqual(
       ['power_off', 'power_on', 'power_cycle', 'device_reboot'].map((type) => ({ agent_id: agent.id, device_id: pump.id, type, user: 'api' })),
     );
@@ -49,7 +49,7 @@ describe('power actions', () => {
     const refused = await failure(client.powerActionOnDevice(agent.id, camera.id, 'cycle'));
     expect(refused.status).toBe(409);
     expect(refused.message).toMatch(/power action cycle is not available on device/);
-    expect(listPowerActions(store, camera.id)).toEqual([]);
+    expect(await listPowerActions(store, camera.id)).toEqual([]);
     const bad = (await failure(client.powerActionOnDevice(agent.id, camera.id, 'explode' as never))) as MonitoringValidationError;
     expect(bad.status).toBe(422);
     expect(bad.detail[0]!.loc).toEqual(['path', 'field']);
@@ -58,13 +58,13 @@ describe('power actions', () => {
   });
 });
 
-describe('RTD', () => {
+describe('RTD', async () => {
   // pump: an old sample outside the week, three inside; camera: one sample, all lost.
-  recordRtdSample(store, pump.id, { timestamp: now - 9 * DAY, minMs: 100, maxMs: 100, medianMs: 100, sentPacketCount: 1, lostPacketCount: 0 });
-  recordRtdSample(store, pump.id, { timestamp: now - 2 * DAY, minMs: 1, maxMs: 3, medianMs: 2, sentPacketCount: 3, lostPacketCount: 0 });
-  recordRtdSample(store, pump.id, { timestamp: now - DAY, minMs: 2, maxMs: 5, medianMs: 4, sentPacketCount: 3, lostPacketCount: 0 });
-  recordRtdSample(store, pump.id, { timestamp: now - HOUR, minMs: 1.5, maxMs: 1.5, medianMs: 1.5, sentPacketCount: 2, lostPacketCount: 1 });
-  recordRtdSample(store, camera.id, { timestamp: now - HOUR, minMs: null, maxMs: null, medianMs: null, sentPacketCount: 2, lostPacketCount: 2 });
+  await recordRtdSample(store, pump.id, { timestamp: now - 9 * DAY, minMs: 100, maxMs: 100, medianMs: 100, sentPacketCount: 1, lostPacketCount: 0 });
+  await recordRtdSample(store, pump.id, { timestamp: now - 2 * DAY, minMs: 1, maxMs: 3, medianMs: 2, sentPacketCount: 3, lostPacketCount: 0 });
+  await recordRtdSample(store, pump.id, { timestamp: now - DAY, minMs: 2, maxMs: 5, medianMs: 4, sentPacketCount: 3, lostPacketCount: 0 });
+  await recordRtdSample(store, pump.id, { timestamp: now - HOUR, minMs: 1.5, maxMs: 1.5, medianMs: 1.5, sentPacketCount: 2, lostPacketCount: 1 });
+  await recordRtdSample(store, camera.id, { timestamp: now - HOUR, minMs: null, maxMs: null, medianMs: null, sentPacketCount: 2, lostPacketCount: 2 });
 
   it('gives per device the week averages and the latest sample; devices without samples are left out', async () => {
     const stats = await client.getAgentRTDStats(agent.id);
@@ -115,10 +115,10 @@ describe('RTD', () => {
 
 describe('speed tests', () => {
   it('answers [download, upload] samples of the window', async () => {
-    recordSpeedSample(store, agent.id, { timestamp: now - 8 * DAY, downloadBps: 1, uploadBps: 1 });
-    recordSpeedSample(store, agent.id, { timestamp: now - 2 * HOUR, downloadBps: 94_000_000, uploadBps: 12_500_000 });
-    recordSpeedSample(store, agent.id, { timestamp: now - HOUR, downloadBps: 91_000_000, uploadBps: 11_000_000 });
-    expect(() => recordSpeedSample(store, agent.id, { downloadBps: -5, uploadBps: 1 })).toThrow(/downloadBps must be a non-negative integer/);
+    await recordSpeedSample(store, agent.id, { timestamp: now - 8 * DAY, downloadBps: 1, uploadBps: 1 });
+    await recordSpeedSample(store, agent.id, { timestamp: now - 2 * HOUR, downloadBps: 94_000_000, uploadBps: 12_500_000 });
+    await recordSpeedSample(store, agent.id, { timestamp: now - HOUR, downloadBps: 91_000_000, uploadBps: 11_000_000 });
+    await expect(async () => await recordSpeedSample(store, agent.id, { downloadBps: -5, uploadBps: 1 })).rejects.toThrow(/downloadBps must be a non-negative integer/);
     expect(await client.getSpeedTestHistory(agent.id)).toEqual([
       { timestamp: '2026-01-15T10:00:00', values: [94_000_000, 12_500_000] },
       { timestamp: '2026-01-15T11:00:00', values: [91_000_000, 11_000_000] },
@@ -132,11 +132,11 @@ describe('speed tests', () => {
 
 describe('authentication', () => {
   it('answers 401 without a valid key and performs no power action', async () => {
-    const before = listPowerActions(store, quiet.id).length;
+    const before = (await listPowerActions(store, quiet.id)).length;
     const stranger = new MonitoringClient({ baseUrl: api.server.url, apiKey: 'wrong' });
     await expect(stranger.powerActionOnDevice(agent.id, quiet.id, 'off')).rejects.toBeInstanceOf(MonitoringAuthError);
     await expect(stranger.getDeviceRTDHistory(agent.id, quiet.id)).rejects.toBeInstanceOf(MonitoringAuthError);
     await stranger.close();
-    expect(listPowerActions(store, quiet.id)).toHaveLength(before);
+    expect(await listPowerActions(store, quiet.id)).toHaveLength(before);
   });
 });

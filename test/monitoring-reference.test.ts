@@ -23,6 +23,7 @@ import { setAgentVariable } from '../host/store/variables.js';
 import { useHost } from './helpers/host.js';
 import { expectReferenceBody, referenceErrors, referenceOperations } from './helpers/reference-schema.js';
 import { success, variable } from './helpers/run-results.js';
+import { openTestStore } from './helpers/store.js';
 
 describe('the reference schemas (the harness can fail)', () => {
   it('hold the 123 operations of reference 1.14.0', () => {
@@ -59,7 +60,7 @@ const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
 const start = clock.now;
-const store = openStore({ path: ':memory:', secretKey: 'test-secret', clock: () => clock.now });
+const store = await openTestStore({ secretKey: 'test-secret', clock: () => clock.now });
 const host = useHost();
 const answered: Array<{ method: string; url: string; status: number }> = [];
 const server = await startMonitoringServer({ store, apiKeys: ['reference-key'], host, onRequestDone: (r) => answered.push(r) });
@@ -67,12 +68,12 @@ const client = new MonitoringClient({ baseUrl: server.url, apiKey: 'reference-ke
 afterAll(async () => {
   await client.close();
   await server.close();
-  store.close();
+  await store.close();
 });
 
 // Agents: one Enterprise agent with every optional field, one with none, one to delete.
 clock.now = start - 30 * DAY;
-const site = createAgentRecord(store, {
+const site = await createAgentRecord(store, {
   displayName: 'hq',
   enterprisePlan: true,
   grantingUser: 'owner@example.com',
@@ -88,11 +89,11 @@ const site = createAgentRecord(store, {
     team: { area: { id: 1 }, id: 2, leader_id: 4, name: 'ops' },
   },
 });
-const bare = createAgentRecord(store, { displayName: 'branch' });
-const doomedAgent = createAgentRecord(store, { displayName: 'to delete' });
+const bare = await createAgentRecord(store, { displayName: 'branch' });
+const doomedAgent = await createAgentRecord(store, { displayName: 'to delete' });
 
 // Devices: every optional field, none, an external host, a dummy, one to delete, one DOWN.
-const full = createDevice(store, site.id, {
+const full = await createDevice(store, site.id, {
   displayName: 'nas',
   ip: '127.0.0.1',
   hostName: 'nas.lan',
@@ -102,45 +103,45 @@ const full = createDevice(store, site.id, {
   details: { room: 'rack', zone: 'a', serial: 'S1', firmware_version: '7.2' },
   userData: { name: 'storage', model: 'DS920+', vendor: 'Synology', type: 18 },
 });
-const plain = createDevice(store, site.id, { displayName: 'plain', ip: '127.0.0.1' });
-const external = createExternalHost(store, site.id, { host: 'example.org', name: 'website' });
-const dummy = createDevice(store, site.id, { displayName: 'lamp', protocol: 'DUMMY' });
-const doomedDevice = createDevice(store, site.id, { displayName: 'to delete', ip: '10.9.9.9' });
-const downDevice = createDevice(store, bare.id, { displayName: 'gone', ip: '10.9.9.8' });
-setDeviceStatus(store, downDevice.id, 'DOWN');
-setDeviceStatus(store, plain.id, 'DOWN', { at: start - 2 * DAY });
-setDeviceStatus(store, plain.id, 'ONLINE', { at: start - DAY });
-setAgentStatus(store, site.id, 'OFFLINE', { at: start - 3 * DAY });
-setAgentStatus(store, site.id, 'ONLINE', { at: start - 2 * DAY });
+const plain = await createDevice(store, site.id, { displayName: 'plain', ip: '127.0.0.1' });
+const external = await createExternalHost(store, site.id, { host: 'example.org', name: 'website' });
+const dummy = await createDevice(store, site.id, { displayName: 'lamp', protocol: 'DUMMY' });
+const doomedDevice = await createDevice(store, site.id, { displayName: 'to delete', ip: '10.9.9.9' });
+const downDevice = await createDevice(store, bare.id, { displayName: 'gone', ip: '10.9.9.8' });
+await setDeviceStatus(store, downDevice.id, 'DOWN');
+await setDeviceStatus(store, plain.id, 'DOWN', { at: start - 2 * DAY });
+await setDeviceStatus(store, plain.id, 'ONLINE', { at: start - DAY });
+await setAgentStatus(store, site.id, 'OFFLINE', { at: start - 3 * DAY });
+await setAgentStatus(store, site.id, 'ONLINE', { at: start - 2 * DAY });
 
 // Variables: with unit/metric and history, without; a second run gives previous values; the agent's own.
 clock.now = start - 2 * HOUR;
 const target = { agentId: site.id, deviceId: full.id, driverName: 'nas.js' };
-writeRunResult(store, target, success([variable('cpu', '5', { unit: '%', valueType: 'NUMBER' }), variable('name', 'nas-1')]));
+await writeRunResult(store, target, success([variable('cpu', '5', { unit: '%', valueType: 'NUMBER' }), variable('name', 'nas-1')]));
 clock.now = start - HOUR;
-writeRunResult(store, target, success([variable('cpu', '7', { unit: '%', valueType: 'NUMBER' }), variable('name', 'nas-1')]));
-setAgentVariable(store, site.id, { path: 'temperature', label: 'Temperature', unit: 'C', value: '21', metric: 'temperature' });
-setAgentVariable(store, site.id, { path: 'note', value: 'hello', hasHistory: false });
+await writeRunResult(store, target, success([variable('cpu', '7', { unit: '%', valueType: 'NUMBER' }), variable('name', 'nas-1')]));
+await setAgentVariable(store, site.id, { path: 'temperature', label: 'Temperature', unit: 'C', value: '21', metric: 'temperature' });
+await setAgentVariable(store, site.id, { path: 'note', value: 'hello', hasHistory: false });
 clock.now = start;
 
 // Applications with every field and with none but their id; RTD, speed, activity.
-recordApplications(store, full.id, [
+await recordApplications(store, full.id, [
   { applicationId: 'firefox', name: 'Mozilla Firefox', publisher: 'Mozilla', version: '133.0', info: 'browser', installLocation: 'C:\\ff', installDate: start - 40 * DAY, lastModified: start - 5 * DAY },
   { applicationId: 'bare-app' },
 ]);
-recordRtdSample(store, full.id, { timestamp: start - DAY, minMs: 1, maxMs: 3, medianMs: 2, sentPacketCount: 3, lostPacketCount: 0 });
-recordRtdSample(store, plain.id, { timestamp: start - HOUR, minMs: null, maxMs: null, medianMs: null, sentPacketCount: 2, lostPacketCount: 2 });
-recordSpeedSample(store, site.id, { downloadBps: 100_000_000, uploadBps: 20_000_000, timestamp: start - HOUR });
-addActivity(store, { agentId: site.id, deviceId: full.id, type: 'power_on', user: 'api', description: 'switched on', details: { field: 'on' } });
-addActivity(store, { agentId: site.id, type: 'vpn_session_start', user: 'api', description: 'vpn' });
+await recordRtdSample(store, full.id, { timestamp: start - DAY, minMs: 1, maxMs: 3, medianMs: 2, sentPacketCount: 3, lostPacketCount: 0 });
+await recordRtdSample(store, plain.id, { timestamp: start - HOUR, minMs: null, maxMs: null, medianMs: null, sentPacketCount: 2, lostPacketCount: 2 });
+await recordSpeedSample(store, site.id, { downloadBps: 100_000_000, uploadBps: 20_000_000, timestamp: start - HOUR });
+await addActivity(store, { agentId: site.id, deviceId: full.id, type: 'power_on', user: 'api', description: 'switched on', details: { field: 'on' } });
+await addActivity(store, { agentId: site.id, type: 'vpn_session_start', user: 'api', description: 'vpn' });
 
 // Sensors: TCP in the store (no probing needed), SNMP through the API below.
-const tcp = createTcpSensor(store, full.id, { port: 443, status: 'UP', checkedAt: start - HOUR });
+const tcp = await createTcpSensor(store, full.id, { port: 443, status: 'UP', checkedAt: start - HOUR });
 
 // The nas is also a PDU (outlets with and without a custom name); a device profile with modules, one without.
-defineDeviceOutlets(store, full.id, [{ id: '1', name: 'Outlet 1', power: 'ON' }, { id: '2', name: 'Outlet 2' }]);
-addDeviceProfile(store, { name: 'storage', description: 'NAS settings', modifiedBy: { id: 1, name: 'owner@example.com' }, modules: [{ moduleType: 'INFO' }, { moduleType: 'TCP_SENSOR', applyMode: 'ADDITIVE' }] });
-addDeviceProfile(store, { name: 'empty' });
+await defineDeviceOutlets(store, full.id, [{ id: '1', name: 'Outlet 1', power: 'ON' }, { id: '2', name: 'Outlet 2' }]);
+await addDeviceProfile(store, { name: 'storage', description: 'NAS settings', modifiedBy: { id: 1, name: 'owner@example.com' }, modules: [{ moduleType: 'INFO' }, { moduleType: 'TCP_SENSOR', applyMode: 'ADDITIVE' }] });
+await addDeviceProfile(store, { name: 'empty' });
 
 // Custom drivers: one with a description, parameters and an action; one with neither.
 const driverCode = `
@@ -154,13 +155,13 @@ function get_status() { D.device.createVariable('up', 'Up', '1', null); D.succes
 function custom_1() { D.success(); }
 function backup() { D.success(D.createBackup({ label: 'cfg', running: 'hostname a', startup: 'hostname a' })); }
 `;
-const driver = createCustomDriver(store, {
+const driver = await createCustomDriver(store, {
   name: 'reference driver',
   description: 'does little',
   code: driverCode,
   parameters: [{ name: 'level', description: 'how much', valueType: 'NUMBER', defaultValue: 1 }],
 });
-const bareDriver = createCustomDriver(store, { name: 'bare driver', code: 'function validate() { D.success(); }\nfunction get_status() { D.success(); }' });
+const bareDriver = await createCustomDriver(store, { name: 'bare driver', code: 'function validate() { D.success(); }\nfunction get_status() { D.success(); }' });
 
 /** Ids made by earlier calls, for the calls after them. */
 const made: { snmpSensor?: number; trigger?: number; association?: number; vpnSession?: number } = {};
@@ -221,7 +222,7 @@ const calls: Record<string, Call> = {
   setSNMPAuthentication: () => client.setSNMPAuthentication(site.id, full.id, { version: 'V2', snmp_read_community: 'public' }),
   setSnmpCommunity: () => client.setSnmpCommunity(site.id, full.id, { read: 'public' }),
   hideDevice: () => client.hideDevice(site.id, plain.id).catch(async () => {
-    setDeviceStatus(store, plain.id, 'DOWN');
+    await setDeviceStatus(store, plain.id, 'DOWN');
     return client.hideDevice(site.id, plain.id);
   }),
   editDevice: () => client.editDevice(site.id, full.id, 'details/room', 'closet'),
@@ -231,7 +232,7 @@ const calls: Record<string, Call> = {
     await client.createEyeSNMP(site.id, full.id, { name: 'uptime', oid: '1.3.6.1.2.1.1.3.0', category: 'OTHER', value_type: 'NUMERIC' });
     const [sensor] = await client.listEyesSNMP(site.id, full.id);
     made.snmpSensor = sensor!.id;
-    recordSnmpSample(store, sensor!.id, { value: '42', timestamp: start - HOUR });
+    await recordSnmpSample(store, sensor!.id, { value: '42', timestamp: start - HOUR });
   },
   listEyesSNMP: () => client.listEyesSNMP(site.id, full.id),
   listEyesSNMPTriggerFunction: () => client.listEyesSNMPTriggerFunction(site.id, full.id, made.snmpSensor!),
@@ -312,8 +313,8 @@ const calls: Record<string, Call> = {
   unbindAlertProfileFromDevice: () => client.unbindAlertProfileFromDevice(2, site.id, full.id),
   // networking, topology, multimedia, assets, usage (worker E)
   createRoutedNetwork: () => client.createRoutedNetwork(site.id, { name: 'plant floor', address: '10.20.0.0', netmask: 16 }),
-  getAgentInterfaces: () => {
-    setAgentInterfaces(store, site.id, [{ name: 'eth0', address: '192.168.1.2', netmask: 24, macAddress: '00:11:22:33:44:55' }, { name: 'wlan0' }]);
+  getAgentInterfaces: async () => {
+    await setAgentInterfaces(store, site.id, [{ name: 'eth0', address: '192.168.1.2', netmask: 24, macAddress: '00:11:22:33:44:55' }, { name: 'wlan0' }]);
     return client.getAgentInterfaces(site.id);
   },
   setAgentInterfacesPolicy: () => client.setAgentInterfacesPolicy(site.id, { policy: 'deny', rules: ['docker*'] }),
@@ -330,7 +331,7 @@ const calls: Record<string, Call> = {
   getAgentIPConflicts: () => client.getAgentIPConflicts(site.id),
   getNetworkTopology: () => client.getNetworkTopology(site.id),
   onvifSnapshot: async () => {
-    recordCameraSnapshot(store, full.id, { contentType: 'image/png', image: Buffer.from('89504e470d0a1a0a', 'hex') });
+    await recordCameraSnapshot(store, full.id, { contentType: 'image/png', image: Buffer.from('89504e470d0a1a0a', 'hex') });
     // The reference's answer is a string (a binary image): the bytes as one.
     return (await client.onvifSnapshot(site.id, full.id)).data.toString('latin1');
   },

@@ -12,11 +12,11 @@ import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
-const agent = createAgentRecord(store, { displayName: 'sensor site' });
-const other = createAgentRecord(store, { displayName: 'other site' });
-const device = createDevice(store, agent.id, { displayName: 'switch', ip: '127.0.0.1' });
-const device2 = createDevice(store, agent.id, { displayName: 'printer', ip: '127.0.0.1' });
-const foreign = createDevice(store, other.id, { displayName: 'elsewhere', ip: '127.0.0.1' });
+const agent = await createAgentRecord(store, { displayName: 'sensor site' });
+const other = await createAgentRecord(store, { displayName: 'other site' });
+const device = await createDevice(store, agent.id, { displayName: 'switch', ip: '127.0.0.1' });
+const device2 = await createDevice(store, agent.id, { displayName: 'printer', ip: '127.0.0.1' });
+const foreign = await createDevice(store, other.id, { displayName: 'elsewhere', ip: '127.0.0.1' });
 
 /** A TCP listener on loopback; its port is UP while it listens. */
 async function listener(): Promise<{ server: Server; port: number }> {
@@ -64,10 +64,10 @@ describe('SNMP sensors', () => {
   it('shows recorded samples as the latest value and in the history window', async () => {
     const [eye] = await client.listEyesSNMP(agent.id, device.id);
     const t0 = api.clock.now;
-    recordSnmpSample(store, eye!.id, { value: 100, timestamp: t0 - 8 * 24 * 3600_000 }); // outside the default week
-    recordSnmpSample(store, eye!.id, { value: '250', timestamp: t0 - 3600_000 });
-    recordSnmpSample(store, eye!.id, { value: 300, timestamp: t0 - 60_000 });
-    expect(() => recordSnmpSample(store, eye!.id, { value: 'high' })).toThrow(/NUMERIC; "high" is not a number/);
+    await recordSnmpSample(store, eye!.id, { value: 100, timestamp: t0 - 8 * 24 * 3600_000 }); // outside the default week
+    await recordSnmpSample(store, eye!.id, { value: '250', timestamp: t0 - 3600_000 });
+    await recordSnmpSample(store, eye!.id, { value: 300, timestamp: t0 - 60_000 });
+    await expect(async () => await recordSnmpSample(store, eye!.id, { value: 'high' })).rejects.toThrow(/NUMERIC; "high" is not a number/);
 
     const [latest] = await client.listEyesSNMP(agent.id, device.id);
     expect(latest).toMatchObject({ latest_value: '300', last_update: '2026-01-15T11:59:00' });
@@ -154,7 +154,7 @@ describe('TCP sensors', () => {
     ]);
     expect((await client.listAgentEyesTCP(agent.id)).map((e) => e.id)).toEqual(eyes.map((e) => e.id));
     // Both probes got an answer (an accept, a refusal): two measured round trips, none lost.
-    const rtd = deviceRtdHistory(store, device2.id, 0, api.clock.now);
+    const rtd = await deviceRtdHistory(store, device2.id, 0, api.clock.now);
     expect(rtd.map((s) => [s.sentPacketCount, s.lostPacketCount])).toEqual([[1, 0], [1, 0]]);
     expect(rtd.every((s) => s.medianMs !== null && s.medianMs >= 0)).toBe(true);
 
@@ -167,7 +167,7 @@ describe('TCP sensors', () => {
   it('dials through the device port map', async () => {
     const real = await listener();
     servers.push(real.server);
-    const mapped = createDevice(store, agent.id, { displayName: 'mapped', hostName: 'localhost', portMap: { 80: real.port } });
+    const mapped = await createDevice(store, agent.id, { displayName: 'mapped', hostName: 'localhost', portMap: { 80: real.port } });
     await client.createEyeTCP(agent.id, mapped.id, { port: 80 });
     expect((await client.listEyesTCP(agent.id, mapped.id))[0]).toMatchObject({ port: 80, status: 'UP' });
   });
@@ -177,7 +177,7 @@ describe('sensor usage', () => {
   it('counts SNMP and TCP sensors and refuses a sensor past the limit with 409', async () => {
     const usage = await client.eyesUsageInfo(agent.id);
     expect(usage).toEqual({ limit: 50, usage: { snmp: 1, tcp: 2, total: 3 } });
-    setAgentLimits(store, agent.id, { sensorLimit: 3 });
+    await setAgentLimits(store, agent.id, { sensorLimit: 3 });
     await expectStatus(
       client.createEyeSNMP(agent.id, device.id, { name: 'cpu', oid: '1.3.6.1.4.1.9.2.1.58.0', category: 'CPU', value_type: 'NUMERIC' }),
       409,

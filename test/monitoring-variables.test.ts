@@ -25,19 +25,19 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 19);
 
 // Day 0: an early run on the NAS; 8 days later two more runs a minute apart.
 const start = clock.now;
-const agent = ensureLocalAgent(store);
-const nas = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
-const ups = createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.9' });
-const other = createAgentRecord(store, { displayName: 'elsewhere' });
-const otherDevice = createDevice(store, other.id, { displayName: 'router', ip: '10.1.0.1' });
-const closed = createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
+const agent = await ensureLocalAgent(store);
+const nas = await createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
+const ups = await createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.9' });
+const other = await createAgentRecord(store, { displayName: 'elsewhere' });
+const otherDevice = await createDevice(store, other.id, { displayName: 'router', ip: '10.1.0.1' });
+const closed = await createAgentRecord(store, { displayName: 'no api', apiEnabled: false });
 
 const nasTarget = { agentId: agent.id, deviceId: nas.id, driverName: 'nas.js' };
 const early = start;
-writeRunResult(store, nasTarget, success([variable('cpu', '5', { unit: '%', valueType: 'NUMBER' }), variable('name', 'nas-1')]));
+await writeRunResult(store, nasTarget, success([variable('cpu', '5', { unit: '%', valueType: 'NUMBER' }), variable('name', 'nas-1')]));
 clock.now = start + 8 * DAY;
 const first = clock.now;
-writeRunResult(
+await writeRunResult(
   store,
   nasTarget,
   success([
@@ -49,7 +49,7 @@ writeRunResult(
 );
 clock.now += MINUTE;
 const second = clock.now;
-writeRunResult(
+await writeRunResult(
   store,
   nasTarget,
   success([
@@ -59,17 +59,17 @@ writeRunResult(
     variable('temp', '20', { unit: 'C', valueType: 'NUMBER', label: 'Disk temperature' }),
   ]),
 );
-writeRunResult(store, { agentId: agent.id, deviceId: ups.id }, success([variable('battery', '97', { unit: '%' }), variable('load', '20', { unit: '%' })]));
-writeRunResult(store, { agentId: other.id, deviceId: otherDevice.id }, success([variable('uptime', '100')]));
+await writeRunResult(store, { agentId: agent.id, deviceId: ups.id }, success([variable('battery', '97', { unit: '%' }), variable('load', '20', { unit: '%' })]));
+await writeRunResult(store, { agentId: other.id, deviceId: otherDevice.id }, success([variable('uptime', '100')]));
 clock.now += MINUTE;
 const now = clock.now;
 
 // The agent's own figures, as agent mode reports them.
-const agentCpu = setAgentVariable(store, agent.id, { path: 'agent.cpu', label: 'Agent CPU', unit: '%', value: '3', metric: 'cpu_usage' });
+const agentCpu = await setAgentVariable(store, agent.id, { path: 'agent.cpu', label: 'Agent CPU', unit: '%', value: '3', metric: 'cpu_usage' });
 clock.now += MINUTE;
-setAgentVariable(store, agent.id, { path: 'agent.cpu', label: 'Agent CPU', unit: '%', value: '4', metric: 'cpu_usage' });
-const agentVersion = setAgentVariable(store, agent.id, { path: 'agent.version', label: 'Version', value: '1.2.3', metric: null, hasHistory: false });
-setAgentVariable(store, agent.id, { path: 'agent.memory', label: 'Agent memory', unit: 'MB', value: '20', metric: 'memory_usage' });
+await setAgentVariable(store, agent.id, { path: 'agent.cpu', label: 'Agent CPU', unit: '%', value: '4', metric: 'cpu_usage' });
+const agentVersion = await setAgentVariable(store, agent.id, { path: 'agent.version', label: 'Version', value: '1.2.3', metric: null, hasHistory: false });
+await setAgentVariable(store, agent.id, { path: 'agent.memory', label: 'Agent memory', unit: 'MB', value: '20', metric: 'memory_usage' });
 const agentNow = clock.now;
 
 const byPath = (list: Variable[]) => Object.fromEntries(list.map((v) => [v.path, v]));

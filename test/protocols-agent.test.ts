@@ -11,6 +11,7 @@ import { createAgent, type Agent, type AgentRunFinished } from '../host/agent/ag
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
 import { openStore, type Store } from '../host/store/index.js';
+import { openTestStore } from './helpers/store.js';
 
 const API_KEY = 'protocols-agent-key';
 const examples = join(import.meta.dirname, '..', 'drivers-examples');
@@ -54,7 +55,7 @@ describe('protocol drivers through the agent and its API', () => {
     const dir = mkdtempSync(join(tmpdir(), 'driverbox-protocols-agent-'));
     const file = join(dir, 'inventory.json');
     writeFileSync(file, JSON.stringify(inventory));
-    store = openStore({ path: ':memory:', secretKey: 'protocols-agent-secret' });
+    store = await openTestStore({ secretKey: 'protocols-agent-secret' });
     agent = createAgent({ store, inventory: file, scheduler: { jitterMs: 100 }, storeRefreshMs: 0, api: { apiKeys: [API_KEY] } });
     agent.on('runFinished', (run) => finished.push(run));
     await agent.start();
@@ -67,7 +68,7 @@ describe('protocol drivers through the agent and its API', () => {
 
   afterAll(async () => {
     await agent?.stop({ graceMs: 0 });
-    store?.close();
+    await store?.close();
     for (const sim of sims.values()) await sim.close();
   });
 

@@ -227,19 +227,19 @@ describe('the CLI: driverbox run -v --record --report', () => {
     expect(lines.some((l) => l.includes('using key *** for site hq'))).toBe(true);
   });
 
-  it('writes a recording and a stored run without them', () => {
+  it('writes a recording and a stored run without them', async () => {
     expectNoSecret(readFileSync(record, 'utf8'), 'the CLI recording');
-    const db = openStore({ path: store });
+    const db = await openStore({ path: store });
     try {
-      const runs = db.statement<[], { id: number }>('SELECT id FROM runs').all();
+      const runs = await db.statement<[], { id: number }>('SELECT id FROM runs').all();
       expect(runs).toHaveLength(1);
-      const device = db.statement<[], { id: number }>('SELECT id FROM devices').get()!;
-      const stored = JSON.stringify(listDeviceRuns(db, device.id));
+      const device = (await db.statement<[], { id: number }>('SELECT id FROM devices').get())!;
+      const stored = JSON.stringify(await listDeviceRuns(db, device.id));
       expectNoSecret(stored, 'the stored run');
       expect(stored).toContain('using key *** for site hq');
       expect(stored).toContain('/api/v1/organizations?perPage=5');
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });
@@ -249,8 +249,8 @@ describe('the Monitoring API: an action run for an association with the keys as 
 
   it('answers, stores and logs the runs without the secrets', async () => {
     const api = await startMonitoringFixture({ host });
-    const agent = createAgentRecord(api.store, { displayName: 'cloud' });
-    const dev = createDevice(api.store, agent.id, { displayName: 'meraki', ip: '127.0.0.1', portMap: { 80: cloud.port } });
+    const agent = await createAgentRecord(api.store, { displayName: 'cloud' });
+    const dev = await createDevice(api.store, agent.id, { displayName: 'meraki', ip: '127.0.0.1', portMap: { 80: cloud.port } });
     const driver = await api.client.createCustomDriver({
       name: 'cloud',
       code: `function validate() { D.success(); }\n${DRIVER}`,
@@ -269,7 +269,7 @@ describe('the Monitoring API: an action run for an association with the keys as 
     expect(rotate.errorMessage).toMatch(/^Error: rotation refused for key \*\*\*/);
     expectNoSecret(JSON.stringify([status, rotate]), 'the API answers');
 
-    const stored = JSON.stringify(listDeviceRuns(api.store, dev.id));
+    const stored = JSON.stringify(await listDeviceRuns(api.store, dev.id));
     expect(stored).toContain('rotation refused for key ***');
     expectNoSecret(stored, 'the runs stored by the API');
     expectNoSecret(JSON.stringify(await api.client.getAgentActivityLog(agent.id)), 'the activity log');

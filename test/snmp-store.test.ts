@@ -17,7 +17,7 @@ import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const host = useHost({ limits: { timeoutMs: 15_000 } });
 const api = await startMonitoringFixture({ host });
-const agent = createAgentRecord(api.store, { displayName: 'snmp lab' });
+const agent = await createAgentRecord(api.store, { displayName: 'snmp lab' });
 
 const DRIVER = `
 function get_status() {
@@ -37,7 +37,7 @@ describe.skipIf(!haveSnmpd)('settings from the store, through the API\'s execute
   afterAll(() => snmpd?.stop());
 
   it('none set: v2c public (a timeout here); v3 authPriv, then v2c, set with PUT snmp-authentication: the run uses them', async () => {
-    const device = createDevice(api.store, agent.id, { displayName: 'snmpd', ip: '127.0.0.1', portMap: { 161: snmpd.port } });
+    const device = await createDevice(api.store, agent.id, { displayName: 'snmpd', ip: '127.0.0.1', portMap: { 161: snmpd.port } });
     const driver = await api.client.createCustomDriver({ name: 'SNMP sysDescr', code: DRIVER });
     await api.client.createCustomDriverAssociation(driver.id, agent.id, device.id);
     // Nothing set yet: v2c "public", which this agent does not know: a timeout, the driver's failure.
@@ -54,7 +54,7 @@ describe.skipIf(!haveSnmpd)('settings from the store, through the API\'s execute
       encryption_protocol: 'AES',
       encryption_key: user.privKey,
     });
-    expect(deviceSpecOf(api.store, getDevice(api.store, agent.id, device.id)!).snmp).toEqual({
+    expect((await deviceSpecOf(api.store, (await getDevice(api.store, agent.id, device.id))!)).snmp).toEqual({
       version: 'v3',
       user: { name: user.name, level: 'authPriv', authProtocol: 'sha', authKey: user.authKey, privProtocol: 'aes', privKey: user.privKey },
     });
@@ -106,15 +106,15 @@ associations:
     expect(problems('    snmp: { comunity: x }')).toContain('devices[0].snmp.comunity');
   });
 
-  it('is synced into the store and reaches the run\'s device; secrets may come from the environment', () => {
+  it('is synced into the store and reaches the run\'s device; secrets may come from the environment', async () => {
     const file = write(inventory('    snmp: { version: 3, user: ops, authProtocol: sha256, authKey: { env: UPS_AUTH }, privKey: { env: UPS_PRIV } }'));
     const loaded = loadInventory(file, { env: { UPS_AUTH: 'auth-from-env', UPS_PRIV: 'priv-from-env' } });
-    syncInventory(api.store, loaded);
-    const row = api.store.statement<[], { id: number; agent_id: number }>("SELECT id, agent_id FROM devices WHERE display_name = 'ups'").get()!;
-    expect(getSnmpAuthentication(api.store, row.id)).toEqual({
+    await syncInventory(api.store, loaded);
+    const row = (await api.store.statement<[], { id: number; agent_id: number }>("SELECT id, agent_id FROM devices WHERE display_name = 'ups'").get())!;
+    expect(await getSnmpAuthentication(api.store, row.id)).toEqual({
       version: 'V3_AUTH_PRIV', username: 'ops', authentication_protocol: 'SHA-256', authentication_key: 'auth-from-env', encryption_protocol: 'AES', encryption_key: 'priv-from-env',
     });
-    expect(deviceSpecOf(api.store, getDevice(api.store, row.agent_id, row.id)!).snmp).toEqual({
+    expect((await deviceSpecOf(api.store, (await getDevice(api.store, row.agent_id, row.id))!)).snmp).toEqual({
       version: 'v3', user: { name: 'ops', level: 'authPriv', authProtocol: 'sha256', authKey: 'auth-from-env', privProtocol: 'aes', privKey: 'priv-from-env' },
     });
   });

@@ -40,10 +40,10 @@ describe.skipIf(unavailable !== null)('an SSH driver through the Monitoring API 
   });
 
   it('runs with the stored address, port map and credentials; a wrong password is AUTHENTICATION_ERROR', async () => {
-    const agent = ensureLocalAgent(api.store);
+    const agent = await ensureLocalAgent(api.store);
     const created = await api.client.createCustomDriver({ name: 'Linux over SSH', code: driver });
     expect(created.is_valid).toBe(true);
-    const device = createDevice(api.store, agent.id, { displayName: 'linux', ip: '127.0.0.1', portMap: { 22: sshd.port } });
+    const device = await createDevice(api.store, agent.id, { displayName: 'linux', ip: '127.0.0.1', portMap: { 22: sshd.port } });
     await api.client.createCustomDriverAssociation(created.id, agent.id, device.id, { credentials: { username: sshd.user, password: sshd.password } });
     const result = await api.client.executeCustomDriverAction(created.id, agent.id, device.id, 0);
     expect(result, JSON.stringify(result)).toMatchObject({ outcome: 'success' });
@@ -54,7 +54,7 @@ describe.skipIf(unavailable !== null)('an SSH driver through the Monitoring API 
     expect(JSON.stringify(result)).not.toContain(sshd.password);
 
     const { setDeviceCredentials } = await import('../host/store/credentials.js');
-    setDeviceCredentials(api.store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: sshd.user, password: 'wrong-password' });
+    await setDeviceCredentials(api.store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: sshd.user, password: 'wrong-password' });
     const failed = await api.client.executeCustomDriverAction(created.id, agent.id, device.id, 0);
     expect(failed).toMatchObject({ outcome: 'failure', errorType: 'AUTHENTICATION_ERROR' });
   });

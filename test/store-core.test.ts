@@ -5,94 +5,96 @@ import { join } from 'node:path';
 import { openDatabase } from '../host/store/better-sqlite3.js';
 import { describe, expect, it } from 'vitest';
 import { openStore, SCHEMA_VERSION, StoreError } from '../host/store/index.js';
+import { schemaVersion } from '../host/store/migrations.js';
 import { ensureLocalAgent, getAgent } from '../host/store/agents.js';
 import { createDevice, findDeviceByAddress, getDevice } from '../host/store/devices.js';
 import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';
 import { formatApiTime, parseApiTime } from '../host/store/time.js';
 import { defaultDataDir } from '../host/store/data-dir.js';
+import { openTestStore } from './helpers/store.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'driverbox-store-')), 'nested', 'driverbox.db');
 
 describe('schema migrations', () => {
-  it('creates the schema at the current version in a new file, and reopens it without re-running', () => {
+  it('creates the schema at the current version in a new file, and reopens it without re-running', async () => {
     const path = tempFile();
-    const store = openStore({ path });
-    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-    const agent = ensureLocalAgent(store);
-    store.close();
-    const again = openStore({ path });
-    expect(ensureLocalAgent(again).id).toBe(agent.id);
-    expect(again.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    again.close();
+    const store = await openStore({ path });
+    expect((await schemaVersion(store.kysely, store.dialect))).toBe(SCHEMA_VERSION);
+    const agent = await ensureLocalAgent(store);
+    await store.close();
+    const again = await openStore({ path });
+    expect((await ensureLocalAgent(again)).id).toBe(agent.id);
+    expect((await again.statement<[], { journal_mode: string }>('PRAGMA journal_mode').get())!.journal_mode).toBe('wal');
+    await again.close();
   });
 
-  it('refuses a store written by a newer driverbox, naming both versions', () => {
+  it('refuses a store written by a newer driverbox, naming both versions', async () => {
     const path = tempFile();
-    openStore({ path }).close();
+    await (await openStore({ path })).close();
     const raw = openDatabase(path);
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
-    expect(() => openStore({ path })).toThrow(StoreError);
+    await expect(async () => await openStore({ path })).rejects.toThrow(StoreError);
     try {
-      openStore({ path });
+      await openStore({ path });
     } catch (error) {
       expect((error as StoreError).code).toBe('STORE_TOO_NEW');
       expect((error as Error).message).toContain(`schema version ${SCHEMA_VERSION + 1}`);
     }
   });
 
-  it('says which file it cannot open', () => {
+  it('says which file it cannot open', async () => {
     const blocker = join(mkdtempSync(join(tmpdir(), 'driverbox-store-')), 'file');
     openDatabase(blocker).close();
-    expect(() => openStore({ path: join(blocker, 'sub', 'x.db') })).toThrow(/cannot open the store at .*sub/);
+    await expect(async () => await openStore({ path: join(blocker, 'sub', 'x.db') })).rejects.toThrow(/cannot open the store at .*sub/);
   });
 });
 
 describe('credentials at rest', () => {
-  it('are sealed in the file, read back with the same secret, refused with another', () => {
+  it('are sealed in the file, read back with the same secret, refused with another', async () => {
     const path = tempFile();
-    const store = openStore({ path, secretKey: 'correct horse' });
-    const agent = ensureLocalAgent(store);
-    const device = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
-    setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'admin', password: 'pa55-w0rd-unique' });
-    expect(getDeviceCredentials(store, device.id)).toEqual({ scope: 'DEVICE_MANAGEMENT', username: 'admin', password: 'pa55-w0rd-unique' });
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
-    store.close();
+    const store = await openStore({ path, secretKey: 'correct horse' });
+    const agent = await ensureLocalAgent(store);
+    const device = await createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
+    await setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'admin', password: 'pa55-w0rd-unique' });
+    expect(await getDeviceCredentials(store, device.id)).toEqual({ scope: 'DEVICE_MANAGEMENT', username: 'admin', password: 'pa55-w0rd-unique' });
+    await store.statement('PRAGMA wal_checkpoint(TRUNCATE)').get();
+    await store.close();
     expect(readFileSync(path).includes('pa55-w0rd-unique')).toBe(false);
 
-    const reopened = openStore({ path, secretKey: 'correct horse' });
-    expect(getDeviceCredentials(reopened, device.id)?.password).toBe('pa55-w0rd-unique');
-    reopened.close();
-    expect(() => openStore({ path, secretKey: 'wrong' })).toThrow(/does not match/);
-    const locked = openStore({ path });
-    expect(() => getDeviceCredentials(locked, device.id)).toThrow(/needs a secret key/);
-    locked.close();
+    const reopened = await openStore({ path, secretKey: 'correct horse' });
+    expect((await getDeviceCredentials(reopened, device.id))?.password).toBe('pa55-w0rd-unique');
+    await reopened.close();
+    await expect(async () => await openStore({ path, secretKey: 'wrong' })).rejects.toThrow(/does not match/);
+    const locked = await openStore({ path });
+    await expect(async () => await getDeviceCredentials(locked, device.id)).rejects.toThrow(/needs a secret key/);
+    await locked.close();
   });
 
-  it('prefers the custom-driver scope over device management', () => {
-    const store = openStore({ path: ':memory:', secretKey: 's' });
-    const agent = ensureLocalAgent(store);
-    const device = createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.8' });
-    setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'a', password: 'b' });
-    setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'c', password: 'd' });
-    expect(getDeviceCredentials(store, device.id)).toMatchObject({ username: 'c', password: 'd' });
-    store.close();
+  it('prefers the custom-driver scope over device management', async () => {
+    const store = await openTestStore({ secretKey: 's' });
+    const agent = await ensureLocalAgent(store);
+    const device = await createDevice(store, agent.id, { displayName: 'ups', ip: '10.0.0.8' });
+    await setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'a', password: 'b' });
+    await setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'c', password: 'd' });
+    expect(await getDeviceCredentials(store, device.id)).toMatchObject({ username: 'c', password: 'd' });
+    await store.close();
   });
 });
 
 describe('agents and devices', () => {
-  it('keeps one local agent, and finds devices by host name or IP', () => {
-    const store = openStore({ path: ':memory:', clock: () => Date.UTC(2026, 0, 1) });
-    const agent = ensureLocalAgent(store);
-    expect(ensureLocalAgent(store).id).toBe(agent.id);
-    expect(getAgent(store, agent.id)).toMatchObject({ displayName: 'driverbox', status: 'ONLINE', apiEnabled: true, creationTime: Date.UTC(2026, 0, 1) });
-    const byIp = createDevice(store, agent.id, { displayName: 'a', ip: '10.0.0.1' });
-    const byName = createDevice(store, agent.id, { displayName: 'b', ip: '10.0.0.1', hostName: 'b.lan' });
-    expect(findDeviceByAddress(store, agent.id, { ip: '10.0.0.1' })?.id).toBe(byIp.id);
-    expect(findDeviceByAddress(store, agent.id, { hostName: 'b.lan', ip: '10.0.0.9' })?.id).toBe(byName.id);
-    expect(findDeviceByAddress(store, agent.id, { ip: '10.0.0.2' })).toBeUndefined();
-    expect(getDevice(store, agent.id, byIp.id)).toMatchObject({ mainId: byIp.id, ipAddresses: ['10.0.0.1'], protocol: 'IP' });
-    store.close();
+  it('keeps one local agent, and finds devices by host name or IP', async () => {
+    const store = await openTestStore({ clock: () => Date.UTC(2026, 0, 1) });
+    const agent = await ensureLocalAgent(store);
+    expect((await ensureLocalAgent(store)).id).toBe(agent.id);
+    expect(await getAgent(store, agent.id)).toMatchObject({ displayName: 'driverbox', status: 'ONLINE', apiEnabled: true, creationTime: Date.UTC(2026, 0, 1) });
+    const byIp = await createDevice(store, agent.id, { displayName: 'a', ip: '10.0.0.1' });
+    const byName = await createDevice(store, agent.id, { displayName: 'b', ip: '10.0.0.1', hostName: 'b.lan' });
+    expect((await findDeviceByAddress(store, agent.id, { ip: '10.0.0.1' }))?.id).toBe(byIp.id);
+    expect((await findDeviceByAddress(store, agent.id, { hostName: 'b.lan', ip: '10.0.0.9' }))?.id).toBe(byName.id);
+    expect(await findDeviceByAddress(store, agent.id, { ip: '10.0.0.2' })).toBeUndefined();
+    expect(await getDevice(store, agent.id, byIp.id)).toMatchObject({ mainId: byIp.id, ipAddresses: ['10.0.0.1'], protocol: 'IP' });
+    await store.close();
   });
 });
 

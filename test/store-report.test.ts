@@ -12,90 +12,91 @@ import { getRun, listDeviceRuns } from '../host/store/runs.js';
 import { listDeviceTables } from '../host/store/tables.js';
 import { getVariable, listVariables, pruneVariableHistory, setHistoryRetention, variableHistory } from '../host/store/variables.js';
 import { failure, success, variable } from './helpers/run-results.js';
+import { openTestStore } from './helpers/store.js';
 
 const DAY = 24 * 3600_000;
 
-function fixture() {
+async function fixture() {
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
-  const store = openStore({ path: ':memory:', secretKey: 'test-secret', clock: () => clock.now });
-  const agent = ensureLocalAgent(store);
-  const device = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
+  const store = await openTestStore({ secretKey: 'test-secret', clock: () => clock.now });
+  const agent = await ensureLocalAgent(store);
+  const device = await createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.7' });
   return { store, clock, agent, device, target: { agentId: agent.id, deviceId: device.id, driverName: 'nas.js' } };
 }
 
-const deviceVariables = (store: Store, agentId: number, deviceId: number) =>
-  listVariables(store, { kind: 'device', agentId, deviceId }, { limit: 1000, offset: 0, sortBy: 'path' });
+const deviceVariables = async (store: Store, agentId: number, deviceId: number) =>
+  await listVariables(store, { kind: 'device', agentId, deviceId }, { limit: 1000, offset: 0, sortBy: 'path' });
 
-const count = (store: Store, table: string) => (store.db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+const count = async (store: Store, table: string) => (await store.statement(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
 
-function addAssociation(store: Store, agentId: number, deviceId: number, name: string): { driverId: number; associationId: number } {
+async function addAssociation(store: Store, agentId: number, deviceId: number, name: string): Promise<{ driverId: number; associationId: number }> {
   const now = store.now();
-  const driver = store.db
-    .prepare(`INSERT INTO custom_drivers (name, source, inspection, creation_time, update_time) VALUES (?, 'function get_status() { D.success(); }', '{}', ?, ?)`)
-    .run(name, now, now);
-  const association = store.db
-    .prepare(
+  const driver = await store
+    .statement(`INSERT INTO custom_drivers (name, source, inspection, creation_time, update_time) VALUES (?, 'function get_status() { D.success(); }', '{}', ?, ?)`)
+    .insert(name, now, now);
+  const association = await store
+    .statement(
       `INSERT INTO custom_driver_associations (custom_driver_id, agent_id, device_id, sample_period, creation_time, last_inspection_time) VALUES (?, ?, ?, 300, ?, ?)`,
     )
-    .run(driver.lastInsertRowid, agentId, deviceId, now, now);
-  return { driverId: Number(driver.lastInsertRowid), associationId: Number(association.lastInsertRowid) };
+    .insert(driver, agentId, deviceId, now, now);
+  return { driverId: driver, associationId: association };
 }
 
 describe('writeRunResult', () => {
-  it('writes variables, their history, tables, the run and an activity entry; ids stay, previous values follow', () => {
-    const { store, clock, agent, device, target } = fixture();
+  it('writes variables, their history, tables, the run and an activity entry; ids stay, previous values follow', async () => {
+    const { store, clock, agent, device, target } = await fixture();
     const table = { label: 'Disks', columnHeaders: [{ label: 'Size', unit: 'GB', valueType: 'NUMBER' }], rows: [['sda', '500']] };
-    const one = writeRunResult(store, target, success([variable('cpu', '10', { unit: '%', valueType: 'NUMBER' }), variable('name', null)], { tables: [table] }));
+    const one = await writeRunResult(store, target, success([variable('cpu', '10', { unit: '%', valueType: 'NUMBER' }), variable('name', null)], { tables: [table] }));
     clock.now += 60_000;
-    const two = writeRunResult(store, target, success([variable('cpu', '12', { unit: '%', valueType: 'NUMBER' })], { logs: [{ level: 'info', message: 'read /info' }] }));
+    const two = await writeRunResult(store, target, success([variable('cpu', '12', { unit: '%', valueType: 'NUMBER' })], { logs: [{ level: 'info', message: 'read /info' }] }));
     expect(two.variableIds).toEqual([one.variableIds[0]]);
 
-    const cpu = getVariable(store, one.variableIds[0]!)!;
+    const cpu = (await getVariable(store, one.variableIds[0]!))!;
     expect(cpu).toMatchObject({ path: 'cpu', value: '12', previousValue: '10', unit: '%', valueType: 'NUMBER', metric: null, hasHistory: true, deviceId: device.id, associationId: null });
     expect(cpu.creationTime).toBe(clock.now - 60_000);
     expect(cpu.valueUpdateTime).toBe(clock.now);
     // A variable the second run did not report keeps its value and time.
-    expect(getVariable(store, one.variableIds[1]!)).toMatchObject({ path: 'name', value: null, valueUpdateTime: clock.now - 60_000 });
-    expect(variableHistory(store, cpu.id, 0, clock.now)).toEqual([
+    expect(await getVariable(store, one.variableIds[1]!)).toMatchObject({ path: 'name', value: null, valueUpdateTime: clock.now - 60_000 });
+    expect(await variableHistory(store, cpu.id, 0, clock.now)).toEqual([
       { timestamp: clock.now - 60_000, value: '10' },
       { timestamp: clock.now, value: '12' },
     ]);
-    expect(variableHistory(store, one.variableIds[1]!, 0, clock.now)).toEqual([{ timestamp: clock.now - 60_000, value: null }]);
-    expect(listDeviceTables(store, device.id)).toMatchObject([{ label: 'Disks', columns: table.columnHeaders, rows: table.rows }]);
+    expect(await variableHistory(store, one.variableIds[1]!, 0, clock.now)).toEqual([{ timestamp: clock.now - 60_000, value: null }]);
+    expect(await listDeviceTables(store, device.id)).toMatchObject([{ label: 'Disks', columns: table.columnHeaders, rows: table.rows }]);
 
-    const run = getRun(store, two.runId)!;
+    const run = (await getRun(store, two.runId))!;
     expect(run).toMatchObject({ agentId: agent.id, deviceId: device.id, driverName: 'nas.js', action: 'get_status', outcome: 'success', variableCount: 1, tableCount: 0, elapsedMs: 25 });
     expect(run.started).toBe(clock.now - 25);
     expect(run.log).toEqual([{ level: 'info', message: 'read /info' }]);
-    expect(listActivity(store, agent.id, { from: 0, to: clock.now }).map((e) => [e.type, e.deviceId, e.details?.run_id])).toEqual([
+    expect((await listActivity(store, agent.id, { from: 0, to: clock.now })).map((e) => [e.type, e.deviceId, e.details?.run_id])).toEqual([
       ['custom_driver_execute', device.id, one.runId],
       ['custom_driver_execute', device.id, two.runId],
     ]);
   });
 
-  it('keeps only the newest runs of the device when asked, and can leave the activity log out', () => {
-    const { store, clock, agent, device, target } = fixture();
-    const other = createDevice(store, agent.id, { displayName: 'other', ip: '10.0.0.8' });
-    const otherRun = writeRunResult(store, { ...target, deviceId: other.id }, success([variable('x', '1')])).runId;
+  it('keeps only the newest runs of the device when asked, and can leave the activity log out', async () => {
+    const { store, clock, agent, device, target } = await fixture();
+    const other = await createDevice(store, agent.id, { displayName: 'other', ip: '10.0.0.8' });
+    const otherRun = (await writeRunResult(store, { ...target, deviceId: other.id }, success([variable('x', '1')]))).runId;
     const ids: number[] = [];
     for (let i = 0; i < 5; i += 1) {
       clock.now += 1000;
-      ids.push(writeRunResult(store, target, success([variable('cpu', String(i))]), { activity: false, keepRunsPerDevice: 3 }).runId);
+      ids.push((await writeRunResult(store, target, success([variable('cpu', String(i))]), { activity: false, keepRunsPerDevice: 3 })).runId);
     }
-    expect(listDeviceRuns(store, device.id).map((r) => r.id)).toEqual(ids.slice(2).reverse());
+    expect((await listDeviceRuns(store, device.id)).map((r) => r.id)).toEqual(ids.slice(2).reverse());
     // Another device's runs are not touched, and only that first run was logged.
-    expect(getRun(store, otherRun)).toBeDefined();
-    expect(listActivity(store, agent.id, { from: 0, to: clock.now }).map((e) => e.details?.run_id)).toEqual([otherRun]);
+    expect(await getRun(store, otherRun)).toBeDefined();
+    expect((await listActivity(store, agent.id, { from: 0, to: clock.now })).map((e) => e.details?.run_id)).toEqual([otherRun]);
     // The variables and their history are kept whatever happens to run records.
-    expect(variableHistory(store, deviceVariables(store, agent.id, device.id)[0]!.id, 0, clock.now)).toHaveLength(5);
+    expect(await variableHistory(store, (await deviceVariables(store, agent.id, device.id))[0]!.id, 0, clock.now)).toHaveLength(5);
   });
 
-  it('records a failed run with its error, log, warnings and HTTP exchanges, leaving variables and tables untouched', () => {
-    const { store, clock, agent, device, target } = fixture();
-    const ok = writeRunResult(store, target, success([variable('cpu', '10')], { tables: [{ label: 'T', columnHeaders: [{ label: 'A', unit: null, valueType: 'STRING' }], rows: [['r', 'x']] }] }));
+  it('records a failed run with its error, log, warnings and HTTP exchanges, leaving variables and tables untouched', async () => {
+    const { store, clock, agent, device, target } = await fixture();
+    const ok = await writeRunResult(store, target, success([variable('cpu', '10')], { tables: [{ label: 'T', columnHeaders: [{ label: 'A', unit: null, valueType: 'STRING' }], rows: [['r', 'x']] }] }));
     clock.now += 1000;
     const http = [{ method: 'GET', url: 'http://10.0.0.7/info', status: 401, error: null, errorMessage: null, startedMs: 1, headersMs: 3, durationMs: 4, requestBytes: 80, responseBytes: 20, redirectedTo: null }];
-    const failed = writeRunResult(
+    const failed = await writeRunResult(
       store,
       target,
       failure('AUTHENTICATION_ERROR', 'bad password', {
@@ -107,10 +108,10 @@ describe('writeRunResult', () => {
       }),
     );
     expect(failed.variableIds).toEqual([]);
-    expect(getVariable(store, ok.variableIds[0]!)).toMatchObject({ value: '10', previousValue: null });
-    expect(variableHistory(store, ok.variableIds[0]!, 0, clock.now)).toHaveLength(1);
-    expect(listDeviceTables(store, device.id)[0]!.rows).toEqual([['r', 'x']]);
-    expect(getRun(store, failed.runId)).toMatchObject({
+    expect(await getVariable(store, ok.variableIds[0]!)).toMatchObject({ value: '10', previousValue: null });
+    expect(await variableHistory(store, ok.variableIds[0]!, 0, clock.now)).toHaveLength(1);
+    expect((await listDeviceTables(store, device.id))[0]!.rows).toEqual([['r', 'x']]);
+    expect(await getRun(store, failed.runId)).toMatchObject({
       outcome: 'failure',
       errorType: 'AUTHENTICATION_ERROR',
       errorMessage: 'bad password',
@@ -119,27 +120,27 @@ describe('writeRunResult', () => {
       http,
       variableCount: 0,
     });
-    const entry = listActivity(store, agent.id, { from: clock.now, to: clock.now, types: ['custom_driver_execute'] })[0]!;
+    const entry = (await listActivity(store, agent.id, { from: clock.now, to: clock.now, types: ['custom_driver_execute'] }))[0]!;
     expect(entry.description).toBe('nas.js get_status: failure (AUTHENTICATION_ERROR: bad password)');
     expect(entry.details).toMatchObject({ outcome: 'failure', error_type: 'AUTHENTICATION_ERROR', message: 'bad password' });
-    expect(listDeviceRuns(store, device.id).map((r) => r.id)).toEqual([failed.runId, ok.runId]);
+    expect((await listDeviceRuns(store, device.id)).map((r) => r.id)).toEqual([failed.runId, ok.runId]);
   });
 
-  it('writes nothing at all when any part of the write fails', () => {
-    const { store, target } = fixture();
+  it('writes nothing at all when any part of the write fails', async () => {
+    const { store, target } = await fixture();
     // A real SQLite failure in the middle of the write: the second variable's insert aborts.
-    store.db.exec(`CREATE TEMP TRIGGER refuse_boom BEFORE INSERT ON variables WHEN NEW.path = 'boom' BEGIN SELECT RAISE(ABORT, 'boom refused'); END`);
-    expect(() => writeRunResult(store, target, success([variable('cpu', '1'), variable('boom', '2')], { tables: [{ label: 'T', columnHeaders: [], rows: [] }] }))).toThrow(/boom refused/);
-    for (const table of ['variables', 'variable_history', 'device_tables', 'runs', 'activity_log']) expect(count(store, table), table).toBe(0);
+    await store.statement(`CREATE TEMP TRIGGER refuse_boom BEFORE INSERT ON variables WHEN NEW.path = 'boom' BEGIN SELECT RAISE(ABORT, 'boom refused'); END`).run();
+    await expect(async () => await writeRunResult(store, target, success([variable('cpu', '1'), variable('boom', '2')], { tables: [{ label: 'T', columnHeaders: [], rows: [] }] }))).rejects.toThrow(/boom refused/);
+    for (const table of ['variables', 'variable_history', 'device_tables', 'runs', 'activity_log']) expect(await count(store, table), table).toBe(0);
   });
 
-  it('refuses a device of another agent, or a result it cannot hold, naming the field', () => {
-    const { store, device, target } = fixture();
-    const stranger = createAgentRecord(store, { displayName: 'other' });
-    expect(() => writeRunResult(store, { agentId: stranger.id, deviceId: device.id }, success([]))).toThrow(`device ${device.id} of agent ${stranger.id} not found`);
-    const bad = (result: unknown) => {
+  it('refuses a device of another agent, or a result it cannot hold, naming the field', async () => {
+    const { store, device, target } = await fixture();
+    const stranger = await createAgentRecord(store, { displayName: 'other' });
+    await expect(async () => await writeRunResult(store, { agentId: stranger.id, deviceId: device.id }, success([]))).rejects.toThrow(`device ${device.id} of agent ${stranger.id} not found`);
+    const bad = async (result: unknown) => {
       try {
-        writeRunResult(store, target, result as never);
+        await writeRunResult(store, target, result as never);
       } catch (error) {
         expect(error).toBeInstanceOf(StoreError);
         expect((error as StoreError).code).toBe('INVALID');
@@ -147,32 +148,32 @@ describe('writeRunResult', () => {
       }
       throw new Error('accepted');
     };
-    expect(bad({ ...success([]), status: 'ok' })).toContain('status must be "success" or "failure"');
-    expect(bad(success([variable('', '1')]))).toContain('variables[0].uid');
-    expect(bad(success([{ ...variable('x', '1'), value: 5 as never }]))).toContain('variables[0].value must be a string or null');
-    expect(bad({ ...success([]), tables: [{ label: '', columnHeaders: [], rows: [] }] })).toContain('tables[0].label');
-    expect(bad({ ...success([]), durationMs: 'soon' })).toContain('durationMs');
-    expect(count(store, 'runs')).toBe(0);
+    expect(await bad({ ...success([]), status: 'ok' })).toContain('status must be "success" or "failure"');
+    expect(await bad(success([variable('', '1')]))).toContain('variables[0].uid');
+    expect(await bad(success([{ ...variable('x', '1'), value: 5 as never }]))).toContain('variables[0].value must be a string or null');
+    expect(await bad({ ...success([]), tables: [{ label: '', columnHeaders: [], rows: [] }] })).toContain('tables[0].label');
+    expect(await bad({ ...success([]), durationMs: 'soon' })).toContain('durationMs');
+    expect(await count(store, 'runs')).toBe(0);
   });
 
-  it('stores the first of duplicate uids and says so in the run’s warnings', () => {
-    const { store, target } = fixture();
-    const run = writeRunResult(store, target, success([variable('cpu', '1'), variable('cpu', '2')]));
+  it('stores the first of duplicate uids and says so in the run’s warnings', async () => {
+    const { store, target } = await fixture();
+    const run = await writeRunResult(store, target, success([variable('cpu', '1'), variable('cpu', '2')]));
     expect(run.variableIds).toHaveLength(1);
-    expect(getVariable(store, run.variableIds[0]!)!.value).toBe('1');
-    expect(getRun(store, run.runId)!.warnings).toEqual(['duplicate variable uid "cpu": only the first one is stored']);
+    expect((await getVariable(store, run.variableIds[0]!))!.value).toBe('1');
+    expect((await getRun(store, run.runId))!.warnings).toEqual(['duplicate variable uid "cpu": only the first one is stored']);
   });
 
-  it('replaces a table per device, association and label', () => {
-    const { store, clock, agent, device, target } = fixture();
-    const { associationId } = addAssociation(store, agent.id, device.id, 'nas driver');
+  it('replaces a table per device, association and label', async () => {
+    const { store, clock, agent, device, target } = await fixture();
+    const { associationId } = await addAssociation(store, agent.id, device.id, 'nas driver');
     const t = (label: string, value: string) => ({ label, columnHeaders: [{ label: 'V', unit: null, valueType: 'STRING' }], rows: [['r1', value]] });
-    writeRunResult(store, target, success([], { tables: [t('Disks', 'a'), t('Fans', 'a')] }));
-    const firstIds = listDeviceTables(store, device.id).map((x) => x.id);
+    await writeRunResult(store, target, success([], { tables: [t('Disks', 'a'), t('Fans', 'a')] }));
+    const firstIds = (await listDeviceTables(store, device.id)).map((x) => x.id);
     clock.now += 1000;
-    writeRunResult(store, target, success([], { tables: [t('Disks', 'b')] }));
-    writeRunResult(store, { ...target, associationId }, success([], { tables: [t('Disks', 'c')] }));
-    const tables = listDeviceTables(store, device.id);
+    await writeRunResult(store, target, success([], { tables: [t('Disks', 'b')] }));
+    await writeRunResult(store, { ...target, associationId }, success([], { tables: [t('Disks', 'c')] }));
+    const tables = await listDeviceTables(store, device.id);
     expect(tables.map((x) => [x.label, x.associationId, x.rows[0]![1]])).toEqual([
       ['Disks', null, 'b'],
       ['Disks', associationId, 'c'],
@@ -181,69 +182,69 @@ describe('writeRunResult', () => {
     expect(tables.filter((x) => x.associationId === null).map((x) => x.id).sort()).toEqual(firstIds.sort());
   });
 
-  it('ties what an association writes to it: deleting the association deletes its variables and tables, runs stay', () => {
-    const { store, agent, device, target } = fixture();
-    const { driverId, associationId } = addAssociation(store, agent.id, device.id, 'nas driver');
-    const own = writeRunResult(store, target, success([variable('manual', '1')]));
-    const run = writeRunResult(store, { ...target, customDriverId: driverId, associationId }, success([variable('cpu', '5')], { tables: [{ label: 'T', columnHeaders: [], rows: [] }] }));
-    expect(getVariable(store, run.variableIds[0]!)!.associationId).toBe(associationId);
-    expect(getRun(store, run.runId)).toMatchObject({ customDriverId: driverId, associationId });
-    store.db.prepare('DELETE FROM custom_driver_associations WHERE id = ?').run(associationId);
-    expect(deviceVariables(store, agent.id, device.id).map((v) => v.path)).toEqual(['manual']);
-    expect(variableHistory(store, run.variableIds[0]!, 0, store.now())).toEqual([]);
-    expect(listDeviceTables(store, device.id)).toEqual([]);
-    expect(getRun(store, run.runId)).toMatchObject({ associationId: null, outcome: 'success' });
-    expect(getVariable(store, own.variableIds[0]!)).toBeDefined();
+  it('ties what an association writes to it: deleting the association deletes its variables and tables, runs stay', async () => {
+    const { store, agent, device, target } = await fixture();
+    const { driverId, associationId } = await addAssociation(store, agent.id, device.id, 'nas driver');
+    const own = await writeRunResult(store, target, success([variable('manual', '1')]));
+    const run = await writeRunResult(store, { ...target, customDriverId: driverId, associationId }, success([variable('cpu', '5')], { tables: [{ label: 'T', columnHeaders: [], rows: [] }] }));
+    expect((await getVariable(store, run.variableIds[0]!))!.associationId).toBe(associationId);
+    expect(await getRun(store, run.runId)).toMatchObject({ customDriverId: driverId, associationId });
+    await store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(associationId);
+    expect((await deviceVariables(store, agent.id, device.id)).map((v) => v.path)).toEqual(['manual']);
+    expect(await variableHistory(store, run.variableIds[0]!, 0, store.now())).toEqual([]);
+    expect(await listDeviceTables(store, device.id)).toEqual([]);
+    expect(await getRun(store, run.runId)).toMatchObject({ associationId: null, outcome: 'success' });
+    expect(await getVariable(store, own.variableIds[0]!)).toBeDefined();
   });
 
-  it('bounds history to the retention set, dropping older samples as variables are written or all at once', () => {
-    const { store, clock, target } = fixture();
+  it('bounds history to the retention set, dropping older samples as variables are written or all at once', async () => {
+    const { store, clock, target } = await fixture();
     const ids = [];
     for (let day = 0; day < 5; day++) {
-      ids.push(...writeRunResult(store, target, success([variable('cpu', String(day)), ...(day === 0 ? [variable('once', 'x')] : [])])).variableIds);
+      ids.push(...(await writeRunResult(store, target, success([variable('cpu', String(day)), ...(day === 0 ? [variable('once', 'x')] : [])]))).variableIds);
       clock.now += DAY;
     }
     const [cpu, once] = [ids[0]!, ids[1]!];
-    expect(variableHistory(store, cpu, 0, clock.now)).toHaveLength(5);
-    setHistoryRetention(store, 2);
-    writeRunResult(store, target, success([variable('cpu', '5')]));
-    expect(variableHistory(store, cpu, 0, clock.now).map((s) => s.value)).toEqual(['3', '4', '5']);
-    expect(variableHistory(store, once, 0, clock.now)).toHaveLength(1); // not written since: pruned only on demand
-    expect(pruneVariableHistory(store)).toBe(1);
-    expect(variableHistory(store, once, 0, clock.now)).toEqual([]);
-    expect(() => setHistoryRetention(store, 0)).toThrow(/positive number of days/);
-    setHistoryRetention(store, null);
-    expect(pruneVariableHistory(store)).toBe(0);
+    expect(await variableHistory(store, cpu, 0, clock.now)).toHaveLength(5);
+    await setHistoryRetention(store, 2);
+    await writeRunResult(store, target, success([variable('cpu', '5')]));
+    expect((await variableHistory(store, cpu, 0, clock.now)).map((s) => s.value)).toEqual(['3', '4', '5']);
+    expect(await variableHistory(store, once, 0, clock.now)).toHaveLength(1); // not written since: pruned only on demand
+    expect(await pruneVariableHistory(store)).toBe(1);
+    expect(await variableHistory(store, once, 0, clock.now)).toEqual([]);
+    await expect(async () => await setHistoryRetention(store, 0)).rejects.toThrow(/positive number of days/);
+    await setHistoryRetention(store, null);
+    expect(await pruneVariableHistory(store)).toBe(0);
   });
 });
 
 describe('reportRun', () => {
-  it('finds the device by IP or host name under the local agent, or creates it; credentials are not stored', () => {
-    const store = openStore({ path: ':memory:' });
-    const first = reportRun(store, { device: { ip: '10.0.0.7', portMap: { 80: 8080 } }, driverName: 'nas.js', result: success([variable('cpu', '1')]) });
+  it('finds the device by IP or host name under the local agent, or creates it; credentials are not stored', async () => {
+    const store = await openTestStore();
+    const first = await reportRun(store, { device: { ip: '10.0.0.7', portMap: { 80: 8080 } }, driverName: 'nas.js', result: success([variable('cpu', '1')]) });
     expect(first.deviceCreated).toBe(true);
-    expect(first.agentId).toBe(ensureLocalAgent(store).id);
-    const again = reportRun(store, { device: { ip: '10.0.0.7' }, driverName: 'nas.js', result: success([variable('cpu', '2')]) });
+    expect(first.agentId).toBe((await ensureLocalAgent(store)).id);
+    const again = await reportRun(store, { device: { ip: '10.0.0.7' }, driverName: 'nas.js', result: success([variable('cpu', '2')]) });
     expect(again).toMatchObject({ deviceId: first.deviceId, deviceCreated: false, variableIds: first.variableIds });
-    const named = reportRun(store, { device: { ip: '10.0.0.7', host: 'nas.local' }, result: success([]) });
+    const named = await reportRun(store, { device: { ip: '10.0.0.7', host: 'nas.local' }, result: success([]) });
     expect(named.deviceCreated).toBe(true);
-    expect(reportRun(store, { device: { host: 'nas.local' }, result: success([]) }).deviceId).toBe(named.deviceId);
-    const device = store.db.prepare('SELECT * FROM devices WHERE id = ?').get(first.deviceId) as { ip: string; display_name: string; port_map: string; protocol: string };
+    expect((await reportRun(store, { device: { host: 'nas.local' }, result: success([]) })).deviceId).toBe(named.deviceId);
+    const device = await store.statement('SELECT * FROM devices WHERE id = ?').get(first.deviceId) as { ip: string; display_name: string; port_map: string; protocol: string };
     expect(device).toMatchObject({ ip: '10.0.0.7', display_name: '10.0.0.7', port_map: '{"80":8080}', protocol: 'IP' });
-    expect(count(store, 'device_credentials')).toBe(0);
-    expect(() => reportRun(store, { device: {}, result: success([]) })).toThrow(/without the device address/);
-    store.close();
+    expect(await count(store, 'device_credentials')).toBe(0);
+    await expect(async () => await reportRun(store, { device: {}, result: success([]) })).rejects.toThrow(/without the device address/);
+    await store.close();
   });
 
-  it('leaves credentials set elsewhere alone and reports a failure like any other run', () => {
-    const store = openStore({ path: ':memory:', secretKey: 's' });
-    const agent = ensureLocalAgent(store);
-    const device = createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.8' });
-    setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'admin', password: 'pw' });
-    const reported = reportRun(store, { device: { ip: '10.0.0.8' }, result: failure('RESOURCE_UNAVAILABLE', null) });
+  it('leaves credentials set elsewhere alone and reports a failure like any other run', async () => {
+    const store = await openTestStore({ secretKey: 's' });
+    const agent = await ensureLocalAgent(store);
+    const device = await createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.8' });
+    await setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'admin', password: 'pw' });
+    const reported = await reportRun(store, { device: { ip: '10.0.0.8' }, result: failure('RESOURCE_UNAVAILABLE', null) });
     expect(reported.deviceId).toBe(device.id);
-    expect(getRun(store, reported.runId)!.outcome).toBe('failure');
-    expect(count(store, 'device_credentials')).toBe(1);
-    store.close();
+    expect((await getRun(store, reported.runId))!.outcome).toBe('failure');
+    expect(await count(store, 'device_credentials')).toBe(1);
+    await store.close();
   });
 });

@@ -7,6 +7,7 @@ import { createDevice } from '../host/store/devices.js';
 import { openStore } from '../host/store/index.js';
 import { deviceRtdHistory } from '../host/store/rtd-speed.js';
 import { createTcpSensor, deleteTcpSensor, getTcpSensor } from '../host/store/sensors.js';
+import { openTestStore } from './helpers/store.js';
 
 const servers: Server[] = [];
 afterAll(() => servers.forEach((s) => s.close()));
@@ -60,21 +61,21 @@ describe('summariseRoundTrips', () => {
   });
 });
 
-describe('the monitor prober', () => {
+describe('the monitor prober', async () => {
   const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
-  const store = openStore({ path: ':memory:', clock: () => clock.now });
-  afterAll(() => store.close());
-  const agent = createAgentRecord(store, { displayName: 'probed' });
+  const store = await openTestStore({ clock: () => clock.now });
+  afterAll(async () => await store.close());
+  const agent = await createAgentRecord(store, { displayName: 'probed' });
 
   it('probeNow writes each sensor status and one RTD sample per device', async () => {
     const open = await listen();
     const closed = await closedPort();
-    const device = createDevice(store, agent.id, { displayName: 'web', ip: '127.0.0.1' });
-    const empty = createDevice(store, agent.id, { displayName: 'no address' });
+    const device = await createDevice(store, agent.id, { displayName: 'web', ip: '127.0.0.1' });
+    const empty = await createDevice(store, agent.id, { displayName: 'no address' });
     // Created with the opposite of the truth, so the probe must change them.
-    const upSensor = createTcpSensor(store, device.id, { port: open.port, status: 'DOWN' });
-    const downSensor = createTcpSensor(store, device.id, { port: closed, status: 'UP' });
-    const lonely = createTcpSensor(store, empty.id, { port: 80, status: 'UP' });
+    const upSensor = await createTcpSensor(store, device.id, { port: open.port, status: 'DOWN' });
+    const downSensor = await createTcpSensor(store, device.id, { port: closed, status: 'UP' });
+    const lonely = await createTcpSensor(store, empty.id, { port: 80, status: 'UP' });
 
     clock.now += 60_000;
     const prober = createMonitorProber(store, { timeoutMs: 2000 });
@@ -84,37 +85,37 @@ describe('the monitor prober', () => {
       [downSensor.id, 'DOWN'],
       [lonely.id, 'DOWN'],
     ]);
-    expect(getTcpSensor(store, device.id, upSensor.id)).toMatchObject({ status: 'UP', lastUpdate: clock.now });
-    expect(getTcpSensor(store, device.id, downSensor.id)).toMatchObject({ status: 'DOWN', lastUpdate: clock.now });
-    expect(getTcpSensor(store, empty.id, lonely.id)).toMatchObject({ status: 'DOWN' });
-    const rtd = deviceRtdHistory(store, device.id, 0, clock.now);
+    expect(await getTcpSensor(store, device.id, upSensor.id)).toMatchObject({ status: 'UP', lastUpdate: clock.now });
+    expect(await getTcpSensor(store, device.id, downSensor.id)).toMatchObject({ status: 'DOWN', lastUpdate: clock.now });
+    expect(await getTcpSensor(store, empty.id, lonely.id)).toMatchObject({ status: 'DOWN' });
+    const rtd = await deviceRtdHistory(store, device.id, 0, clock.now);
     expect(rtd).toHaveLength(1);
     expect(rtd[0]).toMatchObject({ timestamp: clock.now, sentPacketCount: 2, lostPacketCount: 0 });
     expect(rtd[0]!.minMs! <= rtd[0]!.medianMs! && rtd[0]!.medianMs! <= rtd[0]!.maxMs!).toBe(true);
-    expect(deviceRtdHistory(store, empty.id, 0, clock.now)).toEqual([]); // nothing was sent
+    expect(await deviceRtdHistory(store, empty.id, 0, clock.now)).toEqual([]); // nothing was sent
 
     // One sensor only; a deleted one is skipped.
     expect((await prober.probeNow(upSensor.id)).map((p) => p.sensorId)).toEqual([upSensor.id]);
-    deleteTcpSensor(store, empty.id, lonely.id);
+    await deleteTcpSensor(store, empty.id, lonely.id);
     expect(await prober.probeNow(lonely.id)).toEqual([]);
   });
 
   it('follows a port going down between scheduled rounds, and stops', async () => {
     const { server, port } = await listen();
-    const device = createDevice(store, agent.id, { displayName: 'flaky', ip: '127.0.0.1' });
-    const sensor = createTcpSensor(store, device.id, { port, status: 'DOWN' });
+    const device = await createDevice(store, agent.id, { displayName: 'flaky', ip: '127.0.0.1' });
+    const sensor = await createTcpSensor(store, device.id, { port, status: 'DOWN' });
     const prober = createMonitorProber(store, { intervalMs: 50, timeoutMs: 2000 });
     expect(prober.running).toBe(false);
     prober.start();
     expect(prober.running).toBe(true);
-    await expect.poll(() => getTcpSensor(store, device.id, sensor.id)!.status, { timeout: 5000 }).toBe('UP');
+    await expect.poll(async () => (await getTcpSensor(store, device.id, sensor.id))!.status, { timeout: 5000 }).toBe('UP');
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await expect.poll(() => getTcpSensor(store, device.id, sensor.id)!.status, { timeout: 5000 }).toBe('DOWN');
+    await expect.poll(async () => (await getTcpSensor(store, device.id, sensor.id))!.status, { timeout: 5000 }).toBe('DOWN');
     await prober.stop();
     expect(prober.running).toBe(false);
-    const samples = deviceRtdHistory(store, device.id, 0, clock.now).length;
+    const samples = (await deviceRtdHistory(store, device.id, 0, clock.now)).length;
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(deviceRtdHistory(store, device.id, 0, clock.now)).toHaveLength(samples); // no round after stop
+    expect(await deviceRtdHistory(store, device.id, 0, clock.now)).toHaveLength(samples); // no round after stop
   });
 
   it('refuses a zero interval or timeout', () => {

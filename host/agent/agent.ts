@@ -165,6 +165,7 @@ function optionalCount(value: number | null | undefined, fallback: number | null
 }
 
 export class Agent extends EventEmitter<AgentEvents> {
+  #refreshing: Promise<void> = Promise.resolve();
   readonly metrics: AgentMetrics;
   readonly #options: AgentOptions;
   readonly #graceMs: number;
@@ -222,14 +223,14 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.#state = 'starting';
     const { store } = this.#options;
     try {
-      this.#agentId = ensureLocalAgent(store).id;
-      if (this.#options.inventory !== undefined) this.#applySync(syncInventory(store, this.#readInventory(this.#options.inventory)));
+      this.#agentId = (await ensureLocalAgent(store)).id;
+      if (this.#options.inventory !== undefined) this.#applySync(await syncInventory(store, this.#readInventory(this.#options.inventory)));
       this.#scheduler = this.#makeScheduler();
       await this.#startExecutor();
-      this.refresh();
+      await this.refresh();
       if (this.#options.api) await this.#serve(this.#options.api);
       if (this.#refreshMs > 0) {
-        this.#refreshTimer = setInterval(() => this.refresh(), this.#refreshMs);
+        this.#refreshTimer = setInterval(() => void this.refresh().catch((error) => this.#report(toError(error))), this.#refreshMs);
         this.#refreshTimer.unref();
       }
       this.#state = 'running';
@@ -250,10 +251,10 @@ export class Agent extends EventEmitter<AgentEvents> {
     if (this.#state !== 'running') throw new DriverboxError('INVALID_OPTIONS', `agent.reload(): the agent is ${this.#state}`);
     const source = inventory ?? this.#options.inventory;
     if (source === undefined) throw new DriverboxError('INVALID_OPTIONS', 'agent.reload(): the agent was started without an inventory and none was given');
-    const result = syncInventory(this.#options.store, this.#readInventory(source));
+    const result = await syncInventory(this.#options.store, this.#readInventory(source));
     if (inventory !== undefined) this.#options.inventory = inventory;
     this.#applySync(result);
-    this.refresh();
+    await this.refresh();
     return result;
   }
 
@@ -262,12 +263,19 @@ export class Agent extends EventEmitter<AgentEvents> {
    * disabled ones unscheduled, a changed period applied. Called on start, after reloads and API
    * changes, and every storeRefreshMs.
    */
-  refresh(): void {
+  refresh(): Promise<void> {
+    // One at a time, in call order: a refresh that read the store earlier never undoes a later one.
+    const next = this.#refreshing.then(() => this.#refreshOnce());
+    this.#refreshing = next.catch(() => undefined);
+    return next;
+  }
+
+  async #refreshOnce(): Promise<void> {
     const scheduler = this.#scheduler;
     if (!scheduler || scheduler.stopped || this.#agentId === null) return;
     let schedules: AssociationSchedule[];
     try {
-      schedules = listAssociationSchedules(this.#options.store, this.#agentId);
+      schedules = await listAssociationSchedules(this.#options.store, this.#agentId);
     } catch (error) {
       this.#report(new Error(`agent: could not read the associations from the store: ${toError(error).message}`));
       return;
@@ -335,7 +343,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     if (this.#executor) await this.#executor.close();
     if (scheduler) await scheduler.idle();
     if (this.#server) await this.#server.close();
-    if (this.#options.closeStore) this.#options.store.close();
+    if (this.#options.closeStore) await this.#options.store.close();
     return { finished: drained.finished, aborted: drained.aborted.length, dropped: drained.dropped };
   }
 
@@ -424,7 +432,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       user: 'api',
       onRequestDone: api.onRequestDone,
       // An association made or deleted through the API is scheduled or unscheduled at once.
-      onStoreChanged: () => this.refresh(),
+      onStoreChanged: async () => await this.refresh(),
       // Each its own plugin, so each keeps its own error bodies.
       extraRoutes: async (app) => {
         await app.register(agentRoutes, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } });
@@ -440,8 +448,8 @@ export class Agent extends EventEmitter<AgentEvents> {
         if (state !== undefined && state !== 'ready') throw new Error(`the sandbox process is ${state}`);
         if (!this.#executor) throw new Error('no sandbox is running');
       },
-      store: () => {
-        this.#options.store.statement('SELECT 1').get();
+      store: async () => {
+        await this.#options.store.statement('SELECT 1').get();
       },
       scheduler: () => {
         if (!this.#scheduler || this.#scheduler.stopped) throw new Error(`the scheduler is not running (agent ${this.#state})`);

@@ -56,13 +56,13 @@ export async function runAssociation(
   const done: ActionRun[] = [];
   for (const action of actions) {
     if (signal.aborted) break;
-    const association = getAssociation(ctx.store, associationId);
-    const driver = association && getCustomDriver(ctx.store, association.customDriverId);
-    const device = association && getDevice(ctx.store, ctx.agentId, association.deviceId);
+    const association = await getAssociation(ctx.store, associationId);
+    const driver = association && await getCustomDriver(ctx.store, association.customDriverId);
+    const device = association && await getDevice(ctx.store, ctx.agentId, association.deviceId);
     // Gone, disabled, or its device no longer monitored since the run was scheduled: stop here.
     if (!association || !driver || !device || association.status !== 'ENABLED' || !isDeviceMonitored(device)) break;
-    const request = buildRunRequest(ctx.store, { driver, association, device, action }, ctx.limits);
-    const allowed = externalHostsFor(ctx.store, driver.id, ctx.externalHosts);
+    const request = await buildRunRequest(ctx.store, { driver, association, device, action }, ctx.limits);
+    const allowed = await externalHostsFor(ctx.store, driver.id, ctx.externalHosts);
     if (allowed) request.externalHosts = allowed;
     hooks.started(action);
     let result: RunResult;
@@ -77,14 +77,14 @@ export async function runAssociation(
     let storeError: Error | null = null;
     try {
       // Re-checked: the association may have been deleted while the run was going.
-      if (getAssociation(ctx.store, associationId)) {
-        markAssociationRun(ctx.store, associationId);
-        runId = writeRunResult(
+      if (await getAssociation(ctx.store, associationId)) {
+        await markAssociationRun(ctx.store, associationId);
+        runId = (await writeRunResult(
           ctx.store,
           { agentId: ctx.agentId, deviceId: device.id, customDriverId: driver.id, associationId, driverName: driver.name, user: 'driverbox agent' },
           result,
           ctx.write,
-        ).runId;
+        )).runId;
       }
     } catch (error) {
       storeError = error instanceof Error ? error : new Error(String(error));

@@ -15,7 +15,7 @@ export interface ReportOptions {
 }
 
 /** The store to report to, or undefined without --report. */
-export function openReportStore(options: ReportOptions, cwd: string, env: NodeJS.ProcessEnv): Store | undefined {
+export async function openReportStore(options: ReportOptions, cwd: string, env: NodeJS.ProcessEnv): Promise<Store | undefined> {
   if (!options.report) {
     if (options.store !== undefined) throw new UsageError('--store is only used with --report');
     return undefined;
@@ -25,7 +25,7 @@ export function openReportStore(options: ReportOptions, cwd: string, env: NodeJS
   }
   const file = resolveStorePath({ flag: options.store, env, cwd });
   try {
-    return openStore({ path: file });
+    return await openStore({ path: file });
   } catch (error) {
     throw new UsageError(`--report: ${(error as Error).message}`);
   }
@@ -35,9 +35,9 @@ export function openReportStore(options: ReportOptions, cwd: string, env: NodeJS
  * Writes the result (device credentials are not stored); answers the line to print and
  * whether it was written. A result that could not be written fails the command.
  */
-export function reportResult(store: Store, options: ReportOptions, driverName: string, result: RunResult): { ok: boolean; line: string } {
+export async function reportResult(store: Store, options: ReportOptions, driverName: string, result: RunResult): Promise<{ ok: boolean; line: string }> {
   try {
-    const reported = reportRun(store, { device: options.device, driverName, result, user: 'driverbox run', secrets: options.secrets });
+    const reported = await reportRun(store, { device: options.device, driverName, result, user: 'driverbox run', secrets: options.secrets });
     const device = options.device.host ?? options.device.ip;
     const count = reported.variableIds.length;
     return {

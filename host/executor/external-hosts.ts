@@ -25,8 +25,8 @@ export function externalHostList(value: unknown, where: string): string[] {
  * default, any host) when the list names none. The hosts the list names are also where a
  * redirect may lead (a redirect never follows the bare "*"), for every driver.
  */
-export function externalHostsFor(store: Store, driverId: number, apiDriverHosts: readonly string[] = []): string[] | undefined {
-  if (inventoryDriverIds(store).has(driverId) || apiDriverHosts.includes(ANY_EXTERNAL_HOST)) {
+export async function externalHostsFor(store: Store, driverId: number, apiDriverHosts: readonly string[] = []): Promise<string[] | undefined> {
+  if ((await inventoryDriverIds(store)).has(driverId) || apiDriverHosts.includes(ANY_EXTERNAL_HOST)) {
     const named = apiDriverHosts.filter((h) => h !== ANY_EXTERNAL_HOST);
     return named.length ? [ANY_EXTERNAL_HOST, ...named] : undefined;
   }

@@ -52,17 +52,17 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
 }
 
 /** Writes a round's outcomes: each sensor's status, and one RTD sample per device probed. */
-export function recordProbes(store: Store, probes: readonly SensorProbe[], checkedAt = store.now()): void {
-  store.transaction(() => {
+export async function recordProbes(store: Store, probes: readonly SensorProbe[], checkedAt = store.now()): Promise<void> {
+  await store.transaction(async () => {
     const byDevice = new Map<number, Array<number | null>>();
     for (const probe of probes) {
-      if (!recordTcpStatus(store, probe.sensorId, probe.status, checkedAt)) continue; // deleted meanwhile
+      if (!await recordTcpStatus(store, probe.sensorId, probe.status, checkedAt)) continue; // deleted meanwhile
       if (probe.reason === 'no-address') continue; // nothing was sent
       const rtts = byDevice.get(probe.deviceId) ?? [];
       rtts.push(probe.rttMs);
       byDevice.set(probe.deviceId, rtts);
     }
-    for (const [deviceId, rtts] of byDevice) recordRtdSample(store, deviceId, { ...summariseRoundTrips(rtts), timestamp: checkedAt });
+    for (const [deviceId, rtts] of byDevice) await recordRtdSample(store, deviceId, { ...summariseRoundTrips(rtts), timestamp: checkedAt });
   });
 }
 
@@ -81,12 +81,12 @@ export function createMonitorProber(store: Store, options: MonitorProberOptions 
       deviceId: t.deviceId,
       ...(await probeDevicePort(t, t.port, timeoutMs)),
     }));
-    if (store.open) recordProbes(store, probes);
+    if (store.open) await recordProbes(store, probes);
     return probes;
   };
 
-  const round = (sensorId?: number): Promise<SensorProbe[]> => {
-    const targets = sensorId === undefined ? listTcpSensorTargets(store) : [getTcpSensorTarget(store, sensorId)].filter((t) => t !== undefined);
+  const round = async (sensorId?: number): Promise<SensorProbe[]> => {
+    const targets = sensorId === undefined ? await listTcpSensorTargets(store) : [await getTcpSensorTarget(store, sensorId)].filter((t) => t !== undefined);
     const run = probeTargets(targets);
     inFlight = Promise.all([inFlight, run.catch(() => undefined)]);
     return run;
@@ -94,19 +94,18 @@ export function createMonitorProber(store: Store, options: MonitorProberOptions 
 
   // A round slower than the interval is not overlapped by the next one: that one is skipped.
   let scheduledBusy = false;
-  const scheduledRound = () => {
+  const scheduledRound = async () => {
     if (scheduledBusy) return;
     scheduledBusy = true;
     const done = () => {
       scheduledBusy = false;
     };
     try {
-      round()
-        .catch((error: Error) => options.onError?.(error))
-        .finally(done);
+      await round();
     } catch (error) {
-      done();
       options.onError?.(error as Error);
+    } finally {
+      done();
     }
   };
 
@@ -116,17 +115,17 @@ export function createMonitorProber(store: Store, options: MonitorProberOptions 
     get running() {
       return timer !== null;
     },
-    start() {
+    async start() {
       if (timer) return;
       timer = setInterval(scheduledRound, intervalMs);
       timer.unref();
-      scheduledRound();
+      await scheduledRound();
     },
     async stop() {
       if (timer) clearInterval(timer);
       timer = null;
       await inFlight;
     },
-    probeNow: (sensorId) => round(sensorId),
+    probeNow: async (sensorId) => await round(sensorId),
   };
 }

@@ -14,13 +14,13 @@ export interface NewActivity {
   timestamp?: number;
 }
 
-export function addActivity(store: Store, entry: NewActivity): number {
-  const info = store
+export async function addActivity(store: Store, entry: NewActivity): Promise<number> {
+  const info = await store
     .statement(
-      `INSERT INTO activity_log (agent_id, device_id, timestamp, type, user, description, details)
+      `INSERT INTO activity_log (agent_id, device_id, timestamp, type, "user", description, details)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(
+    .insert(
       entry.agentId,
       entry.deviceId ?? null,
       entry.timestamp ?? store.now(),
@@ -29,7 +29,7 @@ export function addActivity(store: Store, entry: NewActivity): number {
       entry.description,
       entry.details ? JSON.stringify(entry.details) : null,
     );
-  return Number(info.lastInsertRowid);
+  return info;
 }
 
 /**
@@ -98,14 +98,14 @@ export interface ActivityQuery {
 }
 
 /** An agent's entries with from <= timestamp <= to, oldest first. */
-export function listActivity(store: Store, agentId: number, query: ActivityQuery): ActivityRow[] {
+export async function listActivity(store: Store, agentId: number, query: ActivityQuery): Promise<ActivityRow[]> {
   const types = [...new Set(query.types ?? [])];
   const typeClause = types.length ? ` AND type IN (${types.map(() => '?').join(', ')})` : '';
-  return store
+  return (await store
     .statement<unknown[], ActivityDbRow>(
       `SELECT * FROM activity_log WHERE agent_id = ? AND timestamp >= ? AND timestamp <= ?${typeClause} ORDER BY timestamp, id`,
     )
-    .all(agentId, query.from, query.to, ...types)
+    .all(agentId, query.from, query.to, ...types))
     .map((row) => ({
       id: row.id,
       agentId: row.agent_id,

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { packagePath } from '../package-path.js';
 import { parseJsonColumn } from './json-column.js';
+import { jsonText } from './sql-json.js';
 import type { Store } from './store.js';
 
 export type AgentStatus = 'ONLINE' | 'OFFLINE';
@@ -77,15 +78,15 @@ export function agentFromDb(row: AgentDbRow): AgentRow {
   };
 }
 
-export function createAgentRecord(store: Store, input: NewAgent): AgentRow {
+export async function createAgentRecord(store: Store, input: NewAgent): Promise<AgentRow> {
   const now = store.now();
-  const info = store
+  const info = await store
     .statement(
       `INSERT INTO agents (display_name, creation_time, status, status_last_change, api_enabled, access_status,
          granting_user, timezone, listen_on, agent_version, package_version, enterprise_plan, extra)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(
+    .insert(
       input.displayName,
       now,
       input.status ?? 'ONLINE',
@@ -100,11 +101,11 @@ export function createAgentRecord(store: Store, input: NewAgent): AgentRow {
       input.enterprisePlan ? 1 : 0,
       JSON.stringify(input.extra ?? {}),
     );
-  return getAgent(store, Number(info.lastInsertRowid))!;
+  return (await getAgent(store, info))!;
 }
 
-export function getAgent(store: Store, id: number): AgentRow | undefined {
-  const row = store.statement<[number], AgentDbRow>('SELECT * FROM agents WHERE id = ?').get(id);
+export async function getAgent(store: Store, id: number): Promise<AgentRow | undefined> {
+  const row = await store.statement<[number], AgentDbRow>('SELECT * FROM agents WHERE id = ?').get(id);
   return row ? agentFromDb(row) : undefined;
 }
 
@@ -120,16 +121,16 @@ function driverboxVersion(): string | null {
 }
 
 /** The agent that stands for this driverbox process: made on first use, remembered in meta. */
-export function ensureLocalAgent(store: Store, displayName = 'driverbox'): AgentRow {
-  return store.transaction(() => {
-    const known = store.statement<[], { value: string }>(`SELECT value FROM meta WHERE key = 'local_agent_id'`).get();
+export async function ensureLocalAgent(store: Store, displayName = 'driverbox'): Promise<AgentRow> {
+  return await store.transaction(async () => {
+    const known = await store.statement<[], { value: string }>(`SELECT value FROM meta WHERE key = 'local_agent_id'`).get();
     if (known) {
-      const agent = getAgent(store, Number(known.value));
+      const agent = await getAgent(store, Number(known.value));
       if (agent) return agent;
     }
     const version = driverboxVersion();
-    const agent = createAgentRecord(store, { displayName, agentVersion: version, packageVersion: version });
-    store.statement(`INSERT OR REPLACE INTO meta (key, value) VALUES ('local_agent_id', ?)`).run(String(agent.id));
+    const agent = await createAgentRecord(store, { displayName, agentVersion: version, packageVersion: version });
+    await store.statement(`INSERT INTO meta (key, value) VALUES ('local_agent_id', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(String(agent.id));
     return agent;
   });
 }
@@ -141,31 +142,38 @@ export interface AgentFilter {
   teamName?: string;
 }
 
-// One WHERE clause for both the list and its count, so the count is the list's length.
-// instr(lower()) rather than LIKE: the user's text is matched literally ('%' and '_' included).
-const AGENT_FILTER_SQL = `(? IS NULL OR instr(lower(display_name), lower(?)) > 0)
-  AND (? IS NULL OR lower(json_extract(extra, '$.team.name')) = lower(?))`;
-
-function agentFilterParams(filter: AgentFilter): unknown[] {
-  const name = filter.displayName ?? null;
-  const team = filter.teamName ?? null;
-  return [name, name, team, team];
+// One WHERE clause for both the list and its count, so the count is the list's length. The
+// user's text is matched literally: '%', '_' and '\\' are escaped for LIKE.
+function agentFilter(store: Store, filter: AgentFilter): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.displayName != null) {
+    clauses.push("lower(display_name) LIKE lower(?) ESCAPE '\\'");
+    params.push(`%${filter.displayName.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (filter.teamName != null) {
+    clauses.push(`lower(${jsonText(store.dialect, 'extra', ['team', 'name'])}) = lower(?)`);
+    params.push(filter.teamName);
+  }
+  return { sql: clauses.length ? clauses.join(' AND ') : '1 = 1', params };
 }
 
-export function listAgents(store: Store, filter: AgentFilter = {}, page: { limit: number; offset: number } = { limit: -1, offset: 0 }): AgentRow[] {
-  return store
-    .statement<unknown[], AgentDbRow>(`SELECT * FROM agents WHERE ${AGENT_FILTER_SQL} ORDER BY id LIMIT ? OFFSET ?`)
-    .all(...agentFilterParams(filter), page.limit, page.offset)
+export async function listAgents(store: Store, filter: AgentFilter = {}, page: { limit: number; offset: number } = { limit: Number.MAX_SAFE_INTEGER, offset: 0 }): Promise<AgentRow[]> {
+  const where = agentFilter(store, filter);
+  return (await store
+    .statement<unknown[], AgentDbRow>(`SELECT * FROM agents WHERE ${where.sql} ORDER BY id LIMIT ? OFFSET ?`)
+    .all(...where.params, page.limit, page.offset))
     .map(agentFromDb);
 }
 
-export function countAgents(store: Store, filter: AgentFilter = {}): number {
-  return store.statement<unknown[], { n: number }>(`SELECT count(*) AS n FROM agents WHERE ${AGENT_FILTER_SQL}`).get(...agentFilterParams(filter))!.n;
+export async function countAgents(store: Store, filter: AgentFilter = {}): Promise<number> {
+  const where = agentFilter(store, filter);
+  return (await store.statement<unknown[], { n: number }>(`SELECT count(*) AS n FROM agents WHERE ${where.sql}`).get(...where.params))!.n;
 }
 
 /** Deletes an agent with everything it holds (devices, variables, histories… by cascade). */
-export function deleteAgent(store: Store, id: number): boolean {
-  return store.statement('DELETE FROM agents WHERE id = ?').run(id).changes > 0;
+export async function deleteAgent(store: Store, id: number): Promise<boolean> {
+  return (await store.statement('DELETE FROM agents WHERE id = ?').run(id)).changes > 0;
 }
 
 /** What `driverbox agents set` may change: the plan and the access right the API shows. */
@@ -180,10 +188,10 @@ export interface AgentAccessChange {
 export const AGENT_ACCESS_STATUSES: readonly AgentAccessStatus[] = ['OWNED', 'PROPOSED', 'GRANTED', 'ASSIGNED'];
 
 /** Changes the given fields of an agent's plan and access right; undefined when there is no such agent. */
-export function setAgentAccess(store: Store, id: number, change: AgentAccessChange): AgentRow | undefined {
-  const agent = getAgent(store, id);
+export async function setAgentAccess(store: Store, id: number, change: AgentAccessChange): Promise<AgentRow | undefined> {
+  const agent = await getAgent(store, id);
   if (!agent) return undefined;
-  store
+  await store
     .statement('UPDATE agents SET enterprise_plan = ?, api_enabled = ?, access_status = ?, granting_user = ? WHERE id = ?')
     .run(
       (change.enterprisePlan ?? agent.enterprisePlan) ? 1 : 0,

@@ -22,9 +22,9 @@ export interface ApiUsage {
 
 const lastPruned = new WeakMap<Store, number>();
 
-export function recordApiCall(store: Store, call: ApiCall): void {
+export async function recordApiCall(store: Store, call: ApiCall): Promise<void> {
   const minute = Math.floor(store.now() / MINUTE_MS);
-  store
+  await store
     .statement(
       `INSERT INTO api_usage (minute, key_digest, ip, resource, count) VALUES (?, ?, ?, ?, 1)
        ON CONFLICT (minute, key_digest, ip, resource) DO UPDATE SET count = count + 1`,
@@ -32,19 +32,19 @@ export function recordApiCall(store: Store, call: ApiCall): void {
     .run(minute, call.keyDigest, call.ip, call.resource);
   if (lastPruned.get(store) !== minute) {
     lastPruned.set(store, minute);
-    store.statement('DELETE FROM api_usage WHERE minute <= ?').run(minute - USAGE_WINDOW_MINUTES);
+    await store.statement('DELETE FROM api_usage WHERE minute <= ?').run(minute - USAGE_WINDOW_MINUTES);
   }
 }
 
 /** The calls of the last 24 hours (this minute and the 1439 before), busiest first. */
-export function apiUsage(store: Store): ApiUsage {
+export async function apiUsage(store: Store): Promise<ApiUsage> {
   const since = Math.floor(store.now() / MINUTE_MS) - USAGE_WINDOW_MINUTES + 1;
-  const by = <K extends string>(column: string, as: K) =>
-    store
+  const by = async <K extends string>(column: string, as: K) =>
+    await store
       .statement<[number], Record<K, string> & { count: number }>(
         `SELECT ${column} AS ${as}, SUM(count) AS count FROM api_usage WHERE minute >= ? GROUP BY ${column} ORDER BY count DESC, ${column}`,
       )
       .all(since);
-  const total = store.statement<[number], { n: number | null }>('SELECT SUM(count) AS n FROM api_usage WHERE minute >= ?').get(since)!.n ?? 0;
-  return { total, byKey: by('key_digest', 'keyDigest'), byIp: by('ip', 'ip'), byResource: by('resource', 'resource') };
+  const total = (await store.statement<[number], { n: number | null }>('SELECT SUM(count) AS n FROM api_usage WHERE minute >= ?').get(since))!.n ?? 0;
+  return { total, byKey: await by('key_digest', 'keyDigest'), byIp: await by('ip', 'ip'), byResource: await by('resource', 'resource') };
 }

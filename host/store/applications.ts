@@ -69,12 +69,13 @@ function applicationFromDb(row: ApplicationDbRow): ApplicationRow {
  * their first_time_seen, new ones start it now, and (with replace, the default) applications
  * missing from the list are removed, as uninstalled.
  */
-export function recordApplications(store: Store, deviceId: number, applications: ApplicationInput[], options: { replace?: boolean } = {}): void {
+export async function recordApplications(store: Store, deviceId: number, applications: ApplicationInput[], options: { replace?: boolean } = {}): Promise<void> {
   const now = store.now();
-  store.transaction(() => {
+  await store.transaction(async () => {
     if (options.replace !== false) {
-      const keep = JSON.stringify(applications.map((a) => a.applicationId));
-      store.statement('DELETE FROM applications WHERE device_id = ? AND application_id NOT IN (SELECT value FROM json_each(?))').run(deviceId, keep);
+      const keep = applications.map((a) => a.applicationId);
+      const kept = keep.length ? ` AND application_id NOT IN (${keep.map(() => '?').join(', ')})` : '';
+      await store.statement(`DELETE FROM applications WHERE device_id = ?${kept}`).run(deviceId, ...keep);
     }
     const upsert = store.statement(
       `INSERT INTO applications (device_id, application_id, name, publisher, version, info, install_location, install_date,
@@ -85,7 +86,7 @@ export function recordApplications(store: Store, deviceId: number, applications:
          install_date = excluded.install_date, last_modified = excluded.last_modified, last_update = excluded.last_update`,
     );
     for (const a of applications) {
-      upsert.run(
+      await upsert.run(
         deviceId,
         a.applicationId,
         a.name ?? null,
@@ -110,32 +111,33 @@ function whereOf(agentId: number, deviceId: number | null, filter: ApplicationFi
     args.push(deviceId);
   }
   if (filter.name !== undefined) {
-    clauses.push("a.name LIKE ? ESCAPE '\\'");
+    // lower() on both sides: SQLite's LIKE ignores ASCII case, PostgreSQL's does not.
+    clauses.push("lower(a.name) LIKE lower(?) ESCAPE '\\'");
     args.push(`%${filter.name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
   if (filter.deviceIds !== undefined) {
-    clauses.push('a.device_id IN (SELECT value FROM json_each(?))');
-    args.push(JSON.stringify(filter.deviceIds));
+    clauses.push(filter.deviceIds.length ? `a.device_id IN (${filter.deviceIds.map(() => '?').join(', ')})` : '0 = 1');
+    args.push(...filter.deviceIds);
   }
   return { sql: `FROM applications a JOIN devices d ON d.id = a.device_id WHERE ${clauses.join(' AND ')}`, args };
 }
 
 /** Applications of an agent's devices (or of one device), ordered by device then application id. */
-export function listApplications(
+export async function listApplications(
   store: Store,
   agentId: number,
   deviceId: number | null,
   filter: ApplicationFilter,
   page: { limit: number; offset: number },
-): ApplicationRow[] {
+): Promise<ApplicationRow[]> {
   const { sql, args } = whereOf(agentId, deviceId, filter);
-  return store
+  return (await store
     .statement<unknown[], ApplicationDbRow>(`SELECT a.* ${sql} ORDER BY a.device_id, a.application_id LIMIT ? OFFSET ?`)
-    .all(...args, page.limit, page.offset)
+    .all(...args, page.limit, page.offset))
     .map(applicationFromDb);
 }
 
-export function countApplications(store: Store, agentId: number, deviceId: number | null, filter: ApplicationFilter): number {
+export async function countApplications(store: Store, agentId: number, deviceId: number | null, filter: ApplicationFilter): Promise<number> {
   const { sql, args } = whereOf(agentId, deviceId, filter);
-  return store.statement<unknown[], { n: number }>(`SELECT COUNT(*) AS n ${sql}`).get(...args)!.n;
+  return (await store.statement<unknown[], { n: number }>(`SELECT COUNT(*) AS n ${sql}`).get(...args))!.n;
 }

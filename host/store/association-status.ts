@@ -8,14 +8,14 @@ import type { Store } from './store.js';
 export type DisabledReason = 'FAILURE' | 'UNRECOVERABLE';
 
 /** Disables an association because of a failure. */
-export function disableAssociation(store: Store, associationId: number, reason: DisabledReason): void {
-  const info = store.statement(`UPDATE custom_driver_associations SET status = 'DISABLED', disabled_reason = ? WHERE id = ?`).run(reason, associationId);
+export async function disableAssociation(store: Store, associationId: number, reason: DisabledReason): Promise<void> {
+  const info = await store.statement(`UPDATE custom_driver_associations SET status = 'DISABLED', disabled_reason = ? WHERE id = ?`).run(reason, associationId);
   if (info.changes === 0) throw new StoreError('NOT_FOUND', `association ${associationId} not found`);
 }
 
 /** Why an association is disabled: null when enabled or disabled by the inventory. */
-export function disabledReason(store: Store, associationId: number): DisabledReason | null {
-  const row = store.statement<[number], { disabled_reason: DisabledReason | null }>('SELECT disabled_reason FROM custom_driver_associations WHERE id = ?').get(associationId);
+export async function disabledReason(store: Store, associationId: number): Promise<DisabledReason | null> {
+  const row = await store.statement<[number], { disabled_reason: DisabledReason | null }>('SELECT disabled_reason FROM custom_driver_associations WHERE id = ?').get(associationId);
   return row?.disabled_reason ?? null;
 }
 
@@ -23,17 +23,17 @@ export function disabledReason(store: Store, associationId: number): DisabledRea
  * Re-enables the associations disabled by failure (and, with includeUnrecoverable, those
  * found unable to recover) of every agent the caller may use; answers their ids.
  */
-export function reEnableAssociations(store: Store, options: { includeUnrecoverable?: boolean; agentIds?: readonly number[] } = {}): number[] {
+export async function reEnableAssociations(store: Store, options: { includeUnrecoverable?: boolean; agentIds?: readonly number[] } = {}): Promise<number[]> {
   const reasons = options.includeUnrecoverable ? ['FAILURE', 'UNRECOVERABLE'] : ['FAILURE'];
-  return store.transaction(() => {
-    const rows = store
+  return await store.transaction(async () => {
+    const rows = (await store
       .statement<string[], { id: number; agent_id: number }>(
         `SELECT id, agent_id FROM custom_driver_associations WHERE status = 'DISABLED' AND disabled_reason IN (${reasons.map(() => '?').join(', ')}) ORDER BY id`,
       )
-      .all(...reasons)
+      .all(...reasons))
       .filter((r) => !options.agentIds || options.agentIds.includes(r.agent_id));
     const enable = store.statement(`UPDATE custom_driver_associations SET status = 'ENABLED', disabled_reason = NULL WHERE id = ?`);
-    for (const r of rows) enable.run(r.id);
+    for (const r of rows) await enable.run(r.id);
     return rows.map((r) => r.id);
   });
 }

@@ -91,20 +91,20 @@ export function missingParameterProblems(driver: CustomDriverRow, values: readon
     .map((p) => ({ loc: where, msg: `parameter ${p.id} (${p.name}) has no default value: give it a value` }));
 }
 
-export function hasDriverCredentials(store: Store, deviceId: number): boolean {
+export async function hasDriverCredentials(store: Store, deviceId: number): Promise<boolean> {
   const marks = DRIVER_CREDENTIAL_SCOPES.map(() => '?').join(', ');
-  return !!store.statement(`SELECT 1 FROM device_credentials WHERE device_id = ? AND scope IN (${marks}) LIMIT 1`).get(deviceId, ...DRIVER_CREDENTIAL_SCOPES);
+  return !!await store.statement(`SELECT 1 FROM device_credentials WHERE device_id = ? AND scope IN (${marks}) LIMIT 1`).get(deviceId, ...DRIVER_CREDENTIAL_SCOPES);
 }
 
-function associationFromDb(store: Store, row: AssociationDbRow): AssociationRow {
-  const parameters = store
+async function associationFromDb(store: Store, row: AssociationDbRow): Promise<AssociationRow> {
+  const parameters = (await store
     .statement<[number, number], { id: number; name: string; description: string | null; value_type: ParameterValueType; default_value: string | null; value: string | null }>(
       `SELECT p.id, p.name, p.description, p.value_type, p.default_value, ap.value
        FROM custom_driver_parameters p
        LEFT JOIN custom_driver_association_parameters ap ON ap.parameter_id = p.id AND ap.association_id = ?
        WHERE p.custom_driver_id = ? ORDER BY p.id`,
     )
-    .all(row.id, row.custom_driver_id)
+    .all(row.id, row.custom_driver_id))
     .map((p) => ({
       parameterId: p.id,
       name: p.name,
@@ -112,7 +112,7 @@ function associationFromDb(store: Store, row: AssociationDbRow): AssociationRow 
       valueType: p.value_type,
       value: parseJsonColumn<unknown>(p.value, null) ?? parseJsonColumn<unknown>(p.default_value, null),
     }));
-  const used = store.statement<[number], { n: number }>('SELECT count(*) AS n FROM variables WHERE association_id = ?').get(row.id)!;
+  const used = (await store.statement<[number], { n: number }>('SELECT count(*) AS n FROM variables WHERE association_id = ?').get(row.id))!;
   return {
     id: row.id,
     customDriverId: row.custom_driver_id,
@@ -127,48 +127,48 @@ function associationFromDb(store: Store, row: AssociationDbRow): AssociationRow 
   };
 }
 
-export function getAssociation(store: Store, id: number): AssociationRow | undefined {
-  const row = store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
-  return row ? associationFromDb(store, row) : undefined;
+export async function getAssociation(store: Store, id: number): Promise<AssociationRow | undefined> {
+  const row = await store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
+  return row ? await associationFromDb(store, row) : undefined;
 }
 
-export function findAssociation(store: Store, customDriverId: number, deviceId: number): AssociationRow | undefined {
-  const row = store
+export async function findAssociation(store: Store, customDriverId: number, deviceId: number): Promise<AssociationRow | undefined> {
+  const row = await store
     .statement<[number, number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE custom_driver_id = ? AND device_id = ?')
     .get(customDriverId, deviceId);
-  return row ? associationFromDb(store, row) : undefined;
+  return row ? await associationFromDb(store, row) : undefined;
 }
 
-export function listAssociations(store: Store, agentId: number): AssociationRow[] {
-  return store
+export async function listAssociations(store: Store, agentId: number): Promise<AssociationRow[]> {
+  const rows = await store
     .statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE agent_id = ? ORDER BY id')
-    .all(agentId)
-    .map((row) => associationFromDb(store, row));
+    .all(agentId);
+  return Promise.all(rows.map((row) => associationFromDb(store, row)));
 }
 
 /**
  * Why the association cannot be made in the current state of the library and the device
  * (the API answers these as 201 {error}); null when it can.
  */
-export function associationRefusal(store: Store, driver: CustomDriverRow, deviceId: number, credentialsGiven: boolean): string | null {
+export async function associationRefusal(store: Store, driver: CustomDriverRow, deviceId: number, credentialsGiven: boolean): Promise<string | null> {
   if (!driver.isValid) {
     const first = driver.inspection.errors[0]!;
     return `custom driver ${driver.id} has invalid code (${first.type}${first.line ? ` at line ${first.line}` : ''}: ${first.message}); fix it before applying it`;
   }
-  const existing = findAssociation(store, driver.id, deviceId);
+  const existing = await findAssociation(store, driver.id, deviceId);
   if (existing) return `custom driver ${driver.id} is already applied to device ${deviceId} (association ${existing.id})`;
-  if (driver.requiresCredentials && !credentialsGiven && !hasDriverCredentials(store, deviceId)) {
+  if (driver.requiresCredentials && !credentialsGiven && !await hasDriverCredentials(store, deviceId)) {
     return `custom driver ${driver.id} requires credentials and device ${deviceId} has none saved: give credentials {username, password}`;
   }
   return null;
 }
 
-function writeParameterValues(store: Store, associationId: number, values: readonly ParameterValueInput[]): void {
+async function writeParameterValues(store: Store, associationId: number, values: readonly ParameterValueInput[]): Promise<void> {
   for (const v of values) {
     if (v.value === undefined || v.value === null) {
-      store.statement('DELETE FROM custom_driver_association_parameters WHERE association_id = ? AND parameter_id = ?').run(associationId, v.parameterId);
+      await store.statement('DELETE FROM custom_driver_association_parameters WHERE association_id = ? AND parameter_id = ?').run(associationId, v.parameterId);
     } else {
-      store
+      await store
         .statement(
           `INSERT INTO custom_driver_association_parameters (association_id, parameter_id, value) VALUES (?, ?, ?)
            ON CONFLICT (association_id, parameter_id) DO UPDATE SET value = excluded.value`,
@@ -182,11 +182,11 @@ function writeParameterValues(store: Store, associationId: number, values: reado
  * Applies a driver to a device. Bad input throws StoreError INVALID; a refusal of the current
  * state (see associationRefusal) throws StoreError CONFLICT.
  */
-export function createAssociation(store: Store, input: NewAssociation): AssociationRow {
-  return store.transaction(() => {
-    const driver = getCustomDriver(store, input.customDriverId);
+export async function createAssociation(store: Store, input: NewAssociation): Promise<AssociationRow> {
+  return await store.transaction(async () => {
+    const driver = await getCustomDriver(store, input.customDriverId);
     if (!driver) throw new StoreError('NOT_FOUND', `custom driver ${input.customDriverId} not found`);
-    const device = store.statement<[number, number], { id: number }>('SELECT id FROM devices WHERE id = ? AND agent_id = ?').get(input.deviceId, input.agentId);
+    const device = await store.statement<[number, number], { id: number }>('SELECT id FROM devices WHERE id = ? AND agent_id = ?').get(input.deviceId, input.agentId);
     if (!device) throw new StoreError('NOT_FOUND', `device ${input.deviceId} of agent ${input.agentId} not found`);
     const values = input.parameters ?? [];
     const samplePeriod = input.samplePeriod ?? driver.minimalSamplePeriod;
@@ -196,25 +196,25 @@ export function createAssociation(store: Store, input: NewAssociation): Associat
       ...parameterValueProblems(driver, values, ['body', 'parameters']),
       ...missingParameterProblems(driver, values, ['body', 'parameters']),
     ]);
-    const refusal = associationRefusal(store, driver, input.deviceId, !!input.credentials);
+    const refusal = await associationRefusal(store, driver, input.deviceId, !!input.credentials);
     if (refusal) throw new StoreError('CONFLICT', refusal);
     const now = store.now();
-    const info = store
+    const info = await store
       .statement(
         `INSERT INTO custom_driver_associations (custom_driver_id, agent_id, device_id, sample_period, status, creation_time, last_inspection_time)
          VALUES (?, ?, ?, ?, 'ENABLED', ?, ?)`,
       )
-      .run(driver.id, input.agentId, input.deviceId, samplePeriod, now, now);
-    const id = Number(info.lastInsertRowid);
-    writeParameterValues(store, id, values);
-    if (input.credentials) setDeviceCredentials(store, input.deviceId, ASSOCIATION_CREDENTIAL_SCOPE, input.credentials);
-    return getAssociation(store, id)!;
+      .insert(driver.id, input.agentId, input.deviceId, samplePeriod, now, now);
+    const id = info;
+    await writeParameterValues(store, id, values);
+    if (input.credentials) await setDeviceCredentials(store, input.deviceId, ASSOCIATION_CREDENTIAL_SCOPE, input.credentials);
+    return (await getAssociation(store, id))!;
   });
 }
 
 /** The association of that driver, or NOT_FOUND naming both. */
-export function getDriverAssociation(store: Store, customDriverId: number, associationId: number): AssociationRow {
-  const association = getAssociation(store, associationId);
+export async function getDriverAssociation(store: Store, customDriverId: number, associationId: number): Promise<AssociationRow> {
+  const association = await getAssociation(store, associationId);
   if (!association || association.customDriverId !== customDriverId) {
     throw new StoreError('NOT_FOUND', `association ${associationId} of custom driver ${customDriverId} not found`);
   }
@@ -222,10 +222,10 @@ export function getDriverAssociation(store: Store, customDriverId: number, assoc
 }
 
 /** Sets (or, with a null value, resets to the default) the given parameters; others keep theirs. */
-export function updateAssociationParameters(store: Store, customDriverId: number, associationId: number, values: readonly ParameterValueInput[]): AssociationRow {
-  return store.transaction(() => {
-    const association = getDriverAssociation(store, customDriverId, associationId);
-    const driver = getCustomDriver(store, customDriverId)!;
+export async function updateAssociationParameters(store: Store, customDriverId: number, associationId: number, values: readonly ParameterValueInput[]): Promise<AssociationRow> {
+  return await store.transaction(async () => {
+    const association = await getDriverAssociation(store, customDriverId, associationId);
+    const driver = (await getCustomDriver(store, customDriverId))!;
     const after = new Map(association.parameters.map((p) => [p.parameterId, p.value]));
     for (const v of values) after.set(v.parameterId, v.value ?? driver.parameters.find((p) => p.id === v.parameterId)?.defaultValue ?? null);
     refuseProblems([
@@ -236,16 +236,16 @@ export function updateAssociationParameters(store: Store, customDriverId: number
         ['body', 'parameters'],
       ),
     ]);
-    writeParameterValues(store, associationId, values);
-    return getAssociation(store, associationId)!;
+    await writeParameterValues(store, associationId, values);
+    return (await getAssociation(store, associationId))!;
   });
 }
 
 /** Deletes the association and, by cascade, the variables and tables its runs wrote. */
-export function deleteAssociation(store: Store, customDriverId: number, associationId: number): void {
-  store.transaction(() => {
-    getDriverAssociation(store, customDriverId, associationId);
-    store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(associationId);
+export async function deleteAssociation(store: Store, customDriverId: number, associationId: number): Promise<void> {
+  await store.transaction(async () => {
+    await getDriverAssociation(store, customDriverId, associationId);
+    await store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(associationId);
   });
 }
 
@@ -257,8 +257,8 @@ export function runParameters(association: AssociationRow): Record<string, unkno
 }
 
 /** Records that the association's driver ran on the device now. */
-export function markAssociationRun(store: Store, associationId: number): void {
-  store.statement('UPDATE custom_driver_associations SET last_inspection_time = ? WHERE id = ?').run(store.now(), associationId);
+export async function markAssociationRun(store: Store, associationId: number): Promise<void> {
+  await store.statement('UPDATE custom_driver_associations SET last_inspection_time = ? WHERE id = ?').run(store.now(), associationId);
 }
 
 /** What a scheduler needs of an association, without its parameters: who, how often, and names for messages. */
@@ -275,8 +275,8 @@ export interface AssociationSchedule {
 }
 
 /** Every association of an agent with its driver's and device's names, oldest first. */
-export function listAssociationSchedules(store: Store, agentId: number): AssociationSchedule[] {
-  return store
+export async function listAssociationSchedules(store: Store, agentId: number): Promise<AssociationSchedule[]> {
+  return (await store
     .statement<[number], { id: number; custom_driver_id: number; device_id: number; sample_period: number; status: string; driver_name: string; device_name: string; monitoring_state: MonitoringState; excluded: number }>(
       `SELECT a.id, a.custom_driver_id, a.device_id, a.sample_period, a.status, d.name AS driver_name, v.display_name AS device_name,
               v.monitoring_state, v.excluded
@@ -285,7 +285,7 @@ export function listAssociationSchedules(store: Store, agentId: number): Associa
          JOIN devices v ON v.id = a.device_id
         WHERE a.agent_id = ? ORDER BY a.id`,
     )
-    .all(agentId)
+    .all(agentId))
     .map((r) => ({
       id: r.id,
       customDriverId: r.custom_driver_id,

@@ -70,56 +70,56 @@ function metadata(row: Row): ConfigurationMetadata {
 }
 
 /** Adds a backup to the device's history (inside the caller's transaction, if any). */
-export function saveConfiguration(
+export async function saveConfiguration(
   store: Store,
   deviceId: number,
   configuration: NewConfiguration,
   now: number,
   origin: { runId?: number | null; source: 'driver' | 'api' },
-): SavedConfiguration {
-  return store.transaction(() => {
+): Promise<SavedConfiguration> {
+  return await store.transaction(async () => {
     const runningMd5 = md5(configuration.running);
     const startupMd5 = configuration.startup === null ? null : md5(configuration.startup);
-    const latest = store
+    const latest = await store
       .statement<[number], Row>(`SELECT ${META} FROM device_configurations WHERE device_id = ? ORDER BY timestamp DESC LIMIT 1`)
       .get(deviceId);
     if (latest && latest.running_md5 === runningMd5 && latest.startup_md5 === startupMd5) {
-      store.statement('UPDATE device_configurations SET last_backup = ? WHERE id = ?').run(Math.max(now, latest.last_backup), latest.id);
+      await store.statement('UPDATE device_configurations SET last_backup = ? WHERE id = ?').run(Math.max(now, latest.last_backup), latest.id);
       return { id: latest.id, timestamp: latest.timestamp, changed: false };
     }
     // Whole seconds, after the latest: the API names an entry by its second.
     let timestamp = Math.floor(now / 1000) * 1000;
     if (latest && timestamp <= latest.timestamp) timestamp = latest.timestamp + 1000;
-    const info = store
+    const info = await store
       .statement(
         `INSERT INTO device_configurations (device_id, timestamp, last_backup, label, running, startup, running_md5, startup_md5, run_id, source)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(deviceId, timestamp, now, configuration.label, configuration.running, configuration.startup, runningMd5, startupMd5, origin.runId ?? null, origin.source);
-    store
+      .insert(deviceId, timestamp, now, configuration.label, configuration.running, configuration.startup, runningMd5, startupMd5, origin.runId ?? null, origin.source);
+    await store
       .statement(
         `DELETE FROM device_configurations WHERE device_id = ? AND id NOT IN
            (SELECT id FROM device_configurations WHERE device_id = ? ORDER BY timestamp DESC LIMIT ?)`,
       )
       .run(deviceId, deviceId, MAX_CONFIGURATIONS_PER_DEVICE);
-    return { id: Number(info.lastInsertRowid), timestamp, changed: true };
+    return { id: info, timestamp, changed: true };
   });
 }
 
 /** The device's configurations, newest first, without their text. */
-export function listConfigurations(store: Store, deviceId: number): ConfigurationMetadata[] {
-  return store
+export async function listConfigurations(store: Store, deviceId: number): Promise<ConfigurationMetadata[]> {
+  return (await store
     .statement<[number], Row>(`SELECT ${META} FROM device_configurations WHERE device_id = ? ORDER BY timestamp DESC`)
-    .all(deviceId)
+    .all(deviceId))
     .map(metadata);
 }
 
 /** One configuration with its text: the one made at `timestamp` (ms, whole seconds), or the latest. */
-export function getConfiguration(store: Store, deviceId: number, at: number | 'latest'): Configuration | null {
+export async function getConfiguration(store: Store, deviceId: number, at: number | 'latest'): Promise<Configuration | null> {
   const row =
     at === 'latest'
-      ? store.statement<[number], Row>(`SELECT ${META}, running, startup FROM device_configurations WHERE device_id = ? ORDER BY timestamp DESC LIMIT 1`).get(deviceId)
-      : store.statement<[number, number], Row>(`SELECT ${META}, running, startup FROM device_configurations WHERE device_id = ? AND timestamp = ?`).get(deviceId, at);
+      ? await store.statement<[number], Row>(`SELECT ${META}, running, startup FROM device_configurations WHERE device_id = ? ORDER BY timestamp DESC LIMIT 1`).get(deviceId)
+      : await store.statement<[number, number], Row>(`SELECT ${META}, running, startup FROM device_configurations WHERE device_id = ? AND timestamp = ?`).get(deviceId, at);
   if (!row) return null;
   return { ...metadata(row), running: row.running ?? '', startup: row.startup ?? null };
 }

@@ -74,57 +74,57 @@ export function vpnStatusAt(session: VpnSessionRow, now: number): VpnStatus {
 }
 
 /** Bytes consumed by all the agent's VPN sessions and device connections, and its limit. */
-export function connectionConsumption(store: Store, agentId: number): ConnectionConsumption {
-  const row = store
+export async function connectionConsumption(store: Store, agentId: number): Promise<ConnectionConsumption> {
+  const row = (await store
     .statement<[number, number], { current: number }>(
       `SELECT (SELECT COALESCE(SUM(bytes), 0) FROM vpn_sessions WHERE agent_id = ?)
             + (SELECT COALESCE(SUM(bytes), 0) FROM device_connections WHERE agent_id = ?) AS current`,
     )
-    .get(agentId, agentId)!;
-  return { current: row.current, limit: getAgentLimits(store, agentId).connectionLimitBytes };
+    .get(agentId, agentId))!;
+  return { current: row.current, limit: (await getAgentLimits(store, agentId)).connectionLimitBytes };
 }
 
-function checkConsumption(store: Store, agentId: number): void {
-  const { current, limit } = connectionConsumption(store, agentId);
+async function checkConsumption(store: Store, agentId: number): Promise<void> {
+  const { current, limit } = await connectionConsumption(store, agentId);
   if (current >= limit) {
     throw new StoreError('CONFLICT', `agent ${agentId} has consumed ${current} of its ${limit} connection bytes; no new connection can be opened`);
   }
 }
 
-export function createVpnSession(
+export async function createVpnSession(
   store: Store,
   agentId: number,
   input: { user: string; allowedIp: string; routingPolicy: string; ttlHours: number },
-): VpnSessionRow {
-  return store.transaction(() => {
-    checkConsumption(store, agentId);
+): Promise<VpnSessionRow> {
+  return await store.transaction(async () => {
+    await checkConsumption(store, agentId);
     const now = store.now();
-    const info = store
+    const info = await store
       .statement(
         `INSERT INTO vpn_sessions (agent_id, name, allowed_ip, routing_policy, creation_time, expiration_time) VALUES (?, ?, ?, ?, ?, ?)`,
       )
-      .run(agentId, input.user, input.allowedIp, input.routingPolicy, now, now + input.ttlHours * HOUR_MS);
-    return getVpnSession(store, agentId, Number(info.lastInsertRowid))!;
+      .insert(agentId, input.user, input.allowedIp, input.routingPolicy, now, now + input.ttlHours * HOUR_MS);
+    return (await getVpnSession(store, agentId, info))!;
   });
 }
 
-export function getVpnSession(store: Store, agentId: number, sessionId: number): VpnSessionRow | undefined {
-  const row = store.statement<[number, number], VpnDbRow>('SELECT * FROM vpn_sessions WHERE agent_id = ? AND id = ?').get(agentId, sessionId);
+export async function getVpnSession(store: Store, agentId: number, sessionId: number): Promise<VpnSessionRow | undefined> {
+  const row = await store.statement<[number, number], VpnDbRow>('SELECT * FROM vpn_sessions WHERE agent_id = ? AND id = ?').get(agentId, sessionId);
   return row ? vpnFromDb(row) : undefined;
 }
 
 /** Sessions not closed, expired ones included (they show as EXPIRED until closed). */
-export function listOpenVpnSessions(store: Store, agentId: number): VpnSessionRow[] {
-  return store
+export async function listOpenVpnSessions(store: Store, agentId: number): Promise<VpnSessionRow[]> {
+  return (await store
     .statement<[number], VpnDbRow>('SELECT * FROM vpn_sessions WHERE agent_id = ? AND closed_time IS NULL ORDER BY id')
-    .all(agentId)
+    .all(agentId))
     .map(vpnFromDb);
 }
 
 /** Closes an open session; false when the agent has no such open session. */
-export function closeVpnSession(store: Store, agentId: number, sessionId: number): boolean {
+export async function closeVpnSession(store: Store, agentId: number, sessionId: number): Promise<boolean> {
   return (
-    store.statement('UPDATE vpn_sessions SET closed_time = ? WHERE agent_id = ? AND id = ? AND closed_time IS NULL').run(store.now(), agentId, sessionId)
+    (await store.statement('UPDATE vpn_sessions SET closed_time = ? WHERE agent_id = ? AND id = ? AND closed_time IS NULL').run(store.now(), agentId, sessionId))
       .changes > 0
   );
 }
@@ -159,37 +159,37 @@ function connectionFromDb(row: ConnectionDbRow): DeviceConnectionRow {
   };
 }
 
-export function createDeviceConnection(
+export async function createDeviceConnection(
   store: Store,
   agentId: number,
   deviceId: number,
   input: { user: string; allowedIp: string; port: number; protocol: string; link: string; ttlHours: number },
-): DeviceConnectionRow {
-  return store.transaction(() => {
-    checkConsumption(store, agentId);
+): Promise<DeviceConnectionRow> {
+  return await store.transaction(async () => {
+    await checkConsumption(store, agentId);
     const now = store.now();
-    const info = store
+    const info = await store
       .statement(
-        `INSERT INTO device_connections (agent_id, device_id, allowed_ip, port, protocol, link, user, creation_time, expiration_time)
+        `INSERT INTO device_connections (agent_id, device_id, allowed_ip, port, protocol, link, "user", creation_time, expiration_time)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(agentId, deviceId, input.allowedIp, input.port, input.protocol, input.link, input.user, now, now + input.ttlHours * HOUR_MS);
-    const row = store.statement<[number], ConnectionDbRow>('SELECT * FROM device_connections WHERE id = ?').get(Number(info.lastInsertRowid))!;
+      .insert(agentId, deviceId, input.allowedIp, input.port, input.protocol, input.link, input.user, now, now + input.ttlHours * HOUR_MS);
+    const row = (await store.statement<[number], ConnectionDbRow>('SELECT * FROM device_connections WHERE id = ?').get(info))!;
     return connectionFromDb(row);
   });
 }
 
-export function listDeviceConnections(store: Store, agentId: number, deviceId: number): DeviceConnectionRow[] {
-  return store
+export async function listDeviceConnections(store: Store, agentId: number, deviceId: number): Promise<DeviceConnectionRow[]> {
+  return (await store
     .statement<[number, number], ConnectionDbRow>('SELECT * FROM device_connections WHERE agent_id = ? AND device_id = ? ORDER BY id')
-    .all(agentId, deviceId)
+    .all(agentId, deviceId))
     .map(connectionFromDb);
 }
 
 /** Counts traffic against a VPN session or a device connection (nothing carries traffic here). */
-export function addConnectionBytes(store: Store, kind: 'vpn' | 'device', id: number, bytes: number): void {
+export async function addConnectionBytes(store: Store, kind: 'vpn' | 'device', id: number, bytes: number): Promise<void> {
   if (!Number.isInteger(bytes) || bytes < 0) throw new StoreError('INVALID', `bytes must be a non-negative integer, not ${bytes}`);
   const table = kind === 'vpn' ? 'vpn_sessions' : 'device_connections';
-  const changed = store.statement(`UPDATE ${table} SET bytes = bytes + ? WHERE id = ?`).run(bytes, id).changes;
+  const changed = (await store.statement(`UPDATE ${table} SET bytes = bytes + ? WHERE id = ?`).run(bytes, id)).changes;
   if (changed === 0) throw new StoreError('NOT_FOUND', `${kind === 'vpn' ? 'VPN session' : 'device connection'} ${id} not found`);
 }

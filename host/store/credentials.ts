@@ -9,8 +9,8 @@ export interface DeviceCredentials {
 
 export const DRIVER_CREDENTIAL_SCOPES = ['CUSTOM_DRIVER_MANAGEMENT', 'DEVICE_MANAGEMENT'] as const;
 
-export function setDeviceCredentials(store: Store, deviceId: number, scope: string, credentials: DeviceCredentials): void {
-  store
+export async function setDeviceCredentials(store: Store, deviceId: number, scope: string, credentials: DeviceCredentials): Promise<void> {
+  await store
     .statement(
       `INSERT INTO device_credentials (device_id, scope, username, password_sealed, update_time) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (device_id, scope) DO UPDATE SET username = excluded.username,
@@ -20,16 +20,16 @@ export function setDeviceCredentials(store: Store, deviceId: number, scope: stri
 }
 
 /** The first credentials found among the scopes, in the order given. */
-export function getDeviceCredentials(
+export async function getDeviceCredentials(
   store: Store,
   deviceId: number,
   scopes: readonly string[] = DRIVER_CREDENTIAL_SCOPES,
-): (DeviceCredentials & { scope: string }) | undefined {
+): Promise<(DeviceCredentials & { scope: string }) | undefined> {
   const lookup = store.statement<[number, string], { username: string; password_sealed: string }>(
     'SELECT username, password_sealed FROM device_credentials WHERE device_id = ? AND scope = ?',
   );
   for (const scope of scopes) {
-    const row = lookup.get(deviceId, scope);
+    const row = await lookup.get(deviceId, scope);
     if (row) return { scope, username: row.username, password: store.secrets.decrypt(row.password_sealed) };
   }
   return undefined;

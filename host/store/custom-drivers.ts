@@ -123,7 +123,7 @@ function parameterFromDb(row: ParameterDbRow): CustomDriverParameter {
   };
 }
 
-function driverFromDb(store: Store, row: DriverDbRow): CustomDriverRow {
+async function driverFromDb(store: Store, row: DriverDbRow): Promise<CustomDriverRow> {
   const inspection = parseJsonColumn<DriverInspection>(row.inspection, EMPTY_INSPECTION);
   // Inspections stored before data_saving_functions existed (reference 1.14.0) get it from the code.
   inspection.code_inspection.data_saving_functions ??= dataSavingFunctions(row.source);
@@ -138,55 +138,55 @@ function driverFromDb(store: Store, row: DriverDbRow): CustomDriverRow {
     requiresCredentials: row.requires_credentials === 1,
     inspection,
     isValid: inspection.errors.length === 0,
-    parameters: store
+    parameters: (await store
       .statement<[number], ParameterDbRow>('SELECT * FROM custom_driver_parameters WHERE custom_driver_id = ? ORDER BY id')
-      .all(row.id)
+      .all(row.id))
       .map(parameterFromDb),
-    deviceIds: store
+    deviceIds: (await store
       .statement<[number], { device_id: number }>('SELECT device_id FROM custom_driver_associations WHERE custom_driver_id = ? ORDER BY device_id')
-      .all(row.id)
+      .all(row.id))
       .map((r) => r.device_id),
     creationTime: row.creation_time,
     updateTime: row.update_time,
   };
 }
 
-export function getCustomDriver(store: Store, id: number): CustomDriverRow | undefined {
-  const row = store.statement<[number], DriverDbRow>('SELECT * FROM custom_drivers WHERE id = ?').get(id);
-  return row ? driverFromDb(store, row) : undefined;
+export async function getCustomDriver(store: Store, id: number): Promise<CustomDriverRow | undefined> {
+  const row = await store.statement<[number], DriverDbRow>('SELECT * FROM custom_drivers WHERE id = ?').get(id);
+  return row ? await driverFromDb(store, row) : undefined;
 }
 
-export function findCustomDriverByName(store: Store, name: string): CustomDriverRow | undefined {
-  const row = store.statement<[string], DriverDbRow>('SELECT * FROM custom_drivers WHERE name = ? ORDER BY id LIMIT 1').get(name);
-  return row ? driverFromDb(store, row) : undefined;
+export async function findCustomDriverByName(store: Store, name: string): Promise<CustomDriverRow | undefined> {
+  const row = await store.statement<[string], DriverDbRow>('SELECT * FROM custom_drivers WHERE name = ? ORDER BY id LIMIT 1').get(name);
+  return row ? await driverFromDb(store, row) : undefined;
 }
 
-export function listCustomDrivers(store: Store): CustomDriverRow[] {
-  return store
+export async function listCustomDrivers(store: Store): Promise<CustomDriverRow[]> {
+  const rows = await store
     .statement<[], DriverDbRow>('SELECT * FROM custom_drivers ORDER BY id')
-    .all()
-    .map((row) => driverFromDb(store, row));
+    .all();
+  return Promise.all(rows.map((row) => driverFromDb(store, row)));
 }
 
 /** Names identify drivers for people (the CLI, the list): two drivers may not share one. */
-function refuseTakenName(store: Store, name: string, exceptId: number | null): void {
-  const other = findCustomDriverByName(store, name);
+async function refuseTakenName(store: Store, name: string, exceptId: number | null): Promise<void> {
+  const other = await findCustomDriverByName(store, name);
   if (other && other.id !== exceptId) throw new StoreError('CONFLICT', `a custom driver named "${name}" already exists (id ${other.id})`);
 }
 
-export function createCustomDriver(store: Store, input: NewCustomDriver): CustomDriverRow {
+export async function createCustomDriver(store: Store, input: NewCustomDriver): Promise<CustomDriverRow> {
   refuseProblems(customDriverProblems(input));
   const inspection = inspectDriver(input.code);
   const now = store.now();
-  return store.transaction(() => {
-    refuseTakenName(store, input.name, null);
-    const info = store
+  return await store.transaction(async () => {
+    await refuseTakenName(store, input.name, null);
+    const info = await store
       .statement(
         `INSERT INTO custom_drivers (name, description, version, source, type, minimal_sample_period, requires_credentials,
            inspection, creation_time, update_time)
          VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(
+      .insert(
         input.name,
         input.description ?? null,
         input.code,
@@ -197,14 +197,14 @@ export function createCustomDriver(store: Store, input: NewCustomDriver): Custom
         now,
         now,
       );
-    const id = Number(info.lastInsertRowid);
-    for (const parameter of input.parameters ?? []) insertParameter(store, id, parameter);
-    return getCustomDriver(store, id)!;
+    const id = info;
+    for (const parameter of input.parameters ?? []) await insertParameter(store, id, parameter);
+    return (await getCustomDriver(store, id))!;
   });
 }
 
-function insertParameter(store: Store, driverId: number, p: ParameterDefinition): void {
-  store
+async function insertParameter(store: Store, driverId: number, p: ParameterDefinition): Promise<void> {
+  await store
     .statement('INSERT INTO custom_driver_parameters (custom_driver_id, name, description, value_type, default_value) VALUES (?, ?, ?, ?, ?)')
     .run(driverId, p.name, p.description ?? null, p.valueType, p.defaultValue === undefined || p.defaultValue === null ? null : JSON.stringify(p.defaultValue));
 }
@@ -214,33 +214,33 @@ function insertParameter(store: Store, driverId: number, p: ParameterDefinition)
  * parameter whose type changes loses its association values (they were checked against the
  * old type), and one left out is removed with them.
  */
-function replaceParameters(store: Store, driver: CustomDriverRow, next: readonly ParameterDefinition[]): void {
+async function replaceParameters(store: Store, driver: CustomDriverRow, next: readonly ParameterDefinition[]): Promise<void> {
   const current = new Map(driver.parameters.map((p) => [p.name, p]));
   for (const p of next) {
     const old = current.get(p.name);
     current.delete(p.name);
     if (!old) {
-      insertParameter(store, driver.id, p);
+      await insertParameter(store, driver.id, p);
       continue;
     }
-    store
+    await store
       .statement('UPDATE custom_driver_parameters SET description = ?, value_type = ?, default_value = ? WHERE id = ?')
       .run(p.description ?? null, p.valueType, p.defaultValue === undefined || p.defaultValue === null ? null : JSON.stringify(p.defaultValue), old.id);
-    if (old.valueType !== p.valueType) store.statement('DELETE FROM custom_driver_association_parameters WHERE parameter_id = ?').run(old.id);
+    if (old.valueType !== p.valueType) await store.statement('DELETE FROM custom_driver_association_parameters WHERE parameter_id = ?').run(old.id);
   }
-  for (const gone of current.values()) store.statement('DELETE FROM custom_driver_parameters WHERE id = ?').run(gone.id);
+  for (const gone of current.values()) await store.statement('DELETE FROM custom_driver_parameters WHERE id = ?').run(gone.id);
 }
 
-export function updateCustomDriver(store: Store, id: number, change: CustomDriverChange): CustomDriverRow {
+export async function updateCustomDriver(store: Store, id: number, change: CustomDriverChange): Promise<CustomDriverRow> {
   refuseProblems(customDriverProblems(change));
-  return store.transaction(() => {
-    const driver = getCustomDriver(store, id);
+  return await store.transaction(async () => {
+    const driver = await getCustomDriver(store, id);
     if (!driver) throw new StoreError('NOT_FOUND', `custom driver ${id} not found`);
-    if (change.name !== undefined) refuseTakenName(store, change.name, id);
+    if (change.name !== undefined) await refuseTakenName(store, change.name, id);
     const newCode = change.code !== undefined && change.code !== driver.source;
     const source = change.code ?? driver.source;
     const inspection = newCode ? inspectDriver(source) : driver.inspection;
-    store
+    await store
       .statement(
         `UPDATE custom_drivers SET name = ?, description = ?, version = ?, source = ?, type = ?, minimal_sample_period = ?,
            requires_credentials = ?, inspection = ?, update_time = ? WHERE id = ?`,
@@ -257,8 +257,8 @@ export function updateCustomDriver(store: Store, id: number, change: CustomDrive
         store.now(),
         id,
       );
-    if (change.parameters !== undefined) replaceParameters(store, driver, change.parameters);
-    return getCustomDriver(store, id)!;
+    if (change.parameters !== undefined) await replaceParameters(store, driver, change.parameters);
+    return (await getCustomDriver(store, id))!;
   });
 }
 
@@ -266,9 +266,9 @@ export function updateCustomDriver(store: Store, id: number, change: CustomDrive
  * Deleting a driver that is applied to devices would delete their variables without a word:
  * the associations must be deleted first.
  */
-export function deleteCustomDriver(store: Store, id: number): void {
-  store.transaction(() => {
-    const driver = getCustomDriver(store, id);
+export async function deleteCustomDriver(store: Store, id: number): Promise<void> {
+  await store.transaction(async () => {
+    const driver = await getCustomDriver(store, id);
     if (!driver) throw new StoreError('NOT_FOUND', `custom driver ${id} not found`);
     if (driver.deviceIds.length > 0) {
       throw new StoreError(
@@ -276,6 +276,6 @@ export function deleteCustomDriver(store: Store, id: number): void {
         `custom driver ${id} is applied to device(s) ${driver.deviceIds.join(', ')}: delete its associations first (deleteCustomDriverAssociation)`,
       );
     }
-    store.statement('DELETE FROM custom_drivers WHERE id = ?').run(id);
+    await store.statement('DELETE FROM custom_drivers WHERE id = ?').run(id);
   });
 }

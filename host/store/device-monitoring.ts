@@ -12,35 +12,35 @@ export function isDeviceMonitored(device: Pick<DeviceRow, 'monitoringState' | 'e
   return device.monitoringState === 'MANAGED' && !device.excluded;
 }
 
-function requireDeviceOf(store: Store, agentId: number, deviceId: number): DeviceRow {
-  const device = getDevice(store, agentId, deviceId);
+async function requireDeviceOf(store: Store, agentId: number, deviceId: number): Promise<DeviceRow> {
+  const device = await getDevice(store, agentId, deviceId);
   if (!device) throw new StoreError('NOT_FOUND', `device ${deviceId} not found`);
   return device;
 }
 
 /** Sets a device's monitoring state; answers whether it changed. */
-export function setMonitoringState(store: Store, agentId: number, deviceId: number, state: MonitoringState): boolean {
-  requireDeviceOf(store, agentId, deviceId);
-  return store.statement('UPDATE devices SET monitoring_state = ? WHERE id = ? AND monitoring_state <> ?').run(state, deviceId, state).changes > 0;
+export async function setMonitoringState(store: Store, agentId: number, deviceId: number, state: MonitoringState): Promise<boolean> {
+  await requireDeviceOf(store, agentId, deviceId);
+  return (await store.statement('UPDATE devices SET monitoring_state = ? WHERE id = ? AND monitoring_state <> ?').run(state, deviceId, state)).changes > 0;
 }
 
 /** The agent's UNMANAGED devices, hidden ones included (they are still the agent's to manage). */
-export function listUnmanagedDevices(store: Store, agentId: number): DeviceRow[] {
-  return store
+export async function listUnmanagedDevices(store: Store, agentId: number): Promise<DeviceRow[]> {
+  return (await store
     .statement<[number], Parameters<typeof deviceFromDb>[0]>(`SELECT * FROM devices WHERE agent_id = ? AND monitoring_state = 'UNMANAGED' ORDER BY id`)
-    .all(agentId)
+    .all(agentId))
     .map(deviceFromDb);
 }
 
 /** Puts a device on (true) or takes it off (false) the excluded list; answers whether it changed. */
-export function setDeviceExcluded(store: Store, agentId: number, deviceId: number, excluded: boolean): boolean {
-  requireDeviceOf(store, agentId, deviceId);
-  return store.statement('UPDATE devices SET excluded = ? WHERE id = ? AND excluded <> ?').run(Number(excluded), deviceId, Number(excluded)).changes > 0;
+export async function setDeviceExcluded(store: Store, agentId: number, deviceId: number, excluded: boolean): Promise<boolean> {
+  await requireDeviceOf(store, agentId, deviceId);
+  return (await store.statement('UPDATE devices SET excluded = ? WHERE id = ? AND excluded <> ?').run(Number(excluded), deviceId, Number(excluded))).changes > 0;
 }
 
-export function listExcludedDevices(store: Store, agentId: number): DeviceRow[] {
-  return store
+export async function listExcludedDevices(store: Store, agentId: number): Promise<DeviceRow[]> {
+  return (await store
     .statement<[number], Parameters<typeof deviceFromDb>[0]>('SELECT * FROM devices WHERE agent_id = ? AND excluded = 1 ORDER BY id')
-    .all(agentId)
+    .all(agentId))
     .map(deviceFromDb);
 }

@@ -72,52 +72,53 @@ function profileFromDb(row: ProfileDbRow): DeviceProfileRow {
 }
 
 /** Adds a profile to the catalogue; its modules are numbered 1… in the order given. */
-export function addDeviceProfile(store: Store, input: NewDeviceProfile): DeviceProfileRow {
+export async function addDeviceProfile(store: Store, input: NewDeviceProfile): Promise<DeviceProfileRow> {
   const now = store.now();
   const modules: DeviceProfileModule[] = (input.modules ?? []).map((m, i) => {
     if (!PROFILE_MODULE_TYPES.includes(m.moduleType)) throw new StoreError('INVALID', `unknown device profile module type ${String(m.moduleType)}`);
     return { id: i + 1, moduleType: m.moduleType, applyMode: m.applyMode ?? 'REPLACE', isActive: m.isActive ?? true, creationTime: now, lastModified: now };
   });
-  if (store.statement('SELECT 1 FROM device_profiles WHERE name = ?').get(input.name)) throw new StoreError('CONFLICT', `a device profile named "${input.name}" exists`);
-  const info = store
+  if (await store.statement('SELECT 1 FROM device_profiles WHERE name = ?').get(input.name)) throw new StoreError('CONFLICT', `a device profile named "${input.name}" exists`);
+  const info = await store
     .statement(
       `INSERT INTO device_profiles (name, description, creation_time, last_modified, modified_by_id, modified_by_name, modules)
        VALUES (?, ?, ?, ?, ?, ?, ?)`,
     )
-    .run(input.name, input.description ?? '', now, now, input.modifiedBy?.id ?? null, input.modifiedBy?.name ?? null, JSON.stringify(modules));
-  return getDeviceProfile(store, Number(info.lastInsertRowid))!;
+    .insert(input.name, input.description ?? '', now, now, input.modifiedBy?.id ?? null, input.modifiedBy?.name ?? null, JSON.stringify(modules));
+  return (await getDeviceProfile(store, info))!;
 }
 
-export function getDeviceProfile(store: Store, id: number): DeviceProfileRow | undefined {
-  const row = store.statement<[number], ProfileDbRow>('SELECT * FROM device_profiles WHERE id = ?').get(id);
+export async function getDeviceProfile(store: Store, id: number): Promise<DeviceProfileRow | undefined> {
+  const row = await store.statement<[number], ProfileDbRow>('SELECT * FROM device_profiles WHERE id = ?').get(id);
   return row ? profileFromDb(row) : undefined;
 }
 
-export function listDeviceProfiles(store: Store): DeviceProfileRow[] {
-  return store.statement<[], ProfileDbRow>('SELECT * FROM device_profiles ORDER BY id').all().map(profileFromDb);
+export async function listDeviceProfiles(store: Store): Promise<DeviceProfileRow[]> {
+  return (await store.statement<[], ProfileDbRow>('SELECT * FROM device_profiles ORDER BY id').all()).map(profileFromDb);
 }
 
 /**
  * Applies a profile to devices (each given with its agent, checked by the caller): each now
  * follows it, replacing any profile applied before, with an activity-log entry per device.
  */
-export function applyDeviceProfile(
+export async function applyDeviceProfile(
   store: Store,
   profileId: number,
   devices: ReadonlyArray<{ id: number; agentId: number; displayName: string }>,
   user: string,
-): ProfileApplication[] {
-  return store.transaction(() => {
-    const profile = getDeviceProfile(store, profileId);
+): Promise<ProfileApplication[]> {
+  return await store.transaction(async () => {
+    const profile = await getDeviceProfile(store, profileId);
     if (!profile) throw new StoreError('NOT_FOUND', `device profile ${profileId} not found`);
     const timestamp = store.now();
     const upsert = store.statement(
-      `INSERT INTO device_profile_applications (device_id, profile_id, user, timestamp) VALUES (?, ?, ?, ?)
-       ON CONFLICT (device_id) DO UPDATE SET profile_id = excluded.profile_id, user = excluded.user, timestamp = excluded.timestamp`,
+      `INSERT INTO device_profile_applications (device_id, profile_id, "user", timestamp) VALUES (?, ?, ?, ?)
+       ON CONFLICT (device_id) DO UPDATE SET profile_id = excluded.profile_id, "user" = excluded."user", timestamp = excluded.timestamp`,
     );
-    return devices.map((device) => {
-      upsert.run(device.id, profileId, user, timestamp);
-      addActivity(store, {
+    const applied: ProfileApplication[] = [];
+    for (const device of devices) {
+      await upsert.run(device.id, profileId, user, timestamp);
+      await addActivity(store, {
         agentId: device.agentId,
         deviceId: device.id,
         type: 'note',
@@ -126,24 +127,27 @@ export function applyDeviceProfile(
         details: { device_profile_id: profileId },
         timestamp,
       });
-      return { deviceId: device.id, profileId, user, timestamp };
-    });
+      applied.push({ deviceId: device.id, profileId, user, timestamp });
+    }
+    return applied;
   });
 }
 
 /** The profile a device follows, if one was applied. */
-export function deviceProfileApplication(store: Store, deviceId: number): ProfileApplication | undefined {
-  const row = store
+export async function deviceProfileApplication(store: Store, deviceId: number): Promise<ProfileApplication | undefined> {
+  const row = await store
     .statement<[number], { device_id: number; profile_id: number; user: string; timestamp: number }>('SELECT * FROM device_profile_applications WHERE device_id = ?')
     .get(deviceId);
   return row ? { deviceId: row.device_id, profileId: row.profile_id, user: row.user, timestamp: row.timestamp } : undefined;
 }
 
 /** The devices with these ids, whatever their agent (missing ids are left out). */
-export function devicesWithIds(store: Store, ids: readonly number[]): Array<{ id: number; agentId: number; displayName: string }> {
+export async function devicesWithIds(store: Store, ids: readonly number[]): Promise<Array<{ id: number; agentId: number; displayName: string }>> {
   const get = store.statement<[number], { id: number; agent_id: number; display_name: string }>('SELECT id, agent_id, display_name FROM devices WHERE id = ?');
-  return ids.flatMap((id) => {
-    const row = get.get(id);
-    return row ? [{ id: row.id, agentId: row.agent_id, displayName: row.display_name }] : [];
-  });
+  const found: Array<{ id: number; agentId: number; displayName: string }> = [];
+  for (const id of ids) {
+    const row = await get.get(id);
+    if (row) found.push({ id: row.id, agentId: row.agent_id, displayName: row.display_name });
+  }
+  return found;
 }

@@ -2,6 +2,7 @@
 // own catalogue is not published, so these ids are driverbox's (stable across versions): a
 // device's type.id names a base type, its type.detected_id a detected type. Detected types
 // that devices of the store carry but the catalogue lacks are listed too, from the devices.
+import { parseJsonColumn } from './json-column.js';
 import type { Store } from './store.js';
 
 export interface DeviceBaseType {
@@ -84,14 +85,19 @@ export const DETECTED_DEVICE_TYPES: readonly DetectedDeviceType[] = [
  * The catalogue's detected types, then those devices of the store carry that it lacks (by
  * detected_id, labelled and typed as the first such device says).
  */
-export function listDetectedDeviceTypes(store: Store): DetectedDeviceType[] {
+export async function listDetectedDeviceTypes(store: Store): Promise<DetectedDeviceType[]> {
   const known = new Set(DETECTED_DEVICE_TYPES.map((t) => t.id));
-  const rows = store
-    .statement<[], { detected_id: number; type_id: number | null; label: string | null }>(
-      `SELECT json_extract(type, '$.detected_id') AS detected_id, json_extract(type, '$.id') AS type_id, json_extract(type, '$.label') AS label
-       FROM devices WHERE json_valid(type) AND typeof(json_extract(type, '$.detected_id')) = 'integer' ORDER BY id`,
-    )
-    .all();
+  // The type JSON is read here rather than in SQL: one code for both databases.
+  const rows: Array<{ detected_id: number; type_id: number | null; label: string | null }> = [];
+  for (const { type } of await store.statement<[], { type: string }>('SELECT type FROM devices ORDER BY id').all()) {
+    const parsed = parseJsonColumn<{ detected_id?: unknown; id?: unknown; label?: unknown }>(type, {});
+    if (!Number.isInteger(parsed.detected_id)) continue;
+    rows.push({
+      detected_id: parsed.detected_id as number,
+      type_id: typeof parsed.id === 'number' ? parsed.id : null,
+      label: typeof parsed.label === 'string' ? parsed.label : null,
+    });
+  }
   const extra = new Map<number, DetectedDeviceType>();
   for (const row of rows) {
     if (known.has(row.detected_id) || extra.has(row.detected_id)) continue;
@@ -117,11 +123,11 @@ export function baseTypeOf(device: { type: Record<string, unknown>; userData: Re
 }
 
 /** Sets a device's type as discovery would: its base type id, detected type id and label. */
-export function setDeviceType(store: Store, deviceId: number, type: { id?: number; detectedId?: number; label?: string }): void {
+export async function setDeviceType(store: Store, deviceId: number, type: { id?: number; detectedId?: number; label?: string }): Promise<void> {
   const value = {
     ...(type.detectedId !== undefined ? { detected_id: type.detectedId } : {}),
     ...(type.id !== undefined ? { id: type.id } : {}),
     ...(type.label !== undefined ? { label: type.label } : {}),
   };
-  store.statement('UPDATE devices SET type = ? WHERE id = ?').run(JSON.stringify(value), deviceId);
+  await store.statement('UPDATE devices SET type = ? WHERE id = ?').run(JSON.stringify(value), deviceId);
 }

@@ -113,16 +113,16 @@ export function deviceFromDb(row: DeviceDbRow): DeviceRow {
 }
 
 /** Adds a device (and its CREATED event) to an agent. */
-export function createDevice(store: Store, agentId: number, input: NewDevice): DeviceRow {
+export async function createDevice(store: Store, agentId: number, input: NewDevice): Promise<DeviceRow> {
   const now = store.now();
-  return store.transaction(() => {
-    const info = store
+  return await store.transaction(async () => {
+    const info = await store
       .statement(
         `INSERT INTO devices (agent_id, display_name, protocol, ip, host_name, port_map, ip_addresses, mac_address,
            status, last_status_change, first_seen_on, importance, vendor, model, details, user_data)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(
+      .insert(
         agentId,
         input.displayName,
         input.protocol ?? 'IP',
@@ -140,33 +140,33 @@ export function createDevice(store: Store, agentId: number, input: NewDevice): D
         JSON.stringify(input.details ?? {}),
         JSON.stringify(input.userData ?? {}),
       );
-    const id = Number(info.lastInsertRowid);
-    store.statement('UPDATE devices SET main_id = ? WHERE id = ?').run(id, id);
-    store.statement(`INSERT INTO device_events (device_id, timestamp, type) VALUES (?, ?, 'CREATED')`).run(id, now);
-    return getDevice(store, agentId, id)!;
+    const id = info;
+    await store.statement('UPDATE devices SET main_id = ? WHERE id = ?').run(id, id);
+    await store.statement(`INSERT INTO device_events (device_id, timestamp, type) VALUES (?, ?, 'CREATED')`).run(id, now);
+    return (await getDevice(store, agentId, id))!;
   });
 }
 
-export function getDevice(store: Store, agentId: number, deviceId: number): DeviceRow | undefined {
-  const row = store
+export async function getDevice(store: Store, agentId: number, deviceId: number): Promise<DeviceRow | undefined> {
+  const row = await store
     .statement<[number, number], DeviceDbRow>('SELECT * FROM devices WHERE agent_id = ? AND id = ?')
     .get(agentId, deviceId);
   return row ? deviceFromDb(row) : undefined;
 }
 
 /** The agent's device at this address (IP or host name), if it has one. */
-export function findDeviceByAddress(
+export async function findDeviceByAddress(
   store: Store,
   agentId: number,
   address: { ip?: string | null; hostName?: string | null },
-): DeviceRow | undefined {
+): Promise<DeviceRow | undefined> {
   // A host name identifies a device when given; otherwise its IP does.
   const row = address.hostName
-    ? store
+    ? await store
         .statement<[number, string], DeviceDbRow>('SELECT * FROM devices WHERE agent_id = ? AND host_name = ? ORDER BY id LIMIT 1')
         .get(agentId, address.hostName)
     : address.ip
-      ? store
+      ? await store
           .statement<[number, string], DeviceDbRow>(
             'SELECT * FROM devices WHERE agent_id = ? AND ip = ? AND host_name IS NULL ORDER BY id LIMIT 1',
           )
@@ -183,33 +183,33 @@ export interface DeviceListOptions {
   managedOnly?: boolean;
 }
 
-export function listDevices(store: Store, agentId: number, options: DeviceListOptions = {}): DeviceRow[] {
-  return store
+export async function listDevices(store: Store, agentId: number, options: DeviceListOptions = {}): Promise<DeviceRow[]> {
+  return (await store
     .statement<[number, number, number, number], DeviceDbRow>(
       `SELECT * FROM devices WHERE agent_id = ? AND (hidden = 0 OR ?) AND (excluded = 0 OR ?) AND (monitoring_state = 'MANAGED' OR NOT ?) ORDER BY id`,
     )
-    .all(agentId, options.showHidden ? 1 : 0, options.showExcluded === false ? 0 : 1, options.managedOnly ? 1 : 0)
+    .all(agentId, options.showHidden ? 1 : 0, options.showExcluded === false ? 0 : 1, options.managedOnly ? 1 : 0))
     .map(deviceFromDb);
 }
 
 /** Deletes one device with its variables, credentials, sensors and history (by cascade). */
-export function deleteDevice(store: Store, agentId: number, deviceId: number): boolean {
-  return store.statement('DELETE FROM devices WHERE agent_id = ? AND id = ?').run(agentId, deviceId).changes > 0;
+export async function deleteDevice(store: Store, agentId: number, deviceId: number): Promise<boolean> {
+  return (await store.statement('DELETE FROM devices WHERE agent_id = ? AND id = ?').run(agentId, deviceId)).changes > 0;
 }
 
 /** Deletes the agent's DOWN devices of IP protocol (external hosts and dummies stay); answers how many. */
-export function deleteDownDevices(store: Store, agentId: number): number {
-  return store.statement(`DELETE FROM devices WHERE agent_id = ? AND protocol = 'IP' AND status = 'DOWN'`).run(agentId).changes;
+export async function deleteDownDevices(store: Store, agentId: number): Promise<number> {
+  return (await store.statement(`DELETE FROM devices WHERE agent_id = ? AND protocol = 'IP' AND status = 'DOWN'`).run(agentId)).changes;
 }
 
 /** Hides a DOWN device: it is then listed only on request. Hiding a device in another state is refused. */
-export function hideDevice(store: Store, agentId: number, deviceId: number): void {
-  const device = getDevice(store, agentId, deviceId);
+export async function hideDevice(store: Store, agentId: number, deviceId: number): Promise<void> {
+  const device = await getDevice(store, agentId, deviceId);
   if (!device) throw new StoreError('NOT_FOUND', `device ${deviceId} not found`);
   if (device.status !== 'DOWN') {
     throw new StoreError('CONFLICT', `device ${deviceId} is ${device.status}: only DOWN devices can be hidden`);
   }
-  store.statement('UPDATE devices SET hidden = 1 WHERE id = ?').run(deviceId);
+  await store.statement('UPDATE devices SET hidden = 1 WHERE id = ?').run(deviceId);
 }
 
 /** A device field editDevice may change, as the API names it (the API decides which ones). */
@@ -220,30 +220,33 @@ export type EditableDeviceField = 'importance' | `user_data/${string}` | `detail
  * becomes the display name, as a user-given name does on the platform; null removes a
  * user_data or details entry (details/serial: back to the discovered one).
  */
-export function editDeviceField(store: Store, deviceId: number, field: EditableDeviceField, value: string | number | null): void {
+export async function editDeviceField(store: Store, deviceId: number, field: EditableDeviceField, value: string | number | null): Promise<void> {
   if (field === 'importance') {
-    store.statement('UPDATE devices SET importance = ? WHERE id = ?').run(value, deviceId);
+    await store.statement('UPDATE devices SET importance = ? WHERE id = ?').run(value, deviceId);
     return;
   }
   const [column, key] = field.split('/') as ['user_data' | 'details', string];
-  const path = `$.${key}`;
-  if (value === null) {
-    store.statement(`UPDATE devices SET ${column} = json_remove(${column}, ?) WHERE id = ?`).run(path, deviceId);
-  } else {
-    store.statement(`UPDATE devices SET ${column} = json_set(${column}, ?, ?) WHERE id = ?`).run(path, value, deviceId);
-  }
+  // Read, change and write the JSON in one transaction: the same on both databases.
+  await store.transaction(async () => {
+    const row = await store.statement<[number], Record<string, string>>(`SELECT ${column} FROM devices WHERE id = ?`).get(deviceId);
+    if (!row) return;
+    const object = parseJsonColumn<Record<string, unknown>>(row[column]!, {});
+    if (value === null) delete object[key];
+    else object[key] = value;
+    await store.statement(`UPDATE devices SET ${column} = ? WHERE id = ?`).run(JSON.stringify(object), deviceId);
+  });
   if (field === 'user_data/name' && typeof value === 'string') {
-    store.statement('UPDATE devices SET display_name = ? WHERE id = ?').run(value, deviceId);
+    await store.statement('UPDATE devices SET display_name = ? WHERE id = ?').run(value, deviceId);
   }
 }
 
-export function setAuthenticationStatus(store: Store, deviceId: number, status: AuthenticationStatus): void {
-  store.statement('UPDATE devices SET authentication_status = ? WHERE id = ?').run(status, deviceId);
+export async function setAuthenticationStatus(store: Store, deviceId: number, status: AuthenticationStatus): Promise<void> {
+  await store.statement('UPDATE devices SET authentication_status = ? WHERE id = ?').run(status, deviceId);
 }
 
 /** Adds an external host (an IP_EXTERNAL device reached at a host name or IP). */
-export function createExternalHost(store: Store, agentId: number, input: { host: string; name: string }): DeviceRow {
-  const existing = store
+export async function createExternalHost(store: Store, agentId: number, input: { host: string; name: string }): Promise<DeviceRow> {
+  const existing = await store
     .statement<[number, string], { id: number }>(`SELECT id FROM devices WHERE agent_id = ? AND protocol = 'IP_EXTERNAL' AND host_name = ?`)
     .get(agentId, input.host);
   if (existing) throw new StoreError('CONFLICT', `agent ${agentId} already has external host ${input.host} (device ${existing.id})`);
@@ -256,13 +259,13 @@ export function createExternalHost(store: Store, agentId: number, input: { host:
 }
 
 /** The sealed SNMP authentication of a device, opened; undefined when never set. */
-export function getSnmpAuthentication<T>(store: Store, deviceId: number): T | undefined {
-  const row = store.statement<[number], { snmp_authentication: string | null }>('SELECT snmp_authentication FROM devices WHERE id = ?').get(deviceId);
+export async function getSnmpAuthentication<T>(store: Store, deviceId: number): Promise<T | undefined> {
+  const row = await store.statement<[number], { snmp_authentication: string | null }>('SELECT snmp_authentication FROM devices WHERE id = ?').get(deviceId);
   if (!row?.snmp_authentication) return undefined;
   return JSON.parse(store.secrets.decrypt(row.snmp_authentication)) as T;
 }
 
 /** Seals and stores a device's SNMP authentication (it holds keys and communities). */
-export function setSnmpAuthentication(store: Store, deviceId: number, settings: object): void {
-  store.statement('UPDATE devices SET snmp_authentication = ? WHERE id = ?').run(store.secrets.encrypt(JSON.stringify(settings)), deviceId);
+export async function setSnmpAuthentication(store: Store, deviceId: number, settings: object): Promise<void> {
+  await store.statement('UPDATE devices SET snmp_authentication = ? WHERE id = ?').run(store.secrets.encrypt(JSON.stringify(settings)), deviceId);
 }

@@ -32,51 +32,51 @@ const field = (row: FieldDbRow): InventoryFieldRow => ({
 });
 
 /** Every field, oldest first. */
-export function listInventoryFields(store: Store): InventoryFieldRow[] {
-  return store.statement<[], FieldDbRow>('SELECT * FROM inventory_fields ORDER BY creation_time, rowid').all().map(field);
+export async function listInventoryFields(store: Store): Promise<InventoryFieldRow[]> {
+  return (await store.statement<[], FieldDbRow>('SELECT * FROM inventory_fields ORDER BY creation_time, rowid').all()).map(field);
 }
 
-export function getInventoryField(store: Store, key: string): InventoryFieldRow | undefined {
-  const row = store.statement<[string], FieldDbRow>('SELECT * FROM inventory_fields WHERE key = ?').get(key);
+export async function getInventoryField(store: Store, key: string): Promise<InventoryFieldRow | undefined> {
+  const row = await store.statement<[string], FieldDbRow>('SELECT * FROM inventory_fields WHERE key = ?').get(key);
   return row ? field(row) : undefined;
 }
 
 /** Defines a field; false when one with that key exists (nothing changed). */
-export function createInventoryField(store: Store, key: string, label: string, definedByUser = OWNER_USER_ID): boolean {
-  const info = store
-    .statement('INSERT OR IGNORE INTO inventory_fields (key, label, creation_time, defined_by_user) VALUES (?, ?, ?, ?)')
+export async function createInventoryField(store: Store, key: string, label: string, definedByUser = OWNER_USER_ID): Promise<boolean> {
+  const info = await store
+    .statement('INSERT INTO inventory_fields (key, label, creation_time, defined_by_user) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING')
     .run(key, label, store.now(), definedByUser);
   return info.changes === 1;
 }
 
 /** Changes a field's label; false when there is no such field. */
-export function updateInventoryField(store: Store, key: string, label: string): boolean {
-  return store.statement('UPDATE inventory_fields SET label = ? WHERE key = ?').run(label, key).changes === 1;
+export async function updateInventoryField(store: Store, key: string, label: string): Promise<boolean> {
+  return (await store.statement('UPDATE inventory_fields SET label = ? WHERE key = ?').run(label, key)).changes === 1;
 }
 
 /** Deletes a field and every device's value of it; false when there is no such field. */
-export function deleteInventoryField(store: Store, key: string): boolean {
-  return store.statement('DELETE FROM inventory_fields WHERE key = ?').run(key).changes === 1;
+export async function deleteInventoryField(store: Store, key: string): Promise<boolean> {
+  return (await store.statement('DELETE FROM inventory_fields WHERE key = ?').run(key)).changes === 1;
 }
 
 /** Deletes the fields a user defined, with their values; answers how many there were. */
-export function clearInventory(store: Store, definedByUser = OWNER_USER_ID): number {
-  return store.statement('DELETE FROM inventory_fields WHERE defined_by_user = ?').run(definedByUser).changes;
+export async function clearInventory(store: Store, definedByUser = OWNER_USER_ID): Promise<number> {
+  return (await store.statement('DELETE FROM inventory_fields WHERE defined_by_user = ?').run(definedByUser)).changes;
 }
 
 /** The device's values, by key (alphabetically, as the reference lists them). */
-export function listDeviceInventory(store: Store, deviceId: number): DeviceInventoryValue[] {
-  return store
+export async function listDeviceInventory(store: Store, deviceId: number): Promise<DeviceInventoryValue[]> {
+  return (await store
     .statement<[number], { key: string; value: string; creation_time: number }>(
       'SELECT key, value, creation_time FROM device_inventory_values WHERE device_id = ? ORDER BY key',
     )
-    .all(deviceId)
+    .all(deviceId))
     .map((row) => ({ key: row.key, value: row.value, creationTime: row.creation_time }));
 }
 
 /** Sets the device's value of a defined field (the caller checks that it is). */
-export function setDeviceInventoryValue(store: Store, deviceId: number, key: string, value: string): void {
-  store
+export async function setDeviceInventoryValue(store: Store, deviceId: number, key: string, value: string): Promise<void> {
+  await store
     .statement(
       `INSERT INTO device_inventory_values (device_id, key, value, creation_time) VALUES (?, ?, ?, ?)
        ON CONFLICT (device_id, key) DO UPDATE SET value = excluded.value`,
@@ -85,6 +85,6 @@ export function setDeviceInventoryValue(store: Store, deviceId: number, key: str
 }
 
 /** Removes the device's value of a field; false when it had none. */
-export function deleteDeviceInventoryValue(store: Store, deviceId: number, key: string): boolean {
-  return store.statement('DELETE FROM device_inventory_values WHERE device_id = ? AND key = ?').run(deviceId, key).changes === 1;
+export async function deleteDeviceInventoryValue(store: Store, deviceId: number, key: string): Promise<boolean> {
+  return (await store.statement('DELETE FROM device_inventory_values WHERE device_id = ? AND key = ?').run(deviceId, key)).changes === 1;
 }

@@ -114,9 +114,9 @@ function checkProducts(model: AccountModel, products: Iterable<string>): void {
   }
 }
 
-function toRow(store: Store, row: AccountDbRow): MarketplaceAccountRow {
+async function toRow(store: Store, row: AccountDbRow): Promise<MarketplaceAccountRow> {
   const products: MarketplaceAccountRow['products'] = {};
-  const held = store
+  const held = await store
     .statement<[number], { product: ProductKey; quantity: number; used: number }>(
       'SELECT product, quantity, used FROM marketplace_products WHERE account_id = ?',
     )
@@ -147,12 +147,12 @@ function toRow(store: Store, row: AccountDbRow): MarketplaceAccountRow {
   };
 }
 
-function findRow(store: Store, email: string): AccountDbRow | undefined {
-  return store.statement<[string], AccountDbRow>('SELECT * FROM marketplace_accounts WHERE email = ?').get(email);
+async function findRow(store: Store, email: string): Promise<AccountDbRow | undefined> {
+  return await store.statement<[string], AccountDbRow>('SELECT * FROM marketplace_accounts WHERE lower(email) = lower(?)').get(email);
 }
 
-function requireRow(store: Store, email: string): AccountDbRow {
-  const row = findRow(store, email);
+async function requireRow(store: Store, email: string): Promise<AccountDbRow> {
+  const row = await findRow(store, email);
   if (!row) throw new StoreError('NOT_FOUND', `marketplace account ${email} not found`);
   return row;
 }
@@ -162,7 +162,7 @@ function requireRow(store: Store, email: string): AccountDbRow {
  * history, all at store.now(). A second account with the same e-mail (in any letter case) is a
  * CONFLICT; a product outside the model is INVALID.
  */
-export function createMarketplaceAccount(store: Store, input: NewMarketplaceAccount): MarketplaceAccountRow {
+export async function createMarketplaceAccount(store: Store, input: NewMarketplaceAccount): Promise<MarketplaceAccountRow> {
   const quantities = input.quantities ?? {};
   checkProducts(input.model, Object.keys(quantities));
   for (const [product, quantity] of Object.entries(quantities)) checkCount(`${product} quantity`, quantity);
@@ -172,15 +172,15 @@ export function createMarketplaceAccount(store: Store, input: NewMarketplaceAcco
   // A trial ends trialDays after creation (unless the status leaves TRIAL earlier); an account
   // created in any other status had no trial, so its trial ended when it was created.
   const endOfTrial = input.accountStatus === 'TRIAL' ? now + Math.round(trialDays * DAY_MS) : now;
-  return store.transaction(() => {
-    if (findRow(store, input.email)) throw new StoreError('CONFLICT', `a marketplace account with the e-mail ${input.email} already exists`);
-    const info = store
+  return await store.transaction(async () => {
+    if (await findRow(store, input.email)) throw new StoreError('CONFLICT', `a marketplace account with the e-mail ${input.email} already exists`);
+    const info = await store
       .statement(
         `INSERT INTO marketplace_accounts (email, model, account_status, country, first_name, last_name, city, state,
            company_name, phone, privacy_policy, terms_and_conditions, creation_time, end_of_trial_time, last_status_change)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(
+      .insert(
         input.email,
         input.model,
         input.accountStatus,
@@ -197,42 +197,42 @@ export function createMarketplaceAccount(store: Store, input: NewMarketplaceAcco
         endOfTrial,
         now,
       );
-    const id = Number(info.lastInsertRowid);
-    store.statement('INSERT INTO marketplace_status_changes (account_id, time, account_status) VALUES (?, ?, ?)').run(id, now, input.accountStatus);
+    const id = info;
+    await store.statement('INSERT INTO marketplace_status_changes (account_id, time, account_status) VALUES (?, ?, ?)').run(id, now, input.accountStatus);
     for (const product of MODEL_PRODUCTS[input.model]) {
       const quantity = quantities[product] ?? 0;
-      store.statement('INSERT INTO marketplace_products (account_id, product, quantity) VALUES (?, ?, ?)').run(id, product, quantity);
-      store.statement('INSERT INTO marketplace_quantity_changes (account_id, time, product, quantity) VALUES (?, ?, ?, ?)').run(id, now, product, quantity);
+      await store.statement('INSERT INTO marketplace_products (account_id, product, quantity) VALUES (?, ?, ?)').run(id, product, quantity);
+      await store.statement('INSERT INTO marketplace_quantity_changes (account_id, time, product, quantity) VALUES (?, ?, ?, ?)').run(id, now, product, quantity);
     }
-    return getMarketplaceAccountById(store, id)!;
+    return (await getMarketplaceAccountById(store, id))!;
   });
 }
 
-function getMarketplaceAccountById(store: Store, id: number): MarketplaceAccountRow | undefined {
-  const row = store.statement<[number], AccountDbRow>('SELECT * FROM marketplace_accounts WHERE id = ?').get(id);
-  return row && toRow(store, row);
+async function getMarketplaceAccountById(store: Store, id: number): Promise<MarketplaceAccountRow | undefined> {
+  const row = await store.statement<[number], AccountDbRow>('SELECT * FROM marketplace_accounts WHERE id = ?').get(id);
+  return row && await toRow(store, row);
 }
 
 /** The account with this e-mail (letter case ignored), or undefined. */
-export function getMarketplaceAccount(store: Store, email: string): MarketplaceAccountRow | undefined {
-  const row = findRow(store, email);
-  return row && toRow(store, row);
+export async function getMarketplaceAccount(store: Store, email: string): Promise<MarketplaceAccountRow | undefined> {
+  const row = await findRow(store, email);
+  return row && await toRow(store, row);
 }
 
 /** Every account, oldest first. */
-export function listMarketplaceAccounts(store: Store): MarketplaceAccountRow[] {
-  return store
+export async function listMarketplaceAccounts(store: Store): Promise<MarketplaceAccountRow[]> {
+  const rows = await store
     .statement<[], AccountDbRow>('SELECT * FROM marketplace_accounts ORDER BY creation_time, id')
-    .all()
-    .map((row) => toRow(store, row));
+    .all();
+  return Promise.all(rows.map((row) => toRow(store, row)));
 }
 
 /** Accounts created before `before` (ms), oldest first: those that existed in a period ending then. */
-export function listMarketplaceAccountsCreatedBefore(store: Store, before: number): MarketplaceAccountRow[] {
-  return store
+export async function listMarketplaceAccountsCreatedBefore(store: Store, before: number): Promise<MarketplaceAccountRow[]> {
+  const rows = await store
     .statement<[number], AccountDbRow>('SELECT * FROM marketplace_accounts WHERE creation_time < ? ORDER BY creation_time, id')
-    .all(before)
-    .map((row) => toRow(store, row));
+    .all(before);
+  return Promise.all(rows.map((row) => toRow(store, row)));
 }
 
 /**
@@ -240,17 +240,17 @@ export function listMarketplaceAccountsCreatedBefore(store: Store, before: numbe
  * entry, last_status_change kept) and answers false. Leaving TRIAL before the planned end of
  * the trial moves end_of_trial_time to now.
  */
-export function setMarketplaceStatus(store: Store, email: string, status: AccountStatus): boolean {
+export async function setMarketplaceStatus(store: Store, email: string, status: AccountStatus): Promise<boolean> {
   if (!(ACCOUNT_STATUSES as readonly string[]).includes(status)) throw new StoreError('INVALID', `unknown account status ${String(status)}`);
-  return store.transaction(() => {
-    const row = requireRow(store, email);
+  return await store.transaction(async () => {
+    const row = await requireRow(store, email);
     if (row.account_status === status) return false;
     const now = store.now();
     const endOfTrial = row.account_status === 'TRIAL' && row.end_of_trial_time > now ? now : row.end_of_trial_time;
-    store
+    await store
       .statement('UPDATE marketplace_accounts SET account_status = ?, last_status_change = ?, end_of_trial_time = ? WHERE id = ?')
       .run(status, now, endOfTrial, row.id);
-    store.statement('INSERT INTO marketplace_status_changes (account_id, time, account_status) VALUES (?, ?, ?)').run(row.id, now, status);
+    await store.statement('INSERT INTO marketplace_status_changes (account_id, time, account_status) VALUES (?, ?, ?)').run(row.id, now, status);
     return true;
   });
 }
@@ -260,19 +260,19 @@ export function setMarketplaceStatus(store: Store, email: string, status: Accoun
  * model. A quantity equal to the current one is not written into the history. Answers the
  * products whose quantity changed.
  */
-export function setMarketplaceQuantities(store: Store, email: string, quantities: Partial<Record<ProductKey, number>>): ProductKey[] {
-  return store.transaction(() => {
-    const row = requireRow(store, email);
+export async function setMarketplaceQuantities(store: Store, email: string, quantities: Partial<Record<ProductKey, number>>): Promise<ProductKey[]> {
+  return await store.transaction(async () => {
+    const row = await requireRow(store, email);
     checkProducts(row.model, Object.keys(quantities));
     for (const [product, quantity] of Object.entries(quantities)) checkCount(`${product} quantity`, quantity);
     const now = store.now();
-    const current = toRow(store, row).products;
+    const current = (await toRow(store, row)).products;
     const changed: ProductKey[] = [];
     for (const product of MODEL_PRODUCTS[row.model]) {
       const quantity = quantities[product];
       if (quantity === undefined || current[product]?.quantity === quantity) continue;
-      store.statement('UPDATE marketplace_products SET quantity = ? WHERE account_id = ? AND product = ?').run(quantity, row.id, product);
-      store.statement('INSERT INTO marketplace_quantity_changes (account_id, time, product, quantity) VALUES (?, ?, ?, ?)').run(row.id, now, product, quantity);
+      await store.statement('UPDATE marketplace_products SET quantity = ? WHERE account_id = ? AND product = ?').run(quantity, row.id, product);
+      await store.statement('INSERT INTO marketplace_quantity_changes (account_id, time, product, quantity) VALUES (?, ?, ?, ?)').run(row.id, now, product, quantity);
       changed.push(product);
     }
     return changed;
@@ -284,22 +284,22 @@ export function setMarketplaceQuantities(store: Store, email: string, quantities
  * retrieve operations). The API never writes it: an embedding program feeds it with what it
  * counts (devices, agents, team members…). It is informational: billing reads quantities only.
  */
-export function setMarketplaceUsage(store: Store, email: string, product: ProductKey, used: number): void {
-  const row = requireRow(store, email);
+export async function setMarketplaceUsage(store: Store, email: string, product: ProductKey, used: number): Promise<void> {
+  const row = await requireRow(store, email);
   checkProducts(row.model, [product]);
   checkCount(`${product} used`, used);
-  store.statement('UPDATE marketplace_products SET used = ? WHERE account_id = ? AND product = ?').run(used, row.id, product);
+  await store.statement('UPDATE marketplace_products SET used = ? WHERE account_id = ? AND product = ?').run(used, row.id, product);
 }
 
 /** An account's status and quantity changes, each in the order they were made. */
-export function getMarketplaceHistory(store: Store, accountId: number): { statuses: StatusChange[]; quantities: QuantityChange[] } {
-  const statuses = store
+export async function getMarketplaceHistory(store: Store, accountId: number): Promise<{ statuses: StatusChange[]; quantities: QuantityChange[] }> {
+  const statuses = (await store
     .statement<[number], { time: number; account_status: AccountStatus }>(
       'SELECT time, account_status FROM marketplace_status_changes WHERE account_id = ? ORDER BY time, id',
     )
-    .all(accountId)
+    .all(accountId))
     .map((r) => ({ time: r.time, accountStatus: r.account_status }));
-  const quantities = store
+  const quantities = await store
     .statement<[number], QuantityChange>('SELECT time, product, quantity FROM marketplace_quantity_changes WHERE account_id = ? ORDER BY time, id')
     .all(accountId);
   return { statuses, quantities };

@@ -8,8 +8,8 @@ export interface MetricUsage {
   usage: { customDriver: number; snmp: number; tcp: number; total: number };
 }
 
-export function metricUsage(store: Store, agentId: number): MetricUsage {
-  const { limit, usage } = sensorUsage(store, agentId);
-  const customDriver = store.statement<[number], { n: number }>('SELECT COUNT(*) AS n FROM custom_driver_associations WHERE agent_id = ?').get(agentId)!.n;
+export async function metricUsage(store: Store, agentId: number): Promise<MetricUsage> {
+  const { limit, usage } = await sensorUsage(store, agentId);
+  const customDriver = (await store.statement<[number], { n: number }>('SELECT COUNT(*) AS n FROM custom_driver_associations WHERE agent_id = ?').get(agentId))!.n;
   return { limit, usage: { customDriver, snmp: usage.snmp, tcp: usage.tcp, total: usage.snmp + usage.tcp + customDriver } };
 }

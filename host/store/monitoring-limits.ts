@@ -15,8 +15,8 @@ export interface AgentLimits {
 
 const INT32_MAX = 2147483647;
 
-export function getAgentLimits(store: Store, agentId: number): AgentLimits {
-  const row = store
+export async function getAgentLimits(store: Store, agentId: number): Promise<AgentLimits> {
+  const row = await store
     .statement<[number], { sensor_limit: number | null; connection_limit_bytes: number | null }>(
       'SELECT sensor_limit, connection_limit_bytes FROM agent_limits WHERE agent_id = ?',
     )
@@ -28,14 +28,14 @@ export function getAgentLimits(store: Store, agentId: number): AgentLimits {
 }
 
 /** Sets one or both limits of an agent; a limit left out keeps its value. */
-export function setAgentLimits(store: Store, agentId: number, limits: Partial<AgentLimits>): AgentLimits {
+export async function setAgentLimits(store: Store, agentId: number, limits: Partial<AgentLimits>): Promise<AgentLimits> {
   for (const [name, value] of Object.entries(limits)) {
     if (value !== undefined && (!Number.isInteger(value) || value < 0 || value > INT32_MAX)) {
       throw new StoreError('INVALID', `${name} must be an integer from 0 to ${INT32_MAX}, not ${String(value)}`);
     }
   }
-  const current = getAgentLimits(store, agentId);
-  store
+  const current = await getAgentLimits(store, agentId);
+  await store
     .statement(
       `INSERT INTO agent_limits (agent_id, sensor_limit, connection_limit_bytes) VALUES (?, ?, ?)
        ON CONFLICT (agent_id) DO UPDATE SET sensor_limit = excluded.sensor_limit,

@@ -46,15 +46,15 @@ export function defaultNetworkSetting<K extends NetworkSettingName>(name: K): Ne
   return defaults[name];
 }
 
-export function getNetworkSetting<K extends NetworkSettingName>(store: Store, agentId: number, name: K): NetworkSettings[K] {
-  const row = store
+export async function getNetworkSetting<K extends NetworkSettingName>(store: Store, agentId: number, name: K): Promise<NetworkSettings[K]> {
+  const row = await store
     .statement<[number, string], { value: string }>('SELECT value FROM agent_network_settings WHERE agent_id = ? AND name = ?')
     .get(agentId, name);
   return row ? parseJsonColumn(row.value, defaultNetworkSetting(name)) : defaultNetworkSetting(name);
 }
 
-export function setNetworkSetting<K extends NetworkSettingName>(store: Store, agentId: number, name: K, value: NetworkSettings[K]): void {
-  store
+export async function setNetworkSetting<K extends NetworkSettingName>(store: Store, agentId: number, name: K, value: NetworkSettings[K]): Promise<void> {
+  await store
     .statement(
       `INSERT INTO agent_network_settings (agent_id, name, value, update_time) VALUES (?, ?, ?, ?)
        ON CONFLICT (agent_id, name) DO UPDATE SET value = excluded.value, update_time = excluded.update_time`,
@@ -63,8 +63,8 @@ export function setNetworkSetting<K extends NetworkSettingName>(store: Store, ag
 }
 
 /** Back to the default. */
-export function resetNetworkSetting(store: Store, agentId: number, name: NetworkSettingName): void {
-  store.statement('DELETE FROM agent_network_settings WHERE agent_id = ? AND name = ?').run(agentId, name);
+export async function resetNetworkSetting(store: Store, agentId: number, name: NetworkSettingName): Promise<void> {
+  await store.statement('DELETE FROM agent_network_settings WHERE agent_id = ? AND name = ?').run(agentId, name);
 }
 
 // ---- interfaces and routed networks -----------------------------------------------------
@@ -79,17 +79,17 @@ export interface AgentInterface {
 }
 
 /** Replaces the interfaces recorded for an agent (what its host reports; an import, a test). */
-export function setAgentInterfaces(store: Store, agentId: number, interfaces: readonly AgentInterface[]): void {
-  store.transaction(() => {
-    store.statement('DELETE FROM agent_interfaces WHERE agent_id = ?').run(agentId);
+export async function setAgentInterfaces(store: Store, agentId: number, interfaces: readonly AgentInterface[]): Promise<void> {
+  await store.transaction(async () => {
+    await store.statement('DELETE FROM agent_interfaces WHERE agent_id = ?').run(agentId);
     const insert = store.statement('INSERT INTO agent_interfaces (agent_id, name, address, netmask, mac_address) VALUES (?, ?, ?, ?, ?)');
-    for (const i of interfaces) insert.run(agentId, i.name, i.address ?? null, i.netmask ?? null, i.macAddress ?? null);
+    for (const i of interfaces) await insert.run(agentId, i.name, i.address ?? null, i.netmask ?? null, i.macAddress ?? null);
   });
 }
 
 /** The recorded interfaces, or undefined when none were ever recorded for the agent. */
-export function getAgentInterfaces(store: Store, agentId: number): AgentInterface[] | undefined {
-  const rows = store
+export async function getAgentInterfaces(store: Store, agentId: number): Promise<AgentInterface[] | undefined> {
+  const rows = await store
     .statement<[number], { name: string; address: string | null; netmask: number | null; mac_address: string | null }>(
       'SELECT name, address, netmask, mac_address FROM agent_interfaces WHERE agent_id = ? ORDER BY id',
     )
@@ -110,9 +110,9 @@ export interface RoutedNetwork {
 }
 
 /** Adds a routed network; CONFLICT when the agent has one of that name or that address and mask. */
-export function addRoutedNetwork(store: Store, agentId: number, network: RoutedNetwork): void {
-  store.transaction(() => {
-    const same = store
+export async function addRoutedNetwork(store: Store, agentId: number, network: RoutedNetwork): Promise<void> {
+  await store.transaction(async () => {
+    const same = await store
       .statement<[number, string, string, number], { name: string; address: string; netmask: number }>(
         'SELECT name, address, netmask FROM agent_routed_networks WHERE agent_id = ? AND (name = ? OR (address = ? AND netmask = ?))',
       )
@@ -120,14 +120,14 @@ export function addRoutedNetwork(store: Store, agentId: number, network: RoutedN
     if (same) {
       throw new StoreError('CONFLICT', `agent ${agentId} already has the routed network "${same.name}" (${same.address}/${same.netmask})`);
     }
-    store
+    await store
       .statement('INSERT INTO agent_routed_networks (agent_id, name, address, netmask, creation_time) VALUES (?, ?, ?, ?, ?)')
       .run(agentId, network.name, network.address, network.netmask, store.now());
   });
 }
 
-export function listRoutedNetworks(store: Store, agentId: number): RoutedNetwork[] {
-  return store
+export async function listRoutedNetworks(store: Store, agentId: number): Promise<RoutedNetwork[]> {
+  return await store
     .statement<[number], RoutedNetwork>('SELECT name, address, netmask FROM agent_routed_networks WHERE agent_id = ? ORDER BY id')
     .all(agentId);
 }
@@ -148,7 +148,7 @@ export function interfaceScanned(policy: InterfacesPolicy, name: string): boolea
 }
 
 /** The id of the agent standing for this driverbox process, if one was made (ensureLocalAgent). */
-export function localAgentId(store: Store): number | undefined {
-  const row = store.statement<[], { value: string }>(`SELECT value FROM meta WHERE key = 'local_agent_id'`).get();
+export async function localAgentId(store: Store): Promise<number | undefined> {
+  const row = await store.statement<[], { value: string }>(`SELECT value FROM meta WHERE key = 'local_agent_id'`).get();
   return row ? Number(row.value) : undefined;
 }

@@ -33,8 +33,8 @@ export const POWER_ACTIVITY_TYPE: Record<PowerAction, string> = {
 
 const ALL_AVAILABLE: PowerAvailability = { on: true, off: true, cycle: true, softwareReboot: true };
 
-export function getPowerAvailability(store: Store, deviceId: number): PowerAvailability {
-  const row = store
+export async function getPowerAvailability(store: Store, deviceId: number): Promise<PowerAvailability> {
+  const row = await store
     .statement<[number], { power_on: number; power_off: number; power_cycle: number; software_reboot: number }>(
       'SELECT power_on, power_off, power_cycle, software_reboot FROM power_availability WHERE device_id = ?',
     )
@@ -43,9 +43,9 @@ export function getPowerAvailability(store: Store, deviceId: number): PowerAvail
   return { on: row.power_on === 1, off: row.power_off === 1, cycle: row.power_cycle === 1, softwareReboot: row.software_reboot === 1 };
 }
 
-export function setPowerAvailability(store: Store, deviceId: number, availability: Partial<PowerAvailability>): PowerAvailability {
-  const next = { ...getPowerAvailability(store, deviceId), ...availability };
-  store
+export async function setPowerAvailability(store: Store, deviceId: number, availability: Partial<PowerAvailability>): Promise<PowerAvailability> {
+  const next = { ...await getPowerAvailability(store, deviceId), ...availability };
+  await store
     .statement(
       `INSERT INTO power_availability (device_id, power_on, power_off, power_cycle, software_reboot) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (device_id) DO UPDATE SET power_on = excluded.power_on, power_off = excluded.power_off,
@@ -63,19 +63,19 @@ function isAvailable(availability: PowerAvailability, action: PowerAction): bool
  * Performs (records) a power action on a device of an agent and logs it in the activity log,
  * in one transaction. Refused with CONFLICT when the device does not offer the action.
  */
-export function performPowerAction(
+export async function performPowerAction(
   store: Store,
   device: { agentId: number; id: number; displayName: string },
   action: PowerAction,
   user: string,
-): PowerActionRow {
-  return store.transaction(() => {
-    if (!isAvailable(getPowerAvailability(store, device.id), action)) {
+): Promise<PowerActionRow> {
+  return await store.transaction(async () => {
+    if (!isAvailable(await getPowerAvailability(store, device.id), action)) {
       throw new StoreError('CONFLICT', `power action ${action} is not available on device ${device.id}; getDevicePowerActions lists the available ones`);
     }
     const timestamp = store.now();
-    const info = store.statement('INSERT INTO power_actions (device_id, action, user, timestamp) VALUES (?, ?, ?, ?)').run(device.id, action, user, timestamp);
-    addActivity(store, {
+    const info = await store.statement('INSERT INTO power_actions (device_id, action, "user", timestamp) VALUES (?, ?, ?, ?)').insert(device.id, action, user, timestamp);
+    await addActivity(store, {
       agentId: device.agentId,
       deviceId: device.id,
       type: POWER_ACTIVITY_TYPE[action],
@@ -84,15 +84,15 @@ export function performPowerAction(
       details: { action },
       timestamp,
     });
-    return { id: Number(info.lastInsertRowid), deviceId: device.id, action, user, timestamp };
+    return { id: info, deviceId: device.id, action, user, timestamp };
   });
 }
 
-export function listPowerActions(store: Store, deviceId: number): PowerActionRow[] {
-  return store
+export async function listPowerActions(store: Store, deviceId: number): Promise<PowerActionRow[]> {
+  return (await store
     .statement<[number], { id: number; device_id: number; action: PowerAction; user: string; timestamp: number }>(
       'SELECT * FROM power_actions WHERE device_id = ? ORDER BY timestamp, id',
     )
-    .all(deviceId)
+    .all(deviceId))
     .map((r) => ({ id: r.id, deviceId: r.device_id, action: r.action, user: r.user, timestamp: r.timestamp }));
 }

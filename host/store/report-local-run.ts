@@ -27,23 +27,23 @@ export interface ReportedLocalRun extends ReportedRun {
   deviceCreated: boolean;
 }
 
-export function reportRun(store: Store, input: ReportRunInput): ReportedLocalRun {
+export async function reportRun(store: Store, input: ReportRunInput): Promise<ReportedLocalRun> {
   const ip = input.device.ip || null;
   const hostName = input.device.host || null;
   if (!ip && !hostName) {
     throw new StoreError('INVALID', 'cannot report a run without the device address: give device.ip or device.host');
   }
-  return store.transaction(() => {
-    const agent = ensureLocalAgent(store);
-    let device = findDeviceByAddress(store, agent.id, { ip, hostName });
+  return await store.transaction(async () => {
+    const agent = await ensureLocalAgent(store);
+    let device = await findDeviceByAddress(store, agent.id, { ip, hostName });
     const deviceCreated = !device;
-    device ??= createDevice(store, agent.id, {
+    device ??= await createDevice(store, agent.id, {
       displayName: input.device.displayName ?? hostName ?? ip!,
       ip,
       hostName,
       portMap: portMapOf(input.device.portMap),
     });
-    const reported = writeRunResult(
+    const reported = await writeRunResult(
       store,
       { agentId: agent.id, deviceId: device.id, driverName: input.driverName ?? null, user: input.user },
       input.result,

@@ -7,10 +7,11 @@ import { addActivity } from './activity-log.js';
 import { saveConfiguration } from './configurations.js';
 import { getDevice } from './devices.js';
 import { deviceSecrets, maskFor } from './run-secrets.js';
-import { insertRun, pruneDeviceRuns } from './runs.js';
+import { claimRunSlot, completeRun, insertRun, pruneDeviceRuns } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 import { writeDeviceTable } from './tables.js';
+import { ensureHistoryPartitions } from './history-partitions.js';
 import { historyRetentionMs, writeVariable } from './variables.js';
 
 export interface ReportTarget {
@@ -34,6 +35,11 @@ export interface WriteRunOptions {
    * e.g. credentials given on the command line: masked as *** in everything written.
    */
   secrets?: ReadonlyArray<string | null | undefined>;
+  /**
+   * The scheduled slot this result is for (scale-out): at most one result per association and
+   * slot is stored; a second one throws DUPLICATE_RUN and writes nothing.
+   */
+  slot?: { slotMs: number; runner?: string | null };
 }
 
 export interface ReportedRun {
@@ -44,25 +50,35 @@ export interface ReportedRun {
   configuration?: { id: number; timestamp: number; changed: boolean };
 }
 
-export function writeRunResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions = {}): ReportedRun {
+export async function writeRunResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions = {}): Promise<ReportedRun> {
   checkResult(unmasked);
-  return store.transaction(() => {
-    if (!getDevice(store, target.agentId, target.deviceId)) {
+  // Before the transaction: a new day's history partition is made on a connection of its own.
+  await ensureHistoryPartitions(store, store.now());
+  return await store.transaction(async () => {
+    if (!await getDevice(store, target.agentId, target.deviceId)) {
       throw new StoreError('NOT_FOUND', `device ${target.deviceId} of agent ${target.agentId} not found`);
     }
     // Nothing of the run's secrets is written: logs, message, warnings, exchanges, values.
-    const result = maskFor([...deviceSecrets(store, target.deviceId), ...(options.secrets ?? [])]).result(unmasked);
+    const result = maskFor([...await deviceSecrets(store, target.deviceId), ...(options.secrets ?? [])]).result(unmasked);
     const now = store.now();
     const associationId = target.associationId ?? null;
+    let claimed: number | null = null;
+    if (options.slot) {
+      if (associationId === null) throw new StoreError('INVALID', 'a result for a slot needs its association');
+      claimed = await claimRunSlot(store, { agentId: target.agentId, deviceId: target.deviceId, associationId, ...options.slot }, now);
+      if (claimed === null) {
+        throw new StoreError('DUPLICATE_RUN', `association ${associationId} already has a result for the slot of ${new Date(options.slot.slotMs).toISOString()}`);
+      }
+    }
     const warnings = [...result.warnings];
     const variableIds: number[] = [];
     let tableCount = 0;
     if (result.status === 'success') {
       const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
-      const retention = historyRetentionMs(store);
+      const retention = await historyRetentionMs(store);
       for (const variable of firstOfEachUid(result.variables, warnings)) {
         variableIds.push(
-          writeVariable(
+          await writeVariable(
             store,
             owner,
             { path: variable.uid, label: variable.label, unit: variable.unit, value: variable.value, valueType: variable.valueType, metric: null, hasHistory: true },
@@ -71,10 +87,10 @@ export function writeRunResult(store: Store, target: ReportTarget, unmasked: Run
           ),
         );
       }
-      for (const table of result.tables) writeDeviceTable(store, target.deviceId, associationId, table, now);
+      for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now);
       tableCount = result.tables.length;
     }
-    const runId = insertRun(store, {
+    const record = {
       agentId: target.agentId,
       deviceId: target.deviceId,
       customDriverId: target.customDriverId,
@@ -85,15 +101,16 @@ export function writeRunResult(store: Store, target: ReportTarget, unmasked: Run
       warnings,
       variableCount: variableIds.length,
       tableCount,
-    });
+    };
+    const runId = claimed !== null ? await completeRun(store, claimed, record) : await insertRun(store, record);
     // The device's configuration history (backup() drivers); its text masked like everything else.
     const configuration =
       result.status === 'success' && result.backup
-        ? saveConfiguration(store, target.deviceId, result.backup, now, { runId, source: 'driver' })
+        ? await saveConfiguration(store, target.deviceId, result.backup, now, { runId, source: 'driver' })
         : undefined;
-    if (options.keepRunsPerDevice != null) pruneDeviceRuns(store, target.deviceId, options.keepRunsPerDevice);
+    if (options.keepRunsPerDevice != null) await pruneDeviceRuns(store, target.deviceId, options.keepRunsPerDevice);
     if (options.activity ?? true) {
-      addActivity(store, {
+      await addActivity(store, {
         agentId: target.agentId,
         deviceId: target.deviceId,
         type: 'custom_driver_execute',

@@ -55,31 +55,31 @@ function rtdFromDb(row: RtdDbRow): RtdSample {
   };
 }
 
-export function recordRtdSample(store: Store, deviceId: number, sample: Omit<RtdSample, 'timestamp'> & { timestamp?: number }): void {
+export async function recordRtdSample(store: Store, deviceId: number, sample: Omit<RtdSample, 'timestamp'> & { timestamp?: number }): Promise<void> {
   const { sentPacketCount: sent, lostPacketCount: lost } = sample;
   if (!Number.isInteger(sent) || !Number.isInteger(lost) || sent < 0 || lost < 0 || lost > sent) {
     throw new StoreError('INVALID', `an RTD sample needs 0 <= lost (${lost}) <= sent (${sent}), both integers`);
   }
-  store
+  await store
     .statement(
       'INSERT INTO rtd_samples (device_id, timestamp, min_ms, max_ms, median_ms, sent_packet_count, lost_packet_count) VALUES (?, ?, ?, ?, ?, ?, ?)',
     )
     .run(deviceId, sample.timestamp ?? store.now(), sample.minMs, sample.maxMs, sample.medianMs, sent, lost);
 }
 
-export function deviceRtdHistory(store: Store, deviceId: number, from: number, to: number): RtdSample[] {
-  return store
+export async function deviceRtdHistory(store: Store, deviceId: number, from: number, to: number): Promise<RtdSample[]> {
+  return (await store
     .statement<[number, number, number], RtdDbRow>(
       'SELECT * FROM rtd_samples WHERE device_id = ? AND timestamp BETWEEN ? AND ? ORDER BY timestamp, rowid',
     )
-    .all(deviceId, from, to)
+    .all(deviceId, from, to))
     .map(rtdFromDb);
 }
 
 /** One entry per device of the agent that has RTD samples: the latest sample and the week's averages. */
-export function agentRtdStatistics(store: Store, agentId: number): RtdStatistics[] {
+export async function agentRtdStatistics(store: Store, agentId: number): Promise<RtdStatistics[]> {
   const since = store.now() - WEEK_MS;
-  const rows = store
+  const rows = await store
     .statement<
       [number, number],
       RtdDbRow & { avg_min: number | null; avg_max: number | null; avg_median: number | null }
@@ -105,20 +105,20 @@ export function agentRtdStatistics(store: Store, agentId: number): RtdStatistics
   }));
 }
 
-export function recordSpeedSample(store: Store, agentId: number, sample: { downloadBps: number; uploadBps: number; timestamp?: number }): void {
+export async function recordSpeedSample(store: Store, agentId: number, sample: { downloadBps: number; uploadBps: number; timestamp?: number }): Promise<void> {
   for (const [name, value] of [['downloadBps', sample.downloadBps], ['uploadBps', sample.uploadBps]] as const) {
     if (!Number.isInteger(value) || value < 0) throw new StoreError('INVALID', `${name} must be a non-negative integer (bits per second), not ${value}`);
   }
-  store
+  await store
     .statement('INSERT INTO speed_samples (agent_id, timestamp, download_bps, upload_bps) VALUES (?, ?, ?, ?)')
     .run(agentId, sample.timestamp ?? store.now(), sample.downloadBps, sample.uploadBps);
 }
 
-export function speedHistory(store: Store, agentId: number, from: number, to: number): SpeedSample[] {
-  return store
+export async function speedHistory(store: Store, agentId: number, from: number, to: number): Promise<SpeedSample[]> {
+  return (await store
     .statement<[number, number, number], { timestamp: number; download_bps: number; upload_bps: number }>(
       'SELECT timestamp, download_bps, upload_bps FROM speed_samples WHERE agent_id = ? AND timestamp BETWEEN ? AND ? ORDER BY timestamp, rowid',
     )
-    .all(agentId, from, to)
+    .all(agentId, from, to))
     .map((r) => ({ timestamp: r.timestamp, downloadBps: r.download_bps, uploadBps: r.upload_bps }));
 }

@@ -20,8 +20,8 @@ export interface PlannedRun {
 }
 
 /** The device as the sandbox reaches it: its address, port map, driver credentials and SNMP settings. */
-export function deviceSpecOf(store: Store, device: DeviceRow): DeviceSpec {
-  const credentials = getDeviceCredentials(store, device.id);
+export async function deviceSpecOf(store: Store, device: DeviceRow): Promise<DeviceSpec> {
+  const credentials = await getDeviceCredentials(store, device.id);
   const portMap: Record<number, number> = {};
   for (const [from, to] of Object.entries(device.portMap)) portMap[Number(from)] = to;
   return {
@@ -35,7 +35,7 @@ export function deviceSpecOf(store: Store, device: DeviceRow): DeviceSpec {
     macAddress: device.macAddress,
     serial: device.details.serial ?? null,
     // As set through the Public API (PUT …/snmp-authentication) or an inventory; none: v2c "public".
-    snmp: snmpSettingsFromApi(getSnmpAuthentication<ApiSnmpAuthentication>(store, device.id)),
+    snmp: snmpSettingsFromApi(await getSnmpAuthentication<ApiSnmpAuthentication>(store, device.id)),
   };
 }
 
@@ -44,12 +44,12 @@ export function driverFilename(driver: CustomDriverRow): string {
   return `${driver.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || `custom-driver-${driver.id}`}.js`;
 }
 
-export function buildRunRequest(store: Store, plan: PlannedRun, limits?: Partial<RunLimits>): RunRequest {
+export async function buildRunRequest(store: Store, plan: PlannedRun, limits?: Partial<RunLimits>): Promise<RunRequest> {
   return {
     source: plan.driver.source,
     filename: driverFilename(plan.driver),
     action: plan.action,
-    device: deviceSpecOf(store, plan.device),
+    device: await deviceSpecOf(store, plan.device),
     parameters: runParameters(plan.association),
     ...(limits ? { limits } : {}),
   };

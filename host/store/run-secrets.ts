@@ -19,8 +19,8 @@ export function credentialSecrets(username: string | null | undefined, password:
 }
 
 /** The secrets of runs against a stored device: its credentials of every scope, those the store can read. */
-export function deviceSecrets(store: Store, deviceId: number): string[] {
-  const rows = store
+export async function deviceSecrets(store: Store, deviceId: number): Promise<string[]> {
+  const rows = await store
     .statement<[number], { username: string; password_sealed: string }>('SELECT username, password_sealed FROM device_credentials WHERE device_id = ?')
     .all(deviceId);
   const secrets: string[] = [];
@@ -34,7 +34,7 @@ export function deviceSecrets(store: Store, deviceId: number): string[] {
   }
   try {
     // Its SNMP communities and v3 keys (a driver never sees them, but a device may echo them).
-    secrets.push(...snmpSecrets(snmpSettingsFromApi(getSnmpAuthentication<ApiSnmpAuthentication>(store, deviceId))));
+    secrets.push(...snmpSecrets(snmpSettingsFromApi(await getSnmpAuthentication<ApiSnmpAuthentication>(store, deviceId))));
   } catch {
     // unreadable without the store's key: not usable by a run either
   }

@@ -84,47 +84,87 @@ export interface NewRun {
   tableCount: number;
 }
 
-export function insertRun(store: Store, run: NewRun): number {
+const RUN_FIELDS = `agent_id, device_id, custom_driver_id, association_id, driver_name, action, started, elapsed_ms,
+  outcome, error_type, error_message, limit_exceeded, log, warnings, http, variable_count, table_count`;
+
+function runValues(run: NewRun): unknown[] {
   const { result } = run;
   const elapsed = Math.max(0, Math.round(result.durationMs));
-  const info = store
-    .statement(
-      `INSERT INTO runs (agent_id, device_id, custom_driver_id, association_id, driver_name, action, started, elapsed_ms,
-         outcome, error_type, error_message, limit_exceeded, log, warnings, http, variable_count, table_count)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    )
-    .run(
-      run.agentId,
-      run.deviceId,
-      run.customDriverId ?? null,
-      run.associationId ?? null,
-      run.driverName ?? null,
-      result.action,
-      run.ended - elapsed,
-      elapsed,
-      result.status,
-      result.errorType,
-      result.message,
-      result.limitExceeded,
-      JSON.stringify(result.logs),
-      JSON.stringify(run.warnings),
-      JSON.stringify(result.http ?? []),
-      run.variableCount,
-      run.tableCount,
-    );
-  return Number(info.lastInsertRowid);
+  return [
+    run.agentId,
+    run.deviceId,
+    run.customDriverId ?? null,
+    run.associationId ?? null,
+    run.driverName ?? null,
+    result.action,
+    Math.round(run.ended - elapsed),
+    elapsed,
+    result.status,
+    result.errorType,
+    result.message,
+    result.limitExceeded,
+    JSON.stringify(result.logs),
+    JSON.stringify(run.warnings),
+    JSON.stringify(result.http ?? []),
+    run.variableCount,
+    run.tableCount,
+  ];
 }
 
-export function getRun(store: Store, id: number): RunRow | undefined {
-  const row = store.statement<[number], RunDbRow>('SELECT * FROM runs WHERE id = ?').get(id);
+export async function insertRun(store: Store, run: NewRun): Promise<number> {
+  return store.statement(`INSERT INTO runs (${RUN_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).insert(...runValues(run));
+}
+
+/** What claiming a scheduled slot takes: the association, the slot and the agent process running it. */
+export interface RunSlot {
+  agentId: number;
+  deviceId: number;
+  associationId: number;
+  slotMs: number;
+  /** Which agent process ran it (scale-out: its worker name). */
+  runner?: string | null;
+}
+
+/**
+ * Claims an association's slot for a result: the run's row, filled in by completeRun() in the
+ * same transaction. Answers null when the slot already has a result (UNIQUE (association_id,
+ * slot_ms)): the first finisher wins, a second is refused. Two claims racing on PostgreSQL
+ * wait for each other, and the second finds the first's row.
+ */
+export async function claimRunSlot(store: Store, slot: RunSlot, at: number): Promise<number | null> {
+  const row = await store
+    .statement<unknown[], { id: number }>(
+      `INSERT INTO runs (agent_id, device_id, association_id, action, started, elapsed_ms, outcome, log, warnings, variable_count, table_count, slot_ms, runner)
+       VALUES (?, ?, ?, '', ?, 0, 'pending', '[]', '[]', 0, 0, ?, ?)
+       ON CONFLICT (association_id, slot_ms) DO NOTHING RETURNING id`,
+    )
+    .get(slot.agentId, slot.deviceId, slot.associationId, Math.round(at), Math.round(slot.slotMs), slot.runner ?? null);
+  return row ? Number(row.id) : null;
+}
+
+/** Fills in a claimed run's row. */
+export async function completeRun(store: Store, id: number, run: NewRun): Promise<number> {
+  const sets = RUN_FIELDS.split(',').map((f) => `${f.trim()} = ?`).join(', ');
+  await store.statement(`UPDATE runs SET ${sets} WHERE id = ?`).run(...runValues(run), id);
+  return id;
+}
+
+/** The slot a run was for (scale-out), or null. */
+export async function runSlotOf(store: Store, runId: number): Promise<{ slotMs: number | null; runner: string | null } | undefined> {
+  const row = await store.statement<[number], { slot_ms: number | null; runner: string | null }>('SELECT slot_ms, runner FROM runs WHERE id = ?').get(runId);
+  return row ? { slotMs: row.slot_ms, runner: row.runner } : undefined;
+}
+
+export async function getRun(store: Store, id: number): Promise<RunRow | undefined> {
+  const row = await store.statement<[number], RunDbRow>('SELECT * FROM runs WHERE id = ?').get(id);
   return row ? runFromDb(row) : undefined;
 }
 
 /** A device's runs, newest first. */
-export function listDeviceRuns(store: Store, deviceId: number, limit = 100): RunRow[] {
-  return store
+export async function listDeviceRuns(store: Store, deviceId: number, limit = 100): Promise<RunRow[]> {
+  return (await store
     .statement<[number, number], RunDbRow>('SELECT * FROM runs WHERE device_id = ? ORDER BY started DESC, id DESC LIMIT ?')
-    .all(deviceId, limit)
+    .all(deviceId, limit))
     .map(runFromDb);
 }
 
@@ -132,11 +172,11 @@ export function listDeviceRuns(store: Store, deviceId: number, limit = 100): Run
  * Keeps a device's newest `keep` runs and deletes the older ones; answers how many went. An agent
  * polling every few seconds would otherwise grow the table without end.
  */
-export function pruneDeviceRuns(store: Store, deviceId: number, keep: number): number {
-  return store
+export async function pruneDeviceRuns(store: Store, deviceId: number, keep: number): Promise<number> {
+  return (await store
     .statement<[number, number, number]>(
       `DELETE FROM runs WHERE device_id = ? AND id IN (
-         SELECT id FROM runs WHERE device_id = ? ORDER BY started DESC, id DESC LIMIT -1 OFFSET ?)`,
+         SELECT id FROM runs WHERE device_id = ? ORDER BY started DESC, id DESC LIMIT 9007199254740991 OFFSET ?)`,
     )
-    .run(deviceId, deviceId, keep).changes;
+    .run(deviceId, deviceId, keep)).changes;
 }

@@ -108,19 +108,19 @@ function tcpFromDb(row: TcpDbRow): TcpSensorRow {
 
 // ---- usage --------------------------------------------------------------------------------
 
-export function sensorUsage(store: Store, agentId: number): SensorUsage {
-  const counts = store
+export async function sensorUsage(store: Store, agentId: number): Promise<SensorUsage> {
+  const counts = (await store
     .statement<[number, number], { snmp: number; tcp: number }>(
       `SELECT (SELECT COUNT(*) FROM snmp_sensors s JOIN devices d ON d.id = s.device_id WHERE d.agent_id = ?) AS snmp,
               (SELECT COUNT(*) FROM tcp_sensors t JOIN devices d ON d.id = t.device_id WHERE d.agent_id = ?) AS tcp`,
     )
-    .get(agentId, agentId)!;
-  return { limit: getAgentLimits(store, agentId).sensorLimit, usage: { snmp: counts.snmp, tcp: counts.tcp, total: counts.snmp + counts.tcp } };
+    .get(agentId, agentId))!;
+  return { limit: (await getAgentLimits(store, agentId)).sensorLimit, usage: { snmp: counts.snmp, tcp: counts.tcp, total: counts.snmp + counts.tcp } };
 }
 
 /** Refuses a new sensor when the agent already has as many as its limit allows. */
-function checkSensorRoom(store: Store, agentId: number): void {
-  const { limit, usage } = sensorUsage(store, agentId);
+async function checkSensorRoom(store: Store, agentId: number): Promise<void> {
+  const { limit, usage } = await sensorUsage(store, agentId);
   if (usage.total >= limit) {
     throw new StoreError(
       'CONFLICT',
@@ -129,43 +129,43 @@ function checkSensorRoom(store: Store, agentId: number): void {
   }
 }
 
-function agentOfDevice(store: Store, deviceId: number): number {
-  const row = store.statement<[number], { agent_id: number }>('SELECT agent_id FROM devices WHERE id = ?').get(deviceId);
+async function agentOfDevice(store: Store, deviceId: number): Promise<number> {
+  const row = await store.statement<[number], { agent_id: number }>('SELECT agent_id FROM devices WHERE id = ?').get(deviceId);
   if (!row) throw new StoreError('NOT_FOUND', `device ${deviceId} not found`);
   return row.agent_id;
 }
 
 // ---- SNMP sensors -------------------------------------------------------------------------
 
-export function createSnmpSensor(store: Store, deviceId: number, input: NewSnmpSensor): SnmpSensorRow {
-  return store.transaction(() => {
-    checkSensorRoom(store, agentOfDevice(store, deviceId));
-    const info = store
+export async function createSnmpSensor(store: Store, deviceId: number, input: NewSnmpSensor): Promise<SnmpSensorRow> {
+  return await store.transaction(async () => {
+    await checkSensorRoom(store, await agentOfDevice(store, deviceId));
+    const info = await store
       .statement('INSERT INTO snmp_sensors (device_id, name, oid, category, value_type, creation_time) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(deviceId, input.name, input.oid, input.category, input.valueType, store.now());
-    return getSnmpSensor(store, deviceId, Number(info.lastInsertRowid))!;
+      .insert(deviceId, input.name, input.oid, input.category, input.valueType, store.now());
+    return (await getSnmpSensor(store, deviceId, info))!;
   });
 }
 
-export function getSnmpSensor(store: Store, deviceId: number, sensorId: number): SnmpSensorRow | undefined {
-  const row = store.statement<[number, number], SnmpDbRow>('SELECT * FROM snmp_sensors WHERE device_id = ? AND id = ?').get(deviceId, sensorId);
+export async function getSnmpSensor(store: Store, deviceId: number, sensorId: number): Promise<SnmpSensorRow | undefined> {
+  const row = await store.statement<[number, number], SnmpDbRow>('SELECT * FROM snmp_sensors WHERE device_id = ? AND id = ?').get(deviceId, sensorId);
   return row ? snmpFromDb(row) : undefined;
 }
 
-export function listDeviceSnmpSensors(store: Store, deviceId: number): SnmpSensorRow[] {
-  return store.statement<[number], SnmpDbRow>('SELECT * FROM snmp_sensors WHERE device_id = ? ORDER BY id').all(deviceId).map(snmpFromDb);
+export async function listDeviceSnmpSensors(store: Store, deviceId: number): Promise<SnmpSensorRow[]> {
+  return (await store.statement<[number], SnmpDbRow>('SELECT * FROM snmp_sensors WHERE device_id = ? ORDER BY id').all(deviceId)).map(snmpFromDb);
 }
 
-export function listAgentSnmpSensors(store: Store, agentId: number): SnmpSensorRow[] {
-  return store
+export async function listAgentSnmpSensors(store: Store, agentId: number): Promise<SnmpSensorRow[]> {
+  return (await store
     .statement<[number], SnmpDbRow>('SELECT s.* FROM snmp_sensors s JOIN devices d ON d.id = s.device_id WHERE d.agent_id = ? ORDER BY s.id')
-    .all(agentId)
+    .all(agentId))
     .map(snmpFromDb);
 }
 
 /** Deletes a sensor with its history and triggers; false when the device has no such sensor. */
-export function deleteSnmpSensor(store: Store, deviceId: number, sensorId: number): boolean {
-  return store.statement('DELETE FROM snmp_sensors WHERE device_id = ? AND id = ?').run(deviceId, sensorId).changes > 0;
+export async function deleteSnmpSensor(store: Store, deviceId: number, sensorId: number): Promise<boolean> {
+  return (await store.statement('DELETE FROM snmp_sensors WHERE device_id = ? AND id = ?').run(deviceId, sensorId)).changes > 0;
 }
 
 /**
@@ -173,13 +173,13 @@ export function deleteSnmpSensor(store: Store, deviceId: number, sensorId: numbe
  * sensor's latest value and a sample of its history. NUMERIC sensors take numbers only; an
  * ENUM sample may carry the enum's label as enumValue.
  */
-export function recordSnmpSample(
+export async function recordSnmpSample(
   store: Store,
   sensorId: number,
   sample: { value: string | number; enumValue?: string | null; timestamp?: number },
-): SnmpSensorRow {
-  return store.transaction(() => {
-    const row = store.statement<[number], SnmpDbRow>('SELECT * FROM snmp_sensors WHERE id = ?').get(sensorId);
+): Promise<SnmpSensorRow> {
+  return await store.transaction(async () => {
+    const row = await store.statement<[number], SnmpDbRow>('SELECT * FROM snmp_sensors WHERE id = ?').get(sensorId);
     if (!row) throw new StoreError('NOT_FOUND', `SNMP sensor ${sensorId} not found`);
     const value = String(sample.value);
     if (row.value_type === 'NUMERIC' && (value.trim() === '' || !Number.isFinite(Number(value)))) {
@@ -187,23 +187,23 @@ export function recordSnmpSample(
     }
     const enumValue = sample.enumValue ?? null;
     const timestamp = sample.timestamp ?? store.now();
-    store.statement('INSERT INTO snmp_sensor_history (sensor_id, timestamp, value, enum_value) VALUES (?, ?, ?, ?)').run(sensorId, timestamp, value, enumValue);
+    await store.statement('INSERT INTO snmp_sensor_history (sensor_id, timestamp, value, enum_value) VALUES (?, ?, ?, ?)').run(sensorId, timestamp, value, enumValue);
     // A late sample (older than the latest) joins the history without replacing the latest value.
     if (row.last_update === null || timestamp >= row.last_update) {
-      store
+      await store
         .statement('UPDATE snmp_sensors SET last_update = ?, latest_value = ?, latest_enum_value = ? WHERE id = ?')
         .run(timestamp, value, enumValue, sensorId);
     }
-    return getSnmpSensor(store, row.device_id, sensorId)!;
+    return (await getSnmpSensor(store, row.device_id, sensorId))!;
   });
 }
 
-export function snmpSensorHistory(store: Store, sensorId: number, from: number, to: number): SnmpSample[] {
-  return store
+export async function snmpSensorHistory(store: Store, sensorId: number, from: number, to: number): Promise<SnmpSample[]> {
+  return (await store
     .statement<[number, number, number], { timestamp: number; value: string; enum_value: string | null }>(
       'SELECT timestamp, value, enum_value FROM snmp_sensor_history WHERE sensor_id = ? AND timestamp BETWEEN ? AND ? ORDER BY timestamp, rowid',
     )
-    .all(sensorId, from, to)
+    .all(sensorId, from, to))
     .map((r) => ({ timestamp: r.timestamp, value: r.value, enumValue: r.enum_value }));
 }
 
@@ -213,42 +213,42 @@ export function snmpSensorHistory(store: Store, sensorId: number, from: number, 
  * Adds a TCP sensor with its first status (the caller probes the port first, so the status
  * is real from the start).
  */
-export function createTcpSensor(store: Store, deviceId: number, input: { port: number; status: TcpStatus; checkedAt?: number }): TcpSensorRow {
-  return store.transaction(() => {
-    checkSensorRoom(store, agentOfDevice(store, deviceId));
-    const existing = store.statement<[number, number], { id: number }>('SELECT id FROM tcp_sensors WHERE device_id = ? AND port = ?').get(deviceId, input.port);
+export async function createTcpSensor(store: Store, deviceId: number, input: { port: number; status: TcpStatus; checkedAt?: number }): Promise<TcpSensorRow> {
+  return await store.transaction(async () => {
+    await checkSensorRoom(store, await agentOfDevice(store, deviceId));
+    const existing = await store.statement<[number, number], { id: number }>('SELECT id FROM tcp_sensors WHERE device_id = ? AND port = ?').get(deviceId, input.port);
     if (existing) throw new StoreError('CONFLICT', `device ${deviceId} already has TCP sensor ${existing.id} on port ${input.port}`);
     const now = store.now();
-    const info = store
+    const info = await store
       .statement('INSERT INTO tcp_sensors (device_id, port, status, last_update, creation_time) VALUES (?, ?, ?, ?, ?)')
-      .run(deviceId, input.port, input.status, input.checkedAt ?? now, now);
-    return getTcpSensor(store, deviceId, Number(info.lastInsertRowid))!;
+      .insert(deviceId, input.port, input.status, input.checkedAt ?? now, now);
+    return (await getTcpSensor(store, deviceId, info))!;
   });
 }
 
-export function getTcpSensor(store: Store, deviceId: number, sensorId: number): TcpSensorRow | undefined {
-  const row = store.statement<[number, number], TcpDbRow>('SELECT * FROM tcp_sensors WHERE device_id = ? AND id = ?').get(deviceId, sensorId);
+export async function getTcpSensor(store: Store, deviceId: number, sensorId: number): Promise<TcpSensorRow | undefined> {
+  const row = await store.statement<[number, number], TcpDbRow>('SELECT * FROM tcp_sensors WHERE device_id = ? AND id = ?').get(deviceId, sensorId);
   return row ? tcpFromDb(row) : undefined;
 }
 
-export function listDeviceTcpSensors(store: Store, deviceId: number): TcpSensorRow[] {
-  return store.statement<[number], TcpDbRow>('SELECT * FROM tcp_sensors WHERE device_id = ? ORDER BY id').all(deviceId).map(tcpFromDb);
+export async function listDeviceTcpSensors(store: Store, deviceId: number): Promise<TcpSensorRow[]> {
+  return (await store.statement<[number], TcpDbRow>('SELECT * FROM tcp_sensors WHERE device_id = ? ORDER BY id').all(deviceId)).map(tcpFromDb);
 }
 
-export function listAgentTcpSensors(store: Store, agentId: number): TcpSensorRow[] {
-  return store
+export async function listAgentTcpSensors(store: Store, agentId: number): Promise<TcpSensorRow[]> {
+  return (await store
     .statement<[number], TcpDbRow>('SELECT t.* FROM tcp_sensors t JOIN devices d ON d.id = t.device_id WHERE d.agent_id = ? ORDER BY t.id')
-    .all(agentId)
+    .all(agentId))
     .map(tcpFromDb);
 }
 
-export function deleteTcpSensor(store: Store, deviceId: number, sensorId: number): boolean {
-  return store.statement('DELETE FROM tcp_sensors WHERE device_id = ? AND id = ?').run(deviceId, sensorId).changes > 0;
+export async function deleteTcpSensor(store: Store, deviceId: number, sensorId: number): Promise<boolean> {
+  return (await store.statement('DELETE FROM tcp_sensors WHERE device_id = ? AND id = ?').run(deviceId, sensorId)).changes > 0;
 }
 
 /** Writes a probe's outcome; false when the sensor was deleted meanwhile. */
-export function recordTcpStatus(store: Store, sensorId: number, status: TcpStatus, checkedAt = store.now()): boolean {
-  return store.statement('UPDATE tcp_sensors SET status = ?, last_update = ? WHERE id = ?').run(status, checkedAt, sensorId).changes > 0;
+export async function recordTcpStatus(store: Store, sensorId: number, status: TcpStatus, checkedAt = store.now()): Promise<boolean> {
+  return (await store.statement('UPDATE tcp_sensors SET status = ?, last_update = ? WHERE id = ?').run(status, checkedAt, sensorId)).changes > 0;
 }
 
 interface TargetDbRow {
@@ -270,11 +270,11 @@ const TARGET_SQL = `SELECT t.id AS sensor_id, d.agent_id, t.device_id, t.port, d
   FROM tcp_sensors t JOIN devices d ON d.id = t.device_id`;
 
 /** Every TCP sensor of the store with its device's address: one probing round's work. */
-export function listTcpSensorTargets(store: Store): TcpSensorTarget[] {
-  return store.statement<[], TargetDbRow>(`${TARGET_SQL} ORDER BY t.id`).all().map(targetFromDb);
+export async function listTcpSensorTargets(store: Store): Promise<TcpSensorTarget[]> {
+  return (await store.statement<[], TargetDbRow>(`${TARGET_SQL} ORDER BY t.id`).all()).map(targetFromDb);
 }
 
-export function getTcpSensorTarget(store: Store, sensorId: number): TcpSensorTarget | undefined {
-  const row = store.statement<[number], TargetDbRow>(`${TARGET_SQL} WHERE t.id = ?`).get(sensorId);
+export async function getTcpSensorTarget(store: Store, sensorId: number): Promise<TcpSensorTarget | undefined> {
+  const row = await store.statement<[number], TargetDbRow>(`${TARGET_SQL} WHERE t.id = ?`).get(sensorId);
   return row ? targetFromDb(row) : undefined;
 }

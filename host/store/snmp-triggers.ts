@@ -76,8 +76,8 @@ function triggerFromDb(row: TriggerDbRow): SnmpTriggerRow {
  * type, the operand count must equal its cardinality, and NUMERIC operands must be numbers.
  * Errors are StoreError INVALID naming the field (function_id or operands).
  */
-export function createSnmpTrigger(store: Store, sensorId: number, input: { name: string; functionId: number; operands: string[] }): SnmpTriggerRow {
-  const sensor = store.statement<[number], { value_type: SnmpValueType }>('SELECT value_type FROM snmp_sensors WHERE id = ?').get(sensorId);
+export async function createSnmpTrigger(store: Store, sensorId: number, input: { name: string; functionId: number; operands: string[] }): Promise<SnmpTriggerRow> {
+  const sensor = await store.statement<[number], { value_type: SnmpValueType }>('SELECT value_type FROM snmp_sensors WHERE id = ?').get(sensorId);
   if (!sensor) throw new StoreError('NOT_FOUND', `SNMP sensor ${sensorId} not found`);
   const fn = SNMP_TRIGGER_FUNCTIONS.find((f) => f.id === input.functionId);
   if (!fn) {
@@ -93,30 +93,30 @@ export function createSnmpTrigger(store: Store, sensorId: number, input: { name:
     const bad = input.operands.findIndex((o) => o.trim() === '' || !Number.isFinite(Number(o)));
     if (bad >= 0) throw new StoreError('INVALID', `operands.${bad}: "${input.operands[bad]}" is not a number, and function ${fn.id} compares numbers`);
   }
-  const info = store
+  const info = await store
     .statement('INSERT INTO snmp_triggers (sensor_id, name, function_id, operands, creation_time) VALUES (?, ?, ?, ?, ?)')
-    .run(sensorId, input.name, fn.id, JSON.stringify(input.operands), store.now());
-  return getSnmpTrigger(store, sensorId, Number(info.lastInsertRowid))!;
+    .insert(sensorId, input.name, fn.id, JSON.stringify(input.operands), store.now());
+  return (await getSnmpTrigger(store, sensorId, info))!;
 }
 
-export function getSnmpTrigger(store: Store, sensorId: number, triggerId: number): SnmpTriggerRow | undefined {
-  const row = store.statement<[number, number], TriggerDbRow>('SELECT * FROM snmp_triggers WHERE sensor_id = ? AND id = ?').get(sensorId, triggerId);
+export async function getSnmpTrigger(store: Store, sensorId: number, triggerId: number): Promise<SnmpTriggerRow | undefined> {
+  const row = await store.statement<[number, number], TriggerDbRow>('SELECT * FROM snmp_triggers WHERE sensor_id = ? AND id = ?').get(sensorId, triggerId);
   return row ? triggerFromDb(row) : undefined;
 }
 
-export function listSnmpTriggers(store: Store, sensorId: number): SnmpTriggerRow[] {
-  return store.statement<[number], TriggerDbRow>('SELECT * FROM snmp_triggers WHERE sensor_id = ? ORDER BY id').all(sensorId).map(triggerFromDb);
+export async function listSnmpTriggers(store: Store, sensorId: number): Promise<SnmpTriggerRow[]> {
+  return (await store.statement<[number], TriggerDbRow>('SELECT * FROM snmp_triggers WHERE sensor_id = ? ORDER BY id').all(sensorId)).map(triggerFromDb);
 }
 
-export function deleteSnmpTrigger(store: Store, sensorId: number, triggerId: number): boolean {
-  return store.statement('DELETE FROM snmp_triggers WHERE sensor_id = ? AND id = ?').run(sensorId, triggerId).changes > 0;
+export async function deleteSnmpTrigger(store: Store, sensorId: number, triggerId: number): Promise<boolean> {
+  return (await store.statement('DELETE FROM snmp_triggers WHERE sensor_id = ? AND id = ?').run(sensorId, triggerId)).changes > 0;
 }
 
 /**
  * Switches a trigger's alert on one medium on or off. Answers false when it already was in
  * that state (the route turns that into 409 / 404).
  */
-export function setSnmpTriggerAlert(store: Store, triggerId: number, medium: AlertMedium, active: boolean): boolean {
+export async function setSnmpTriggerAlert(store: Store, triggerId: number, medium: AlertMedium, active: boolean): Promise<boolean> {
   const column = medium === 'email' ? 'alert_email' : 'alert_mobile';
-  return store.statement(`UPDATE snmp_triggers SET ${column} = ? WHERE id = ? AND ${column} = ?`).run(active ? 1 : 0, triggerId, active ? 0 : 1).changes > 0;
+  return (await store.statement(`UPDATE snmp_triggers SET ${column} = ? WHERE id = ? AND ${column} = ?`).run(active ? 1 : 0, triggerId, active ? 0 : 1)).changes > 0;
 }

@@ -57,9 +57,10 @@ export class SqlStatement<P extends unknown[] = unknown[], R = unknown> {
     this.#sql = sql;
   }
 
-  async #execute(params: unknown[]): Promise<{ rows: R[]; changes: number }> {
+  async #execute(params: unknown[], suffix = ''): Promise<{ rows: R[]; changes: number }> {
     const postgres = this.#on.dialect === 'postgres';
-    const text = postgres ? postgresPlaceholders(this.#sql) : this.#sql;
+    const sql = this.#sql + suffix;
+    const text = postgres ? postgresPlaceholders(sql) : sql;
     const values = postgres ? params.map(postgresParameter) : params;
     const result = await this.#on.executor().executeQuery<R>(CompiledQuery.raw(text, values));
     return { rows: result.rows as R[], changes: Number(result.numAffectedRows ?? 0n) };
@@ -76,5 +77,12 @@ export class SqlStatement<P extends unknown[] = unknown[], R = unknown> {
 
   async run(...params: P): Promise<RunInfo> {
     return { changes: (await this.#execute(params)).changes };
+  }
+
+  /** Runs an INSERT into a table with an id column and answers the new row's id (RETURNING, on both databases). */
+  async insert(...params: P): Promise<number> {
+    const row = (await this.#execute(params, ' RETURNING id')).rows[0] as { id: number } | undefined;
+    if (!row) throw new Error('the INSERT returned no row');
+    return Number(row.id);
   }
 }

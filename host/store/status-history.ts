@@ -25,21 +25,21 @@ export interface DeviceEvent {
  * stopped, the default) or CONNECTION_RECOVERED / CONNECTION_LOST (it runs but lost its link).
  * Answers whether the status changed.
  */
-export function setAgentStatus(
+export async function setAgentStatus(
   store: Store,
   agentId: number,
   status: AgentStatus,
   options: { cause?: 'process' | 'connection'; at?: number } = {},
-): boolean {
+): Promise<boolean> {
   const at = options.at ?? store.now();
-  return store.transaction(() => {
-    const row = store.statement<[number], { status: AgentStatus }>('SELECT status FROM agents WHERE id = ?').get(agentId);
+  return await store.transaction(async () => {
+    const row = await store.statement<[number], { status: AgentStatus }>('SELECT status FROM agents WHERE id = ?').get(agentId);
     if (!row) throw new StoreError('NOT_FOUND', `agent ${agentId} not found`);
     if (row.status === status) return false;
     const online = status === 'ONLINE';
     const type: AgentEventType = options.cause === 'connection' ? (online ? 'CONNECTION_RECOVERED' : 'CONNECTION_LOST') : online ? 'UP' : 'DOWN';
-    store.statement('UPDATE agents SET status = ?, status_last_change = ? WHERE id = ?').run(status, at, agentId);
-    store.statement('INSERT INTO agent_events (agent_id, timestamp, type) VALUES (?, ?, ?)').run(agentId, at, type);
+    await store.statement('UPDATE agents SET status = ?, status_last_change = ? WHERE id = ?').run(status, at, agentId);
+    await store.statement('INSERT INTO agent_events (agent_id, timestamp, type) VALUES (?, ?, ?)').run(agentId, at, type);
     return true;
   });
 }
@@ -49,54 +49,54 @@ export function setAgentStatus(
  * DOWN (OFFLINE and DOWN both count as not up; moving between them records nothing).
  * Answers whether the status changed.
  */
-export function setDeviceStatus(store: Store, deviceId: number, status: DeviceStatus, options: { at?: number } = {}): boolean {
+export async function setDeviceStatus(store: Store, deviceId: number, status: DeviceStatus, options: { at?: number } = {}): Promise<boolean> {
   const at = options.at ?? store.now();
-  return store.transaction(() => {
-    const row = store.statement<[number], { status: DeviceStatus }>('SELECT status FROM devices WHERE id = ?').get(deviceId);
+  return await store.transaction(async () => {
+    const row = await store.statement<[number], { status: DeviceStatus }>('SELECT status FROM devices WHERE id = ?').get(deviceId);
     if (!row) throw new StoreError('NOT_FOUND', `device ${deviceId} not found`);
     if (row.status === status) return false;
-    store.statement('UPDATE devices SET status = ?, last_status_change = ? WHERE id = ?').run(status, at, deviceId);
+    await store.statement('UPDATE devices SET status = ?, last_status_change = ? WHERE id = ?').run(status, at, deviceId);
     // A device that comes back is no longer hidden: hiding is only for DOWN devices.
-    if (status === 'ONLINE') store.statement('UPDATE devices SET hidden = 0 WHERE id = ?').run(deviceId);
+    if (status === 'ONLINE') await store.statement('UPDATE devices SET hidden = 0 WHERE id = ?').run(deviceId);
     const wasUp = row.status === 'ONLINE';
     const isUp = status === 'ONLINE';
     if (wasUp !== isUp) {
-      store.statement('INSERT INTO device_events (device_id, timestamp, type) VALUES (?, ?, ?)').run(deviceId, at, isUp ? 'UP' : 'DOWN');
+      await store.statement('INSERT INTO device_events (device_id, timestamp, type) VALUES (?, ?, ?)').run(deviceId, at, isUp ? 'UP' : 'DOWN');
     }
     return true;
   });
 }
 
 /** Records that a device's IP addresses changed (an IP_CHANGE event with old and new). */
-export function setDeviceIpAddresses(store: Store, deviceId: number, addresses: string[], options: { at?: number } = {}): boolean {
+export async function setDeviceIpAddresses(store: Store, deviceId: number, addresses: string[], options: { at?: number } = {}): Promise<boolean> {
   const at = options.at ?? store.now();
-  return store.transaction(() => {
-    const row = store.statement<[number], { ip_addresses: string }>('SELECT ip_addresses FROM devices WHERE id = ?').get(deviceId);
+  return await store.transaction(async () => {
+    const row = await store.statement<[number], { ip_addresses: string }>('SELECT ip_addresses FROM devices WHERE id = ?').get(deviceId);
     if (!row) throw new StoreError('NOT_FOUND', `device ${deviceId} not found`);
     const old = JSON.parse(row.ip_addresses) as string[];
     if (old.length === addresses.length && old.every((ip, i) => ip === addresses[i])) return false;
-    store.statement('UPDATE devices SET ip_addresses = ?, ip = ? WHERE id = ?').run(JSON.stringify(addresses), addresses[0] ?? null, deviceId);
-    store
+    await store.statement('UPDATE devices SET ip_addresses = ?, ip = ? WHERE id = ?').run(JSON.stringify(addresses), addresses[0] ?? null, deviceId);
+    await store
       .statement(`INSERT INTO device_events (device_id, timestamp, type, details) VALUES (?, ?, 'IP_CHANGE', ?)`)
       .run(deviceId, at, JSON.stringify({ new_ip: addresses, old_ip: old }));
     return true;
   });
 }
 
-export function listAgentEvents(store: Store, agentId: number, window: { from: number; to: number }): AgentEvent[] {
-  return store
+export async function listAgentEvents(store: Store, agentId: number, window: { from: number; to: number }): Promise<AgentEvent[]> {
+  return await store
     .statement<[number, number, number], AgentEvent>(
       'SELECT timestamp, type FROM agent_events WHERE agent_id = ? AND timestamp BETWEEN ? AND ? ORDER BY timestamp, id',
     )
     .all(agentId, window.from, window.to);
 }
 
-export function listDeviceEvents(store: Store, deviceId: number, window: { from: number; to: number }): DeviceEvent[] {
-  return store
+export async function listDeviceEvents(store: Store, deviceId: number, window: { from: number; to: number }): Promise<DeviceEvent[]> {
+  return (await store
     .statement<[number, number, number], { timestamp: number; type: DeviceEventType; details: string | null }>(
       'SELECT timestamp, type, details FROM device_events WHERE device_id = ? AND timestamp BETWEEN ? AND ? ORDER BY timestamp, id',
     )
-    .all(deviceId, window.from, window.to)
+    .all(deviceId, window.from, window.to))
     .map((row) => ({ timestamp: row.timestamp, type: row.type, details: row.details ? (JSON.parse(row.details) as DeviceEvent['details']) : null }));
 }
 
@@ -178,30 +178,30 @@ function initialState(before: boolean | undefined, firstAfter: boolean | undefin
 
 const AGENT_UP: Record<AgentEventType, boolean> = { UP: true, CONNECTION_RECOVERED: true, DOWN: false, CONNECTION_LOST: false };
 
-export function agentUptime(store: Store, agentId: number, window: { from: number; to: number }): Uptime {
-  const agent = store
+export async function agentUptime(store: Store, agentId: number, window: { from: number; to: number }): Promise<Uptime> {
+  const agent = await store
     .statement<[number], { creation_time: number; status: AgentStatus }>('SELECT creation_time, status FROM agents WHERE id = ?')
     .get(agentId);
   if (!agent) throw new StoreError('NOT_FOUND', `agent ${agentId} not found`);
-  const nearest = (sql: string) => store.statement<[number, number], { type: AgentEventType }>(sql).get(agentId, window.from)?.type;
-  const before = nearest('SELECT type FROM agent_events WHERE agent_id = ? AND timestamp < ? ORDER BY timestamp DESC, id DESC LIMIT 1');
-  const after = nearest('SELECT type FROM agent_events WHERE agent_id = ? AND timestamp >= ? ORDER BY timestamp, id LIMIT 1');
-  const within = listAgentEvents(store, agentId, window).map((e) => ({ timestamp: e.timestamp, up: AGENT_UP[e.type] }));
+  const nearest = async (sql: string) => (await store.statement<[number, number], { type: AgentEventType }>(sql).get(agentId, window.from))?.type;
+  const before = await nearest('SELECT type FROM agent_events WHERE agent_id = ? AND timestamp < ? ORDER BY timestamp DESC, id DESC LIMIT 1');
+  const after = await nearest('SELECT type FROM agent_events WHERE agent_id = ? AND timestamp >= ? ORDER BY timestamp, id LIMIT 1');
+  const within = (await listAgentEvents(store, agentId, window)).map((e) => ({ timestamp: e.timestamp, up: AGENT_UP[e.type] }));
   const initiallyUp = initialState(before && AGENT_UP[before], after && AGENT_UP[after], agent.status === 'ONLINE');
   return computeUptime(initiallyUp, within, window, agent.creation_time);
 }
 
-export function deviceUptime(store: Store, deviceId: number, window: { from: number; to: number }): Uptime {
-  const device = store
+export async function deviceUptime(store: Store, deviceId: number, window: { from: number; to: number }): Promise<Uptime> {
+  const device = await store
     .statement<[number], { first_seen_on: number; status: DeviceStatus }>('SELECT first_seen_on, status FROM devices WHERE id = ?')
     .get(deviceId);
   if (!device) throw new StoreError('NOT_FOUND', `device ${deviceId} not found`);
-  const nearest = (sql: string) => store.statement<[number, number], { type: 'UP' | 'DOWN' }>(sql).get(deviceId, window.from)?.type;
-  const before = nearest(
+  const nearest = async (sql: string) => (await store.statement<[number, number], { type: 'UP' | 'DOWN' }>(sql).get(deviceId, window.from))?.type;
+  const before = await nearest(
     `SELECT type FROM device_events WHERE device_id = ? AND type IN ('UP', 'DOWN') AND timestamp < ? ORDER BY timestamp DESC, id DESC LIMIT 1`,
   );
-  const after = nearest(`SELECT type FROM device_events WHERE device_id = ? AND type IN ('UP', 'DOWN') AND timestamp >= ? ORDER BY timestamp, id LIMIT 1`);
-  const within = listDeviceEvents(store, deviceId, window)
+  const after = await nearest(`SELECT type FROM device_events WHERE device_id = ? AND type IN ('UP', 'DOWN') AND timestamp >= ? ORDER BY timestamp, id LIMIT 1`);
+  const within = (await listDeviceEvents(store, deviceId, window))
     .filter((e) => e.type === 'UP' || e.type === 'DOWN')
     .map((e) => ({ timestamp: e.timestamp, up: e.type === 'UP' }));
   const initiallyUp = initialState(before && before === 'UP', after && after === 'UP', device.status === 'ONLINE');

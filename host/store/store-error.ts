@@ -7,6 +7,8 @@ export type StoreErrorCode =
   | 'SECRET_KEY_MISMATCH'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  /** A result for a slot that already has one (scale-out's write rule): refused, nothing written. */
+  | 'DUPLICATE_RUN'
   | 'INVALID';
 
 export class StoreError extends Error {

@@ -12,6 +12,7 @@ import { loadBetterSqlite3, openDatabase } from './better-sqlite3.js';
 import { isPostgresUrl, postgresKysely, redactUrl, sqliteKysely, type PostgresPoolOptions, type SqlDialect, type StoreKysely } from './database.js';
 import { defaultDataDir, resolveStorePath } from './data-dir.js';
 import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './file-modes.js';
+import { DAY_MS, ensureHistoryPartitions } from './history-partitions.js';
 import { migrate } from './migrations.js';
 import { deriveKey, keyMatchesCheck, lockedSecretBox, makeCheck, makeSecretBox, type SecretBox } from './secret-box.js';
 import { SqlStatement, type SqlExecutor } from './sql-statement.js';
@@ -178,7 +179,9 @@ async function openPostgresStore(url: string, options: StoreOptions): Promise<St
     const client = await pool.connect();
     client.release();
     await migrate(kysely, 'postgres', shown);
-    return await unlocked(new Store(kysely, 'postgres', shown, lockedSecretBox, options.clock ?? Date.now), options);
+    const store = await unlocked(new Store(kysely, 'postgres', shown, lockedSecretBox, options.clock ?? Date.now), options);
+    await ensureHistoryPartitions(store, store.now() - DAY_MS, store.now() + 2 * DAY_MS);
+    return store;
   } catch (error) {
     await kysely.destroy().catch(() => {});
     if (error instanceof StoreError) throw error;

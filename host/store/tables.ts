@@ -25,29 +25,29 @@ interface DeviceTableDbRow {
 }
 
 /** Writes a table over the one of the same device, association and label (its id is kept). */
-export function writeDeviceTable(store: Store, deviceId: number, associationId: number | null, table: TableRecord, at: number = store.now()): number {
+export async function writeDeviceTable(store: Store, deviceId: number, associationId: number | null, table: TableRecord, at: number = store.now()): Promise<number> {
   const columns = JSON.stringify(table.columnHeaders);
   const rows = JSON.stringify(table.rows);
-  const existing = store
+  const existing = await store
     .statement<[number, number, string], { id: number }>(
-      'SELECT id FROM device_tables WHERE device_id = ? AND ifnull(association_id, 0) = ? AND label = ?',
+      'SELECT id FROM device_tables WHERE device_id = ? AND coalesce(association_id, 0) = ? AND label = ?',
     )
     .get(deviceId, associationId ?? 0, table.label);
   if (existing) {
-    store.statement('UPDATE device_tables SET columns = ?, rows = ?, update_time = ? WHERE id = ?').run(columns, rows, at, existing.id);
+    await store.statement('UPDATE device_tables SET columns = ?, rows = ?, update_time = ? WHERE id = ?').run(columns, rows, at, existing.id);
     return existing.id;
   }
-  const info = store
+  const info = await store
     .statement('INSERT INTO device_tables (device_id, association_id, label, columns, rows, update_time) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(deviceId, associationId, table.label, columns, rows, at);
-  return Number(info.lastInsertRowid);
+    .insert(deviceId, associationId, table.label, columns, rows, at);
+  return info;
 }
 
 /** A device's tables, by label. */
-export function listDeviceTables(store: Store, deviceId: number): DeviceTableRow[] {
-  return store
+export async function listDeviceTables(store: Store, deviceId: number): Promise<DeviceTableRow[]> {
+  return (await store
     .statement<[number], DeviceTableDbRow>('SELECT * FROM device_tables WHERE device_id = ? ORDER BY label, id')
-    .all(deviceId)
+    .all(deviceId))
     .map((row) => ({
       id: row.id,
       deviceId: row.device_id,

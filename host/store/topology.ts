@@ -12,9 +12,9 @@ export interface IpConflict {
 }
 
 /** Every address of the agent's devices (hidden ones too) that more than one device has. */
-export function listIpConflicts(store: Store, agentId: number): IpConflict[] {
+export async function listIpConflicts(store: Store, agentId: number): Promise<IpConflict[]> {
   const holders = new Map<string, DeviceRow[]>();
-  for (const device of listDevices(store, agentId, { showHidden: true })) {
+  for (const device of await listDevices(store, agentId, { showHidden: true })) {
     if (device.protocol !== 'IP') continue;
     const addresses = new Set([...(device.ip ? [device.ip] : []), ...device.ipAddresses]);
     for (const ip of addresses) holders.set(ip, [...(holders.get(ip) ?? []), device]);
@@ -36,9 +36,9 @@ export interface TopologyEdge {
  * the lowest address first), else the device at .1; every other device of the group is an
  * edge from the hub. A group without a hub has no edges, and neither do hubs of two groups.
  */
-export function networkTopology(store: Store, agentId: number): TopologyEdge[] {
+export async function networkTopology(store: Store, agentId: number): Promise<TopologyEdge[]> {
   const groups = new Map<number, Array<{ device: DeviceRow; address: number }>>();
-  for (const device of listDevices(store, agentId)) {
+  for (const device of await listDevices(store, agentId)) {
     const address = device.protocol === 'IP' && device.ip ? parseIpv4(device.ip) : null;
     if (address === null) continue;
     const network = networkOf(address, 24);

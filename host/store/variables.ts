@@ -2,6 +2,7 @@
 // is identified by its path within its device or agent, so its id stays the same across runs;
 // every write keeps the value it replaces as previous_value and, when the variable has
 // history, adds a sample to variable_history.
+import { dropHistoryBefore, ensureHistoryPartitions } from './history-partitions.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 
@@ -83,21 +84,22 @@ export interface VariableOwner {
  * Creates or updates one variable and records its history sample, at time `at`. Callers that
  * write several wrap this in one transaction and read the retention bound once (writeRunResult does).
  */
-export function writeVariable(
+export async function writeVariable(
   store: Store,
   owner: VariableOwner,
   write: VariableWrite,
   at: number = store.now(),
-  retention: number | null = historyRetentionMs(store),
-): number {
+  retention?: number | null,
+): Promise<number> {
+  if (retention === undefined) retention = await historyRetentionMs(store);
   const existing =
     owner.deviceId === null
-      ? store
+      ? await store
           .statement<[number, string], { id: number; value: string | null }>(
             'SELECT id, value FROM variables WHERE agent_id = ? AND device_id IS NULL AND path = ?',
           )
           .get(owner.agentId, write.path)
-      : store
+      : await store
           .statement<[number, string], { id: number; value: string | null }>('SELECT id, value FROM variables WHERE device_id = ? AND path = ?')
           .get(owner.deviceId, write.path);
   const hasHistory = write.hasHistory === false ? 0 : 1;
@@ -105,26 +107,28 @@ export function writeVariable(
   if (existing) {
     id = existing.id;
     // The association that wrote last owns the variable: deleting it deletes what it reports.
-    store
+    await store
       .statement(
         `UPDATE variables SET association_id = ?, label = ?, unit = ?, previous_value = ?, value = ?, value_type = ?,
            metric = ?, has_history = ?, value_update_time = ? WHERE id = ?`,
       )
       .run(owner.associationId ?? null, write.label ?? null, write.unit ?? null, existing.value, write.value, write.valueType ?? null, write.metric ?? null, hasHistory, at, id);
   } else {
-    const info = store
+    const info = await store
       .statement(
         `INSERT INTO variables (agent_id, device_id, association_id, path, label, unit, value, previous_value, value_type,
            metric, has_history, creation_time, value_update_time)
          VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
       )
-      .run(owner.agentId, owner.deviceId, owner.associationId ?? null, write.path, write.label ?? null, write.unit ?? null, write.value, write.valueType ?? null, write.metric ?? null, hasHistory, at, at);
-    id = Number(info.lastInsertRowid);
+      .insert(owner.agentId, owner.deviceId, owner.associationId ?? null, write.path, write.label ?? null, write.unit ?? null, write.value, write.valueType ?? null, write.metric ?? null, hasHistory, at, at);
+    id = info;
   }
   if (hasHistory) {
-    store.statement('INSERT INTO variable_history (variable_id, timestamp, value) VALUES (?, ?, ?)').run(id, at, write.value);
-    if (retention !== null) {
-      store.statement('DELETE FROM variable_history WHERE variable_id = ? AND timestamp < ?').run(id, at - retention);
+    await ensureHistoryPartitions(store, at);
+    await store.statement('INSERT INTO variable_history (variable_id, timestamp, value) VALUES (?, ?, ?)').run(id, at, write.value);
+    // Postgres drops whole days instead (history-partitions.ts): no delete per write.
+    if (retention !== null && store.dialect === 'sqlite') {
+      await store.statement('DELETE FROM variable_history WHERE variable_id = ? AND timestamp < ?').run(id, at - retention);
     }
   }
   return id;
@@ -134,16 +138,16 @@ export function writeVariable(
  * Sets one of the agent's own variables (device_id NULL), e.g. figures an agent reports
  * about itself. Answers the variable as stored.
  */
-export function setAgentVariable(store: Store, agentId: number, write: VariableWrite): VariableRow {
+export async function setAgentVariable(store: Store, agentId: number, write: VariableWrite): Promise<VariableRow> {
   if (!write.path) throw new StoreError('INVALID', 'an agent variable needs a non-empty path');
-  return store.transaction(() => {
-    const id = writeVariable(store, { agentId, deviceId: null }, write);
-    return getVariable(store, id)!;
+  return await store.transaction(async () => {
+    const id = await writeVariable(store, { agentId, deviceId: null }, write);
+    return (await getVariable(store, id))!;
   });
 }
 
-export function getVariable(store: Store, id: number): VariableRow | undefined {
-  const row = store.statement<[number], VariableDbRow>('SELECT * FROM variables WHERE id = ?').get(id);
+export async function getVariable(store: Store, id: number): Promise<VariableRow | undefined> {
+  const row = await store.statement<[number], VariableDbRow>('SELECT * FROM variables WHERE id = ?').get(id);
   return row ? variableFromDb(row) : undefined;
 }
 
@@ -223,21 +227,21 @@ function whereOf(scope: VariableScope, filters: VariableFilters): { sql: string;
  * A page of variables. Ties (and NULLs, which SQLite puts first in ascending order) are
  * broken by id, so pages never overlap or skip. Values are compared as text.
  */
-export function listVariables(store: Store, scope: VariableScope, query: VariableListQuery): VariableRow[] {
+export async function listVariables(store: Store, scope: VariableScope, query: VariableListQuery): Promise<VariableRow[]> {
   const where = whereOf(scope, query);
   const column = VARIABLE_SORT_COLUMNS[query.sortBy ?? 'id'];
   if (!column) throw new StoreError('INVALID', `cannot sort variables by "${query.sortBy}"`);
   const direction = query.direction === 'desc' ? 'DESC' : 'ASC';
   const order = column === 'id' ? `id ${direction}` : `${column} ${direction}, id ${direction}`;
-  return store
+  return (await store
     .statement<unknown[], VariableDbRow>(`SELECT * FROM variables WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
-    .all(...where.params, query.limit, query.offset)
+    .all(...where.params, query.limit, query.offset))
     .map(variableFromDb);
 }
 
-export function countVariables(store: Store, scope: VariableScope, filters: VariableFilters): number {
+export async function countVariables(store: Store, scope: VariableScope, filters: VariableFilters): Promise<number> {
   const where = whereOf(scope, filters);
-  return store.statement<unknown[], { n: number }>(`SELECT count(*) AS n FROM variables WHERE ${where.sql}`).get(...where.params)!.n;
+  return (await store.statement<unknown[], { n: number }>(`SELECT count(*) AS n FROM variables WHERE ${where.sql}`).get(...where.params))!.n;
 }
 
 // ---- history -------------------------------------------------------------------------
@@ -248,8 +252,8 @@ export interface VariableSample {
 }
 
 /** The samples of a variable with from <= timestamp <= to, oldest first. */
-export function variableHistory(store: Store, variableId: number, from: number, to: number): VariableSample[] {
-  return store
+export async function variableHistory(store: Store, variableId: number, from: number, to: number): Promise<VariableSample[]> {
+  return await store
     .statement<[number, number, number], VariableSample>(
       'SELECT timestamp, value FROM variable_history WHERE variable_id = ? AND timestamp >= ? AND timestamp <= ? ORDER BY timestamp, rowid',
     )
@@ -266,29 +270,30 @@ const DAY_MS = 24 * 3600 * 1000;
  * Older samples of a variable are dropped when it is next written; pruneVariableHistory()
  * drops them all at once.
  */
-export function setHistoryRetention(store: Store, days: number | null): void {
+export async function setHistoryRetention(store: Store, days: number | null): Promise<void> {
   if (days === null) {
-    store.statement('DELETE FROM meta WHERE key = ?').run(RETENTION_KEY);
+    await store.statement('DELETE FROM meta WHERE key = ?').run(RETENTION_KEY);
     return;
   }
   if (!Number.isFinite(days) || days <= 0) throw new StoreError('INVALID', `history retention must be a positive number of days (got ${days})`);
-  store.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(RETENTION_KEY, String(days));
+  await store.statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(RETENTION_KEY, String(days));
 }
 
-export function historyRetentionDays(store: Store): number | null {
-  const row = store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(RETENTION_KEY);
+export async function historyRetentionDays(store: Store): Promise<number | null> {
+  const row = await store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(RETENTION_KEY);
   return row ? Number(row.value) : null;
 }
 
 /** The history retention bound in ms, or null for none. */
-export function historyRetentionMs(store: Store): number | null {
-  const days = historyRetentionDays(store);
+export async function historyRetentionMs(store: Store): Promise<number | null> {
+  const days = await historyRetentionDays(store);
   return days === null ? null : days * DAY_MS;
 }
 
 /** Drops every sample older than the retention bound; answers how many. */
-export function pruneVariableHistory(store: Store): number {
-  const retention = historyRetentionMs(store);
+export async function pruneVariableHistory(store: Store): Promise<number> {
+  const retention = await historyRetentionMs(store);
   if (retention === null) return 0;
-  return store.statement('DELETE FROM variable_history WHERE timestamp < ?').run(store.now() - retention).changes;
+  if (store.dialect === 'postgres') return dropHistoryBefore(store, store.now() - retention);
+  return (await store.statement('DELETE FROM variable_history WHERE timestamp < ?').run(store.now() - retention)).changes;
 }

@@ -6,6 +6,7 @@ import { marketplaceRoutes, type MarketplaceRoutesOptions } from '../../host/api
 import { MarketplaceClient } from '../../host/api/marketplace/client/index.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../host/api/monitoring/server.js';
 import { openStore, type Store } from '../../host/store/index.js';
+import { openTestStore } from './store.js';
 
 export const MARKET_KEY = 'market-key-1';
 
@@ -21,7 +22,7 @@ export async function startMarketplaceFixture(
   options: { start?: number; routes?: Omit<MarketplaceRoutesOptions, 'store' | 'apiKeys'> } = {},
 ): Promise<MarketplaceFixture> {
   const clock = { now: options.start ?? Date.UTC(2026, 0, 15, 12, 0, 0) };
-  const store = openStore({ path: ':memory:', clock: () => clock.now });
+  const store = await openTestStore({ clock: () => clock.now });
   const server = await startMonitoringServer({
     store,
     apiKeys: [MARKET_KEY],
@@ -33,7 +34,7 @@ export async function startMarketplaceFixture(
   afterAll(async () => {
     await client.close();
     await server.close();
-    store.close();
+    await store.close();
   });
   return { store, server, client, clock };
 }

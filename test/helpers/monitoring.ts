@@ -4,6 +4,7 @@ import type { Host } from '../../host/host.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../host/api/monitoring/server.js';
 import { MonitoringClient } from '../../host/api/monitoring/client/index.js';
 import { openStore, type Store } from '../../host/store/index.js';
+import { openTestStore } from './store.js';
 
 export const TEST_API_KEY = 'test-key-1';
 
@@ -25,13 +26,13 @@ export interface MonitoringFixtureOptions {
 /** Starts the server before the file's tests; stops it and closes the store after them. */
 export async function startMonitoringFixture(options: MonitoringFixtureOptions = {}): Promise<MonitoringFixture> {
   const clock = { now: options.start ?? Date.UTC(2026, 0, 15, 12, 0, 0) };
-  const store = openStore({ path: ':memory:', secretKey: options.secretKey === undefined ? 'test-secret' : options.secretKey, clock: () => clock.now });
+  const store = await openTestStore({ secretKey: options.secretKey === undefined ? 'test-secret' : options.secretKey, clock: () => clock.now });
   const server = await startMonitoringServer({ store, apiKeys: [TEST_API_KEY], host: options.host });
   const client = new MonitoringClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
   afterAll(async () => {
     await client.close();
     await server.close();
-    store.close();
+    await store.close();
   });
   return { store, server, client, clock };
 }

@@ -21,6 +21,7 @@ import { listDeviceRuns } from '../../host/store/runs.js';
 import { openStore, type Store } from '../../host/store/store.js';
 import { startDeviceServer, type DeviceServer } from '../helpers/device-server.js';
 import { alive, until } from './process-tree.js';
+import { openTestStore } from '../helpers/store.js';
 
 const API_KEY = 'process-agent-key';
 const PASSWORD = 'Ag3nt"pw\\with/+&=ß';
@@ -69,7 +70,7 @@ describe('P20-P24 the agent against hostile drivers', () => {
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'driverbox-process-agent-'));
     storeFile = path.join(dir, 'data', 'agent.db');
-    store = openStore({ path: storeFile, secretKey: 'process-agent-secret' });
+    store = await openStore({ path: storeFile, secretKey: 'process-agent-secret' });
     deviceServer = await startDeviceServer();
     internal = createServer((_req, res) => {
       internalHits++;
@@ -86,20 +87,20 @@ function get_status() {
     catch (e) { done(h + ': thrown ' + e.message); }
   });
 }`;
-    ids.agent = ensureLocalAgent(store).id;
-    const device = (name: string) => {
-      const id = createDevice(store, ids.agent, { displayName: name, ip: '127.0.0.1', portMap: { '80': deviceServer.port } }).id;
+    ids.agent = (await ensureLocalAgent(store)).id;
+    const device = async (name: string) => {
+      const id = (await createDevice(store, ids.agent, { displayName: name, ip: '127.0.0.1', portMap: { '80': deviceServer.port } })).id;
       ids.devices.push(id);
       return id;
     };
     const credentials = { username: USERNAME, password: PASSWORD };
-    ids.quick = createCustomDriver(store, { name: 'quick', code: QUICK }).id;
-    ids.slow = createCustomDriver(store, { name: 'slow', code: SLOW }).id;
-    ids.leaky = createCustomDriver(store, { name: 'leaky', code: LEAKY }).id;
-    ids.reader = createCustomDriver(store, { name: 'reader', code: READER }).id;
+    ids.quick = (await createCustomDriver(store, { name: 'quick', code: QUICK })).id;
+    ids.slow = (await createCustomDriver(store, { name: 'slow', code: SLOW })).id;
+    ids.leaky = (await createCustomDriver(store, { name: 'leaky', code: LEAKY })).id;
+    ids.reader = (await createCustomDriver(store, { name: 'reader', code: READER })).id;
     // Scheduled at start: the leaky and the reading driver, each on a device of its own.
-    createAssociation(store, { customDriverId: ids.leaky, agentId: ids.agent, deviceId: device('leaky-box'), credentials });
-    createAssociation(store, { customDriverId: ids.reader, agentId: ids.agent, deviceId: device('reader-box'), credentials });
+    await createAssociation(store, { customDriverId: ids.leaky, agentId: ids.agent, deviceId: await device('leaky-box'), credentials });
+    await createAssociation(store, { customDriverId: ids.reader, agentId: ids.agent, deviceId: await device('reader-box'), credentials });
     agent = createAgent({
       store,
       scheduler: { jitterMs: 0 },
@@ -118,7 +119,7 @@ function get_status() {
   afterAll(async () => {
     await client?.close();
     await agent?.stop({ graceMs: 0 });
-    store?.close();
+    await store?.close();
     await deviceServer?.close();
     await new Promise<void>((resolve) => internal.close(() => resolve()));
     rmSync(dir, { recursive: true, force: true });
@@ -133,7 +134,7 @@ function get_status() {
 
   /** An association of `driverId` on a new device, made through the API; its first run is scheduled at once. */
   async function apply(driverId: number, name: string): Promise<number> {
-    const deviceId = createDevice(store, ids.agent, { displayName: name, ip: '127.0.0.1', portMap: { '80': deviceServer.port } }).id;
+    const deviceId = (await createDevice(store, ids.agent, { displayName: name, ip: '127.0.0.1', portMap: { '80': deviceServer.port } })).id;
     await client.createCustomDriverAssociation(driverId, ids.agent, deviceId, { credentials: { username: USERNAME, password: PASSWORD } });
     await client.createCustomDriverAssociation(ids.quick, ids.agent, deviceId, { credentials: { username: USERNAME, password: PASSWORD } });
     return deviceId;
@@ -142,7 +143,7 @@ function get_status() {
   it('P20 a scheduled driver that logs and posts its password: the run record, the API, /metrics and the store file hold *** only', async () => {
     const run = finished.find((r) => r.name.startsWith('leaky@'))!;
     expect(run.result.status, run.result.message ?? '').toBe('success');
-    const stored = listDeviceRuns(store, run.deviceId, 5);
+    const stored = await listDeviceRuns(store, run.deviceId, 5);
     const record = JSON.stringify(stored);
     expect(record).toContain('plain ***');
     expectNoSecret(record, 'the run record');
@@ -179,7 +180,7 @@ function get_status() {
     expect(Date.now() - stoppedAt).toBeLessThan(1_500 + MARGIN_MS + 1_500);
     expect(run.result).toMatchObject({ status: 'failure', errorType: 'TIMEOUT_ERROR', limitExceeded: 'timeout' });
     expect(run.result.message).toContain(`deadline of 1500 ms plus ${MARGIN_MS} ms: the sandbox process (pid ${wedged}) was wedged and was killed`);
-    expect(listDeviceRuns(store, deviceId, 5).some((r) => r.errorType === 'TIMEOUT_ERROR')).toBe(true);
+    expect((await listDeviceRuns(store, deviceId, 5)).some((r) => r.errorType === 'TIMEOUT_ERROR')).toBe(true);
     await until(() => !alive(wedged), 'the wedged child to be gone');
     await until(() => agent.stats().sandbox?.state === 'ready', 'the new child');
     const sandbox = agent.stats().sandbox!;
@@ -216,21 +217,21 @@ function get_status() {
 });
 
 describe('P24 the external-host policy of a stored driver', () => {
-  it('inventory drivers keep any host; others get the configured list, none by default; "*" is any host', () => {
-    const store = openStore({ path: ':memory:' });
-    const mine = createCustomDriver(store, { name: 'mine', code: QUICK }).id;
-    const uploaded = createCustomDriver(store, { name: 'uploaded', code: QUICK }).id;
-    writeOwnership(store, { devices: {}, drivers: { mine }, associations: {} });
-    expect(externalHostsFor(store, mine)).toBeUndefined();
-    expect(externalHostsFor(store, uploaded)).toEqual([]);
-    expect(externalHostsFor(store, uploaded, ['api.example.com'])).toEqual(['api.example.com']);
-    expect(externalHostsFor(store, uploaded, ['*'])).toBeUndefined();
+  it('inventory drivers keep any host; others get the configured list, none by default; "*" is any host', async () => {
+    const store = await openTestStore();
+    const mine = (await createCustomDriver(store, { name: 'mine', code: QUICK })).id;
+    const uploaded = (await createCustomDriver(store, { name: 'uploaded', code: QUICK })).id;
+    await writeOwnership(store, { devices: {}, drivers: { mine }, associations: {} });
+    expect(await externalHostsFor(store, mine)).toBeUndefined();
+    expect(await externalHostsFor(store, uploaded)).toEqual([]);
+    expect(await externalHostsFor(store, uploaded, ['api.example.com'])).toEqual(['api.example.com']);
+    expect(await externalHostsFor(store, uploaded, ['*'])).toBeUndefined();
     // The hosts the operator names are where redirects may lead, for every driver: "*" keeps any host reachable.
-    expect(externalHostsFor(store, mine, ['api.example.com'])).toEqual(['*', 'api.example.com']);
-    expect(externalHostsFor(store, uploaded, ['*', '*.example.com'])).toEqual(['*', '*.example.com']);
+    expect(await externalHostsFor(store, mine, ['api.example.com'])).toEqual(['*', 'api.example.com']);
+    expect(await externalHostsFor(store, uploaded, ['*', '*.example.com'])).toEqual(['*', '*.example.com']);
     // A later inventory that no longer lists it: the driver is treated as uploaded at once.
-    writeOwnership(store, { devices: {}, drivers: {}, associations: {} });
-    expect(externalHostsFor(store, mine)).toEqual([]);
-    store.close();
+    await writeOwnership(store, { devices: {}, drivers: {}, associations: {} });
+    expect(await externalHostsFor(store, mine)).toEqual([]);
+    await store.close();
   });
 });

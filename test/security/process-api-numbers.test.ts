@@ -12,11 +12,11 @@ import { startMonitoringFixture, TEST_API_KEY } from '../helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
 // Entities with id 1, so every operation gets past its 404s to the queries that page and filter.
-const agent = ensureLocalAgent(api.store);
-const device = createDevice(api.store, agent.id, { displayName: 'pdu', ip: '127.0.0.1' });
-const driver = createCustomDriver(api.store, { name: 'd', code: 'function validate() { D.success(); }\nfunction get_status() { D.success(); }\nfunction custom_1() { D.success(); }' });
-createAssociation(api.store, { customDriverId: driver.id, agentId: agent.id, deviceId: device.id });
-createTcpSensor(api.store, device.id, { port: 80, status: 'UP' });
+const agent = await ensureLocalAgent(api.store);
+const device = await createDevice(api.store, agent.id, { displayName: 'pdu', ip: '127.0.0.1' });
+const driver = await createCustomDriver(api.store, { name: 'd', code: 'function validate() { D.success(); }\nfunction get_status() { D.success(); }\nfunction custom_1() { D.success(); }' });
+await createAssociation(api.store, { customDriverId: driver.id, agentId: agent.id, deviceId: device.id });
+await createTcpSensor(api.store, device.id, { port: 80, status: 'UP' });
 
 interface Parameter {
   name: string;

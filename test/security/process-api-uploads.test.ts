@@ -9,7 +9,7 @@ import { ensureLocalAgent } from '../../host/store/agents.js';
 import { startMonitoringFixture, TEST_API_KEY } from '../helpers/monitoring.js';
 
 const api = await startMonitoringFixture();
-const agent = ensureLocalAgent(api.store);
+const agent = await ensureLocalAgent(api.store);
 
 async function post(path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown>; ms: number }> {
   const started = performance.now();

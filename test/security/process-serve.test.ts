@@ -72,13 +72,13 @@ interface Setup {
   deviceId: number;
 }
 
-function seed(devicePort = 9): Setup {
+async function seed(devicePort = 9): Promise<Setup> {
   const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-process-serve-'));
   const storeFile = path.join(dir, 'data', 'store.db');
-  const store = openStore({ path: storeFile, secretKey: SECRET_KEY });
-  const agentId = ensureLocalAgent(store).id;
-  const deviceId = createDevice(store, agentId, { displayName: 'pdu', ip: '127.0.0.1', portMap: { '80': devicePort } }).id;
-  store.close();
+  const store = await openStore({ path: storeFile, secretKey: SECRET_KEY });
+  const agentId = (await ensureLocalAgent(store)).id;
+  const deviceId = (await createDevice(store, agentId, { displayName: 'pdu', ip: '127.0.0.1', portMap: { '80': devicePort } })).id;
+  await store.close();
   return { dir, storeFile, agentId, deviceId };
 }
 
@@ -113,8 +113,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => device.server.close(() => resolve()));
 });
 
-describe('P10-P14 driverbox serve against hostile drivers', () => {
-  const setup = seed((device.server.address() as AddressInfo).port);
+describe('P10-P14 driverbox serve against hostile drivers', async () => {
+  const setup = await seed((device.server.address() as AddressInfo).port);
   let running: ServeProcess;
   let client: MonitoringClient;
   const ids: Record<string, number> = {};
@@ -260,7 +260,7 @@ function get_status() {
 
 describe('P16 --external-hosts widens the policy for API drivers', () => {
   it('a listed host is reached, one not listed is not', async () => {
-    const setup = seed();
+    const setup = await seed();
     const internal = createServer((_req, res) => res.end('LISTED-SERVICE'));
     await new Promise<void>((resolve) => internal.listen(0, '127.0.0.1', resolve));
     const port = (internal.address() as AddressInfo).port;

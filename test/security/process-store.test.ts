@@ -18,6 +18,7 @@ import { MASK, SecretMask } from '../../host/store/run-secrets.js';
 import { listDeviceRuns } from '../../host/store/runs.js';
 import { openStore } from '../../host/store/store.js';
 import { listDeviceTables } from '../../host/store/tables.js';
+import { openTestStore } from '../helpers/store.js';
 
 const PASSWORD = 'p"w\\x/+y é&z=';
 const USER = 'admin-user';
@@ -106,20 +107,20 @@ describe('P30 masking a run result', () => {
 });
 
 describe('P31 writeRunResult and reportRun store no credential', () => {
-  it('P31 a result holding the stored password in every form is written with *** (runs, variables, tables, activity)', () => {
+  it('P31 a result holding the stored password in every form is written with *** (runs, variables, tables, activity)', async () => {
     const file = path.join(tempDir(), 'data', 'masked.db');
-    const store = openStore({ path: file, secretKey: 'store-secret' });
-    const agent = ensureLocalAgent(store);
-    const device = createDevice(store, agent.id, { displayName: 'd', ip: '127.0.0.1' });
-    setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: USER, password: PASSWORD });
+    const store = await openStore({ path: file, secretKey: 'store-secret' });
+    const agent = await ensureLocalAgent(store);
+    const device = await createDevice(store, agent.id, { displayName: 'd', ip: '127.0.0.1' });
+    await setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: USER, password: PASSWORD });
     for (const leaked of Object.values(leaks(PASSWORD))) {
-      writeRunResult(store, { agentId: agent.id, deviceId: device.id, driverName: 'leaky.js' }, result(leaked));
+      await writeRunResult(store, { agentId: agent.id, deviceId: device.id, driverName: 'leaky.js' }, result(leaked));
     }
-    const runs = JSON.stringify(listDeviceRuns(store, device.id, 50));
-    const tables = JSON.stringify(listDeviceTables(store, device.id));
+    const runs = JSON.stringify(await listDeviceRuns(store, device.id, 50));
+    const tables = JSON.stringify(await listDeviceTables(store, device.id));
     expect(runs).toContain('log ***');
     expect(tables).toMatch(/cell [A-Za-z0-9+/=]*\*\*\*/);
-    store.close();
+    await store.close();
     const bytes = [file, `${file}-wal`].map((f) => { try { return readFileSync(f).toString('latin1'); } catch { return ''; } }).join('');
     for (const [name, form] of Object.entries(leaks(PASSWORD))) {
       if (name.startsWith('inside')) continue;
@@ -127,31 +128,31 @@ describe('P31 writeRunResult and reportRun store no credential', () => {
     }
   });
 
-  it('P32 `driverbox run --report` masks the credentials given for the run (they are in no store)', () => {
-    const store = openStore({ path: ':memory:' });
-    const reported = reportRun(store, { device: { ip: '10.0.0.9' }, driverName: 'x.js', result: result(`${PASSWORD} / ${USER}`), secrets: [USER, PASSWORD] });
-    const text = JSON.stringify(listDeviceRuns(store, reported.deviceId));
+  it('P32 `driverbox run --report` masks the credentials given for the run (they are in no store)', async () => {
+    const store = await openTestStore();
+    const reported = await reportRun(store, { device: { ip: '10.0.0.9' }, driverName: 'x.js', result: result(`${PASSWORD} / ${USER}`), secrets: [USER, PASSWORD] });
+    const text = JSON.stringify(await listDeviceRuns(store, reported.deviceId));
     expect(text).not.toContain(JSON.stringify(PASSWORD).slice(1, -1));
     expect(text).not.toContain(USER);
     expect(text).toContain('log *** / ***');
-    store.close();
+    await store.close();
   });
 });
 
 describe('P33-P34 store files are private', () => {
   const mode = (file: string) => statSync(file).mode & 0o777;
 
-  it('P33 a new store: folder 0700, database, -wal and -shm 0600', () => {
+  it('P33 a new store: folder 0700, database, -wal and -shm 0600', async () => {
     const file = path.join(tempDir(), 'new', 'nested', 'store.db');
-    const store = openStore({ path: file });
-    ensureLocalAgent(store);
+    const store = await openStore({ path: file });
+    await ensureLocalAgent(store);
     expect(mode(path.dirname(file))).toBe(0o700);
     expect(mode(path.dirname(path.dirname(file)))).toBe(0o700);
     for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f), f).toBe(0o600);
-    store.close();
+    await store.close();
   });
 
-  it('P34 a store an older version left 0644 is tightened when opened; an existing folder of the user is left alone', () => {
+  it('P34 a store an older version left 0644 is tightened when opened; an existing folder of the user is left alone', async () => {
     const dir = tempDir();
     chmodSync(dir, 0o755);
     const file = path.join(dir, 'old.db');
@@ -161,11 +162,11 @@ describe('P33-P34 store files are private', () => {
     old.close();
     writeFileSync(`${file}-wal`, '');
     for (const f of [file, `${file}-wal`]) chmodSync(f, 0o644);
-    const store = openStore({ path: file });
-    ensureLocalAgent(store);
+    const store = await openStore({ path: file });
+    await ensureLocalAgent(store);
     for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(mode(f), f).toBe(0o600);
     expect(mode(dir)).toBe(0o755);
-    store.close();
+    await store.close();
   });
 
   it('P34 the data folder and the key files made in it are private; an open data folder is tightened', () => {

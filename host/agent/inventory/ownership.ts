@@ -13,21 +13,24 @@ export interface InventoryOwnership {
   associations: Record<string, number>;
 }
 
-export function readOwnership(store: Store): InventoryOwnership {
-  const row = store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
+export async function readOwnership(store: Store): Promise<InventoryOwnership> {
+  const row = await store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
   const saved = row ? (JSON.parse(row.value) as Partial<InventoryOwnership>) : {};
-  const exists = (table: string, id: number) => !!store.statement(`SELECT 1 FROM ${table} WHERE id = ?`).get(id);
-  const keep = <T>(entries: Record<string, T> | undefined, table: string, idOf: (v: T) => number): Record<string, T> =>
-    Object.fromEntries(Object.entries(entries ?? {}).filter(([, v]) => exists(table, idOf(v))));
+  const exists = async (table: string, id: number) => !!await store.statement(`SELECT 1 FROM ${table} WHERE id = ?`).get(id);
+  const keep = async <T>(entries: Record<string, T> | undefined, table: string, idOf: (v: T) => number): Promise<Record<string, T>> => {
+    const kept: Record<string, T> = {};
+    for (const [key, v] of Object.entries(entries ?? {})) if (await exists(table, idOf(v))) kept[key] = v;
+    return kept;
+  };
   return {
-    devices: keep(saved.devices, 'devices', (v) => v.id),
-    drivers: keep(saved.drivers, 'custom_drivers', (v) => v),
-    associations: keep(saved.associations, 'custom_driver_associations', (v) => v),
+    devices: await keep(saved.devices, 'devices', (v) => v.id),
+    drivers: await keep(saved.drivers, 'custom_drivers', (v) => v),
+    associations: await keep(saved.associations, 'custom_driver_associations', (v) => v),
   };
 }
 
-export function writeOwnership(store: Store, ownership: InventoryOwnership): void {
-  store.statement('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(META_KEY, JSON.stringify(ownership));
+export async function writeOwnership(store: Store, ownership: InventoryOwnership): Promise<void> {
+  await store.statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(META_KEY, JSON.stringify(ownership));
 }
 
 let lastDriverIds: { raw: string; ids: ReadonlySet<number> } | null = null;
@@ -36,8 +39,8 @@ let lastDriverIds: { raw: string; ids: ReadonlySet<number> } | null = null;
  * Ids of the drivers the inventory made (the operator's own code), read per run to choose a
  * run's external-host policy: cached on the stored text, so an unchanged inventory is parsed once.
  */
-export function inventoryDriverIds(store: Store): ReadonlySet<number> {
-  const row = store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
+export async function inventoryDriverIds(store: Store): Promise<ReadonlySet<number>> {
+  const row = await store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
   if (!row) return new Set();
   if (lastDriverIds?.raw !== row.value) {
     const drivers = (JSON.parse(row.value) as Partial<InventoryOwnership>).drivers ?? {};
@@ -47,8 +50,8 @@ export function inventoryDriverIds(store: Store): ReadonlySet<number> {
 }
 
 /** Is this entity one the inventory made? (The API may use it to explain a refusal.) */
-export function isInventoryOwned(store: Store, kind: 'device' | 'driver' | 'association', id: number): boolean {
-  const o = readOwnership(store);
+export async function isInventoryOwned(store: Store, kind: 'device' | 'driver' | 'association', id: number): Promise<boolean> {
+  const o = await readOwnership(store);
   if (kind === 'device') return Object.values(o.devices).some((d) => d.id === id);
   return Object.values(kind === 'driver' ? o.drivers : o.associations).includes(id);
 }

@@ -52,10 +52,10 @@ export interface InventorySyncResult {
 
 const emptyChanges = (): ChangeSet => ({ added: [], updated: [], removed: [] });
 
-export function syncInventory(store: Store, inventory: Inventory): InventorySyncResult {
-  return store.transaction(() => {
-    const agentId = ensureLocalAgent(store).id;
-    const owned = readOwnership(store);
+export async function syncInventory(store: Store, inventory: Inventory): Promise<InventorySyncResult> {
+  return await store.transaction(async () => {
+    const agentId = (await ensureLocalAgent(store)).id;
+    const owned = await readOwnership(store);
     const result: InventorySyncResult = {
       agentId,
       devices: emptyChanges(),
@@ -68,24 +68,24 @@ export function syncInventory(store: Store, inventory: Inventory): InventorySync
     const next: InventoryOwnership = { devices: {}, drivers: {}, associations: {} };
     const where = inventory.file ?? null;
 
-    for (const d of inventory.drivers) next.drivers[d.name] = guard(where, `drivers "${d.name}"`, () => syncDriver(store, d, owned, result.drivers));
-    for (const d of inventory.devices) next.devices[d.name] = guard(where, `devices "${d.name}"`, () => syncDevice(store, agentId, d, owned, result.devices));
+    for (const d of inventory.drivers) next.drivers[d.name] = await guard(where, `drivers "${d.name}"`, async () => await syncDriver(store, d, owned, result.drivers));
+    for (const d of inventory.devices) next.devices[d.name] = await guard(where, `devices "${d.name}"`, async () => await syncDevice(store, agentId, d, owned, result.devices));
     for (const a of inventory.associations) {
       const key = associationKey(a);
       const driverId = next.drivers[a.driver]!;
       const deviceId = next.devices[a.device]!.id;
-      const id = guard(where, `associations "${key}"`, () => syncAssociation(store, agentId, a, driverId, deviceId, owned, result.associations));
+      const id = await guard(where, `associations "${key}"`, async () => await syncAssociation(store, agentId, a, driverId, deviceId, owned, result.associations));
       next.associations[key] = id;
       result.scheduled.push({ id, name: key, driverId, deviceId, samplePeriod: a.samplePeriod, actions: [...a.actions], enabled: a.enabled });
     }
 
-    removeUnlisted(store, agentId, owned, next, result);
-    writeOwnership(store, next);
+    await removeUnlisted(store, agentId, owned, next, result);
+    await writeOwnership(store, next);
 
     const touched = new Set([...result.associations.added, ...result.associations.updated].map((a) => a.id));
     const updatedDrivers = new Set(result.drivers.updated.map((d) => d.id));
     const updatedDevices = new Set(result.devices.updated.map((d) => d.id));
-    for (const a of listAssociations(store, agentId)) {
+    for (const a of await listAssociations(store, agentId)) {
       if (updatedDrivers.has(a.customDriverId) || updatedDevices.has(a.deviceId)) touched.add(a.id);
     }
     result.reschedule = [...touched].sort((x, y) => x - y);
@@ -95,9 +95,9 @@ export function syncInventory(store: Store, inventory: Inventory): InventorySync
 }
 
 /** Store refusals name ids; say which inventory entry they are about. */
-function guard<T>(file: string | null, what: string, fn: () => T): T {
+async function guard<T>(file: string | null, what: string, fn: () => Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (error) {
     if (error instanceof StoreError) throw new InventoryError(file, [`${what}: ${error.message}`]);
     throw error;
@@ -120,20 +120,20 @@ function sameDriver(row: CustomDriverRow, d: InventoryDriver): boolean {
   return row.source === d.source && row.description === d.description && normal(stored) === normal(d.parameters);
 }
 
-function syncDriver(store: Store, d: InventoryDriver, owned: InventoryOwnership, changes: ChangeSet): number {
+async function syncDriver(store: Store, d: InventoryDriver, owned: InventoryOwnership, changes: ChangeSet): Promise<number> {
   const id = owned.drivers[d.name];
   if (id !== undefined) {
-    if (!sameDriver(getCustomDriver(store, id)!, d)) {
-      updateCustomDriver(store, id, driverDefinition(d));
+    if (!sameDriver((await getCustomDriver(store, id))!, d)) {
+      await updateCustomDriver(store, id, driverDefinition(d));
       changes.updated.push({ name: d.name, id });
     }
     return id;
   }
-  const taken = findCustomDriverByName(store, d.name);
+  const taken = await findCustomDriverByName(store, d.name);
   if (taken) {
     throw new StoreError('CONFLICT', `the library already has a driver named "${d.name}" (id ${taken.id}) made through the API; rename one of them`);
   }
-  const created = createCustomDriver(store, driverDefinition(d));
+  const created = await createCustomDriver(store, driverDefinition(d));
   changes.added.push({ name: d.name, id: created.id });
   return created.id;
 }
@@ -150,53 +150,53 @@ function sameAddress(row: DeviceRow, d: InventoryDevice): boolean {
   );
 }
 
-function syncDevice(store: Store, agentId: number, d: InventoryDevice, owned: InventoryOwnership, changes: ChangeSet): { id: number; credentials: boolean } {
+async function syncDevice(store: Store, agentId: number, d: InventoryDevice, owned: InventoryOwnership, changes: ChangeSet): Promise<{ id: number; credentials: boolean }> {
   const mine = owned.devices[d.name];
   let id: number;
   let updated = false;
   if (mine) {
     id = mine.id;
-    const row = getDevice(store, agentId, id)!;
+    const row = (await getDevice(store, agentId, id))!;
     if (!sameAddress(row, d)) {
       const details: Record<string, string> = { ...row.details };
       if (d.serial === null) delete details.serial;
       else details.serial = d.serial;
-      store
+      await store
         .statement('UPDATE devices SET display_name = ?, ip = ?, host_name = ?, port_map = ?, ip_addresses = ?, mac_address = ?, details = ? WHERE id = ?')
         .run(d.name, d.ip, d.host, JSON.stringify(d.portMap), JSON.stringify(d.ip ? [d.ip] : []), d.mac, JSON.stringify(details), id);
       updated = true;
     }
   } else {
-    const taken = store
+    const taken = await store
       .statement<[number, string], { id: number }>('SELECT id FROM devices WHERE agent_id = ? AND display_name = ? ORDER BY id LIMIT 1')
       .get(agentId, d.name);
     if (taken) throw new StoreError('CONFLICT', `the agent already has a device named "${d.name}" (id ${taken.id}) made through the API or a report; rename one of them`);
-    id = createDevice(store, agentId, {
+    id = (await createDevice(store, agentId, {
       displayName: d.name,
       ip: d.ip,
       hostName: d.host,
       portMap: d.portMap,
       macAddress: d.mac,
       details: d.serial === null ? {} : { serial: d.serial },
-    }).id;
+    })).id;
     changes.added.push({ name: d.name, id });
   }
   if (d.credentials) {
-    const current = getDeviceCredentials(store, id, [ASSOCIATION_CREDENTIAL_SCOPE]);
+    const current = await getDeviceCredentials(store, id, [ASSOCIATION_CREDENTIAL_SCOPE]);
     if (current?.username !== d.credentials.username || current.password !== d.credentials.password) {
-      setDeviceCredentials(store, id, ASSOCIATION_CREDENTIAL_SCOPE, d.credentials);
+      await setDeviceCredentials(store, id, ASSOCIATION_CREDENTIAL_SCOPE, d.credentials);
       updated = updated || !!mine;
     }
   } else if (mine?.credentials) {
     // Credentials the inventory set and now leaves out are removed; others (set through the API) stay.
-    store.statement('DELETE FROM device_credentials WHERE device_id = ? AND scope = ?').run(id, ASSOCIATION_CREDENTIAL_SCOPE);
+    await store.statement('DELETE FROM device_credentials WHERE device_id = ? AND scope = ?').run(id, ASSOCIATION_CREDENTIAL_SCOPE);
     updated = true;
   }
   if (d.snmp) {
     // Kept as the Public API keeps it; left alone when the inventory gives none (the API may have set it).
     const wanted = snmpSettingsToApi(d.snmp);
-    if (JSON.stringify(getSnmpAuthentication(store, id)) !== JSON.stringify(wanted)) {
-      setSnmpAuthentication(store, id, wanted);
+    if (JSON.stringify(await getSnmpAuthentication(store, id)) !== JSON.stringify(wanted)) {
+      await setSnmpAuthentication(store, id, wanted);
       updated = updated || !!mine;
     }
   }
@@ -205,8 +205,8 @@ function syncDevice(store: Store, agentId: number, d: InventoryDevice, owned: In
 }
 
 /** The values an association was given (not the defaults it falls back on), by parameter name. */
-function givenValues(store: Store, associationId: number): Record<string, unknown> {
-  const rows = store
+async function givenValues(store: Store, associationId: number): Promise<Record<string, unknown>> {
+  const rows = await store
     .statement<[number], { name: string; value: string | null }>(
       `SELECT p.name, ap.value FROM custom_driver_association_parameters ap JOIN custom_driver_parameters p ON p.id = ap.parameter_id
        WHERE ap.association_id = ? AND ap.value IS NOT NULL`,
@@ -217,7 +217,7 @@ function givenValues(store: Store, associationId: number): Record<string, unknow
 
 const sortedJson = (values: Record<string, unknown>) => JSON.stringify(Object.entries(values).sort(([a], [b]) => a.localeCompare(b)));
 
-function syncAssociation(
+async function syncAssociation(
   store: Store,
   agentId: number,
   a: InventoryAssociation,
@@ -225,43 +225,43 @@ function syncAssociation(
   deviceId: number,
   owned: InventoryOwnership,
   changes: ChangeSet,
-): number {
+): Promise<number> {
   const key = associationKey(a);
-  const driver = getCustomDriver(store, driverId)!;
+  const driver = (await getCustomDriver(store, driverId))!;
   const values = driver.parameters.map((p) => ({ parameterId: p.id, value: a.parameters[p.name] ?? null }));
   const status = a.enabled ? 'ENABLED' : 'DISABLED';
   // Inventory periods are any whole number of seconds (an agent may poll every 10 s), not only
   // the platform's list that createAssociation enforces, so period and status are set here.
-  const setPeriodAndStatus = (id: number) =>
-    store.statement('UPDATE custom_driver_associations SET sample_period = ?, status = ?, disabled_reason = NULL WHERE id = ?').run(a.samplePeriod, status, id);
+  const setPeriodAndStatus = async (id: number) =>
+    await store.statement('UPDATE custom_driver_associations SET sample_period = ?, status = ?, disabled_reason = NULL WHERE id = ?').run(a.samplePeriod, status, id);
   const id = owned.associations[key];
   if (id !== undefined) {
-    const row = store.statement<[number], { sample_period: number; status: string; custom_driver_id: number; device_id: number }>(
+    const row = (await store.statement<[number], { sample_period: number; status: string; custom_driver_id: number; device_id: number }>(
       'SELECT sample_period, status, custom_driver_id, device_id FROM custom_driver_associations WHERE id = ?',
-    ).get(id)!;
+    ).get(id))!;
     if (row.custom_driver_id === driverId && row.device_id === deviceId) {
-      const sameValues = sortedJson(givenValues(store, id)) === sortedJson(a.parameters);
-      if (!sameValues) updateAssociationParameters(store, driverId, id, values);
-      if (row.sample_period !== a.samplePeriod || row.status !== status) setPeriodAndStatus(id);
+      const sameValues = sortedJson(await givenValues(store, id)) === sortedJson(a.parameters);
+      if (!sameValues) await updateAssociationParameters(store, driverId, id, values);
+      if (row.sample_period !== a.samplePeriod || row.status !== status) await setPeriodAndStatus(id);
       if (!sameValues || row.sample_period !== a.samplePeriod || row.status !== status) changes.updated.push({ name: key, id });
       return id;
     }
   }
-  const existing = store
+  const existing = await store
     .statement<[number, number], { id: number }>('SELECT id FROM custom_driver_associations WHERE custom_driver_id = ? AND device_id = ?')
     .get(driverId, deviceId);
   if (existing) throw new StoreError('CONFLICT', `driver "${a.driver}" is already applied to device "${a.device}" through the API (association ${existing.id}); delete that association or this entry`);
-  if (driver.requiresCredentials && !hasDriverCredentials(store, deviceId)) {
+  if (driver.requiresCredentials && !await hasDriverCredentials(store, deviceId)) {
     throw new StoreError('CONFLICT', `driver "${a.driver}" uses the device's credentials and device "${a.device}" has none: give the device credentials`);
   }
-  const created = createAssociation(store, { customDriverId: driverId, agentId, deviceId, parameters: values.filter((v) => v.value !== null) });
-  setPeriodAndStatus(created.id);
+  const created = await createAssociation(store, { customDriverId: driverId, agentId, deviceId, parameters: values.filter((v) => v.value !== null) });
+  await setPeriodAndStatus(created.id);
   changes.added.push({ name: key, id: created.id });
   return created.id;
 }
 
-function associationName(store: Store, id: number): string {
-  const row = store
+async function associationName(store: Store, id: number): Promise<string> {
+  const row = await store
     .statement<[number], { driver: string; device: string }>(
       `SELECT d.name AS driver, v.display_name AS device FROM custom_driver_associations a
        JOIN custom_drivers d ON d.id = a.custom_driver_id JOIN devices v ON v.id = a.device_id WHERE a.id = ?`,
@@ -270,29 +270,29 @@ function associationName(store: Store, id: number): string {
   return row ? associationKey(row) : `association ${id}`;
 }
 
-function removeAssociations(store: Store, ids: number[], changes: ChangeSet): void {
+async function removeAssociations(store: Store, ids: number[], changes: ChangeSet): Promise<void> {
   for (const id of ids) {
-    const name = associationName(store, id);
-    if (store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(id).changes > 0) changes.removed.push({ name, id });
+    const name = await associationName(store, id);
+    if ((await store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(id)).changes > 0) changes.removed.push({ name, id });
   }
 }
 
-function removeUnlisted(store: Store, agentId: number, owned: InventoryOwnership, next: InventoryOwnership, result: InventorySyncResult): void {
+async function removeUnlisted(store: Store, agentId: number, owned: InventoryOwnership, next: InventoryOwnership, result: InventorySyncResult): Promise<void> {
   const keptAssociations = new Set(Object.values(next.associations));
-  removeAssociations(store, Object.values(owned.associations).filter((id) => !keptAssociations.has(id)), result.associations);
-  const idsWhere = (column: 'custom_driver_id' | 'device_id', value: number) =>
-    store.statement<[number], { id: number }>(`SELECT id FROM custom_driver_associations WHERE ${column} = ?`).all(value);
+  await removeAssociations(store, Object.values(owned.associations).filter((id) => !keptAssociations.has(id)), result.associations);
+  const idsWhere = async (column: 'custom_driver_id' | 'device_id', value: number) =>
+    await store.statement<[number], { id: number }>(`SELECT id FROM custom_driver_associations WHERE ${column} = ?`).all(value);
   for (const [name, id] of Object.entries(owned.drivers)) {
     if (next.drivers[name] === id) continue;
     // A driver cannot stay without its code source: associations made on it through the API go with it.
-    removeAssociations(store, idsWhere('custom_driver_id', id).map((r) => r.id), result.associations);
-    deleteCustomDriver(store, id);
+    await removeAssociations(store, (await idsWhere('custom_driver_id', id)).map((r) => r.id), result.associations);
+    await deleteCustomDriver(store, id);
     result.drivers.removed.push({ name, id });
   }
   for (const [name, { id }] of Object.entries(owned.devices)) {
     if (next.devices[name]?.id === id) continue;
-    removeAssociations(store, idsWhere('device_id', id).map((r) => r.id), result.associations);
-    deleteDevice(store, agentId, id);
+    await removeAssociations(store, (await idsWhere('device_id', id)).map((r) => r.id), result.associations);
+    await deleteDevice(store, agentId, id);
     result.devices.removed.push({ name, id });
   }
 }

@@ -68,13 +68,15 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  * come (created before the month's end and the month begun by now), oldest first. The
  * customer fields other than products are the account's current ones.
  */
-export function buildUsageReport(store: Store, year: number, month: number, marketplace: string): UsageReport {
+export async function buildUsageReport(store: Store, year: number, month: number, marketplace: string): Promise<UsageReport> {
   const now = store.now();
   const { from, end } = monthBounds(year, month);
-  const accounts = from <= now ? listMarketplaceAccountsCreatedBefore(store, end) : [];
+  const accounts = from <= now ? await listMarketplaceAccountsCreatedBefore(store, end) : [];
   const summary = zeroUsage();
-  const customers = accounts.map((account) => {
-    const billed = billedItems(getMarketplaceHistory(store, account.id), from, end);
+  const customers = [];
+  for (const account of accounts) {
+    customers.push(await (async () => {
+    const billed = billedItems(await getMarketplaceHistory(store, account.id), from, end);
     const products = zeroUsage();
     for (const key of PRODUCT_KEYS) {
       products[key].billed_items = billed[key];
@@ -91,7 +93,8 @@ export function buildUsageReport(store: Store, year: number, month: number, mark
       account_status: account.accountStatus,
       products,
     };
-  });
+    })());
+  }
   return {
     metadata: {
       billing_period: { from: iso(from), to: iso(end - 1) },

@@ -11,16 +11,16 @@ export function apiAccessDenied(agentId: number): ApiError {
   return new ApiError(403, 'API_ACCESS_DISABLED', `agent ${agentId} does not allow API access (access_right.api_enabled is false)`);
 }
 
-export function requireAgent(store: Store, agentId: number): AgentRow {
-  const agent = getAgent(store, agentId);
+export async function requireAgent(store: Store, agentId: number): Promise<AgentRow> {
+  const agent = await getAgent(store, agentId);
   if (!agent) throw notFound('agent', agentId);
   if (!agent.apiEnabled) throw apiAccessDenied(agentId);
   return agent;
 }
 
-export function requireDevice(store: Store, agentId: number, deviceId: number): DeviceRow {
-  requireAgent(store, agentId);
-  const device = getDevice(store, agentId, deviceId);
+export async function requireDevice(store: Store, agentId: number, deviceId: number): Promise<DeviceRow> {
+  await requireAgent(store, agentId);
+  const device = await getDevice(store, agentId, deviceId);
   if (!device) throw notFound('device', deviceId);
   return device;
 }

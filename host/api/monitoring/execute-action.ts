@@ -37,11 +37,11 @@ export function actionName(actionId: number): string {
 }
 
 /** Checks that the action can run, most general entity first; throws the ApiError that says why not. */
-export function planExecution(store: Store, request: ExecutionRequest): ExecutionPlan {
-  const device = requireDevice(store, request.agentId, request.deviceId);
-  const driver = getCustomDriver(store, request.customDriverId);
+export async function planExecution(store: Store, request: ExecutionRequest): Promise<ExecutionPlan> {
+  const device = await requireDevice(store, request.agentId, request.deviceId);
+  const driver = await getCustomDriver(store, request.customDriverId);
   if (!driver) throw notFound('custom driver', request.customDriverId);
-  const association = findAssociation(store, driver.id, device.id);
+  const association = await findAssociation(store, driver.id, device.id);
   if (!association) {
     throw new ApiError(
       404,
@@ -66,9 +66,9 @@ export function planExecution(store: Store, request: ExecutionRequest): Executio
  * device's credentials masked, so neither the answer nor what is stored holds them.
  */
 export async function runPlannedAction(store: Store, host: RunExecutor, plan: ExecutionPlan, externalHosts: readonly string[] = []): Promise<RunResult> {
-  const mask = maskFor(deviceSecrets(store, plan.device.id));
-  const request = buildRunRequest(store, plan);
-  const allowed = externalHostsFor(store, plan.driver.id, externalHosts);
+  const mask = maskFor(await deviceSecrets(store, plan.device.id));
+  const request = await buildRunRequest(store, plan);
+  const allowed = await externalHostsFor(store, plan.driver.id, externalHosts);
   if (allowed) request.externalHosts = allowed;
   try {
     return mask.result(await host.run(request));
@@ -101,9 +101,9 @@ export async function runAndRecord(store: Store, ctx: ApiContext, plan: Executio
     throw new ApiError(503, 'EXECUTION_UNAVAILABLE', `this server was started without a driver host, so it cannot run ${plan.action}`);
   }
   const result = await runPlannedAction(store, ctx.host, plan, ctx.externalHosts);
-  markAssociationRun(store, plan.association.id);
+  await markAssociationRun(store, plan.association.id);
   try {
-    writeRunResult(
+    await writeRunResult(
       store,
       { agentId: plan.device.agentId, deviceId: plan.device.id, customDriverId: plan.driver.id, associationId: plan.association.id, driverName: plan.driver.name, user: ctx.user },
       result,

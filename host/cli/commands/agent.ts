@@ -125,9 +125,9 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
   const config = serverConfigFromFlags(values, files.serverConfig, io);
   const say = values.quiet ? () => undefined : io.stdout;
 
-  const store = openStore({ path: config.storePath, secretKey: config.secretKey });
+  const store = await openStore({ path: config.storePath, secretKey: config.secretKey });
   // The config file's localAgent: the plan and access right of this agent in the API.
-  if (config.localAgent) setAgentAccess(store, ensureLocalAgent(store).id, config.localAgent);
+  if (config.localAgent) await setAgentAccess(store, (await ensureLocalAgent(store)).id, config.localAgent);
   const agent = createAgent({
     store,
     inventory: files.inventory,
@@ -181,7 +181,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     await prober.stop();
     await agent.stop({ graceMs: 0 });
-    store.close();
+    await store.close();
   }
 }
 

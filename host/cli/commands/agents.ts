@@ -75,9 +75,9 @@ function describeAgent(agent: AgentRow): string {
   return `agent ${agent.id} "${agent.displayName}": ${agent.enterprisePlan ? 'Enterprise' : 'standard'} plan, API ${agent.apiEnabled ? 'enabled' : 'disabled'}, ${access}`;
 }
 
-function openAgents(io: CliIo, storeFlag: string | undefined): Store {
+async function openAgents(io: CliIo, storeFlag: string | undefined): Promise<Store> {
   // Agents hold no secrets: no key is needed to list or change them.
-  return openStore({ path: resolveStorePath({ flag: storeFlag, env: io.env, cwd: io.cwd }), secretKey: null });
+  return await openStore({ path: resolveStorePath({ flag: storeFlag, env: io.env, cwd: io.cwd }), secretKey: null });
 }
 
 function noFlagsFor(sub: string, values: { json: boolean } & Record<string, unknown>, flags: readonly string[]): void {
@@ -85,8 +85,8 @@ function noFlagsFor(sub: string, values: { json: boolean } & Record<string, unkn
   if (given.length) throw new UsageError(`agents ${sub} takes no ${given.map((f) => `--${f}`).join(', ')}`);
 }
 
-function list(io: CliIo, store: Store, json: boolean): number {
-  const agents = listAgents(store);
+async function list(io: CliIo, store: Store, json: boolean): Promise<number> {
+  const agents = await listAgents(store);
   if (json) {
     io.stdout(JSON.stringify(agents.map((agent) => ({ ...agentRecord(agent), plan: agent.enterprisePlan ? 'enterprise' : 'standard' }))));
     return 0;
@@ -127,20 +127,20 @@ export async function agentsCommand(argv: string[], io: CliIo): Promise<number> 
   }
   if (sub === 'add' && positionals[0]!.trim() === '') throw new UsageError('agents add: the display name is empty');
 
-  const store = openAgents(io, values.store);
+  const store = await openAgents(io, values.store);
   try {
     if (sub === 'list') return list(io, store, values.json);
     if (sub === 'add') {
-      io.stdout(`added ${describeAgent(createAgentRecord(store, { displayName: positionals[0]!.trim(), ...change }))}`);
+      io.stdout(`added ${describeAgent(await createAgentRecord(store, { displayName: positionals[0]!.trim(), ...change }))}`);
       return 0;
     }
-    if (!getAgent(store, id)) {
+    if (!await getAgent(store, id)) {
       io.stderr(`driverbox agents set: the store ${store.path} has no agent ${id}; driverbox agents list shows them`);
       return 1;
     }
-    io.stdout(`changed ${describeAgent(setAgentAccess(store, id, change)!)}`);
+    io.stdout(`changed ${describeAgent((await setAgentAccess(store, id, change))!)}`);
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }

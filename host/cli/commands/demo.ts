@@ -57,16 +57,16 @@ Exit code: 0 every example succeeded, 1 one failed, 2 usage error.`;
 const DEMO_AGENT = 'driverbox demo';
 
 /** The demo's agent, under the Enterprise Plan (one an older demo made is moved to it). */
-function demoAgent(store: Store): AgentRow {
-  const agent = listAgents(store, { displayName: DEMO_AGENT }).find((a) => a.displayName === DEMO_AGENT);
-  if (!agent) return createAgentRecord(store, { displayName: DEMO_AGENT, enterprisePlan: true });
-  return agent.enterprisePlan ? agent : setAgentAccess(store, agent.id, { enterprisePlan: true })!;
+async function demoAgent(store: Store): Promise<AgentRow> {
+  const agent = (await listAgents(store, { displayName: DEMO_AGENT })).find((a) => a.displayName === DEMO_AGENT);
+  if (!agent) return await createAgentRecord(store, { displayName: DEMO_AGENT, enterprisePlan: true });
+  return agent.enterprisePlan ? agent : (await setAgentAccess(store, agent.id, { enterprisePlan: true }))!;
 }
 
 /** The example's device under the demo agent, made on first use (the simulator's port changes every run). */
-function demoDevice(store: Store, agentId: number, example: string): number {
+async function demoDevice(store: Store, agentId: number, example: string): Promise<number> {
   const name = `example ${example}`;
-  return (listDevices(store, agentId).find((d) => d.displayName === name) ?? createDevice(store, agentId, { displayName: name, ip: '127.0.0.1' })).id;
+  return ((await listDevices(store, agentId)).find((d) => d.displayName === name) ?? await createDevice(store, agentId, { displayName: name, ip: '127.0.0.1' })).id;
 }
 
 export const demoFlags = { store: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } as const;
@@ -79,16 +79,16 @@ export async function demoCommand(argv: string[], io: CliIo): Promise<number> {
   }
   if (positionals.length) throw new UsageError(`demo takes no arguments (got ${positionals.join(' ')})`);
   const storePath = resolveStorePath({ flag: values.store, env: io.env, cwd: io.cwd });
-  const store = openStore({ path: storePath });
+  const store = await openStore({ path: storePath });
   try {
     return await runExamples(io, store, storePath);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 async function runExamples(io: CliIo, store: Store, storePath: string): Promise<number> {
-  const agent = demoAgent(store);
+  const agent = await demoAgent(store);
   const root = examplesDir();
   const examples = readdirSync(root, { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(path.join(root, d.name, 'driver.js')) && existsSync(path.join(root, d.name, 'device.json')))
@@ -101,21 +101,21 @@ async function runExamples(io: CliIo, store: Store, storePath: string): Promise<
     const hosts = externalHosts(folder);
     const result = await runDriver({ path: path.join(folder, 'driver.js'), simulate: path.join(folder, 'device.json'), simulateHosts: hosts });
     if (result.status !== 'success') failed++;
-    writeRunResult(store, { agentId: agent.id, deviceId: demoDevice(store, agent.id, name), driverName: name, user: 'driverbox demo' }, result);
+    await writeRunResult(store, { agentId: agent.id, deviceId: await demoDevice(store, agent.id, name), driverName: name, user: 'driverbox demo' }, result);
     const where = ['device.json', ...Object.keys(hosts)].join(' + ');
     io.stdout(`${formatResult(result, `${name} · get_status · simulated: ${where}`, style)}\n`);
     // Configuration-management examples also back their device up (the history the API serves).
     if (listEntryPoints(readFileSync(path.join(folder, 'driver.js'), 'utf8')).some((e) => e.name === 'backup')) {
       const saved = await runDriver({ path: path.join(folder, 'driver.js'), simulate: path.join(folder, 'device.json'), simulateHosts: hosts, action: 'backup' });
       if (saved.status !== 'success' && result.status === 'success') failed++; // an example counts once
-      writeRunResult(store, { agentId: agent.id, deviceId: demoDevice(store, agent.id, name), driverName: name, user: 'driverbox demo' }, saved);
+      await writeRunResult(store, { agentId: agent.id, deviceId: await demoDevice(store, agent.id, name), driverName: name, user: 'driverbox demo' }, saved);
       io.stdout(`${formatResult(saved, `${name} · backup · simulated: ${where}`, style)}\n`);
     }
   }
   io.stdout(`${examples.length - failed} of ${examples.length} example drivers succeeded`);
   // The agent's own variables, as a real agent has (listAgentVariables).
-  setAgentVariable(store, agent.id, { path: 'demo.examples', label: 'Example drivers', value: String(examples.length), valueType: 'NUMBER' });
-  setAgentVariable(store, agent.id, { path: 'demo.succeeded', label: 'Example drivers that succeeded', value: String(examples.length - failed), valueType: 'NUMBER' });
+  await setAgentVariable(store, agent.id, { path: 'demo.examples', label: 'Example drivers', value: String(examples.length), valueType: 'NUMBER' });
+  await setAgentVariable(store, agent.id, { path: 'demo.succeeded', label: 'Example drivers that succeeded', value: String(examples.length - failed), valueType: 'NUMBER' });
 
   // Read the stored results back the way any monitoring client would: through the API.
   const apiKey = randomBytes(16).toString('hex');

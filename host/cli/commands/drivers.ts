@@ -71,9 +71,9 @@ function defaultName(file: string): string {
   return base === 'driver' ? path.basename(path.dirname(file)) : base;
 }
 
-function openLibrary(io: CliIo, storeFlag: string | undefined): Store {
+async function openLibrary(io: CliIo, storeFlag: string | undefined): Promise<Store> {
   // The library holds no secrets: no key is needed to add or list drivers.
-  return openStore({ path: resolveStorePath({ flag: storeFlag, env: io.env, cwd: io.cwd }), secretKey: null });
+  return await openStore({ path: resolveStorePath({ flag: storeFlag, env: io.env, cwd: io.cwd }), secretKey: null });
 }
 
 function describeDriver(driver: CustomDriverRow): string[] {
@@ -122,15 +122,15 @@ async function addDriver(argv: string[], io: CliIo): Promise<number> {
   if (values['requires-credentials']) input.requiresCredentials = true;
   if (values['no-credentials']) input.requiresCredentials = false;
 
-  const store = openLibrary(io, values.store);
+  const store = await openLibrary(io, values.store);
   try {
     let driver: CustomDriverRow;
     if (values.update) {
-      const existing = findCustomDriverByName(store, input.name);
+      const existing = await findCustomDriverByName(store, input.name);
       if (!existing) throw new UsageError(`--update: the library has no driver named "${input.name}"`);
-      driver = updateCustomDriver(store, existing.id, input);
+      driver = await updateCustomDriver(store, existing.id, input);
     } else {
-      driver = createCustomDriver(store, input);
+      driver = await createCustomDriver(store, input);
     }
     io.stdout(`${values.update ? 'updated' : 'added'} ${describeDriver(driver).join('\n')}`);
     if (driver.isValid) return 0;
@@ -140,16 +140,16 @@ async function addDriver(argv: string[], io: CliIo): Promise<number> {
     io.stderr('the driver is stored but cannot run until its code is fixed (driverbox drivers add --update)');
     return 1;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
 async function listDrivers(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseFlags(argv, driversListFlags);
   if (positionals.length) throw new UsageError(`drivers list takes no arguments (got "${positionals.join(' ')}")`);
-  const store = openLibrary(io, values.store);
+  const store = await openLibrary(io, values.store);
   try {
-    const drivers = listCustomDrivers(store);
+    const drivers = await listCustomDrivers(store);
     if (values.json) {
       io.stdout(JSON.stringify(drivers.map(customDriverRecord)));
       return 0;
@@ -169,7 +169,7 @@ async function listDrivers(argv: string[], io: CliIo): Promise<number> {
     io.stdout(alignedTable(['ID', 'NAME', 'VERSION', 'VALID', 'ACTIONS', 'DEVICES'], rows, 100).join('\n'));
     return 0;
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

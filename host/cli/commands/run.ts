@@ -133,7 +133,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const replay = values.replay === undefined ? undefined : path.resolve(io.cwd, values.replay);
 
   const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: [...credentialSecrets(device.username, device.password), ...snmpSecrets(device.snmp)] };
-  const store = openReportStore(reporting, io.cwd, io.env);
+  const store = await openReportStore(reporting, io.cwd, io.env);
 
   // --simulate: the device, parameters, host names and CAs of a simulator started for this run.
   let simulation: RunSimulation | null = null;
@@ -142,7 +142,7 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     try {
       simulation = await startRunSimulation(values.simulate, io.cwd, flags, parameters, resolve);
     } catch (error) {
-      store?.close();
+      await store?.close();
       throw error;
     }
     const simulated = simulation.device;
@@ -163,13 +163,13 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
     else io.stdout(formatResult(result, `${positionals[0]} · ${result.action} · ${where}`, styleFor(io.stdoutStream, io.env)));
     if (record && !result.warnings.some((w) => w.startsWith(`the recording ${record}`))) io.stderr(`recorded to ${record}`);
     if (store) {
-      const report = reportResult(store, reporting, path.basename(driver), result);
+      const report = await reportResult(store, reporting, path.basename(driver), result);
       io.stderr(report.line);
       if (!report.ok) return 1;
     }
     return result.status === 'success' ? 0 : 1;
   } finally {
-    store?.close();
+    await store?.close();
     await host.close();
     await simulation?.close();
   }

@@ -52,8 +52,8 @@ function serveProbes(store: Store, sandbox: SandboxProcess, server: () => Runnin
       const { state, lastKill } = sandbox.stats();
       if (state !== 'ready') throw new Error(`the sandbox process is ${state}${lastKill ? ` (last killed: ${lastKill.reason})` : ''}`);
     },
-    store: () => {
-      store.db.prepare('SELECT 1').get();
+    store: async () => {
+      await store.statement('SELECT 1').get();
     },
     scheduler: null,
     http: () => {
@@ -90,12 +90,12 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const config = serverConfigFromFlags(values, values.config, io);
 
-  const store = openStore({ path: config.storePath, secretKey: config.secretKey });
+  const store = await openStore({ path: config.storePath, secretKey: config.secretKey });
   let host: SandboxProcess;
   try {
     host = await startSandboxProcess({ host: runTimeoutSeconds ? { limits: { timeoutMs: runTimeoutSeconds * 1000 } } : {} });
   } catch (error) {
-    store.close();
+    await store.close();
     io.stderr(`driverbox serve: the sandbox process cannot be started: ${(error as Error).message}`);
     return 1;
   }
@@ -110,9 +110,9 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     onError: (error) => io.stderr(`driverbox serve: a TCP probe round failed: ${error.message}`),
   });
   try {
-    const local = ensureLocalAgent(store);
+    const local = await ensureLocalAgent(store);
     // The config file's localAgent: the plan and access right of this server's own agent.
-    if (config.localAgent) setAgentAccess(store, local.id, config.localAgent);
+    if (config.localAgent) await setAgentAccess(store, local.id, config.localAgent);
     let server: RunningMonitoringServer | null = null;
     const status = createStatusSource({ probes: serveProbes(store, host, () => server) });
     const apiKeys = config.apiKeys;
@@ -161,6 +161,6 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   } finally {
     await prober.stop();
     await host.close();
-    store.close();
+    await store.close();
   }
 }

@@ -18,9 +18,9 @@ import { checkCreateBody, checkEmailParam, checkModelFit, checkProductsBody, che
 type EmailRequest = FastifyRequest<{ Params: { email: string } }>;
 
 /** The account of the path, looked up only when the e-mail is well formed. */
-function accountOfPath(ctx: MarketplaceContext, request: EmailRequest, problems: Problems): { email?: string; account?: MarketplaceAccountRow } {
+async function accountOfPath(ctx: MarketplaceContext, request: EmailRequest, problems: Problems): Promise<{ email?: string; account?: MarketplaceAccountRow }> {
   const email = checkEmailParam(request.params.email, problems);
-  return { email, account: email === undefined ? undefined : getMarketplaceAccount(ctx.store, email) };
+  return { email, account: email === undefined ? undefined : await getMarketplaceAccount(ctx.store, email) };
 }
 
 /**
@@ -35,7 +35,7 @@ function settle(problems: Problems, email: string | undefined, account: Marketpl
 
 export function registerAccountRoutes(api: FastifyInstance, ctx: MarketplaceContext, version: ApiVersion): void {
   api.get('/account', async (): Promise<AccountList> => ({
-    data: listMarketplaceAccounts(ctx.store).map((account) => ({ email: account.email })),
+    data: (await listMarketplaceAccounts(ctx.store)).map((account) => ({ email: account.email })),
   }));
 
   api.post('/account', async (request, reply) => {
@@ -43,33 +43,33 @@ export function registerAccountRoutes(api: FastifyInstance, ctx: MarketplaceCont
     const input = checkCreateBody(request.body, version, problems);
     if (!input) throw validationFailed(problems.list);
     // A taken e-mail is the store's CONFLICT: 409.
-    const account = createMarketplaceAccount(ctx.store, { ...input, trialDays: ctx.trialDays });
+    const account = await createMarketplaceAccount(ctx.store, { ...input, trialDays: ctx.trialDays });
     const body: AccountCreateResult = { access_url: accessUrl(ctx.accessUrlBase, account.email) };
     return reply.code(201).send(body);
   });
 
   api.get('/account/:email', async (request: EmailRequest) => {
     const problems = new Problems();
-    const { email, account } = accountOfPath(ctx, request, problems);
+    const { email, account } = await accountOfPath(ctx, request, problems);
     return presentAccount(settle(problems, email, account), ctx.accessUrlBase);
   });
 
   api.put('/account/:email/status', async (request: EmailRequest, reply) => {
     const problems = new Problems();
-    const { email, account } = accountOfPath(ctx, request, problems);
+    const { email, account } = await accountOfPath(ctx, request, problems);
     const status = checkStatusBody(request.body, problems);
     settle(problems, email, account);
-    setMarketplaceStatus(ctx.store, email!, status!);
+    await setMarketplaceStatus(ctx.store, email!, status!);
     return reply.code(204).send();
   });
 
   api.put('/account/:email/products', async (request: EmailRequest, reply) => {
     const problems = new Problems();
-    const { email, account } = accountOfPath(ctx, request, problems);
+    const { email, account } = await accountOfPath(ctx, request, problems);
     const quantities = checkProductsBody(request.body, version, problems);
     if (account && quantities) checkModelFit(quantities, account.model, problems);
     settle(problems, email, account);
-    setMarketplaceQuantities(ctx.store, email!, quantities!);
+    await setMarketplaceQuantities(ctx.store, email!, quantities!);
     return reply.code(204).send();
   });
 }

@@ -40,9 +40,9 @@ export function registerActivityLogRoutes(app: FastifyInstance, ctx: ApiContext)
     }),
     handler: async (request): Promise<ActivityLogEntry[]> => {
       const agentId = request.params.agent_id;
-      requireAgent(store, agentId);
+      await requireAgent(store, agentId);
       const { from, to } = timeWindow(request.query, store.now());
-      return listActivity(store, agentId, { from, to, types: request.query.type }).map(toEntry);
+      return (await listActivity(store, agentId, { from, to, types: request.query.type })).map(toEntry);
     },
   });
 }

@@ -63,7 +63,7 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: ApiContext): void
     response: { 200: { type: 'array', items: agentSchema } },
   };
   app.get<{ Querystring: AgentListQuery }>('/agent', { schema: list }, async (request) =>
-    listAgents(store, filterOf(request.query), page(request.query, 10)).map(agentRecord),
+    (await listAgents(store, filterOf(request.query), page(request.query, 10))).map(agentRecord),
   );
 
   const count: ApiRouteSchema = {
@@ -75,7 +75,7 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: ApiContext): void
     response: { 204: { type: 'null' } },
   };
   app.head<{ Querystring: AgentListQuery }>('/agent', { schema: count }, async (request, reply) => {
-    reply.header('X-Entities-Count', countAgents(store, filterOf(request.query))).code(204).send();
+    reply.header('X-Entities-Count', await countAgents(store, filterOf(request.query))).code(204).send();
   });
 
   const get: ApiRouteSchema = {
@@ -86,7 +86,7 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: ApiContext): void
     response: { 200: agentDetailSchema },
   };
   app.get<{ Params: { agent_id: number } }>('/agent/:agent_id', { schema: get }, async (request) =>
-    agentDetailRecord(requireAgent(store, request.params.agent_id)),
+    agentDetailRecord(await requireAgent(store, request.params.agent_id)),
   );
 
   const remove: ApiRouteSchema = {
@@ -97,8 +97,8 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: ApiContext): void
     response: { 204: { type: 'null' } },
   };
   app.delete<{ Params: { agent_id: number } }>('/agent/:agent_id', { schema: remove }, async (request, reply) => {
-    requireAgent(store, request.params.agent_id);
-    deleteAgent(store, request.params.agent_id);
+    await requireAgent(store, request.params.agent_id);
+    await deleteAgent(store, request.params.agent_id);
     reply.code(204).send();
   });
 }

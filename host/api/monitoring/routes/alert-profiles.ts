@@ -43,8 +43,8 @@ function profileRecord(p: AlertProfileRow): AlertProfile {
   };
 }
 
-function requireProfile(store: Store, id: number): void {
-  if (!getAlertProfile(store, id)) throw notFound('alert profile', id);
+async function requireProfile(store: Store, id: number): Promise<void> {
+  if (!await getAlertProfile(store, id)) throw notFound('alert profile', id);
 }
 
 export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext): void {
@@ -58,7 +58,7 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
     description: 'By id: the built-in catalogue, then the profiles added with createAlertProfile (host/store/alert-profiles.ts).',
     response: profilesAnswer,
   };
-  app.get('/alert-profile', { schema: list }, async (): Promise<AlertProfile[]> => listAlertProfiles(store).map(profileRecord));
+  app.get('/alert-profile', { schema: list }, async (): Promise<AlertProfile[]> => (await listAlertProfiles(store)).map(profileRecord));
 
   const ofUser: ApiRouteSchema = {
     operationId: 'getAlertProfiles',
@@ -71,7 +71,7 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
   };
   app.get<{ Params: { user_id: number } }>('/user/:user_id/alert-profile', { schema: ofUser }, async (request): Promise<AlertProfile[]> => {
     if (request.params.user_id !== OWNER_USER_ID) throw notFound('user', request.params.user_id);
-    return listAlertProfiles(store).map(profileRecord);
+    return (await listAlertProfiles(store)).map(profileRecord);
   });
 
   const agentBindings: ApiRouteSchema = {
@@ -86,8 +86,8 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
     '/alert-profile/binding/agent/:agent_id',
     { schema: agentBindings },
     async (request): Promise<AlertProfileAgentBinding[]> => {
-      const agent = requireAgent(store, request.params.agent_id);
-      return listAgentBindings(store, agent.id).map((id) => ({ alert_profile_id: id }));
+      const agent = await requireAgent(store, request.params.agent_id);
+      return (await listAgentBindings(store, agent.id)).map((id) => ({ alert_profile_id: id }));
     },
   );
 
@@ -103,8 +103,8 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
     '/alert-profile/binding/agent/:agent_id/device',
     { schema: deviceBindings },
     async (request): Promise<AlertProfileDeviceBinding[]> => {
-      const agent = requireAgent(store, request.params.agent_id);
-      return listDeviceBindings(store, agent.id).map((b) => ({ alert_profile_id: b.alertProfileId, device_id: b.deviceId }));
+      const agent = await requireAgent(store, request.params.agent_id);
+      return (await listDeviceBindings(store, agent.id)).map((b) => ({ alert_profile_id: b.alertProfileId, device_id: b.deviceId }));
     },
   );
 
@@ -117,9 +117,9 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
     response: { 204: { type: 'null' } },
   };
   app.post<{ Params: AgentBindingParams }>(agentPath, { schema: bindToAgent }, async (request, reply) => {
-    const agent = requireAgent(store, request.params.agent_id);
-    requireProfile(store, request.params.alert_profile_id);
-    bindAgent(store, request.params.alert_profile_id, agent.id);
+    const agent = await requireAgent(store, request.params.agent_id);
+    await requireProfile(store, request.params.alert_profile_id);
+    await bindAgent(store, request.params.alert_profile_id, agent.id);
     return reply.code(204).send();
   });
 
@@ -133,9 +133,9 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
   };
   app.delete<{ Params: AgentBindingParams }>(agentPath, { schema: unbindFromAgent }, async (request, reply) => {
     const { alert_profile_id: profileId, agent_id: agentId } = request.params;
-    requireAgent(store, agentId);
-    requireProfile(store, profileId);
-    if (!unbindAgent(store, profileId, agentId)) throw new ApiError(404, 'NOT_BOUND', `alert profile ${profileId} is not bound to agent ${agentId}`);
+    await requireAgent(store, agentId);
+    await requireProfile(store, profileId);
+    if (!await unbindAgent(store, profileId, agentId)) throw new ApiError(404, 'NOT_BOUND', `alert profile ${profileId} is not bound to agent ${agentId}`);
     return reply.code(204).send();
   });
 
@@ -148,9 +148,9 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
     response: { 204: { type: 'null' } },
   };
   app.post<{ Params: DeviceBindingParams }>(devicePath, { schema: bindToDevice }, async (request, reply) => {
-    const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-    requireProfile(store, request.params.alert_profile_id);
-    bindDevice(store, request.params.alert_profile_id, device.id);
+    const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+    await requireProfile(store, request.params.alert_profile_id);
+    await bindDevice(store, request.params.alert_profile_id, device.id);
     return reply.code(204).send();
   });
 
@@ -164,9 +164,9 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
   };
   app.delete<{ Params: DeviceBindingParams }>(devicePath, { schema: unbindFromDevice }, async (request, reply) => {
     const { alert_profile_id: profileId, device_id: deviceId } = request.params;
-    const device = requireDevice(store, request.params.agent_id, deviceId);
-    requireProfile(store, profileId);
-    if (!unbindDevice(store, profileId, device.id)) throw new ApiError(404, 'NOT_BOUND', `alert profile ${profileId} is not bound to device ${deviceId}`);
+    const device = await requireDevice(store, request.params.agent_id, deviceId);
+    await requireProfile(store, profileId);
+    if (!await unbindDevice(store, profileId, device.id)) throw new ApiError(404, 'NOT_BOUND', `alert profile ${profileId} is not bound to device ${deviceId}`);
     return reply.code(204).send();
   });
 }

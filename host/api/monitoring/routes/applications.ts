@@ -54,10 +54,10 @@ function deviceApplication(row: ApplicationRow): DeviceApplication {
 
 export function registerApplicationRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const { store } = ctx;
-  const enterpriseAgent = (agentId: number) => requireEnterprise(requireAgent(store, agentId));
-  const enterpriseDevice = (agentId: number, deviceId: number) => {
-    requireDevice(store, agentId, deviceId);
-    enterpriseAgent(agentId);
+  const enterpriseAgent = async (agentId: number) => requireEnterprise(await requireAgent(store, agentId));
+  const enterpriseDevice = async (agentId: number, deviceId: number) => {
+    await requireDevice(store, agentId, deviceId);
+    await enterpriseAgent(agentId);
   };
 
   app.get<{ Params: { agent_id: number }; Querystring: ApplicationQuery }>(
@@ -71,8 +71,8 @@ export function registerApplicationRoutes(app: FastifyInstance, ctx: ApiContext)
       response: { 200: { type: 'array', items: agentDeviceApplicationSchema } },
     }),
     async (request): Promise<AgentDeviceApplication[]> => {
-      enterpriseAgent(request.params.agent_id);
-      return listApplications(store, request.params.agent_id, null, filterOf(request.query), page(request.query, 100)).map((row) => ({
+      await enterpriseAgent(request.params.agent_id);
+      return (await listApplications(store, request.params.agent_id, null, filterOf(request.query), page(request.query, 100))).map((row) => ({
         ...deviceApplication(row),
         device_id: String(row.deviceId),
       }));
@@ -90,8 +90,8 @@ export function registerApplicationRoutes(app: FastifyInstance, ctx: ApiContext)
       countHeader: true,
     }),
     async (request, reply) => {
-      enterpriseAgent(request.params.agent_id);
-      const n = countApplications(store, request.params.agent_id, null, filterOf(request.query));
+      await enterpriseAgent(request.params.agent_id);
+      const n = await countApplications(store, request.params.agent_id, null, filterOf(request.query));
       return reply.header('X-Entities-Count', n).code(204).send();
     },
   );
@@ -107,9 +107,9 @@ export function registerApplicationRoutes(app: FastifyInstance, ctx: ApiContext)
       response: { 200: { type: 'array', items: deviceApplicationSchema } },
     }),
     async (request) => {
-      enterpriseDevice(request.params.agent_id, request.params.device_id);
+      await enterpriseDevice(request.params.agent_id, request.params.device_id);
       const { agent_id, device_id } = request.params;
-      return listApplications(store, agent_id, device_id, filterOf(request.query), page(request.query, 100)).map(deviceApplication);
+      return (await listApplications(store, agent_id, device_id, filterOf(request.query), page(request.query, 100))).map(deviceApplication);
     },
   );
 
@@ -124,9 +124,9 @@ export function registerApplicationRoutes(app: FastifyInstance, ctx: ApiContext)
       countHeader: true,
     }),
     async (request, reply) => {
-      enterpriseDevice(request.params.agent_id, request.params.device_id);
+      await enterpriseDevice(request.params.agent_id, request.params.device_id);
       const { agent_id, device_id } = request.params;
-      return reply.header('X-Entities-Count', countApplications(store, agent_id, device_id, filterOf(request.query))).code(204).send();
+      return reply.header('X-Entities-Count', await countApplications(store, agent_id, device_id, filterOf(request.query))).code(204).send();
     },
   );
 }

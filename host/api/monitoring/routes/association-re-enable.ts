@@ -23,10 +23,10 @@ export function registerAssociationReEnableRoutes(app: FastifyInstance, ctx: Api
     response: { 204: { type: 'null' } },
   };
   app.post<{ Querystring: { include_unrecoverable?: boolean } }>('/custom-driver/association/re-enable', { schema }, async (request, reply) => {
-    const agentIds = listAgents(store)
+    const agentIds = (await listAgents(store))
       .filter((a) => a.apiEnabled)
       .map((a) => a.id);
-    reEnableAssociations(store, { includeUnrecoverable: request.query.include_unrecoverable, agentIds });
+    await reEnableAssociations(store, { includeUnrecoverable: request.query.include_unrecoverable, agentIds });
     reply.code(204).send();
   });
 }

@@ -13,8 +13,8 @@ import { areaSchema, teamCreationSchema, teamSchema, type Area, type Team, type 
 
 const TAGS = ['company'];
 
-function requireArea(store: Store, areaId: number): void {
-  if (!getArea(store, areaId)) throw notFound('area', areaId);
+async function requireArea(store: Store, areaId: number): Promise<void> {
+  if (!await getArea(store, areaId)) throw notFound('area', areaId);
 }
 
 export function registerCompanyRoutes(app: FastifyInstance, ctx: ApiContext): void {
@@ -27,7 +27,7 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: ApiContext): vo
     description: 'By id. An account starts with one area (1, "Main area").',
     response: { 200: { type: 'array', items: areaSchema } },
   };
-  app.get('/area', { schema: areas }, async (): Promise<Area[]> => listAreas(store).map((a) => ({ id: a.id, name: a.name })));
+  app.get('/area', { schema: areas }, async (): Promise<Area[]> => (await listAreas(store)).map((a) => ({ id: a.id, name: a.name })));
 
   const teams: ApiRouteSchema = {
     operationId: 'listTeams',
@@ -38,8 +38,8 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: ApiContext): vo
     response: { 200: { type: 'array', items: teamSchema } },
   };
   app.get<{ Params: { area_id: number } }>('/area/:area_id/team', { schema: teams }, async (request): Promise<Team[]> => {
-    requireArea(store, request.params.area_id);
-    return listTeams(store, request.params.area_id).map((t) => ({ id: t.id, name: t.name }));
+    await requireArea(store, request.params.area_id);
+    return (await listTeams(store, request.params.area_id)).map((t) => ({ id: t.id, name: t.name }));
   });
 
   const create: ApiRouteSchema = {
@@ -53,9 +53,9 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: ApiContext): vo
   };
   app.post<{ Params: { area_id: number }; Body: TeamCreation }>('/area/:area_id/team', { schema: create }, async (request, reply) => {
     const areaId = request.params.area_id;
-    requireArea(store, areaId);
+    await requireArea(store, areaId);
     const { name, leader } = request.body;
-    const made = createTeam(store, areaId, name, { name: leader.name, displayName: leader.details.display_name });
+    const made = await createTeam(store, areaId, name, { name: leader.name, displayName: leader.details.display_name });
     if (!made.ok) {
       throw conflict(made.reason === 'TEAM_EXISTS' ? `area ${areaId} has a team named ${name}` : `a user named ${leader.name} exists`);
     }
@@ -71,10 +71,10 @@ export function registerCompanyRoutes(app: FastifyInstance, ctx: ApiContext): vo
     response: { 204: { type: 'null' } },
   };
   app.put<{ Params: { agent_id: number; team_id: number } }>('/agent/:agent_id/ownership/team/:team_id', { schema: move }, async (request, reply) => {
-    const agent = requireAgent(store, request.params.agent_id);
-    const team = getTeam(store, request.params.team_id);
+    const agent = await requireAgent(store, request.params.agent_id);
+    const team = await getTeam(store, request.params.team_id);
     if (!team) throw notFound('team', request.params.team_id);
-    moveAgentToTeam(store, agent.id, team);
+    await moveAgentToTeam(store, agent.id, team);
     return reply.code(204).send();
   });
 }

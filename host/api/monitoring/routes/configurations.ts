@@ -81,11 +81,11 @@ const definesBackup = (driver: CustomDriverRow) => listEntryPoints(driver.source
  * define backup() and have valid code, a CONFIGURATION_MANAGEMENT one first, then the oldest
  * association. Throws the ApiError that says why there is none.
  */
-export function planBackup(store: Store, device: DeviceRow): PlannedRun {
+export async function planBackup(store: Store, device: DeviceRow): Promise<PlannedRun> {
   const candidates: PlannedRun[] = [];
-  for (const association of listAssociations(store, device.agentId)) {
+  for (const association of await listAssociations(store, device.agentId)) {
     if (association.deviceId !== device.id) continue;
-    const driver = getCustomDriver(store, association.customDriverId);
+    const driver = await getCustomDriver(store, association.customDriverId);
     if (driver && driver.isValid && definesBackup(driver)) candidates.push({ driver, association, device, action: 'backup' });
   }
   if (candidates.length === 0) {
@@ -114,8 +114,8 @@ export function registerConfigurationRoutes(app: FastifyInstance, ctx: ApiContex
     response: { 202: { type: 'null', description: 'Command has been sent' } },
   };
   app.post<{ Params: DeviceParams }>(`${BASE}/backup`, { schema: backup }, async (request, reply) => {
-    const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-    const plan = planBackup(store, device);
+    const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+    const plan = await planBackup(store, device);
     if (!ctx.host) {
       throw new ApiError(503, 'EXECUTION_UNAVAILABLE', 'this server was started without a driver host, so it cannot run a backup');
     }
@@ -132,8 +132,8 @@ export function registerConfigurationRoutes(app: FastifyInstance, ctx: ApiContex
     response: { 200: { type: 'array', items: deviceConfigurationMetadataSchema } },
   };
   app.get<{ Params: DeviceParams }>(`${BASE}/history`, { schema: history }, async (request): Promise<DeviceConfigurationMetadata[]> => {
-    const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-    return listConfigurations(store, device.id).map(metadataOf);
+    const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+    return (await listConfigurations(store, device.id)).map(metadataOf);
   });
 
   const create: ApiRouteSchema = {
@@ -146,7 +146,7 @@ export function registerConfigurationRoutes(app: FastifyInstance, ctx: ApiContex
     response: { 202: { type: 'null', description: 'Configuration backup has been created' } },
   };
   app.post<{ Params: DeviceParams; Body: DeviceConfigurationCreate }>(`${BASE}/history`, { schema: create, bodyLimit: CREATE_BODY_LIMIT }, async (request, reply) => {
-    const device = requireDevice(store, request.params.agent_id, request.params.device_id);
+    const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
     const { label } = request.body;
     const decoded = (field: 'running' | 'startup'): string | null => {
       const value = request.body[field];
@@ -160,8 +160,8 @@ export function registerConfigurationRoutes(app: FastifyInstance, ctx: ApiContex
     };
     const running = decoded('running')!;
     const startup = decoded('startup');
-    const mask = maskFor(deviceSecrets(store, device.id));
-    saveConfiguration(store, device.id, { label: mask.text(label), running: mask.text(running), startup: mask.nullable(startup) }, store.now(), { source: 'api' });
+    const mask = maskFor(await deviceSecrets(store, device.id));
+    await saveConfiguration(store, device.id, { label: mask.text(label), running: mask.text(running), startup: mask.nullable(startup) }, store.now(), { source: 'api' });
     return reply.code(202).send();
   });
 
@@ -184,10 +184,10 @@ export function registerConfigurationRoutes(app: FastifyInstance, ctx: ApiContex
     `${BASE}/history/:configuration_timestamp`,
     { schema: one },
     async (request): Promise<DeviceConfiguration> => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
       const at = parseConfigurationTime(request.params.configuration_timestamp);
       if (at === null) throw invalid(['path', 'configuration_timestamp'], 'must be "latest" or YYYY-MM-DDTHH:MM:SS+00:00');
-      const found = getConfiguration(store, device.id, at === 'latest' ? at : Math.floor(at / 1000) * 1000);
+      const found = await getConfiguration(store, device.id, at === 'latest' ? at : Math.floor(at / 1000) * 1000);
       if (!found) {
         throw new ApiError(
           404,

@@ -78,7 +78,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: ApiContext):
       response: { 200: connectionConsumptionSchema },
     }),
     async (request) => {
-      requireAgent(store, request.params.agent_id);
+      await requireAgent(store, request.params.agent_id);
       return connectionConsumption(store, request.params.agent_id);
     },
   );
@@ -93,9 +93,9 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: ApiContext):
       response: { 200: { type: 'array', items: vpnActiveConnectionSchema } },
     }),
     async (request) => {
-      requireAgent(store, request.params.agent_id);
+      await requireAgent(store, request.params.agent_id);
       const now = store.now();
-      return listOpenVpnSessions(store, request.params.agent_id).map((s) => ({
+      return (await listOpenVpnSessions(store, request.params.agent_id)).map((s) => ({
         id: s.id,
         name: s.name,
         bytes: s.bytes,
@@ -118,12 +118,12 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: ApiContext):
       response: { 201: { type: 'string', description: 'The VPN configuration file text' } },
     }),
     async (request, reply) => {
-      const agent = requireAgent(store, request.params.agent_id);
+      const agent = await requireAgent(store, request.params.agent_id);
       const { allowed_ip, routing_policy, ttl_hours = 1 } = request.body;
       checkAllowedIp(allowed_ip);
-      const session = store.transaction(() => {
-        const created = createVpnSession(store, agent.id, { user: ctx.user, allowedIp: allowed_ip, routingPolicy: routing_policy, ttlHours: ttl_hours });
-        addActivity(store, {
+      const session = await store.transaction(async () => {
+        const created = await createVpnSession(store, agent.id, { user: ctx.user, allowedIp: allowed_ip, routingPolicy: routing_policy, ttlHours: ttl_hours });
+        await addActivity(store, {
           agentId: agent.id,
           type: 'vpn_session_start',
           user: ctx.user,
@@ -147,10 +147,10 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: ApiContext):
     }),
     async (request, reply) => {
       const { agent_id, vpn_session_id } = request.params;
-      requireAgent(store, agent_id);
-      store.transaction(() => {
-        if (!closeVpnSession(store, agent_id, vpn_session_id)) throw notFound('open VPN session', vpn_session_id);
-        addActivity(store, { agentId: agent_id, type: 'vpn_session_terminate', user: ctx.user, description: `VPN session ${vpn_session_id} closed`, details: { vpn_session_id } });
+      await requireAgent(store, agent_id);
+      await store.transaction(async () => {
+        if (!await closeVpnSession(store, agent_id, vpn_session_id)) throw notFound('open VPN session', vpn_session_id);
+        await addActivity(store, { agentId: agent_id, type: 'vpn_session_terminate', user: ctx.user, description: `VPN session ${vpn_session_id} closed`, details: { vpn_session_id } });
       });
       return reply.code(204).send();
     },
@@ -167,13 +167,13 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: ApiContext):
       response: { 201: connectionSessionSchema },
     }),
     async (request, reply): Promise<ConnectionSession> => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
       const { allowed_ip, port, protocol, ttl_hours = 1 } = request.body;
       checkAllowedIp(allowed_ip);
       const link = deviceLink(device, port, protocol);
-      const connection = store.transaction(() => {
-        const created = createDeviceConnection(store, device.agentId, device.id, { user: ctx.user, allowedIp: allowed_ip, port, protocol, link, ttlHours: ttl_hours });
-        addActivity(store, {
+      const connection = await store.transaction(async () => {
+        const created = await createDeviceConnection(store, device.agentId, device.id, { user: ctx.user, allowedIp: allowed_ip, port, protocol, link, ttlHours: ttl_hours });
+        await addActivity(store, {
           agentId: device.agentId,
           deviceId: device.id,
           type: 'remote_session_start',

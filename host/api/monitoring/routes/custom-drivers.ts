@@ -66,8 +66,8 @@ interface DeviceParams {
 
 export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const { store } = ctx;
-  const driverOr404 = (id: number) => {
-    const driver = getCustomDriver(store, id);
+  const driverOr404 = async (id: number) => {
+    const driver = await getCustomDriver(store, id);
     if (!driver) throw notFound('custom driver', id);
     return driver;
   };
@@ -78,7 +78,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     summary: 'Retrieves the list of available Custom Drivers',
     response: { 200: { type: 'array', items: customDriverSchema } },
   };
-  app.get('/custom-driver', { schema: list }, async () => listCustomDrivers(store).map(customDriverRecord));
+  app.get('/custom-driver', { schema: list }, async () => (await listCustomDrivers(store)).map(customDriverRecord));
 
   const create: ApiRouteSchema = {
     operationId: 'createCustomDriver',
@@ -91,7 +91,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
   app.post<{ Body: CustomDriverCreation }>('/custom-driver', { schema: create }, async (request, reply) => {
     const input = driverInput(request.body) as NewCustomDriver;
     refuseInput(customDriverProblems(input));
-    return reply.code(201).send(customDriverDetails(createCustomDriver(store, input)));
+    return reply.code(201).send(customDriverDetails(await createCustomDriver(store, input)));
   });
 
   const get: ApiRouteSchema = {
@@ -102,7 +102,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     response: { 200: customDriverDetailsSchema },
   };
   app.get<{ Params: DriverParams }>('/custom-driver/:custom_driver_id', { schema: get }, async (request) =>
-    customDriverDetails(driverOr404(request.params.custom_driver_id)),
+    customDriverDetails(await driverOr404(request.params.custom_driver_id)),
   );
 
   const update: ApiRouteSchema = {
@@ -115,10 +115,10 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     response: { 200: customDriverDetailsSchema },
   };
   app.put<{ Params: DriverParams; Body: CustomDriverUpdate }>('/custom-driver/:custom_driver_id', { schema: update }, async (request) => {
-    driverOr404(request.params.custom_driver_id);
+    await driverOr404(request.params.custom_driver_id);
     const change = driverInput(request.body);
     refuseInput(customDriverProblems(change));
-    return customDriverDetails(updateCustomDriver(store, request.params.custom_driver_id, change));
+    return customDriverDetails(await updateCustomDriver(store, request.params.custom_driver_id, change));
   });
 
   const remove: ApiRouteSchema = {
@@ -130,7 +130,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     response: { 204: { type: 'null' } },
   };
   app.delete<{ Params: DriverParams }>('/custom-driver/:custom_driver_id', { schema: remove }, async (request, reply) => {
-    deleteCustomDriver(store, request.params.custom_driver_id);
+    await deleteCustomDriver(store, request.params.custom_driver_id);
     return reply.code(204).send();
   });
 
@@ -142,8 +142,8 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     response: { 200: { type: 'array', items: customDriverAssociationSchema } },
   };
   app.get<{ Params: AgentParams }>('/custom-driver/agent/:agent_id/association', { schema: listAssoc }, async (request) => {
-    requireAgent(store, request.params.agent_id);
-    return listAssociations(store, request.params.agent_id).map(associationRecord);
+    await requireAgent(store, request.params.agent_id);
+    return (await listAssociations(store, request.params.agent_id)).map(associationRecord);
   });
 
   const createAssoc: ApiRouteSchema = {
@@ -163,8 +163,8 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     { schema: createAssoc },
     async (request, reply) => {
       const { custom_driver_id, agent_id, device_id } = request.params;
-      requireDevice(store, agent_id, device_id);
-      const driver = driverOr404(custom_driver_id);
+      await requireDevice(store, agent_id, device_id);
+      const driver = await driverOr404(custom_driver_id);
       const body = request.body ?? {};
       const values = parameterValuesInput(body.parameters);
       const period = body.sample_period === undefined ? null : samplePeriodProblem(body.sample_period, driver.minimalSamplePeriod);
@@ -174,7 +174,7 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
         ...missingParameterProblems(driver, values, ['body', 'parameters']),
       ]);
       try {
-        const association = createAssociation(store, {
+        const association = await createAssociation(store, {
           customDriverId: driver.id,
           agentId: agent_id,
           deviceId: device_id,
@@ -213,12 +213,12 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     { schema: execute },
     async (request) => {
       const p = request.params;
-      const plan = planExecution(store, { customDriverId: p.custom_driver_id, agentId: p.agent_id, deviceId: p.device_id, actionId: p.action_id });
+      const plan = await planExecution(store, { customDriverId: p.custom_driver_id, agentId: p.agent_id, deviceId: p.device_id, actionId: p.action_id });
       if (!ctx.host) {
         throw new ApiError(503, 'EXECUTION_UNAVAILABLE', 'this server was started without a driver host, so it cannot execute custom driver actions');
       }
       const result = await runAndRecord(store, ctx, plan, request.log);
-      return toExecutionResult(result, maskFor(deviceSecrets(store, plan.device.id)));
+      return toExecutionResult(result, maskFor(await deviceSecrets(store, plan.device.id)));
     },
   );
 
@@ -230,8 +230,8 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     response: { 204: { type: 'null' } },
   };
   app.delete<{ Params: AssociationParams }>('/custom-driver/:custom_driver_id/association/:association_id', { schema: deleteAssoc }, async (request, reply) => {
-    driverOr404(request.params.custom_driver_id);
-    deleteAssociation(store, request.params.custom_driver_id, request.params.association_id);
+    await driverOr404(request.params.custom_driver_id);
+    await deleteAssociation(store, request.params.custom_driver_id, request.params.association_id);
     return reply.code(204).send();
   });
 
@@ -249,11 +249,11 @@ export function registerCustomDriverRoutes(app: FastifyInstance, ctx: ApiContext
     { schema: updateAssoc },
     async (request, reply) => {
       const { custom_driver_id, association_id } = request.params;
-      const driver = driverOr404(custom_driver_id);
-      getDriverAssociation(store, custom_driver_id, association_id);
+      const driver = await driverOr404(custom_driver_id);
+      await getDriverAssociation(store, custom_driver_id, association_id);
       const values = parameterValuesInput(request.body.parameters);
       refuseInput(parameterValueProblems(driver, values, ['body', 'parameters']));
-      updateAssociationParameters(store, custom_driver_id, association_id, values);
+      await updateAssociationParameters(store, custom_driver_id, association_id, values);
       return reply.code(204).send();
     },
   );

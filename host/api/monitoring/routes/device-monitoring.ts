@@ -47,8 +47,8 @@ export function registerDeviceMonitoringRoutes(app: FastifyInstance, ctx: ApiCon
       response: { 200: { type: 'array', items: minimalDeviceSchema } },
     }),
     async (request) => {
-      requireAgent(store, request.params.agent_id);
-      return listUnmanagedDevices(store, request.params.agent_id).map(minimalDeviceRecord);
+      await requireAgent(store, request.params.agent_id);
+      return (await listUnmanagedDevices(store, request.params.agent_id)).map(minimalDeviceRecord);
     },
   );
 
@@ -64,8 +64,8 @@ export function registerDeviceMonitoringRoutes(app: FastifyInstance, ctx: ApiCon
     }),
     async (request, reply) => {
       const { agent_id, device_id } = request.params;
-      requireDevice(store, agent_id, device_id);
-      setMonitoringState(store, agent_id, device_id, request.body.monitoring_state);
+      await requireDevice(store, agent_id, device_id);
+      await setMonitoringState(store, agent_id, device_id, request.body.monitoring_state);
       reply.code(204).send();
     },
   );
@@ -80,8 +80,8 @@ export function registerDeviceMonitoringRoutes(app: FastifyInstance, ctx: ApiCon
       response: { 200: { type: 'array', items: deviceSchema } },
     }),
     async (request) => {
-      requireAgent(store, request.params.agent_id);
-      return listExcludedDevices(store, request.params.agent_id).map(deviceRecord);
+      await requireAgent(store, request.params.agent_id);
+      return (await listExcludedDevices(store, request.params.agent_id)).map(deviceRecord);
     },
   );
 
@@ -96,8 +96,8 @@ export function registerDeviceMonitoringRoutes(app: FastifyInstance, ctx: ApiCon
     }),
     async (request, reply) => {
       const { agent_id, device_id } = request.params;
-      requireDevice(store, agent_id, device_id);
-      setDeviceExcluded(store, agent_id, device_id, true);
+      await requireDevice(store, agent_id, device_id);
+      await setDeviceExcluded(store, agent_id, device_id, true);
       reply.code(204).send();
     },
   );
@@ -113,8 +113,8 @@ export function registerDeviceMonitoringRoutes(app: FastifyInstance, ctx: ApiCon
     }),
     async (request, reply) => {
       const { agent_id, device_id } = request.params;
-      requireDevice(store, agent_id, device_id);
-      if (!setDeviceExcluded(store, agent_id, device_id, false)) {
+      await requireDevice(store, agent_id, device_id);
+      if (!await setDeviceExcluded(store, agent_id, device_id, false)) {
         throw new ApiError(404, 'NOT_FOUND', `device ${device_id} is not on the excluded-device list of agent ${agent_id}`);
       }
       reply.code(204).send();

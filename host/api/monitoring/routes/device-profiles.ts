@@ -43,7 +43,7 @@ export function registerDeviceProfileRoutes(app: FastifyInstance, ctx: ApiContex
       summary: 'The device profiles of the account',
       response: { 200: { type: 'array', items: deviceProfileSchema } },
     }),
-    async () => listDeviceProfiles(store).map(deviceProfileRecord),
+    async () => (await listDeviceProfiles(store)).map(deviceProfileRecord),
   );
 
   app.post<{ Params: { device_profile_id: number }; Body: DeviceProfileApplyRequest }>(
@@ -59,19 +59,19 @@ export function registerDeviceProfileRoutes(app: FastifyInstance, ctx: ApiContex
     }),
     async (request, reply) => {
       const profileId = request.params.device_profile_id;
-      if (!getDeviceProfile(store, profileId)) throw notFound('device profile', profileId);
+      if (!await getDeviceProfile(store, profileId)) throw notFound('device profile', profileId);
       const wanted = [...new Set(request.body.device_ids)];
-      const found = new Map(devicesWithIds(store, wanted).map((d) => [d.id, d]));
+      const found = new Map((await devicesWithIds(store, wanted)).map((d) => [d.id, d]));
       const detail: ErrorDetail[] = [];
-      request.body.device_ids.forEach((id, i) => {
+      for (const [i, id] of request.body.device_ids.entries()) {
         const device = found.get(id);
         if (!device) detail.push({ loc: ['body', 'device_ids', i], msg: `device ${id} not found`, type: 'value_error.not_found' });
-        else if (!getAgent(store, device.agentId)?.apiEnabled) {
+        else if (!(await getAgent(store, device.agentId))?.apiEnabled) {
           detail.push({ loc: ['body', 'device_ids', i], msg: `device ${id} is of agent ${device.agentId}, which does not allow API access`, type: 'value_error.access' });
         }
-      });
+      }
       if (detail.length > 0) throw new ApiError(422, 'VALIDATION_ERROR', detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '), detail);
-      applyDeviceProfile(store, profileId, wanted.map((id) => found.get(id)!), ctx.user);
+      await applyDeviceProfile(store, profileId, wanted.map((id) => found.get(id)!), ctx.user);
       reply.code(204).send();
     },
   );

@@ -153,9 +153,9 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     response: { 200: { type: 'array', items: deviceSchema } },
   };
   app.get<{ Params: { agent_id: number }; Querystring: { show_hidden?: boolean; show_excluded?: boolean } }>('/agent/:agent_id/device', { schema: list }, async (request) => {
-    requireAgent(store, request.params.agent_id);
+    await requireAgent(store, request.params.agent_id);
     const { show_hidden, show_excluded } = request.query;
-    return listDevices(store, request.params.agent_id, { showHidden: show_hidden, showExcluded: show_excluded, managedOnly: true }).map(deviceRecord);
+    return (await listDevices(store, request.params.agent_id, { showHidden: show_hidden, showExcluded: show_excluded, managedOnly: true })).map(deviceRecord);
   });
 
   const removeDown: ApiRouteSchema = {
@@ -166,8 +166,8 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     response: noContent,
   };
   app.delete<{ Params: { agent_id: number } }>('/agent/:agent_id/device', { schema: removeDown }, async (request, reply) => {
-    requireAgent(store, request.params.agent_id);
-    deleteDownDevices(store, request.params.agent_id);
+    await requireAgent(store, request.params.agent_id);
+    await deleteDownDevices(store, request.params.agent_id);
     reply.code(204).send();
   });
 
@@ -181,10 +181,10 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
   };
   app.post<{ Params: { agent_id: number }; Body: ExternalHost }>('/agent/:agent_id/device/external-host', { schema: external }, async (request, reply) => {
     const { agent_id } = request.params;
-    requireAgent(store, agent_id);
+    await requireAgent(store, agent_id);
     const host = request.body.host.trim();
     if (!isIP(host) && !HOST_NAME.test(host)) throw invalid(['body', 'host'], `"${request.body.host}" is neither an IP address nor a host name`);
-    const device = createExternalHost(store, agent_id, { host, name: request.body.name });
+    const device = await createExternalHost(store, agent_id, { host, name: request.body.name });
     reply.code(201).header('Location', `${API_PREFIX}/agent/${agent_id}/device/${device.id}`).send();
   });
 
@@ -196,7 +196,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     response: { 200: deviceSchema },
   };
   app.get<{ Params: DevicePath }>('/agent/:agent_id/device/:device_id', { schema: get }, async (request) =>
-    deviceRecord(requireDevice(store, request.params.agent_id, request.params.device_id)),
+    deviceRecord(await requireDevice(store, request.params.agent_id, request.params.device_id)),
   );
 
   const remove: ApiRouteSchema = {
@@ -207,8 +207,8 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     response: noContent,
   };
   app.delete<{ Params: DevicePath }>('/agent/:agent_id/device/:device_id', { schema: remove }, async (request, reply) => {
-    requireDevice(store, request.params.agent_id, request.params.device_id);
-    deleteDevice(store, request.params.agent_id, request.params.device_id);
+    await requireDevice(store, request.params.agent_id, request.params.device_id);
+    await deleteDevice(store, request.params.agent_id, request.params.device_id);
     reply.code(204).send();
   });
 
@@ -220,8 +220,8 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     response: noContent,
   };
   app.delete<{ Params: DevicePath }>('/agent/:agent_id/device/:device_id/visibility', { schema: hide }, async (request, reply) => {
-    requireDevice(store, request.params.agent_id, request.params.device_id);
-    hideDevice(store, request.params.agent_id, request.params.device_id);
+    await requireDevice(store, request.params.agent_id, request.params.device_id);
+    await hideDevice(store, request.params.agent_id, request.params.device_id);
     reply.code(204).send();
   });
 
@@ -237,12 +237,12 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     '/agent/:agent_id/device/:device_id/credentials',
     { schema: credentials },
     async (request, reply) => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
       const { username, password, scope = 'DEVICE_MANAGEMENT' } = request.body;
-      store.transaction(() => {
-        setDeviceCredentials(store, device.id, scope, { username, password });
+      await store.transaction(async () => {
+        await setDeviceCredentials(store, device.id, scope, { username, password });
         // Submitted, not verified: a driver run or discovery with them decides the outcome.
-        setAuthenticationStatus(store, device.id, 'PENDING');
+        await setAuthenticationStatus(store, device.id, 'PENDING');
       });
       reply.code(204).send();
     },
@@ -256,8 +256,8 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     response: { 200: snmpAuthenticationSchema },
   };
   app.get<{ Params: DevicePath }>('/agent/:agent_id/device/:device_id/snmp-authentication', { schema: getSnmp }, async (request) => {
-    const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-    return getSnmpAuthentication<SnmpAuthentication>(store, device.id) ?? DEFAULT_SNMP_AUTHENTICATION;
+    const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+    return await getSnmpAuthentication<SnmpAuthentication>(store, device.id) ?? DEFAULT_SNMP_AUTHENTICATION;
   });
 
   const setSnmp: ApiRouteSchema = {
@@ -275,8 +275,8 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     '/agent/:agent_id/device/:device_id/snmp-authentication',
     { schema: setSnmp },
     async (request, reply) => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-      setSnmpAuthentication(store, device.id, snmpSettings(request.body));
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+      await setSnmpAuthentication(store, device.id, snmpSettings(request.body));
       reply.code(204).send();
     },
   );
@@ -291,12 +291,12 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     response: noContent,
   };
   app.put<{ Params: DevicePath; Body: SnmpCommunity }>('/agent/:agent_id/device/:device_id/snmp-community', { schema: community }, async (request, reply) => {
-    const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-    const current = getSnmpAuthentication<SnmpAuthentication>(store, device.id);
+    const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+    const current = await getSnmpAuthentication<SnmpAuthentication>(store, device.id);
     // Communities belong to V1 / V2c: a V1 device stays V1, anything else becomes V2.
     const version = current?.version === 'V1' ? 'V1' : 'V2';
     const { read, write = read } = request.body;
-    setSnmpAuthentication(store, device.id, { version, snmp_read_community: read, snmp_write_community: write });
+    await setSnmpAuthentication(store, device.id, { version, snmp_read_community: read, snmp_write_community: write });
     reply.code(204).send();
   });
 
@@ -316,8 +316,8 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     response: noContent,
   };
   const editHandler = async (agentId: number, deviceId: number, field: EditableField, body: unknown): Promise<void> => {
-    const device = requireDevice(store, agentId, deviceId);
-    editDeviceField(store, device.id, field, editValue(field, body));
+    const device = await requireDevice(store, agentId, deviceId);
+    await editDeviceField(store, device.id, field, editValue(field, body));
   };
   app.put<{ Params: DevicePath & { field: EditableField } }>('/agent/:agent_id/device/:device_id/:field', { schema: edit }, async (request, reply) => {
     await editHandler(request.params.agent_id, request.params.device_id, request.params.field, request.body);

@@ -45,9 +45,8 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: ApiContext): vo
   };
   app.get<{ Querystring: TimeWindowQuery }>('/agent/uptime', { schema: listUptime }, async (request): Promise<AgentUptime[]> => {
     const window = timeWindow(request.query, store.now());
-    return listAgents(store)
-      .filter((agent) => agent.apiEnabled)
-      .map((agent) => ({ agent_id: agent.id, ...uptimeFields(agentUptime(store, agent.id, window)) }));
+    const agents = (await listAgents(store)).filter((agent) => agent.apiEnabled);
+    return Promise.all(agents.map(async (agent) => ({ agent_id: agent.id, ...uptimeFields(await agentUptime(store, agent.id, window)) })));
   });
 
   const oneUptime: ApiRouteSchema = {
@@ -59,9 +58,9 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: ApiContext): vo
     response: { 200: agentUptimeSchema },
   };
   app.get<{ Params: { agent_id: number }; Querystring: TimeWindowQuery }>('/agent/:agent_id/uptime', { schema: oneUptime }, async (request): Promise<AgentUptime> => {
-    const agent = requireAgent(store, request.params.agent_id);
+    const agent = await requireAgent(store, request.params.agent_id);
     const window = timeWindow(request.query, store.now());
-    return { agent_id: agent.id, ...uptimeFields(agentUptime(store, agent.id, window)) };
+    return { agent_id: agent.id, ...uptimeFields(await agentUptime(store, agent.id, window)) };
   });
 
   const agentHistory: ApiRouteSchema = {
@@ -76,9 +75,9 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: ApiContext): vo
     '/agent/:agent_id/history/network/event',
     { schema: agentHistory },
     async (request): Promise<AgentHistoryEvent[]> => {
-      const agent = requireAgent(store, request.params.agent_id);
+      const agent = await requireAgent(store, request.params.agent_id);
       const window = timeWindow(request.query, store.now());
-      return listAgentEvents(store, agent.id, window).map((e) => ({ timestamp: formatApiTime(e.timestamp), type: e.type }));
+      return (await listAgentEvents(store, agent.id, window)).map((e) => ({ timestamp: formatApiTime(e.timestamp), type: e.type }));
     },
   );
 
@@ -94,9 +93,9 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: ApiContext): vo
     '/agent/:agent_id/device/:device_id/history/network/event',
     { schema: deviceHistory },
     async (request): Promise<DeviceHistoryEvent[]> => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
       const window = timeWindow(request.query, store.now());
-      return listDeviceEvents(store, device.id, window).map((e) => ({
+      return (await listDeviceEvents(store, device.id, window)).map((e) => ({
         timestamp: formatApiTime(e.timestamp),
         type: e.type,
         ...(e.details ? { details: e.details } : {}),
@@ -116,9 +115,9 @@ export function registerHistoryRoutes(app: FastifyInstance, ctx: ApiContext): vo
     '/agent/:agent_id/device/:device_id/uptime',
     { schema: deviceUptimeRoute },
     async (request): Promise<DeviceUptime> => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
       const window = timeWindow(request.query, store.now());
-      return { agent_uptime: agentUptime(store, device.agentId, window).uptime, ...uptimeFields(deviceUptime(store, device.id, window)) };
+      return { agent_uptime: (await agentUptime(store, device.agentId, window)).uptime, ...uptimeFields(await deviceUptime(store, device.id, window)) };
     },
   );
 }

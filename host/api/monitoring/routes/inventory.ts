@@ -49,15 +49,15 @@ const fieldRecord = (f: InventoryFieldRow): InventoryField => ({
   defined_by_user: f.definedByUser,
 });
 
-function requireField(store: Store, key: string): InventoryFieldRow {
-  const field = getInventoryField(store, key);
+async function requireField(store: Store, key: string): Promise<InventoryFieldRow> {
+  const field = await getInventoryField(store, key);
   if (!field) throw notFound('inventory field', key);
   return field;
 }
 
 /** The reference: a field defined by another user can't be changed or deleted. */
-function requireOwnField(store: Store, key: string): InventoryFieldRow {
-  const field = requireField(store, key);
+async function requireOwnField(store: Store, key: string): Promise<InventoryFieldRow> {
+  const field = await requireField(store, key);
   if (field.definedByUser !== OWNER_USER_ID) {
     throw new ApiError(403, 'FIELD_OF_ANOTHER_USER', `inventory field ${key} was defined by user ${field.definedByUser}; only that user may change or delete it`);
   }
@@ -80,7 +80,7 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
     description: 'Oldest first.',
     response: { 200: { type: 'array', items: inventoryFieldSchema } },
   };
-  app.get('/inventory', { schema: list }, async (): Promise<InventoryField[]> => listInventoryFields(store).map(fieldRecord));
+  app.get('/inventory', { schema: list }, async (): Promise<InventoryField[]> => (await listInventoryFields(store)).map(fieldRecord));
 
   const clear: ApiRouteSchema = {
     operationId: 'deleteInventory',
@@ -90,7 +90,7 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
     response: { 204: { type: 'null' } },
   };
   app.delete('/inventory', { schema: clear }, async (_request, reply) => {
-    clearInventory(store, OWNER_USER_ID);
+    await clearInventory(store, OWNER_USER_ID);
     return reply.code(204).send();
   });
 
@@ -105,7 +105,7 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
   };
   app.post<{ Params: FieldParams; Body: WriteInventoryField }>('/inventory/:inventory_field', { schema: create }, async (request, reply) => {
     const key = request.params.inventory_field;
-    if (!createInventoryField(store, key, request.body.label)) throw conflict(`inventory field ${key} exists; change its label with updateInventoryField`);
+    if (!await createInventoryField(store, key, request.body.label)) throw conflict(`inventory field ${key} exists; change its label with updateInventoryField`);
     return reply.code(201).send();
   });
 
@@ -118,8 +118,8 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
     response: { 204: { type: 'null' } },
   };
   app.put<{ Params: FieldParams; Body: WriteInventoryField }>('/inventory/:inventory_field', { schema: update }, async (request, reply) => {
-    requireOwnField(store, request.params.inventory_field);
-    updateInventoryField(store, request.params.inventory_field, request.body.label);
+    await requireOwnField(store, request.params.inventory_field);
+    await updateInventoryField(store, request.params.inventory_field, request.body.label);
     return reply.code(204).send();
   });
 
@@ -131,8 +131,8 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
     response: { 204: { type: 'null' } },
   };
   app.delete<{ Params: FieldParams }>('/inventory/:inventory_field', { schema: remove }, async (request, reply) => {
-    requireOwnField(store, request.params.inventory_field);
-    deleteInventoryField(store, request.params.inventory_field);
+    await requireOwnField(store, request.params.inventory_field);
+    await deleteInventoryField(store, request.params.inventory_field);
     return reply.code(204).send();
   });
 
@@ -148,8 +148,8 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
     '/agent/:agent_id/device/:device_id/inventory',
     { schema: deviceList },
     async (request): Promise<DeviceInventoryField[]> => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-      return listDeviceInventory(store, device.id).map((v) => ({ key: v.key, value: v.value, creation_time: formatApiTime(v.creationTime) }));
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+      return (await listDeviceInventory(store, device.id)).map((v) => ({ key: v.key, value: v.value, creation_time: formatApiTime(v.creationTime) }));
     },
   );
 
@@ -166,9 +166,9 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
     '/agent/:agent_id/device/:device_id/inventory/:inventory_field',
     { schema: setValue, preValidation: refuseNullValue },
     async (request, reply) => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-      const field = requireField(store, request.params.inventory_field);
-      setDeviceInventoryValue(store, device.id, field.key, request.body);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+      const field = await requireField(store, request.params.inventory_field);
+      await setDeviceInventoryValue(store, device.id, field.key, request.body);
       return reply.code(204).send();
     },
   );
@@ -182,9 +182,9 @@ export function registerInventoryRoutes(app: FastifyInstance, ctx: ApiContext): 
     response: { 204: { type: 'null' } },
   };
   app.delete<{ Params: DeviceFieldParams }>('/agent/:agent_id/device/:device_id/inventory/:inventory_field', { schema: deleteValue }, async (request, reply) => {
-    const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-    const field = requireField(store, request.params.inventory_field);
-    deleteDeviceInventoryValue(store, device.id, field.key);
+    const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+    const field = await requireField(store, request.params.inventory_field);
+    await deleteDeviceInventoryValue(store, device.id, field.key);
     return reply.code(204).send();
   });
 }

@@ -22,8 +22,8 @@ export function registerMultimediaRoutes(app: FastifyInstance, ctx: ApiContext):
     '/agent/:agent_id/device/:device_id/multimedia/camera/snapshot',
     { schema },
     async (request, reply) => {
-      const device = requireDevice(ctx.store, request.params.agent_id, request.params.device_id);
-      const snapshot = takeCameraSnapshot(ctx.store, device, { user: ctx.user, ip: request.ip });
+      const device = await requireDevice(ctx.store, request.params.agent_id, request.params.device_id);
+      const snapshot = await takeCameraSnapshot(ctx.store, device, { user: ctx.user, ip: request.ip });
       if (!snapshot) {
         throw new ApiError(404, 'NO_SNAPSHOT', `device ${device.id} has no camera snapshot: driverbox takes none itself (no ONVIF), it serves one recorded for the device`);
       }

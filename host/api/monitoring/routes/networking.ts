@@ -111,9 +111,9 @@ export function registerNetworkingRoutes(app: FastifyInstance, ctx: ApiContext):
       response: { 200: allAgentInterfacesSchema },
     }),
     async (request): Promise<AllAgentInterfaces> => {
-      const agent = requireAgent(store, request.params.agent_id);
-      const interfaces = recordedInterfaces(store, agent.id) ?? (localAgentId(store) === agent.id ? machineInterfaces() : []);
-      const policy = getNetworkSetting(store, agent.id, 'interfaces_policy');
+      const agent = await requireAgent(store, request.params.agent_id);
+      const interfaces = await recordedInterfaces(store, agent.id) ?? (await localAgentId(store) === agent.id ? machineInterfaces() : []);
+      const policy = await getNetworkSetting(store, agent.id, 'interfaces_policy');
       return {
         attached: interfaces
           .filter((i) => interfaceScanned(policy, i.name))
@@ -123,7 +123,7 @@ export function registerNetworkingRoutes(app: FastifyInstance, ctx: ApiContext):
             ...(i.netmask !== undefined ? { netmask: i.netmask } : {}),
             ...(i.macAddress !== undefined ? { mac_address: i.macAddress } : {}),
           })),
-        routed: listRoutedNetworks(store, agent.id),
+        routed: await listRoutedNetworks(store, agent.id),
       };
     },
   );
@@ -139,10 +139,10 @@ export function registerNetworkingRoutes(app: FastifyInstance, ctx: ApiContext):
       response: { 201: { type: 'null' } },
     }),
     async (request, reply) => {
-      const agent = requireAgent(store, request.params.agent_id);
+      const agent = await requireAgent(store, request.params.agent_id);
       const { address, name, netmask } = request.body;
       if (parseIpv4(address) === null) throw invalid(['body', 'address'], `"${address}" is not an IPv4 address in dotted decimal notation`, 'value_error.ipv4');
-      addRoutedNetwork(store, agent.id, { name, address, netmask });
+      await addRoutedNetwork(store, agent.id, { name, address, netmask });
       return reply.code(201).send();
     },
   );
@@ -158,8 +158,8 @@ export function registerNetworkingRoutes(app: FastifyInstance, ctx: ApiContext):
       response: noContent,
     }),
     async (request, reply) => {
-      const agent = requireAgent(store, request.params.agent_id);
-      setNetworkSetting(store, agent.id, 'dhcp_device_discovery', request.body.dhcp_device_discovery);
+      const agent = await requireAgent(store, request.params.agent_id);
+      await setNetworkSetting(store, agent.id, 'dhcp_device_discovery', request.body.dhcp_device_discovery);
       return reply.code(204).send();
     },
   );
@@ -171,20 +171,20 @@ export function registerNetworkingRoutes(app: FastifyInstance, ctx: ApiContext):
     ids: [string, string, string];
     what: string;
     schema: Record<string, unknown>;
-    check: (body: B) => ReturnType<typeof getNetworkSetting<K>>;
+    check: (body: B) => Awaited<ReturnType<typeof getNetworkSetting<K>>>;
   }) => {
     const [getId, setId, deleteId] = options.ids;
     app.get<{ Params: AgentPath }>(
       options.path,
       route({ operationId: getId, tags: TAGS, summary: `The agent's ${options.what}`, params: idParams('agent_id'), response: { 200: options.schema } }),
-      async (request) => getNetworkSetting(store, requireAgent(store, request.params.agent_id).id, options.name),
+      async (request) => getNetworkSetting(store, (await requireAgent(store, request.params.agent_id)).id, options.name),
     );
     app.put<{ Params: AgentPath; Body: B }>(
       options.path,
       route({ operationId: setId, tags: TAGS, summary: `Replaces the agent's ${options.what}`, params: idParams('agent_id'), body: options.schema, response: noContent }),
       async (request, reply) => {
-        const agent = requireAgent(store, request.params.agent_id);
-        setNetworkSetting(store, agent.id, options.name, options.check(request.body as B));
+        const agent = await requireAgent(store, request.params.agent_id);
+        await setNetworkSetting(store, agent.id, options.name, options.check(request.body as B));
         return reply.code(204).send();
       },
     );
@@ -192,7 +192,7 @@ export function registerNetworkingRoutes(app: FastifyInstance, ctx: ApiContext):
       options.path,
       route({ operationId: deleteId, tags: TAGS, summary: `Restores the default ${options.what}`, params: idParams('agent_id'), response: noContent }),
       async (request, reply) => {
-        resetNetworkSetting(store, requireAgent(store, request.params.agent_id).id, options.name);
+        await resetNetworkSetting(store, (await requireAgent(store, request.params.agent_id)).id, options.name);
         return reply.code(204).send();
       },
     );
@@ -233,8 +233,8 @@ export function registerNetworkingRoutes(app: FastifyInstance, ctx: ApiContext):
       response: { 200: { type: 'array', items: ipConflictSchema } },
     }),
     async (request): Promise<AgentIpConflict[]> => {
-      const agent = requireAgent(store, request.params.agent_id);
-      return listIpConflicts(store, agent.id).map((c) => ({
+      const agent = await requireAgent(store, request.params.agent_id);
+      return (await listIpConflicts(store, agent.id)).map((c) => ({
         ip: c.ip,
         conflicting_devices: c.devices.map((d) => ({ id: d.id, ...(d.mac !== null ? { mac: d.mac } : {}) })),
       }));
@@ -251,6 +251,6 @@ export function registerNetworkingRoutes(app: FastifyInstance, ctx: ApiContext):
       params: idParams('agent_id'),
       response: { 200: networkTopologySchema },
     }),
-    async (request): Promise<NetworkTopology> => ({ edges: networkTopology(store, requireAgent(store, request.params.agent_id).id) }),
+    async (request): Promise<NetworkTopology> => ({ edges: await networkTopology(store, (await requireAgent(store, request.params.agent_id)).id) }),
   );
 }

@@ -46,15 +46,15 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
   const { store } = ctx;
 
   /** The device and its outlet of the path, or 404 for either. */
-  const requireOutlet = (p: OutletPath) => {
-    const device = requireDevice(store, p.agent_id, p.device_id);
-    return { device, outlet: getDeviceOutlet(store, device.id, p.power_outlet_id) };
+  const requireOutlet = async (p: OutletPath) => {
+    const device = await requireDevice(store, p.agent_id, p.device_id);
+    return { device, outlet: await getDeviceOutlet(store, device.id, p.power_outlet_id) };
   };
 
   /** The device to attach: of the same agent (404 otherwise), not the outlet's own device. */
-  const requireAttached = (p: AttachPath) => {
+  const requireAttached = async (p: AttachPath) => {
     if (p.attached_device_id === p.device_id) throw invalid(['path', 'attached_device_id'], 'a device cannot be attached to one of its own outlets');
-    if (!getDevice(store, p.agent_id, p.attached_device_id)) throw notFound('device', p.attached_device_id);
+    if (!await getDevice(store, p.agent_id, p.attached_device_id)) throw notFound('device', p.attached_device_id);
   };
 
   app.get<{ Params: { agent_id: number; device_id: number } }>(
@@ -67,8 +67,8 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: { type: 'array', items: deviceOutletSchema } },
     }),
     async (request) => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-      return listDeviceOutlets(store, device.id).map(outletRecord);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+      return (await listDeviceOutlets(store, device.id)).map(outletRecord);
     },
   );
 
@@ -88,9 +88,9 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
     '/agent/:agent_id/device/:device_id/power-outlet/:power_outlet_id',
     { schema: update, preValidation: emptyBody },
     async (request, reply) => {
-      const { device, outlet } = requireOutlet(request.params);
+      const { device, outlet } = await requireOutlet(request.params);
       const name = request.body.custom_name?.trim();
-      setOutletCustomName(store, device.id, outlet.id, name ? name : null);
+      await setOutletCustomName(store, device.id, outlet.id, name ? name : null);
       reply.code(204).send();
     },
   );
@@ -109,8 +109,8 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 202: { type: 'null' } },
     }),
     async (request, reply) => {
-      const { device, outlet } = requireOutlet(request.params);
-      performOutletAction(store, device, outlet.id, request.params.action, ctx.user);
+      const { device, outlet } = await requireOutlet(request.params);
+      await performOutletAction(store, device, outlet.id, request.params.action, ctx.user);
       reply.code(202).send();
     },
   );
@@ -125,9 +125,9 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: noContent,
     }),
     async (request, reply) => {
-      const { device, outlet } = requireOutlet(request.params);
-      requireAttached(request.params);
-      attachDeviceToOutlet(store, device.id, outlet.id, request.params.attached_device_id);
+      const { device, outlet } = await requireOutlet(request.params);
+      await requireAttached(request.params);
+      await attachDeviceToOutlet(store, device.id, outlet.id, request.params.attached_device_id);
       reply.code(204).send();
     },
   );
@@ -142,8 +142,8 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: noContent,
     }),
     async (request, reply) => {
-      const { device, outlet } = requireOutlet(request.params);
-      detachDeviceFromOutlet(store, device.id, outlet.id, request.params.attached_device_id);
+      const { device, outlet } = await requireOutlet(request.params);
+      await detachDeviceFromOutlet(store, device.id, outlet.id, request.params.attached_device_id);
       reply.code(204).send();
     },
   );

@@ -22,8 +22,8 @@ export function registerPowerRoutes(app: FastifyInstance, ctx: ApiContext): void
       response: { 200: devicePowerActionSchema },
     }),
     async (request): Promise<DevicePowerAction> => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-      const a = getPowerAvailability(store, device.id);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+      const a = await getPowerAvailability(store, device.id);
       return { on: a.on, off: a.off, cycle: a.cycle, software_reboot: a.softwareReboot };
     },
   );
@@ -42,8 +42,8 @@ export function registerPowerRoutes(app: FastifyInstance, ctx: ApiContext): void
       response: { 204: { type: 'null' } },
     }),
     async (request, reply) => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
-      performPowerAction(store, device, request.params.field, ctx.user);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
+      await performPowerAction(store, device, request.params.field, ctx.user);
       return reply.code(204).send();
     },
   );

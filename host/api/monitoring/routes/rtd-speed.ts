@@ -39,8 +39,8 @@ export function registerRtdSpeedRoutes(app: FastifyInstance, ctx: ApiContext): v
       response: { 200: { type: 'array', items: rtdStatisticsSchema } },
     }),
     async (request): Promise<DeviceRTDStatistics[]> => {
-      requireAgent(store, request.params.agent_id);
-      return agentRtdStatistics(store, request.params.agent_id).map((s) => withoutNulls({
+      await requireAgent(store, request.params.agent_id);
+      return (await agentRtdStatistics(store, request.params.agent_id)).map((s) => withoutNulls({
         device_id: s.deviceId,
         timestamp: formatApiTime(s.timestamp),
         avg_min: formatMs(s.avgMinMs),
@@ -64,9 +64,9 @@ export function registerRtdSpeedRoutes(app: FastifyInstance, ctx: ApiContext): v
       response: { 200: { type: 'array', items: rtdHistorySampleSchema } },
     }),
     async (request): Promise<DeviceRTDHistorySample[]> => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
       const { from, to } = timeWindow(request.query, store.now());
-      return deviceRtdHistory(store, device.id, from, to).map((s) => withoutNulls({
+      return (await deviceRtdHistory(store, device.id, from, to)).map((s) => withoutNulls({
         timestamp: formatApiTime(s.timestamp),
         min: formatMs(s.minMs),
         max: formatMs(s.maxMs),
@@ -88,9 +88,9 @@ export function registerRtdSpeedRoutes(app: FastifyInstance, ctx: ApiContext): v
       response: { 200: { type: 'array', items: speedSampleSchema } },
     }),
     async (request): Promise<NetworkSpeedSample[]> => {
-      requireAgent(store, request.params.agent_id);
+      await requireAgent(store, request.params.agent_id);
       const { from, to } = timeWindow(request.query, store.now());
-      return speedHistory(store, request.params.agent_id, from, to).map((s) => ({ timestamp: formatApiTime(s.timestamp), values: [s.downloadBps, s.uploadBps] }));
+      return (await speedHistory(store, request.params.agent_id, from, to)).map((s) => ({ timestamp: formatApiTime(s.timestamp), values: [s.downloadBps, s.uploadBps] }));
     },
   );
 }

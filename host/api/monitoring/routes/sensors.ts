@@ -102,16 +102,16 @@ function trigger(row: SnmpTriggerRow): SnmpTrigger {
 export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): void {
   const { store } = ctx;
 
-  const requireSensor = (p: SensorPath): SnmpSensorRow => {
-    requireDevice(store, p.agent_id, p.device_id);
-    const sensor = getSnmpSensor(store, p.device_id, p.sensor_id);
+  const requireSensor = async (p: SensorPath): Promise<SnmpSensorRow> => {
+    await requireDevice(store, p.agent_id, p.device_id);
+    const sensor = await getSnmpSensor(store, p.device_id, p.sensor_id);
     if (!sensor) throw notFound('SNMP sensor', p.sensor_id);
     return sensor;
   };
 
-  const requireTrigger = (p: TriggerPath): SnmpTriggerRow => {
-    requireSensor(p);
-    const found = getSnmpTrigger(store, p.sensor_id, p.trigger_id);
+  const requireTrigger = async (p: TriggerPath): Promise<SnmpTriggerRow> => {
+    await requireSensor(p);
+    const found = await getSnmpTrigger(store, p.sensor_id, p.trigger_id);
     if (!found) throw notFound('SNMP trigger', p.trigger_id);
     return found;
   };
@@ -126,8 +126,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: { type: 'array', items: snmpAgentEyeSchema } },
     }),
     async (request) => {
-      requireAgent(store, request.params.agent_id);
-      return listAgentSnmpSensors(store, request.params.agent_id).map(agentEye);
+      await requireAgent(store, request.params.agent_id);
+      return (await listAgentSnmpSensors(store, request.params.agent_id)).map(agentEye);
     },
   );
 
@@ -141,8 +141,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: { type: 'array', items: tcpEyeSchema } },
     }),
     async (request) => {
-      requireAgent(store, request.params.agent_id);
-      return listAgentTcpSensors(store, request.params.agent_id).map(tcpEye);
+      await requireAgent(store, request.params.agent_id);
+      return (await listAgentTcpSensors(store, request.params.agent_id)).map(tcpEye);
     },
   );
 
@@ -156,8 +156,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: { type: 'array', items: snmpEyeSchema } },
     }),
     async (request) => {
-      requireDevice(store, request.params.agent_id, request.params.device_id);
-      return listDeviceSnmpSensors(store, request.params.device_id).map(deviceEye);
+      await requireDevice(store, request.params.agent_id, request.params.device_id);
+      return (await listDeviceSnmpSensors(store, request.params.device_id)).map(deviceEye);
     },
   );
 
@@ -172,9 +172,9 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: created,
     }),
     async (request, reply) => {
-      requireDevice(store, request.params.agent_id, request.params.device_id);
+      await requireDevice(store, request.params.agent_id, request.params.device_id);
       const { name, oid, category, value_type } = request.body;
-      createSnmpSensor(store, request.params.device_id, { name, oid, category, valueType: value_type });
+      await createSnmpSensor(store, request.params.device_id, { name, oid, category, valueType: value_type });
       return reply.code(201).send();
     },
   );
@@ -189,8 +189,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: noContent,
     }),
     async (request, reply) => {
-      requireSensor(request.params);
-      deleteSnmpSensor(store, request.params.device_id, request.params.sensor_id);
+      await requireSensor(request.params);
+      await deleteSnmpSensor(store, request.params.device_id, request.params.sensor_id);
       return reply.code(204).send();
     },
   );
@@ -205,7 +205,7 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: { type: 'array', items: snmpTriggerFunctionSchema } },
     }),
     async (request) => {
-      const sensor = requireSensor(request.params);
+      const sensor = await requireSensor(request.params);
       return triggerFunctionsFor(sensor.valueType).map((f) => ({ id: f.id, name: f.name, cardinality: f.cardinality, value_types: f.valueTypes }));
     },
   );
@@ -221,9 +221,9 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: { type: 'array', items: snmpHistorySampleSchema } },
     }),
     async (request) => {
-      const sensor = requireSensor(request.params);
+      const sensor = await requireSensor(request.params);
       const { from, to } = timeWindow(request.query, store.now());
-      return snmpSensorHistory(store, sensor.id, from, to).map((s) => ({ timestamp: formatApiTime(s.timestamp), value: s.value, ...(s.enumValue === null ? {} : { enum_value: s.enumValue }) }));
+      return (await snmpSensorHistory(store, sensor.id, from, to)).map((s) => ({ timestamp: formatApiTime(s.timestamp), value: s.value, ...(s.enumValue === null ? {} : { enum_value: s.enumValue }) }));
     },
   );
 
@@ -237,8 +237,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: { type: 'array', items: snmpTriggerSchema } },
     }),
     async (request) => {
-      const sensor = requireSensor(request.params);
-      return listSnmpTriggers(store, sensor.id).map(trigger);
+      const sensor = await requireSensor(request.params);
+      return (await listSnmpTriggers(store, sensor.id)).map(trigger);
     },
   );
 
@@ -253,9 +253,9 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: created,
     }),
     async (request, reply) => {
-      const sensor = requireSensor(request.params);
+      const sensor = await requireSensor(request.params);
       const { name, function_id, operands } = request.body;
-      createSnmpTrigger(store, sensor.id, { name, functionId: function_id, operands });
+      await createSnmpTrigger(store, sensor.id, { name, functionId: function_id, operands });
       return reply.code(201).send();
     },
   );
@@ -270,8 +270,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: noContent,
     }),
     async (request, reply) => {
-      requireTrigger(request.params);
-      deleteSnmpTrigger(store, request.params.sensor_id, request.params.trigger_id);
+      await requireTrigger(request.params);
+      await deleteSnmpTrigger(store, request.params.sensor_id, request.params.trigger_id);
       return reply.code(204).send();
     },
   );
@@ -287,8 +287,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: created,
     }),
     async (request, reply) => {
-      const found = requireTrigger(request.params);
-      if (!setSnmpTriggerAlert(store, found.id, request.params.medium_name, true)) {
+      const found = await requireTrigger(request.params);
+      if (!await setSnmpTriggerAlert(store, found.id, request.params.medium_name, true)) {
         throw conflict(`the ${request.params.medium_name} alert of SNMP trigger ${found.id} is already on`);
       }
       return reply.code(201).send();
@@ -305,8 +305,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: noContent,
     }),
     async (request, reply) => {
-      const found = requireTrigger(request.params);
-      if (!setSnmpTriggerAlert(store, found.id, request.params.medium_name, false)) {
+      const found = await requireTrigger(request.params);
+      if (!await setSnmpTriggerAlert(store, found.id, request.params.medium_name, false)) {
         throw notFound(`${request.params.medium_name} alert of SNMP trigger`, found.id);
       }
       return reply.code(204).send();
@@ -323,8 +323,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: { type: 'array', items: tcpEyeSchema } },
     }),
     async (request) => {
-      requireDevice(store, request.params.agent_id, request.params.device_id);
-      return listDeviceTcpSensors(store, request.params.device_id).map(tcpEye);
+      await requireDevice(store, request.params.agent_id, request.params.device_id);
+      return (await listDeviceTcpSensors(store, request.params.device_id)).map(tcpEye);
     },
   );
 
@@ -339,18 +339,18 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: created,
     }),
     async (request, reply) => {
-      const device = requireDevice(store, request.params.agent_id, request.params.device_id);
+      const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
       const { port } = request.body;
       // Refuse a duplicate or a full quota before spending a probe on it.
-      if (listDeviceTcpSensors(store, device.id).some((s) => s.port === port)) {
+      if ((await listDeviceTcpSensors(store, device.id)).some((s) => s.port === port)) {
         throw conflict(`device ${device.id} already has a TCP sensor on port ${port}`);
       }
-      const { limit, usage } = sensorUsage(store, device.agentId);
+      const { limit, usage } = await sensorUsage(store, device.agentId);
       if (usage.total >= limit) throw conflict(`agent ${device.agentId} already has ${usage.total} sensors and its limit is ${limit}; delete a sensor or raise the limit`);
       const probe = await probeDevicePort(device, port);
       const checkedAt = store.now();
-      const sensor = createTcpSensor(store, device.id, { port, status: probe.status, checkedAt });
-      recordProbes(store, [{ ...probe, sensorId: sensor.id, deviceId: device.id }], checkedAt);
+      const sensor = await createTcpSensor(store, device.id, { port, status: probe.status, checkedAt });
+      await recordProbes(store, [{ ...probe, sensorId: sensor.id, deviceId: device.id }], checkedAt);
       return reply.code(201).send();
     },
   );
@@ -365,8 +365,8 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: noContent,
     }),
     async (request, reply) => {
-      requireDevice(store, request.params.agent_id, request.params.device_id);
-      if (!deleteTcpSensor(store, request.params.device_id, request.params.service_id)) throw notFound('TCP sensor', request.params.service_id);
+      await requireDevice(store, request.params.agent_id, request.params.device_id);
+      if (!await deleteTcpSensor(store, request.params.device_id, request.params.service_id)) throw notFound('TCP sensor', request.params.service_id);
       return reply.code(204).send();
     },
   );
@@ -381,7 +381,7 @@ export function registerSensorRoutes(app: FastifyInstance, ctx: ApiContext): voi
       response: { 200: eyesUsageSchema },
     }),
     async (request) => {
-      requireAgent(store, request.params.agent_id);
+      await requireAgent(store, request.params.agent_id);
       return sensorUsage(store, request.params.agent_id);
     },
   );

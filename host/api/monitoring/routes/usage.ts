@@ -48,7 +48,7 @@ export function registerApiUsage(app: FastifyInstance, options: { store: Store; 
     const digest = keyDigest(key);
     if (!digests.includes(digest)) return;
     try {
-      recordApiCall(store, { keyDigest: digest, ip: request.ip, resource: resourceOf(request.url) });
+      await recordApiCall(store, { keyDigest: digest, ip: request.ip, resource: resourceOf(request.url) });
     } catch (error) {
       // A store closed or read-only must not turn answered calls into failures.
       request.log.warn({ err: error }, 'API usage not counted');
@@ -62,7 +62,7 @@ export function registerApiUsage(app: FastifyInstance, options: { store: Store; 
     response: { 200: apiUsageSchema },
   };
   app.get('/meta/usage', { schema }, async (): Promise<APIUsageInformation> => {
-    const usage = apiUsage(store);
+    const usage = await apiUsage(store);
     return {
       by_ip: usage.byIp.map((u) => ({ name: u.ip, count: u.count })),
       // Keys no longer configured still count in daily_usage, but have no id to show.
@@ -90,8 +90,8 @@ export function registerMetricUsageRoutes(app: FastifyInstance, ctx: ApiContext)
       response: { 200: metricUsageSchema },
     }),
     async (request): Promise<DomotzMetricUsageInformation> => {
-      const agent = requireAgent(store, request.params.agent_id);
-      const { limit, usage } = metricUsage(store, agent.id);
+      const agent = await requireAgent(store, request.params.agent_id);
+      const { limit, usage } = await metricUsage(store, agent.id);
       return { limit, usage: { custom_driver: usage.customDriver, snmp: usage.snmp, tcp: usage.tcp, total: usage.total } };
     },
   );

@@ -89,14 +89,14 @@ function toVariable(row: VariableRow): Variable {
   });
 }
 
-function list(store: Store, scope: VariableScope, query: ListQuery): VariableRow[] {
+async function list(store: Store, scope: VariableScope, query: ListQuery): Promise<VariableRow[]> {
   const { limit, offset } = page(query, 100);
-  return listVariables(store, scope, { ...filtersOf(query), sortBy: query.sort_by, direction: query.sorting_direction, limit, offset });
+  return await listVariables(store, scope, { ...filtersOf(query), sortBy: query.sort_by, direction: query.sorting_direction, limit, offset });
 }
 
-function history(store: Store, variable: VariableRow | undefined, query: { from?: string; to?: string }): VariableHistorySample[] {
+async function history(store: Store, variable: VariableRow | undefined, query: { from?: string; to?: string }): Promise<VariableHistorySample[]> {
   const { from, to } = timeWindow(query, store.now());
-  return variableHistory(store, variable!.id, from, to).map((s) => ({ timestamp: formatApiTime(s.timestamp), value: s.value }));
+  return (await variableHistory(store, variable!.id, from, to)).map((s) => ({ timestamp: formatApiTime(s.timestamp), value: s.value }));
 }
 
 export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): void {
@@ -113,8 +113,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request): Promise<AgentDeviceVariable[]> => {
       const agentId = request.params.agent_id;
-      requireAgent(store, agentId);
-      return list(store, { kind: 'agent-devices', agentId }, request.query).map((row) => ({ ...toVariable(row), device_id: row.deviceId! }));
+      await requireAgent(store, agentId);
+      return (await list(store, { kind: 'agent-devices', agentId }, request.query)).map((row) => ({ ...toVariable(row), device_id: row.deviceId! }));
     },
   });
 
@@ -129,8 +129,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request, reply) => {
       const agentId = request.params.agent_id;
-      requireAgent(store, agentId);
-      const n = countVariables(store, { kind: 'agent-devices', agentId }, filtersOf(request.query));
+      await requireAgent(store, agentId);
+      const n = await countVariables(store, { kind: 'agent-devices', agentId }, filtersOf(request.query));
       return reply.header('X-Entities-Count', n).code(204).send();
     },
   });
@@ -146,8 +146,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request): Promise<Variable[]> => {
       const { agent_id: agentId, device_id: deviceId } = request.params;
-      requireDevice(store, agentId, deviceId);
-      return list(store, { kind: 'device', agentId, deviceId }, request.query).map(toVariable);
+      await requireDevice(store, agentId, deviceId);
+      return (await list(store, { kind: 'device', agentId, deviceId }, request.query)).map(toVariable);
     },
   });
 
@@ -162,8 +162,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request, reply) => {
       const { agent_id: agentId, device_id: deviceId } = request.params;
-      requireDevice(store, agentId, deviceId);
-      const n = countVariables(store, { kind: 'device', agentId, deviceId }, filtersOf(request.query));
+      await requireDevice(store, agentId, deviceId);
+      const n = await countVariables(store, { kind: 'device', agentId, deviceId }, filtersOf(request.query));
       return reply.header('X-Entities-Count', n).code(204).send();
     },
   });
@@ -181,8 +181,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
       }),
       handler: async (request): Promise<VariableHistorySample[]> => {
         const { agent_id: agentId, device_id: deviceId, variable_id: variableId } = request.params;
-        requireDevice(store, agentId, deviceId);
-        const variable = getVariable(store, variableId);
+        await requireDevice(store, agentId, deviceId);
+        const variable = await getVariable(store, variableId);
         if (!variable || variable.agentId !== agentId || variable.deviceId !== deviceId) throw notFound('variable', variableId);
         return history(store, variable, request.query);
       },
@@ -200,8 +200,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request): Promise<Variable[]> => {
       const agentId = request.params.agent_id;
-      requireAgent(store, agentId);
-      return list(store, { kind: 'agent', agentId }, request.query).map(toVariable);
+      await requireAgent(store, agentId);
+      return (await list(store, { kind: 'agent', agentId }, request.query)).map(toVariable);
     },
   });
 
@@ -216,8 +216,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request, reply) => {
       const agentId = request.params.agent_id;
-      requireAgent(store, agentId);
-      const n = countVariables(store, { kind: 'agent', agentId }, filtersOf(request.query));
+      await requireAgent(store, agentId);
+      const n = await countVariables(store, { kind: 'agent', agentId }, filtersOf(request.query));
       return reply.header('X-Entities-Count', n).code(204).send();
     },
   });
@@ -235,8 +235,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
       }),
       handler: async (request): Promise<VariableHistorySample[]> => {
         const { agent_id: agentId, variable_id: variableId } = request.params;
-        requireAgent(store, agentId);
-        const variable = getVariable(store, variableId);
+        await requireAgent(store, agentId);
+        const variable = await getVariable(store, variableId);
         if (!variable || variable.agentId !== agentId || variable.deviceId !== null) throw notFound('variable', variableId);
         return history(store, variable, request.query);
       },

@@ -1,0 +1,99 @@
+// A throwaway PostgreSQL server for tests: Debian's binaries (initdb, pg_ctl, postgres) on a
+// free loopback port, its cluster in a temp folder, no systemd. Run as root (CI), the cluster
+// belongs to the `postgres` user the package made, since postgres refuses to run as root.
+// Durability is off (fsync, synchronous_commit, full_page_writes): a test cluster is thrown away.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PostgresServer {
+  /** postgres://driverbox@127.0.0.1:PORT/postgres */
+  url: string;
+  port: number;
+  /** A URL of another database of this server. */
+  urlOf(database: string): string;
+  /** Stops the server (fast shutdown) and keeps the cluster, for start() again: a restart. */
+  stop(mode?: 'fast' | 'immediate'): void;
+  start(): void;
+  /** Stops the server and removes the cluster. */
+  destroy(): void;
+}
+
+export function postgresBinDir(): string {
+  const root = '/usr/lib/postgresql';
+  if (existsSync(root)) {
+    const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'pg_ctl'))).sort((a, b) => Number(b) - Number(a));
+    if (versions.length) return join(root, versions[0]!, 'bin');
+  }
+  throw new Error('no PostgreSQL server binaries under /usr/lib/postgresql: install Debian\'s postgresql (scripts/install-test-peers.sh does)');
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const asRoot = process.getuid?.() === 0;
+
+function run(bin: string, args: string[], cwd: string): void {
+  // As root, through runuser to the postgres user; otherwise as the current user.
+  const [cmd, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  const result = spawnSync(cmd, argv, { cwd, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout}`);
+}
+
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = postgresBinDir();
+  const dir = mkdtempSync(join(tmpdir(), 'driverbox-pg-'));
+  const data = join(dir, 'data');
+  const port = await freePort();
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    chownSync(dir, uid, gid);
+  }
+  chmodSync(dir, 0o700);
+  // C collation: text sorts by code point, as SQLite's does.
+  run(join(bin, 'initdb'), ['-D', data, '-U', 'driverbox', '--auth=trust', '--locale=C', '--encoding=UTF8', '-N'], dir);
+  writeFileSync(
+    join(data, 'postgresql.auto.conf'),
+    [
+      `port = ${port}`,
+      `listen_addresses = '127.0.0.1'`,
+      `unix_socket_directories = '${dir}'`,
+      'fsync = off',
+      'synchronous_commit = off',
+      'full_page_writes = off',
+      'max_connections = 200',
+      'shared_buffers = 64MB',
+      '',
+    ].join('\n'),
+  );
+  const log = join(dir, 'server.log');
+  const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', 'start'], dir);
+  start();
+  const url = `postgres://driverbox@127.0.0.1:${port}/postgres`;
+  return {
+    url,
+    port,
+    urlOf: (database) => `postgres://driverbox@127.0.0.1:${port}/${database}`,
+    stop: (mode = 'fast') => run(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop'], dir),
+    start,
+    destroy() {
+      try {
+        run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], dir);
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
