@@ -17,7 +17,8 @@ export const serverFlagOptions = {
   'cors-origin': { type: 'string', multiple: true },
 } as const;
 
-export const serverFlagsHelp = `  --store <file>            the store (env DRIVERBOX_STORE; default: driverbox.db in the data folder)
+export const serverFlagsHelp = `  --store <file|url>        the store: a SQLite file, or postgres://user:pass@host/db shared by
+                            several processes (env DRIVERBOX_STORE; default: driverbox.db in the data folder)
   --host <address>          listen address (default 127.0.0.1)
   --port <n>                listen port (default ${DEFAULT_PORT}; 0 picks a free one)
   --api-key <key>           an accepted API key, repeatable (env DRIVERBOX_API_KEYS, comma-separated;

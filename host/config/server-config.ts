@@ -12,6 +12,7 @@ import type { AgentAccessChange } from '../store/agents.js';
 import { agentAccessChange, type AgentAccessInput } from './agent-access.js';
 import { externalHostList } from '../executor/external-hosts.js';
 import { defaultDataDir, resolveStorePath } from '../store/data-dir.js';
+import { isPostgresUrl, redactUrl } from '../store/database.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenMode } from '../store/file-modes.js';
 
 export interface ServerConfigFile {
@@ -85,7 +86,7 @@ function readConfigFile(file: string): ServerConfigFile {
   const expect = (ok: boolean, field: string, what: string) => {
     if (!ok) throw new ConfigError(`${file}: ${field} must be ${what}`);
   };
-  if (config.store !== undefined) expect(typeof config.store === 'string', 'store', 'a file path');
+  if (config.store !== undefined) expect(typeof config.store === 'string', 'store', 'a file path or a postgres:// URL');
   if (config.listen !== undefined) {
     const listen = config.listen as Record<string, unknown>;
     expect(typeof listen === 'object' && listen !== null, 'listen', 'an object {host, port}');
@@ -142,7 +143,7 @@ function readConfigFile(file: string): ServerConfigFile {
   const base = path.dirname(file);
   return {
     ...resolved,
-    ...(resolved.store && resolved.store !== ':memory:' ? { store: path.resolve(base, resolved.store) } : {}),
+    ...(resolved.store && resolved.store !== ':memory:' ? { store: isPostgresUrl(resolved.store) ? resolved.store : path.resolve(base, resolved.store) } : {}),
     ...(resolved.secretKeyFile ? { secretKeyFile: path.resolve(base, resolved.secretKeyFile) } : {}),
   };
 }

@@ -2,6 +2,7 @@
 // (and those made through the API) in the supervised sandbox process, writes results to the
 // store, serves the Monitoring API with /metrics and /backend-api/v1/status, and reacts to
 // signals: SIGINT / SIGTERM drain and stop, SIGHUP reloads the inventory.
+import { redactUrl } from '../../store/database.js';
 import path from 'node:path';
 import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from '../../agent/agent.js';
 import { InventoryError } from '../../agent/inventory/index.js';
@@ -192,7 +193,7 @@ function banner(agent: Agent, config: ReturnType<typeof serverConfigFromFlags>, 
     `  API          ${agent.url}/public-api/v1 (${config.apiKeys.length} key(s), from ${config.sources.apiKeys})`,
     `  metrics      ${agent.url}/metrics`,
     `  status       ${agent.url}/backend-api/v1/status`,
-    `  store        ${config.storePath}`,
+    `  store        ${redactUrl(config.storePath)}`,
     `  sandbox      process ${stats.sandbox?.pid ?? '?'}`,
     'Ctrl-C to stop, SIGHUP to reload the inventory.',
   ].join('\n');

@@ -3,6 +3,7 @@
 // sandbox process, as the agent's do, so a driver that crashes or wedges its isolate costs that
 // child (killed, restarted) and never the API. Beside it: the Marketplace API emulator
 // (/marketplace-api) and the application status.
+import { redactUrl } from '../../store/database.js';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
@@ -138,7 +139,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(
       [
         `driverbox Monitoring API on ${server.url}/public-api/v1`,
-        `  store        ${config.storePath}`,
+        `  store        ${redactUrl(config.storePath)}`,
         `  API keys     ${config.apiKeys.length} accepted, from ${config.sources.apiKeys}`,
         `  credentials  encrypted with the secret from ${config.sources.secretKey}`,
         `  OpenAPI      ${server.url}/public-api/v1/meta/open-api-definition (no key needed)`,
