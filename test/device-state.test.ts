@@ -2,6 +2,7 @@
 // RunRequest.deviceState in, RunResult.deviceState out, across the sandbox process, through a
 // DeviceStateStore with withSharedDeviceState; bounded; per driver; and the embedded mode, which
 // keeps jars in the host's memory, unchanged.
+import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createHost,
@@ -35,6 +36,8 @@ function get_status() {
 
 let server: DeviceServer;
 let logins = 0;
+/** Answers of /hold, held until the end: a run waiting on one is in flight. */
+const held: ServerResponse[] = [];
 
 beforeAll(async () => {
   server = await startDeviceServer({
@@ -46,6 +49,10 @@ beforeAll(async () => {
         res.end('welcome');
         return true;
       }
+      if (path === '/hold') {
+        held.push(res);
+        return true;
+      }
       if (path === '/logout') {
         res.writeHead(200, { 'set-cookie': 'session=; Path=/; Max-Age=0' });
         res.end('bye');
@@ -55,7 +62,10 @@ beforeAll(async () => {
     },
   });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  for (const res of held.splice(0)) if (!res.writableEnded) res.end();
+  await server.close();
+});
 
 /** The store's device 7 of agent 1, as buildRunRequest names it, at the test server. */
 const DEVICE_ID = 7;
@@ -372,6 +382,32 @@ describe('device state across the sandbox process', () => {
     const direct = ok(await sandbox.run(request('/login', { deviceState: await store.load(DEVICE_ID) })));
     expect(direct.deviceState!.sessions[0]!.cookies).toMatchObject([{ key: 'session', value: `s${logins}` }]);
     expect(ok(await sandbox.run(request(unique('no-state'))))).not.toHaveProperty('deviceState');
+  });
+
+  it('a run lost with its child saves nothing: the device keeps what it had', async () => {
+    const store = countingStore();
+    const agent = withSharedDeviceState(sandbox, store);
+    ok(await agent.run(request('/login')));
+    const before = await store.load(DEVICE_ID);
+    expect(store.calls.saves).toBe(1);
+    // A run that logs in again, then waits on the device: its child is killed under it.
+    const source = `function get_status() {
+      D.device.http.get({ url: '/login', jar: true }, function () {
+        D.device.http.get({ url: '/hold', jar: true }, function () { D.success([]); });
+      });
+    }`;
+    const holds = held.length;
+    const pending = agent.run(request('/unused', { source }));
+    for (let i = 0; held.length === holds; i++) {
+      if (i > 400) throw new Error('the run never reached /hold');
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    process.kill(sandbox.stats().pid!, 'SIGKILL');
+    const lost = await pending;
+    expect(lost.status).toBe('failure');
+    expect(lost.message).toMatch(/was killed by SIGKILL while this run was in flight/);
+    expect(store.calls.saves).toBe(1);
+    expect(await store.load(DEVICE_ID)).toEqual(before);
   });
 
   it("checks the child's state on the way back: kept only when asked for, refused past its bounds", () => {
