@@ -3,6 +3,7 @@
 // and resolves to a RunResult.
 import { availableParallelism } from 'node:os';
 import { DeviceSessions } from './bridges/http/sessions.js';
+import { StateSessions } from './bridges/http/state-sessions.js';
 import { recordCapture, replayCapture, type RunCapture } from './bridges/record/capture.js';
 import type { RecordingFile } from './bridges/record/format.js';
 import type { ResolveMap } from './bridges/http/target.js';
@@ -10,6 +11,7 @@ import { loadRecording } from './bridges/record/load.js';
 import type { TranscriptMode } from './bridges/http/transcript.js';
 import { createTrustStore } from './bridges/tls/trust.js';
 import type { DeviceSpec } from './device.js';
+import { readDeviceState, type DeviceStateSnapshot } from './device-state.js';
 import { ENTRY_POINT } from './driver/entry-points.js';
 import { loadDriver } from './driver/load.js';
 import { DriverboxError } from './errors.js';
@@ -109,6 +111,16 @@ export interface RunRequest {
    * to the recorded one. A request not in it fails with REPLAY_MISS.
    */
   replay?: string | RecordingFile;
+  /**
+   * The kept state of the device's sessions (their cookie jars), as an earlier run left it in
+   * RunResult.deviceState (kept by the caller: the scale-out mode keeps it in the shared store,
+   * host/device-state.ts); null when none is kept yet. Given (null too), the run's sessions use
+   * jars of the run's own built from it, instead of the jars this host keeps in memory, and the
+   * result carries deviceState. Not given (the default), jars live in this host's memory
+   * between runs, as always. Bounded: MAX_DEVICE_STATE_BYTES, MAX_DEVICE_STATE_SESSIONS, and
+   * each jar's bounds (BoundedCookieStore). Not with `replay`, whose sessions are its own.
+   */
+  deviceState?: DeviceStateSnapshot | null;
 }
 
 export interface Host {
@@ -136,6 +148,16 @@ function pinsOf(resolve: ResolveMap): RecordingFile['resolve'] {
 function maskRunText(result: RunResult, network: RunNetwork | null): RunResult {
   const secrets = network?.secrets() ?? [];
   return secrets.length ? maskFor(secrets).transcript(result) : result;
+}
+
+/**
+ * The result with the state the run left in its sessions, when it was given one
+ * (RunRequest.deviceState). Not masked: it is what the device set, needed as it is.
+ */
+function withDeviceState(result: RunResult, sessions: StateSessions | null): RunResult {
+  if (!sessions) return result;
+  const { state, warnings } = sessions.exportChanged();
+  return { ...result, deviceState: state, ...(warnings.length > 0 ? { warnings: [...result.warnings, ...warnings] } : {}) };
 }
 
 function integerOption(value: number | undefined, fallback: number, name: string, min: number): number {
@@ -211,6 +233,11 @@ export function createHost(options: HostOptions = {}): Host {
       if (request.record !== undefined && (typeof request.record !== 'string' || request.record === '')) {
         throw new DriverboxError('INVALID_OPTIONS', `record must be the path of the file to write (got ${JSON.stringify(request.record)})`);
       }
+      // Checked before anything is read or reserved; the jars are built from it as the run uses them.
+      const kept = request.deviceState === undefined ? undefined : request.deviceState === null ? null : readDeviceState(request.deviceState);
+      if (kept !== undefined && request.replay !== undefined) {
+        throw new DriverboxError('INVALID_OPTIONS', 'deviceState and replay cannot be used in the same run: a replay answers from its recording, with jars of its own');
+      }
       const recording = request.replay === undefined ? null : await loadRecording(request.replay);
       const action = request.action ?? recording?.action ?? 'get_status';
       if (!ENTRY_POINT.test(action)) {
@@ -243,15 +270,17 @@ export function createHost(options: HostOptions = {}): Host {
       // user:password too, so that a Basic token (whose base64 straddles both) is masked whole.
       if (runDevice?.username && runDevice.password) secrets.push(`${runDevice.username}:${runDevice.password}`);
       let network: RunNetwork | null = null;
+      const stateSessions = kept === undefined ? null : new StateSessions(sessions, kept);
       if (!capture) {
         const device = request.device ?? {};
+        const runSessions = stateSessions ?? sessions;
         const result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          (network = new RunNetwork({ device, limits, sessions, transcript, trust, allowExternal, allowRedirect, resolve, driver, buffers, secrets })),
+          (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, driver, buffers, secrets })),
         );
-        return maskRunText(result, network);
+        return withDeviceState(maskRunText(result, network), stateSessions);
       }
       const { device, wire } = capture;
-      const runSessions = capture.sessions ?? sessions;
+      const runSessions = capture.sessions ?? stateSessions ?? sessions;
       let result: RunResult;
       try {
         result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
@@ -261,7 +290,7 @@ export function createHost(options: HostOptions = {}): Host {
         await capture.abandon();
         throw error;
       }
-      return maskRunText(await capture.finish(result), network);
+      return withDeviceState(maskRunText(await capture.finish(result), network), stateSessions);
     },
     stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads }),
     memory: (options) => sandboxes.memory(options?.gc === true),

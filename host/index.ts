@@ -38,6 +38,22 @@ export { createScheduler, type SchedulerOptions, type SchedulerJob, type Schedul
 export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './executor/sandbox-process/index.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
 export type { RunExecutor } from './executor/run-executor.js';
+// Per-device kept state (cookie jars) as plain data, for the scale-out mode's shared store.
+export {
+  withSharedDeviceState,
+  MemoryDeviceStateStore,
+  mergeDeviceState,
+  readDeviceState,
+  storeDeviceId,
+  DEVICE_STATE_VERSION,
+  MAX_DEVICE_STATE_BYTES,
+  MAX_DEVICE_STATE_SESSIONS,
+  type DeviceStateStore,
+  type DeviceStateSnapshot,
+  type DeviceSessionState,
+  type StoredCookie,
+  type SharedDeviceStateOptions,
+} from './device-state.js';
 // The Marketplace API emulator and its client (docs/MARKETPLACE-API.md).
 export { marketplaceRoutes, DEFAULT_AGREEMENTS, type MarketplaceRoutesOptions } from './api/marketplace/marketplace-routes.js';
 export * from './api/marketplace/client/index.js';

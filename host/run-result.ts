@@ -1,5 +1,6 @@
 // The result of one driver run: what the CLI prints, --json emits, and the store records.
 import type { LogMessage, TableRecord, VariableRecord } from '../runtime/protocol.js';
+import type { DeviceStateSnapshot } from './device-state.js';
 
 export type { LogMessage, TableRecord, VariableRecord };
 
@@ -59,4 +60,10 @@ export interface RunResult {
   action: string;
   limitExceeded: LimitName | null;
   durationMs: number;
+  /**
+   * Only when the request gave RunRequest.deviceState: the sessions whose cookie jars the run
+   * changed, each whole (none left: the session is to be forgotten). A run whose sandbox process
+   * died under it has none: what was kept stays as it was.
+   */
+  deviceState?: DeviceStateSnapshot;
 }

@@ -15,6 +15,7 @@ export interface WireError {
 
 export type ToChild =
   | { t: 'init'; host: SandboxHostOptions }
+  /** A request's deviceState goes as it is; the result's comes back checked (returned-state.ts). */
   | { t: 'run'; id: number; request: RunRequest }
   | { t: 'close' };
 

@@ -20,6 +20,7 @@ import { RestartBackoff, type BackoffOptions } from './backoff.js';
 import { lostRunResult, overstayRunResult } from './crash-result.js';
 import { sandboxEntryPath } from './entry-path.js';
 import { assertSendable } from './plain-data.js';
+import { checkReturnedState } from './returned-state.js';
 import type { FromChild, SandboxHostOptions, ToChild, WireError } from './protocol.js';
 
 export interface SandboxProcessOptions {
@@ -369,7 +370,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
         if (!run) return;
         this.#inFlight.delete(message.id);
         this.#unwatch(run);
-        if (message.t === 'result') run.resolve(message.result);
+        if (message.t === 'result') run.resolve(checkReturnedState(run.request, message.result));
         else run.reject(new DriverboxError((message.error.code ?? 'SANDBOX_FAILED') as DriverboxErrorCode, message.error.message));
         this.#pump();
         this.#onIdle?.();
