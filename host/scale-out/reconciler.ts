@@ -139,7 +139,12 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     const { url, prefix } = this.options;
     this.client = createRedisClient(url, 'producer', this.name);
     this.client.on('error', (error) => this.report(error));
-    await checkRedisServer(this.client, { url, onEvictionPolicy: this.options.onEvictionPolicy ?? 'refuse', warn: (m) => this.report(new Error(m)) });
+    try {
+      await checkRedisServer(this.client, { url, onEvictionPolicy: this.options.onEvictionPolicy ?? 'refuse', warn: (m) => this.report(new Error(m)) });
+    } catch (error) {
+      this.client.disconnect();
+      throw error;
+    }
     const prefixOption = prefix === undefined ? {} : { prefix };
     this.runsQueue = new Queue(RUNS_QUEUE, { connection: redisOptions(url, 'producer', this.name), ...prefixOption });
     this.reconcileQueue = new Queue(RECONCILE_QUEUE, {

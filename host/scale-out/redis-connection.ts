@@ -43,7 +43,8 @@ export function describeRedisUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';
-    return parsed.toString();
+    // A password may also hide in the query (which parseRedisUrl refuses anyway).
+    return parsed.toString().replace(/([?&][^=&#]*(?:pass|secret|token|auth)[^=&#]*=)[^&#]*/gi, '$1***');
   } catch {
     // Not a URL: say so without echoing what may be a secret.
     return `(${url.length} characters, not a URL)`;

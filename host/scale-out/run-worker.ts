@@ -199,7 +199,12 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
     const { url, prefix } = this.options;
     this.client = createRedisClient(url, 'producer', this.name);
     this.client.on('error', (error) => this.report(error));
-    await checkRedisServer(this.client, { url, onEvictionPolicy: this.options.onEvictionPolicy ?? 'refuse', warn: (m) => this.report(new Error(m)) });
+    try {
+      await checkRedisServer(this.client, { url, onEvictionPolicy: this.options.onEvictionPolicy ?? 'refuse', warn: (m) => this.report(new Error(m)) });
+    } catch (error) {
+      this.client.disconnect();
+      throw error;
+    }
     const prefixOption = prefix === undefined ? {} : { prefix };
     this.queue = new Queue(RUNS_QUEUE, { connection: redisOptions(url, 'producer', this.name), ...prefixOption });
     this.queue.on('error', (error) => this.report(error));
@@ -232,7 +237,7 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
   /** This agent's figures, with the queue's counts from Redis (null when Redis does not answer within 2 s). */
   async readFigures(): Promise<QueueFiguresSnapshot> {
     let queue: QueueCounts | null = null;
-    if (this.queue) {
+    if (this.queue && !this.stopping) {
       try {
         queue = await Promise.race([
           readQueueCounts(this.queue),
