@@ -239,7 +239,8 @@ describe('runs', () => {
     const ids = [1, 2, 3];
     const reconciler = await startReconciler(prefix, async () => entries(ids, 1000));
     const log: RunRecord[] = [];
-    const worker = await startWorker(prefix, 'solo', log);
+    // Association 3's results are refused by the store (write rule): the worker only counts them.
+    const worker = await startWorker(prefix, 'solo', log, {}, async (run) => (run.associationId === 3 ? 'refused-duplicate' : 'stored'));
     const first = await reconcileNow(reconciler);
     expect(first.upserted.sort()).toEqual(ids);
     await waitFor('3 runs of every association', () => ids.every((id) => slotsOf(log, id).length >= 3), 8000);
@@ -264,11 +265,12 @@ describe('runs', () => {
     expect(finished.length).toBe(log.length);
     for (const job of finished) {
       const result = job.returnvalue as RunJobResult;
-      expect(result).toMatchObject({ result: 'started', outcome: 'stored', worker: 'solo' });
+      expect(result).toMatchObject({ result: 'started', outcome: job.repeatJobKey === '3' ? 'refused-duplicate' : 'stored', worker: 'solo' });
       expect(job.id).toBe(`repeat:${job.repeatJobKey}:${result.slotMs}`);
     }
     const figures = await worker.readFigures();
     expect(figures).toMatchObject({ taken: log.length, started: log.length, completed: log.length, failed: 0, skippedLate: 0, queue: null });
+    expect(figures.refusedDuplicate).toBe(slotsOf(log, 3).length);
     expect(await queue.getJobCounts('delayed', 'active')).toEqual({ delayed: 3, active: 0 });
     expect(figures.lateness.count).toBe(log.length);
     expect(figures.lateness.p99).toBeLessThan(1000);
@@ -364,6 +366,24 @@ describe('reconcile', () => {
     desired = [{ associationId: 1, periodMs: 1500, version: 'v2' }, { associationId: 2, periodMs: 1000, version: 'v1' }];
     expect(await reconcileNow(again)).toMatchObject({ upserted: [1], unchanged: 1 });
     expect((await queue.getJobScheduler('1'))?.every).toBe(1500);
+  });
+
+  it('reconciles on its own every driftEveryMs, catching changes nobody announced', async () => {
+    const prefix = newPrefix();
+    let desired = entries([1, 2], 1000);
+    const drifts: Array<{ upserted: number[]; removed: number[] }> = [];
+    const reconciler = await startReconciler(prefix, async () => desired, { driftEveryMs: 1000 });
+    reconciler.on('reconciled', (result) => {
+      if (result.trigger === 'drift') drifts.push({ upserted: result.upserted, removed: result.removed });
+    });
+    const queue = runsQueue(prefix);
+    // The drift scheduler's first job comes at once: no request was made.
+    await waitFor('the first drift reconcile', () => drifts.length >= 1, 5000);
+    expect(drifts[0]!.upserted.sort()).toEqual([1, 2]);
+    desired = entries([2, 7], 1000);
+    await waitFor('a drift reconcile with the change', () => drifts.some((d) => d.removed.includes(1)), 5000);
+    expect(drifts.find((d) => d.removed.includes(1))).toEqual({ upserted: [7], removed: [1] });
+    expect((await queue.getJobSchedulers()).map((s) => s.key).sort()).toEqual(['2', '7']);
   });
 
   it('serialises two reconcilers: their reconciles never overlap and each association gets exactly one scheduler', async () => {
