@@ -20,7 +20,10 @@ import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from 
 import { externalHostList } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../executor/run-executor.js';
 import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from '../executor/sandbox-process/index.js';
-import { createScheduler, DEFAULT_MAX_CONCURRENT, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
+import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
+import { QueueRuns, type AgentQueueOptions } from './queue-runs.js';
+import type { RunCounters } from '../scale-out/queue-figures.js';
+import { defaultLimits } from '../limits.js';
 import { createStatusSource, type HealthProbe } from './status.js';
 
 /** How long stop() lets runs in flight finish by default. */
@@ -81,6 +84,13 @@ export interface AgentOptions {
   metrics?: AgentMetricsOptions;
   /** stop() closes the store too (the CLI's case). Default false. */
   closeStore?: boolean;
+  /**
+   * Scale-out mode (docs/SCALE-OUT.md): runs come from a Redis queue several agents share
+   * instead of this process's scheduler, and the store should be a PostgreSQL one they share.
+   * `scheduler.maxConcurrent` and `maxPerDevice` bound this agent's share; jitter does not apply
+   * (each association's slots are spread by a fixed offset).
+   */
+  queue?: AgentQueueOptions;
 }
 
 export interface AgentRunStarted {
@@ -125,6 +135,8 @@ export type AgentEvents = {
 export type AgentState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
 
 export interface AgentStats {
+  /** 'embedded': this process's scheduler; 'queue': the scale-out queue. */
+  mode: 'embedded' | 'queue';
   state: AgentState;
   agentId: number | null;
   /** Associations scheduled now. */
@@ -132,6 +144,8 @@ export interface AgentStats {
   /** Action runs since start by outcome (the scheduler counts jobs; a job with 2 actions is 2 runs here). */
   results: { success: number; failure: number };
   scheduler: SchedulerStats | null;
+  /** Scale-out mode: this agent's queue counters (from its own runs; Redis's counts are in /metrics). */
+  queue: RunCounters | null;
   /** The default executor's figures; null with an executor of your own. */
   sandbox: SandboxProcessStats | null;
 }
@@ -175,6 +189,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   #state: AgentState = 'new';
   #agentId: number | null = null;
   #scheduler: Scheduler | null = null;
+  #queue: QueueRuns | null = null;
   #executor: RunExecutor | null = null;
   #sandbox: SandboxProcess | null = null;
   #server: RunningMonitoringServer | null = null;
@@ -225,8 +240,9 @@ export class Agent extends EventEmitter<AgentEvents> {
     try {
       this.#agentId = (await ensureLocalAgent(store)).id;
       if (this.#options.inventory !== undefined) this.#applySync(await syncInventory(store, this.#readInventory(this.#options.inventory)));
-      this.#scheduler = this.#makeScheduler();
+      if (!this.#options.queue) this.#scheduler = this.#makeScheduler();
       await this.#startExecutor();
+      if (this.#options.queue) await this.#startQueue(this.#options.queue);
       await this.refresh();
       if (this.#options.api) await this.#serve(this.#options.api);
       if (this.#refreshMs > 0) {
@@ -271,6 +287,13 @@ export class Agent extends EventEmitter<AgentEvents> {
   }
 
   async #refreshOnce(): Promise<void> {
+    if (this.#queue) {
+      // The reconciler reads the store and upserts the schedulers, one reconcile at a time cluster-wide.
+      await this.#queue.refresh().catch((error) => this.#report(new Error(`agent: could not ask for a reconcile: ${toError(error).message}`)));
+      const schedules = await listAssociationSchedules(this.#options.store, this.#agentId!).catch(() => null);
+      if (schedules) this.#queueAssociations = schedules.filter((s) => s.enabled && s.deviceMonitored).length;
+      return;
+    }
     const scheduler = this.#scheduler;
     if (!scheduler || scheduler.stopped || this.#agentId === null) return;
     let schedules: AssociationSchedule[];
@@ -310,11 +333,13 @@ export class Agent extends EventEmitter<AgentEvents> {
 
   stats(): AgentStats {
     return {
+      mode: this.#options.queue ? 'queue' : 'embedded',
       state: this.#state,
       agentId: this.#agentId,
-      associations: this.#planned.size,
+      associations: this.#queue ? this.#queueAssociations : this.#planned.size,
       results: { ...this.#results },
       scheduler: this.#scheduler?.stats() ?? null,
+      queue: this.#queue ? { ...this.#queue.worker.figures.counters } : null,
       sandbox: this.#sandbox?.stats() ?? null,
     };
   }
@@ -338,7 +363,11 @@ export class Agent extends EventEmitter<AgentEvents> {
     if (this.#refreshTimer) clearInterval(this.#refreshTimer);
     this.#refreshTimer = null;
     const scheduler = this.#scheduler;
-    const drained = scheduler ? await scheduler.stop({ graceMs }) : { finished: 0, aborted: [], dropped: 0 };
+    const drained = scheduler
+      ? await scheduler.stop({ graceMs })
+      : this.#queue
+        ? await this.#queue.stop(graceMs).then((s) => ({ finished: s.finished, aborted: Array(s.aborted).fill(null), dropped: s.dropped }))
+        : { finished: 0, aborted: [], dropped: 0 };
     // Runs past the grace end when their sandbox is stopped; idle() then sees their results written.
     if (this.#executor) await this.#executor.close();
     if (scheduler) await scheduler.idle();
@@ -451,13 +480,90 @@ export class Agent extends EventEmitter<AgentEvents> {
       store: async () => {
         await this.#options.store.statement('SELECT 1').get();
       },
-      scheduler: () => {
+      scheduler: async () => {
+        if (this.#queue) {
+          // Scale-out: the schedule lives in Redis; the worker must reach it.
+          await this.#queue.ping().catch((error) => {
+            throw new Error(`the queue (Redis) does not answer: ${toError(error).message}`);
+          });
+          return;
+        }
         if (!this.#scheduler || this.#scheduler.stopped) throw new Error(`the scheduler is not running (agent ${this.#state})`);
       },
       http: () => {
         if (!this.#server?.app.server.listening) throw new Error('the API server is not listening');
       },
     };
+  }
+
+  #queueAssociations = 0;
+
+  async #startQueue(options: AgentQueueOptions): Promise<void> {
+    const executor = this.#executor!;
+    const agentId = this.#agentId!;
+    const timeoutMs = this.#options.limits?.timeoutMs ?? defaultLimits.timeoutMs;
+    const queue = new QueueRuns(
+      this.#options.store,
+      agentId,
+      executor,
+      {
+        ...options,
+        deadlineMs: options.deadlineMs ?? Math.max(10_000, 2 * timeoutMs),
+        concurrency: this.#options.scheduler?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+        maxPerDevice: this.#options.scheduler?.maxPerDevice ?? DEFAULT_MAX_PER_DEVICE,
+      },
+      {
+        actionsOf: (id) => this.#inventoryActions.get(id) ?? [...DEFAULT_ACTIONS],
+        run: (id, actions, signal, shared, slot) => this.#runSlot(id, actions, signal, shared, slot),
+        report: (error) => this.#report(error),
+      },
+    );
+    queue.reconciler.on('reconciled', (result) => {
+      for (const refused of result.refused) this.#report(new Error(`agent: association ${refused.associationId ?? '?'} is not scheduled: ${refused.message}`));
+    });
+    queue.worker.on('runStarted', (event) => {
+      this.emit('runStarted', {
+        associationId: event.associationId,
+        name: `association ${event.associationId}`,
+        driverId: Number.NaN,
+        deviceId: Number.NaN,
+        dueAt: event.slotMs,
+        startedAt: event.startedAt,
+        latenessMs: event.latenessMs,
+      });
+    });
+    queue.worker.on('runSkipped', (event) => {
+      this.metrics.recordSkipped();
+      this.emit('runSkipped', { associationId: event.associationId, name: `association ${event.associationId}`, dueAt: event.slotMs, reason: 'missed', count: 1 });
+    });
+    this.metrics.observeQueue(() => queue.figures());
+    this.#queue = queue;
+    await queue.start();
+  }
+
+  async #runSlot(associationId: number, actions: string[], signal: AbortSignal, executor: RunExecutor, slot: { slotMs: number; runner: string }): Promise<ActionRun[]> {
+    const ctx = {
+      store: this.#options.store,
+      executor,
+      agentId: this.#agentId!,
+      limits: this.#options.limits,
+      externalHosts: this.#externalHosts,
+      write: { activity: this.#options.activityLog ?? false, keepRunsPerDevice: this.#keepRuns },
+      slot,
+    };
+    const job: PlannedJob = {
+      schedule: { id: associationId } as AssociationSchedule,
+      name: `association ${associationId}`,
+      actions,
+    };
+    return runAssociation(ctx, associationId, actions, signal, {
+      started: () => this.metrics.recordRunStarted(),
+      finished: (run) => this.#onActionRun(`queue-${associationId}-${slot.slotMs}`, job, run),
+      abandoned: (action, error) => {
+        this.#results.failure += 1;
+        this.metrics.recordRunFinished({ action, outcome: 'failure', errorType: error instanceof DriverboxError ? error.code : null, durationMs: 0, limitExceeded: null });
+      },
+    });
   }
 
   async #runJob(key: string, signal: AbortSignal): Promise<number> {

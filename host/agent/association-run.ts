@@ -10,6 +10,7 @@ import { isDeviceMonitored } from '../store/device-monitoring.js';
 import { getDevice } from '../store/devices.js';
 import { writeRunResult, type WriteRunOptions } from '../store/report-run.js';
 import { buildRunRequest } from '../store/run-request.js';
+import { StoreError } from '../store/store-error.js';
 import type { Store } from '../store/store.js';
 import { externalHostsFor } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../executor/run-executor.js';
@@ -22,6 +23,11 @@ export interface AssociationRunContext {
   write: WriteRunOptions;
   /** Hosts drivers not made by the inventory may reach with D.createExternalDevice (default none; "*": any). */
   externalHosts?: readonly string[];
+  /**
+   * Scale-out: the scheduled slot this run is for. The first action's result claims it (the
+   * store's write rule); when another agent's result has it already, this run stops there.
+   */
+  slot?: { slotMs: number; runner: string };
 }
 
 export interface ActionRun {
@@ -54,7 +60,7 @@ export async function runAssociation(
   hooks: AssociationRunHooks,
 ): Promise<ActionRun[]> {
   const done: ActionRun[] = [];
-  for (const action of actions) {
+  for (const [index, action] of actions.entries()) {
     if (signal.aborted) break;
     const association = await getAssociation(ctx.store, associationId);
     const driver = association && await getCustomDriver(ctx.store, association.customDriverId);
@@ -83,7 +89,7 @@ export async function runAssociation(
           ctx.store,
           { agentId: ctx.agentId, deviceId: device.id, customDriverId: driver.id, associationId, driverName: driver.name, user: 'driverbox agent' },
           result,
-          ctx.write,
+          index === 0 && ctx.slot ? { ...ctx.write, slot: ctx.slot } : ctx.write,
         )).runId;
       }
     } catch (error) {
@@ -92,6 +98,8 @@ export async function runAssociation(
     const run = { action, result, runId, storeError };
     done.push(run);
     hooks.finished(run);
+    // Another agent stored this slot first: its run goes on; this one writes nothing more.
+    if (storeError instanceof StoreError && storeError.code === 'DUPLICATE_RUN') break;
   }
   return done;
 }

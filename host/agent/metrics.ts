@@ -2,6 +2,7 @@
 // one) so that two agents embedded in one process, or many tests, do not share counters.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LimitName } from '../run-result.js';
+import type { QueueFiguresSnapshot, RunCounters } from '../scale-out/queue-figures.js';
 
 /** What the agent tells the metrics about one finished run (a RunResult has every field). */
 export interface RunFinishedEvent {
@@ -33,6 +34,8 @@ export interface AgentMetrics {
   recordOverstayKill(): void;
   /** Where driverbox_sandbox_resident_memory_bytes is read at each scrape; null: left out. */
   observeSandboxMemory(read: () => { pid: number; bytes: number } | null): void;
+  /** Scale-out mode: where the queue figures (driverbox_queue_*) are read at each scrape. */
+  observeQueue(read: () => Promise<QueueFiguresSnapshot>): void;
   /** The text exposition, for GET /metrics. */
   render(): Promise<string>;
   /** The Content-Type that goes with render()'s text. */
@@ -109,6 +112,80 @@ export function createAgentMetrics(options: AgentMetricsOptions = {}): AgentMetr
       if (child) this.set({ pid: String(child.pid) }, child.bytes);
     },
   });
+  // Scale-out: the runs queue as Redis sees it (cluster-wide) and this agent's share of it. Read
+  // once per scrape; the counters are this process's own, so summing over agents gives the cluster's.
+  let readQueue: (() => Promise<QueueFiguresSnapshot>) | null = null;
+  let queueSnapshot: Promise<QueueFiguresSnapshot | null> | null = null;
+  const snapshot = (): Promise<QueueFiguresSnapshot | null> => {
+    queueSnapshot ??= (readQueue ? readQueue().catch(() => null) : Promise.resolve(null)).finally(() => {
+      setImmediate(() => (queueSnapshot = null));
+    });
+    return queueSnapshot;
+  };
+  new Gauge({
+    name: 'driverbox_queue_jobs',
+    help: 'Run jobs in the scale-out queue by state (waiting, active, delayed, failed), cluster-wide, as Redis says at scrape time.',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const queue = (await snapshot())?.queue;
+      if (!queue) return;
+      for (const state of ['waiting', 'active', 'delayed', 'failed'] as const) this.set({ state }, queue[state]);
+    },
+  });
+  new Gauge({
+    name: 'driverbox_queue_schedulers',
+    help: 'Job schedulers in the scale-out queue: one per scheduled association, cluster-wide.',
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const queue = (await snapshot())?.queue;
+      if (queue) this.set(queue.schedulers);
+    },
+  });
+  const QUEUE_EVENTS: Record<keyof RunCounters, string> = {
+    taken: 'taken',
+    started: 'started',
+    completed: 'completed',
+    failed: 'failed',
+    aborted: 'aborted',
+    skippedLate: 'skipped_late',
+    refusedDuplicate: 'refused_duplicate',
+    gone: 'gone',
+    stalledRequeues: 'stalled_requeue',
+    lockRenewalFailures: 'lock_renewal_failure',
+  };
+  const seen: Partial<Record<keyof RunCounters, number>> = {};
+  new Counter({
+    name: 'driverbox_queue_runs_total',
+    help: 'Run jobs of the scale-out queue this agent handled, by event: taken, started, completed, failed, aborted, skipped_late (too late for its slot), refused_duplicate (the slot had a result), gone, stalled_requeue (a dead agent\'s job it re-queued), lock_renewal_failure.',
+    labelNames: ['event'] as const,
+    registers: [registry],
+    async collect() {
+      const figures = await snapshot();
+      if (!figures) return;
+      for (const [key, event] of Object.entries(QUEUE_EVENTS) as Array<[keyof RunCounters, string]>) {
+        const delta = figures[key] - (seen[key] ?? 0);
+        seen[key] = figures[key];
+        this.inc({ event }, Math.max(0, delta));
+      }
+    },
+  });
+  new Gauge({
+    name: 'driverbox_queue_start_lateness_seconds',
+    help: "Start lateness of this agent's queue runs (start − slot) over its recent runs, by quantile.",
+    labelNames: ['quantile'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const lateness = (await snapshot())?.lateness;
+      if (!lateness || lateness.count === 0) return;
+      this.set({ quantile: '0.5' }, lateness.p50 / 1000);
+      this.set({ quantile: '0.99' }, lateness.p99 / 1000);
+      this.set({ quantile: '1' }, lateness.max / 1000);
+    },
+  });
   // Kept beside the gauge so a finish without a matching start cannot drive it negative.
   let running = 0;
 
@@ -145,6 +222,9 @@ export function createAgentMetrics(options: AgentMetricsOptions = {}): AgentMetr
     },
     observeSandboxMemory(read) {
       readSandboxMemory = read;
+    },
+    observeQueue(read) {
+      readQueue = read;
     },
     render: () => registry.metrics(),
   };

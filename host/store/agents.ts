@@ -123,6 +123,8 @@ function driverboxVersion(): string | null {
 /** The agent that stands for this driverbox process: made on first use, remembered in meta. */
 export async function ensureLocalAgent(store: Store, displayName = 'driverbox'): Promise<AgentRow> {
   return await store.transaction(async () => {
+    // Several agents starting on one shared store at once make one local agent between them.
+    await store.lock('local-agent');
     const known = await store.statement<[], { value: string }>(`SELECT value FROM meta WHERE key = 'local_agent_id'`).get();
     if (known) {
       const agent = await getAgent(store, Number(known.value));

@@ -3,6 +3,8 @@
 export type StoreErrorCode =
   | 'STORE_UNOPENABLE'
   | 'STORE_TOO_NEW'
+  /** The store was closed; nothing more can be read or written through it. */
+  | 'STORE_CLOSED'
   | 'SECRET_KEY_MISSING'
   | 'SECRET_KEY_MISMATCH'
   | 'NOT_FOUND'

@@ -75,6 +75,7 @@ export class Store implements SqlExecutor {
 
   /** Where a statement runs now: inside a transaction this async call chain opened, or the store. */
   executor(): StoreKysely {
+    if (!this.#open) throw new StoreError('STORE_CLOSED', `the store ${this.path} is not open (it was closed)`);
     const transaction = this.#transactions.getStore();
     return transaction && !transaction.done ? transaction.kysely : this.kysely;
   }
@@ -105,6 +106,16 @@ export class Store implements SqlExecutor {
         transaction.done = true;
       }
     });
+  }
+
+  /**
+   * Inside a transaction: waits until no other process's transaction holds the lock of this name,
+   * and holds it until this transaction ends (PostgreSQL's advisory lock). On SQLite a
+   * transaction is alone already, so this does nothing.
+   */
+  async lock(name: string): Promise<void> {
+    if (this.dialect !== 'postgres') return;
+    await this.statement('SELECT pg_advisory_xact_lock(hashtext(?))').get(`driverbox:${name}`);
   }
 
   get open(): boolean {

@@ -2,7 +2,8 @@
 // (and those made through the API) in the supervised sandbox process, writes results to the
 // store, serves the Monitoring API with /metrics and /backend-api/v1/status, and reacts to
 // signals: SIGINT / SIGTERM drain and stop, SIGHUP reloads the inventory.
-import { redactUrl } from '../../store/database.js';
+import { hostname } from 'node:os';
+import { isPostgresUrl, redactUrl } from '../../store/database.js';
 import path from 'node:path';
 import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from '../../agent/agent.js';
 import { InventoryError } from '../../agent/inventory/index.js';
@@ -33,8 +34,16 @@ Options:
                             localAgent}; flags and environment win over it
                             (env DRIVERBOX_CONFIG)
 ${serverFlagsHelp}
+  --queue <url>             scale-out mode: take runs from this Redis (redis://host:port), shared
+                            with the other agents of the cluster, instead of scheduling them here;
+                            use with a shared --store postgres://… (env DRIVERBOX_QUEUE;
+                            docs/SCALE-OUT.md)
+  --run-deadline <s>        scale-out: the longest an association's run may take; a slot starts
+                            only while slot + period − this is ahead (default 2 × --run-timeout)
+  --name <name>             scale-out: this agent's name in the queue and in its runs' records
+                            (default driverbox-<host>-<pid>)
   --max-concurrent <n>      runs in flight at once (default 32)
-  --max-per-device <n>      runs in flight at once on one device (default 2)
+  --max-per-device <n>      runs in flight at once on one device (default 2; scale-out: per agent)
   --jitter <s>              first runs are spread over min(period, this) seconds (default 30)
   --run-timeout <s>         a run's deadline, seconds (default 60)
   --grace <s>               on SIGINT / SIGTERM, how long runs in flight may finish (default ${DEFAULT_GRACE_MS / 1000})
@@ -76,6 +85,9 @@ export const agentFlags = {
   config: { type: 'string' },
   ...serverFlagOptions,
   'server-config': { type: 'string' },
+  queue: { type: 'string' },
+  'run-deadline': { type: 'string' },
+  name: { type: 'string' },
   'max-concurrent': { type: 'string' },
   'max-per-device': { type: 'string' },
   jitter: { type: 'string' },
@@ -125,6 +137,13 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
   const summaryMs = seconds('summary-interval', values['summary-interval'], 0) ?? DEFAULT_SUMMARY_SECONDS * 1000;
   const config = serverConfigFromFlags(values, files.serverConfig, io);
   const say = values.quiet ? () => undefined : io.stdout;
+  const queueUrl = values.queue ?? (io.env.DRIVERBOX_QUEUE || undefined);
+  const deadlineMs = seconds('run-deadline', values['run-deadline'], 1);
+  if (!queueUrl && (deadlineMs !== undefined || values.name !== undefined)) throw new UsageError('--run-deadline and --name are for the scale-out mode: give --queue redis://… too');
+  if (queueUrl && values.jitter !== undefined) throw new UsageError('--jitter does not apply with --queue: each association keeps a fixed offset in its period');
+  if (queueUrl && !isPostgresUrl(config.storePath)) {
+    io.stderr(`driverbox agent: --queue with the SQLite store ${config.storePath}: only agents on this machine's file can share it; give every agent the same --store postgres://…`);
+  }
 
   const store = await openStore({ path: config.storePath, secretKey: config.secretKey });
   // The config file's localAgent: the plan and access right of this agent in the API.
@@ -134,6 +153,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
     inventory: files.inventory,
     env: io.env,
     scheduler: { maxConcurrent, maxPerDevice, jitterMs },
+    queue: queueUrl ? { url: queueUrl, deadlineMs, name: values.name ?? `driverbox-${hostname()}-${process.pid}` } : undefined,
     limits: timeoutMs ? { timeoutMs } : undefined,
     externalHosts: config.externalHosts,
     graceMs,
@@ -189,7 +209,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
 function banner(agent: Agent, config: ReturnType<typeof serverConfigFromFlags>, inventory: string | undefined): string {
   const stats = agent.stats();
   return [
-    `driverbox agent: ${stats.associations} association(s) scheduled${inventory ? ` from ${inventory}` : ''}`,
+    `driverbox agent: ${stats.associations} association(s) scheduled${inventory ? ` from ${inventory}` : ''}${stats.mode === 'queue' ? ' (scale-out: runs from the queue, shared with the other agents)' : ''}`,
     `  API          ${agent.url}/public-api/v1 (${config.apiKeys.length} key(s), from ${config.sources.apiKeys})`,
     `  metrics      ${agent.url}/metrics`,
     `  status       ${agent.url}/backend-api/v1/status`,

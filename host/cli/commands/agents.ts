@@ -129,7 +129,7 @@ export async function agentsCommand(argv: string[], io: CliIo): Promise<number> 
 
   const store = await openAgents(io, values.store);
   try {
-    if (sub === 'list') return list(io, store, values.json);
+    if (sub === 'list') return await list(io, store, values.json);
     if (sub === 'add') {
       io.stdout(`added ${describeAgent(await createAgentRecord(store, { displayName: positionals[0]!.trim(), ...change }))}`);
       return 0;
