@@ -29,6 +29,7 @@ import {
   type RunJobData,
   type ScheduleEntry,
 } from './run-schedules.js';
+import { closeWithin } from './settle.js';
 import { ScaleOutError, toError, type ScaleOutErrorCode } from './scale-out-error.js';
 
 export const DEFAULT_DRIFT_EVERY_MS = 60_000;
@@ -222,9 +223,9 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
   stop(): Promise<void> {
     if (!this.closing) {
       this.closing = (async () => {
-        await this.worker?.close().catch((error: unknown) => this.report(toError(error)));
-        await this.reconcileQueue?.close().catch(() => undefined);
-        await this.runsQueue?.close().catch(() => undefined);
+        await closeWithin(this.worker);
+        await closeWithin(this.reconcileQueue);
+        await closeWithin(this.runsQueue);
         this.client?.disconnect();
       })();
     }

@@ -16,6 +16,7 @@ import { checkRedisServer, createRedisClient, redisOptions } from './redis-conne
 import { DEFAULT_LOCK_MARGIN_MS, checkLockRule, latestStartMs } from './run-rules.js';
 import { readJobData, RUNS_QUEUE, schedulerIdOf, slotOfJobId, type RunJobData } from './run-schedules.js';
 import { ScaleOutError, toError } from './scale-out-error.js';
+import { closeWithin, settlesWithin } from './settle.js';
 
 /** Same defaults as the embedded scheduler (host/agent/scheduler.ts). */
 export const DEFAULT_CONCURRENCY = 32;
@@ -295,10 +296,14 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
       if (!(await settlesWithin(closing, abortWaitMs))) {
         abandoned = this.inFlight.size;
         // BullMQ's close() waits for every job; the ones that ignore their signal would hold it for ever.
-        await this.worker?.disconnect().catch(() => undefined);
+        if (this.worker) {
+          const disconnecting = this.worker.disconnect();
+          disconnecting.catch(() => undefined);
+          await settlesWithin(disconnecting, abortWaitMs);
+        }
       }
     }
-    await this.queue?.close().catch(() => undefined);
+    await closeWithin(this.queue);
     this.client?.disconnect();
     return { finished: Math.max(0, atStop - aborted), aborted, abandoned };
   }
@@ -399,18 +404,6 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
     } catch (error) {
       this.report(toError(error));
     }
-  }
-}
-
-async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  try {
-    return await Promise.race([work.then(() => true, () => true), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -54,6 +54,8 @@ const emptyChanges = (): ChangeSet => ({ added: [], updated: [], removed: [] });
 
 export async function syncInventory(store: Store, inventory: Inventory): Promise<InventorySyncResult> {
   return await store.transaction(async () => {
+    // Agents of a cluster syncing one inventory into a shared store at once: one after the other.
+    await store.lock('inventory');
     const agentId = (await ensureLocalAgent(store)).id;
     const owned = await readOwnership(store);
     const result: InventorySyncResult = {
