@@ -242,9 +242,11 @@ export class Agent extends EventEmitter<AgentEvents> {
       if (this.#options.inventory !== undefined) this.#applySync(await syncInventory(store, this.#readInventory(this.#options.inventory)));
       if (!this.#options.queue) this.#scheduler = this.#makeScheduler();
       await this.#startExecutor();
+      // The API first: building its routes takes the event loop for a moment, which must not make
+      // the first runs late (they are due within the jitter of being scheduled).
+      if (this.#options.api) await this.#serve(this.#options.api);
       if (this.#options.queue) await this.#startQueue(this.#options.queue);
       await this.refresh();
-      if (this.#options.api) await this.#serve(this.#options.api);
       if (this.#refreshMs > 0) {
         this.#refreshTimer = setInterval(() => void this.refresh().catch((error) => this.#report(toError(error))), this.#refreshMs);
         this.#refreshTimer.unref();

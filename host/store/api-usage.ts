@@ -27,7 +27,7 @@ export async function recordApiCall(store: Store, call: ApiCall): Promise<void> 
   await store
     .statement(
       `INSERT INTO api_usage (minute, key_digest, ip, resource, count) VALUES (?, ?, ?, ?, 1)
-       ON CONFLICT (minute, key_digest, ip, resource) DO UPDATE SET count = count + 1`,
+       ON CONFLICT (minute, key_digest, ip, resource) DO UPDATE SET count = api_usage.count + 1`,
     )
     .run(minute, call.keyDigest, call.ip, call.resource);
   if (lastPruned.get(store) !== minute) {
@@ -42,7 +42,7 @@ export async function apiUsage(store: Store): Promise<ApiUsage> {
   const by = async <K extends string>(column: string, as: K) =>
     await store
       .statement<[number], Record<K, string> & { count: number }>(
-        `SELECT ${column} AS ${as}, SUM(count) AS count FROM api_usage WHERE minute >= ? GROUP BY ${column} ORDER BY count DESC, ${column}`,
+        `SELECT ${column} AS "${as}", SUM(count) AS count FROM api_usage WHERE minute >= ? GROUP BY ${column} ORDER BY count DESC, ${column}`,
       )
       .all(since);
   const total = (await store.statement<[number], { n: number | null }>('SELECT SUM(count) AS n FROM api_usage WHERE minute >= ?').get(since))!.n ?? 0;

@@ -81,6 +81,22 @@ export async function schemaVersion(db: StoreKysely, dialect: SqlDialect): Promi
   return rows[0]?.version ?? 0;
 }
 
+/**
+ * Rows a migration inserted with their ids (the built-in alert profiles) did not move their
+ * table's identity sequence, as SQLite's rowid moves: set each past the highest id, so the
+ * next row the database numbers does not collide.
+ */
+async function syncIdentitySequences(db: StoreKysely): Promise<void> {
+  const { rows } = await sql<{ table_name: string }>`
+    SELECT table_name FROM information_schema.columns
+    WHERE table_schema = current_schema() AND column_name = 'id' AND is_identity = 'YES'`.execute(db);
+  for (const { table_name: table } of rows) {
+    await sql
+      .raw(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), coalesce((SELECT max(id) FROM ${table}), 0) + 1, false)`)
+      .execute(db);
+  }
+}
+
 /** An arbitrary constant: the advisory lock every driverbox process migrates under. */
 const MIGRATION_LOCK = 0x64627378;
 
@@ -98,6 +114,7 @@ export async function migrate(db: StoreKysely, dialect: SqlDialect, location: st
         applied.push(migration.version);
       }
       if (applied.length) {
+        await syncIdentitySequences(trx);
         await sql`DELETE FROM driverbox_schema`.execute(trx);
         await sql`INSERT INTO driverbox_schema (version) VALUES (${SCHEMA_VERSION})`.execute(trx);
       }

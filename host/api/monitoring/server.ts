@@ -66,7 +66,7 @@ export interface MonitoringApiOptions {
    * Told after every successful API request that may have changed the store (any method but GET):
    * the agent re-reads its associations then, so those made through the API are scheduled.
    */
-  onStoreChanged?: () => void;
+  onStoreChanged?: () => void | Promise<void>;
   /**
    * Routes of the embedding application served beside the API (the agent's /metrics and
    * status), outside the API prefix and its X-Api-Key check, which they handle themselves.
@@ -141,8 +141,12 @@ export async function createMonitoringApi(options: MonitoringApiOptions): Promis
       api.addHook('preHandler', refuseUnusableNumbers);
       const onStoreChanged = options.onStoreChanged;
       if (onStoreChanged) {
-        api.addHook('onResponse', async (request, reply) => {
-          if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) onStoreChanged();
+        // Before the answer goes out: a client that made an association finds it scheduled.
+        api.addHook('onSend', async (request, reply, payload) => {
+          if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 400) {
+            await Promise.resolve(onStoreChanged()).catch(() => undefined);
+          }
+          return payload;
         });
       }
       registerApiUsage(api, { store: options.store, apiKeys: options.apiKeys, limits: options.apiUsageLimits });

@@ -41,18 +41,20 @@ export function registerApiUsage(app: FastifyInstance, options: { store: Store; 
   const { store } = options;
   const digests = options.apiKeys.map(keyDigest);
   const limits = { ...DEFAULT_API_USAGE_LIMITS, ...options.limits };
-  app.addHook('onResponse', async (request) => {
+  // Counted as the answer goes out, so the next call (apiUsageInfo itself) already sees it.
+  app.addHook('onSend', async (request, _reply, payload) => {
     const given = request.headers['x-api-key'];
     const key = Array.isArray(given) ? given[0] : given;
-    if (!key) return;
+    if (!key) return payload;
     const digest = keyDigest(key);
-    if (!digests.includes(digest)) return;
+    if (!digests.includes(digest)) return payload;
     try {
       await recordApiCall(store, { keyDigest: digest, ip: request.ip, resource: resourceOf(request.url) });
     } catch (error) {
       // A store closed or read-only must not turn answered calls into failures.
       request.log.warn({ err: error }, 'API usage not counted');
     }
+    return payload;
   });
 
   const schema: ApiRouteSchema = {
