@@ -222,10 +222,14 @@ function banner(agent: Agent, config: ReturnType<typeof serverConfigFromFlags>, 
 function summaryLine(agent: Agent): string {
   const s = agent.stats();
   const c = s.scheduler;
-  if (!c) return 'agent: not running';
+  const q = s.queue;
+  if (!c && !q) return 'agent: not running';
+  const share = q
+    ? `${q.skippedLate} skipped late, ${q.refusedDuplicate} refused as duplicates, ${q.stalledRequeues} stalled re-queued`
+    : `${c!.skipped} skipped; lateness p99 ${Math.round(c!.lateness.p99)} ms`;
   return (
-    `agent: ${s.associations} association(s); runs ${s.results.success} succeeded, ${s.results.failure} failed, ` +
-    `${c.skipped} skipped; lateness p99 ${Math.round(c.lateness.p99)} ms; sandbox pid ${s.sandbox?.pid ?? '?'}, ${s.sandbox?.restarts ?? 0} restart(s)` +
+    `agent: ${s.associations} association(s)${q ? ' (queue)' : ''}; runs ${s.results.success} succeeded, ${s.results.failure} failed, ` +
+    `${share}; sandbox pid ${s.sandbox?.pid ?? '?'}, ${s.sandbox?.restarts ?? 0} restart(s)` +
     (s.sandbox?.rssBytes ? `, RSS ${Math.round(s.sandbox.rssBytes / (1024 * 1024))} MB` : '') +
     (s.sandbox?.overstayKills ? `, ${s.sandbox.overstayKills} killed for a run past its deadline` : '')
   );
