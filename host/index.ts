@@ -37,6 +37,10 @@ export { loadInventory, parseInventory, syncInventory, InventoryError, type Inve
 export { createScheduler, type SchedulerOptions, type SchedulerJob, type SchedulerStats } from './agent/scheduler.js';
 export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from './executor/sandbox-process/index.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
+// Scale-out: agents on a shared Redis queue and PostgreSQL store (docs/SCALE-OUT.md).
+export type { AgentQueueOptions } from './agent/queue-runs.js';
+export { ScaleOutError, type ScaleOutErrorCode, type QueueFiguresSnapshot, type RunCounters } from './scale-out/index.js';
+export { StoreDeviceStates } from './store/device-states.js';
 export type { RunExecutor } from './executor/run-executor.js';
 // Per-device kept state (cookie jars) as plain data, for the scale-out mode's shared store.
 export {

@@ -1,7 +1,7 @@
 // Several `driverbox serve` processes answering from one PostgreSQL store (`--store postgres://…`):
 // what one writes the other reads, they share one local agent and one secret, and a store that
 // cannot be reached or a bad URL is said clearly. Real processes, a throwaway server.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -61,6 +61,17 @@ describe('driverbox serve --store postgres://', () => {
     await clientA.deleteCustomDriver(driver.id);
     expect((await clientB.listCustomDrivers()).map((d) => d.name)).not.toContain('shared');
   }, 90_000);
+
+  it('takes the URL from the config file too, kept as a URL, not made a path', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-serve-pg-config-'));
+    const config = path.join(dir, 'server.json');
+    writeFileSync(config, JSON.stringify({ store: url, apiKeys: ['from-config'], secretKey: env.DRIVERBOX_SECRET_KEY }));
+    const served = await startServe(['--config', config], { DRIVERBOX_DATA_DIR: dir });
+    serves.push(served);
+    expect(served.output()).toContain(`store        ${url}`);
+    const client = new MonitoringClient({ baseUrl: served.url, apiKey: 'from-config' });
+    expect(await client.listAgents()).toHaveLength(1);
+  }, 60_000);
 
   it('says which server it cannot reach, without the password, and exits 1', async () => {
     const down = `postgres://driverbox:s3cret@127.0.0.1:${postgres.port + 7}/none`;
