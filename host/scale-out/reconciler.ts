@@ -15,7 +15,7 @@
 import { EventEmitter } from 'node:events';
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { checkRedisServer, createRedisClient, redisOptions } from './redis-connection.js';
+import { connectCheckedClient, redisOptions } from './redis-connection.js';
 import { checkPeriodRule } from './run-rules.js';
 import {
   associationOfSchedulerId,
@@ -138,14 +138,7 @@ export class Reconciler extends EventEmitter<ReconcilerEvents> {
     if (this.runsQueue) throw new ScaleOutError('INVALID_OPTIONS', 'reconciler: start() was already called');
     if (this.closing) throw new ScaleOutError('CLOSED', 'reconciler: stopped');
     const { url, prefix } = this.options;
-    this.client = createRedisClient(url, 'producer', this.name);
-    this.client.on('error', (error) => this.report(error));
-    try {
-      await checkRedisServer(this.client, { url, onEvictionPolicy: this.options.onEvictionPolicy ?? 'refuse', warn: (m) => this.report(new Error(m)) });
-    } catch (error) {
-      this.client.disconnect();
-      throw error;
-    }
+    this.client = await connectCheckedClient(url, this.name, this.options.onEvictionPolicy ?? 'refuse', (error) => this.report(error));
     const prefixOption = prefix === undefined ? {} : { prefix };
     this.runsQueue = new Queue(RUNS_QUEUE, { connection: redisOptions(url, 'producer', this.name), ...prefixOption });
     this.reconcileQueue = new Queue(RECONCILE_QUEUE, {

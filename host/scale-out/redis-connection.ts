@@ -198,3 +198,24 @@ export async function pingRedis(client: Redis, timeoutMs = 2000): Promise<number
   }
   return performance.now() - started;
 }
+
+/**
+ * A client for a worker or reconciler of `name`, connected and its server checked (noeviction):
+ * its errors go to `report`; it is disconnected again when the check fails.
+ */
+export async function connectCheckedClient(
+  url: string,
+  name: string,
+  onEvictionPolicy: 'refuse' | 'warn',
+  report: (error: Error) => void,
+): Promise<Redis> {
+  const client = createRedisClient(url, 'producer', name);
+  client.on('error', (error: Error) => report(error));
+  try {
+    await checkRedisServer(client, { url, onEvictionPolicy, warn: (m) => report(new Error(m)) });
+  } catch (error) {
+    client.disconnect();
+    throw error;
+  }
+  return client;
+}

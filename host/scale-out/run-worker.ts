@@ -12,7 +12,7 @@ import { Queue, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DeviceSlots } from './device-slots.js';
 import { QueueFigures, pingQueue, readQueueCounts, type QueueCounts, type QueueFiguresSnapshot } from './queue-figures.js';
-import { checkRedisServer, createRedisClient, redisOptions } from './redis-connection.js';
+import { connectCheckedClient, redisOptions } from './redis-connection.js';
 import { DEFAULT_LOCK_MARGIN_MS, checkLockRule, latestStartMs } from './run-rules.js';
 import { readJobData, RUNS_QUEUE, schedulerIdOf, slotOfJobId, type RunJobData } from './run-schedules.js';
 import { ScaleOutError, toError } from './scale-out-error.js';
@@ -198,14 +198,7 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
     if (this.worker) throw new ScaleOutError('INVALID_OPTIONS', 'run worker: start() was already called');
     if (this.stopping) throw new ScaleOutError('CLOSED', 'run worker: stopped');
     const { url, prefix } = this.options;
-    this.client = createRedisClient(url, 'producer', this.name);
-    this.client.on('error', (error) => this.report(error));
-    try {
-      await checkRedisServer(this.client, { url, onEvictionPolicy: this.options.onEvictionPolicy ?? 'refuse', warn: (m) => this.report(new Error(m)) });
-    } catch (error) {
-      this.client.disconnect();
-      throw error;
-    }
+    this.client = await connectCheckedClient(url, this.name, this.options.onEvictionPolicy ?? 'refuse', (error) => this.report(error));
     const prefixOption = prefix === undefined ? {} : { prefix };
     this.queue = new Queue(RUNS_QUEUE, { connection: redisOptions(url, 'producer', this.name), ...prefixOption });
     this.queue.on('error', (error) => this.report(error));
