@@ -75,7 +75,7 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: ApiContext): void
     response: { 204: { type: 'null' } },
   };
   app.head<{ Querystring: AgentListQuery }>('/agent', { schema: count }, async (request, reply) => {
-    reply.header('X-Entities-Count', await countAgents(store, filterOf(request.query))).code(204).send();
+    return reply.header('X-Entities-Count', await countAgents(store, filterOf(request.query))).code(204).send();
   });
 
   const get: ApiRouteSchema = {
@@ -99,6 +99,6 @@ export function registerAgentRoutes(app: FastifyInstance, ctx: ApiContext): void
   app.delete<{ Params: { agent_id: number } }>('/agent/:agent_id', { schema: remove }, async (request, reply) => {
     await requireAgent(store, request.params.agent_id);
     await deleteAgent(store, request.params.agent_id);
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 }

@@ -27,6 +27,6 @@ export function registerAssociationReEnableRoutes(app: FastifyInstance, ctx: Api
       .filter((a) => a.apiEnabled)
       .map((a) => a.id);
     await reEnableAssociations(store, { includeUnrecoverable: request.query.include_unrecoverable, agentIds });
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 }

@@ -66,7 +66,7 @@ export function registerDeviceMonitoringRoutes(app: FastifyInstance, ctx: ApiCon
       const { agent_id, device_id } = request.params;
       await requireDevice(store, agent_id, device_id);
       await setMonitoringState(store, agent_id, device_id, request.body.monitoring_state);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -98,7 +98,7 @@ export function registerDeviceMonitoringRoutes(app: FastifyInstance, ctx: ApiCon
       const { agent_id, device_id } = request.params;
       await requireDevice(store, agent_id, device_id);
       await setDeviceExcluded(store, agent_id, device_id, true);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -117,7 +117,7 @@ export function registerDeviceMonitoringRoutes(app: FastifyInstance, ctx: ApiCon
       if (!await setDeviceExcluded(store, agent_id, device_id, false)) {
         throw new ApiError(404, 'NOT_FOUND', `device ${device_id} is not on the excluded-device list of agent ${agent_id}`);
       }
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 }

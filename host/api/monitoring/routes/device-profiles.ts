@@ -72,7 +72,7 @@ export function registerDeviceProfileRoutes(app: FastifyInstance, ctx: ApiContex
       }
       if (detail.length > 0) throw new ApiError(422, 'VALIDATION_ERROR', detail.map((d) => `${d.loc.join('.')}: ${d.msg}`).join('; '), detail);
       await applyDeviceProfile(store, profileId, wanted.map((id) => found.get(id)!), ctx.user);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 }

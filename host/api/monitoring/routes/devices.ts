@@ -168,7 +168,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
   app.delete<{ Params: { agent_id: number } }>('/agent/:agent_id/device', { schema: removeDown }, async (request, reply) => {
     await requireAgent(store, request.params.agent_id);
     await deleteDownDevices(store, request.params.agent_id);
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 
   const external: ApiRouteSchema = {
@@ -185,7 +185,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     const host = request.body.host.trim();
     if (!isIP(host) && !HOST_NAME.test(host)) throw invalid(['body', 'host'], `"${request.body.host}" is neither an IP address nor a host name`);
     const device = await createExternalHost(store, agent_id, { host, name: request.body.name });
-    reply.code(201).header('Location', `${API_PREFIX}/agent/${agent_id}/device/${device.id}`).send();
+    return reply.code(201).header('Location', `${API_PREFIX}/agent/${agent_id}/device/${device.id}`).send();
   });
 
   const get: ApiRouteSchema = {
@@ -209,7 +209,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
   app.delete<{ Params: DevicePath }>('/agent/:agent_id/device/:device_id', { schema: remove }, async (request, reply) => {
     await requireDevice(store, request.params.agent_id, request.params.device_id);
     await deleteDevice(store, request.params.agent_id, request.params.device_id);
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 
   const hide: ApiRouteSchema = {
@@ -222,7 +222,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
   app.delete<{ Params: DevicePath }>('/agent/:agent_id/device/:device_id/visibility', { schema: hide }, async (request, reply) => {
     await requireDevice(store, request.params.agent_id, request.params.device_id);
     await hideDevice(store, request.params.agent_id, request.params.device_id);
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 
   const credentials: ApiRouteSchema = {
@@ -244,7 +244,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
         // Submitted, not verified: a driver run or discovery with them decides the outcome.
         await setAuthenticationStatus(store, device.id, 'PENDING');
       });
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -277,7 +277,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     async (request, reply) => {
       const device = await requireDevice(store, request.params.agent_id, request.params.device_id);
       await setSnmpAuthentication(store, device.id, snmpSettings(request.body));
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -297,7 +297,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     const version = current?.version === 'V1' ? 'V1' : 'V2';
     const { read, write = read } = request.body;
     await setSnmpAuthentication(store, device.id, { version, snmp_read_community: read, snmp_write_community: write });
-    reply.code(204).send();
+    return reply.code(204).send();
   });
 
   const edit: ApiRouteSchema = {
@@ -321,7 +321,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
   };
   app.put<{ Params: DevicePath & { field: EditableField } }>('/agent/:agent_id/device/:device_id/:field', { schema: edit }, async (request, reply) => {
     await editHandler(request.params.agent_id, request.params.device_id, request.params.field, request.body);
-    reply.code(204).send();
+    return reply.code(204).send();
   });
   // The same operation when a client sends the field's slash unencoded (PUT …/user_data/model):
   // no operationId, so the OpenAPI document lists the operation once.
@@ -333,7 +333,7 @@ export function registerDeviceRoutes(app: FastifyInstance, ctx: ApiContext): voi
     };
     app.put<{ Params: DevicePath & { key: string } }>(`/agent/:agent_id/device/:device_id/${group}/:key`, { schema }, async (request, reply) => {
       await editHandler(request.params.agent_id, request.params.device_id, `${group}/${request.params.key}` as EditableField, request.body);
-      reply.code(204).send();
+      return reply.code(204).send();
     });
   }
 }

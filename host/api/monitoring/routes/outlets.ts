@@ -91,7 +91,7 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
       const { device, outlet } = await requireOutlet(request.params);
       const name = request.body.custom_name?.trim();
       await setOutletCustomName(store, device.id, outlet.id, name ? name : null);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -111,7 +111,7 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
     async (request, reply) => {
       const { device, outlet } = await requireOutlet(request.params);
       await performOutletAction(store, device, outlet.id, request.params.action, ctx.user);
-      reply.code(202).send();
+      return reply.code(202).send();
     },
   );
 
@@ -128,7 +128,7 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
       const { device, outlet } = await requireOutlet(request.params);
       await requireAttached(request.params);
       await attachDeviceToOutlet(store, device.id, outlet.id, request.params.attached_device_id);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 
@@ -144,7 +144,7 @@ export function registerOutletRoutes(app: FastifyInstance, ctx: ApiContext): voi
     async (request, reply) => {
       const { device, outlet } = await requireOutlet(request.params);
       await detachDeviceFromOutlet(store, device.id, outlet.id, request.params.attached_device_id);
-      reply.code(204).send();
+      return reply.code(204).send();
     },
   );
 }
