@@ -96,12 +96,13 @@ describe('applications of an Enterprise Plan agent', () => {
 
 describe('applications elsewhere', () => {
   it('answers 403 with a JSON body for an agent not under the Enterprise Plan', async () => {
-    for (const call of [
+    // Each call gets its handler at once: one refused before its turn is not an unhandled rejection.
+    for (const refused of [
       client.listAgentDeviceApplications(basic.id),
       client.countAgentDeviceApplications(basic.id),
       client.listDeviceApplications(basic.id, basicPc.id),
-    ]) {
-      const error = await failure(call);
+    ].map((call) => failure(call))) {
+      const error = await refused;
       expect(error.status).toBe(403);
     }
     const error = await failure(client.listDeviceApplications(basic.id, basicPc.id));
