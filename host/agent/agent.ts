@@ -523,17 +523,6 @@ export class Agent extends EventEmitter<AgentEvents> {
     queue.reconciler.on('reconciled', (result) => {
       for (const refused of result.refused) this.#report(new Error(`agent: association ${refused.associationId ?? '?'} is not scheduled: ${refused.message}`));
     });
-    queue.worker.on('runStarted', (event) => {
-      this.emit('runStarted', {
-        associationId: event.associationId,
-        name: `association ${event.associationId}`,
-        driverId: Number.NaN,
-        deviceId: Number.NaN,
-        dueAt: event.slotMs,
-        startedAt: event.startedAt,
-        latenessMs: event.latenessMs,
-      });
-    });
     queue.worker.on('runSkipped', (event) => {
       this.metrics.recordSkipped();
       this.emit('runSkipped', { associationId: event.associationId, name: `association ${event.associationId}`, dueAt: event.slotMs, reason: 'missed', count: 1 });
@@ -553,19 +542,42 @@ export class Agent extends EventEmitter<AgentEvents> {
       write: { activity: this.#options.activityLog ?? false, keepRunsPerDevice: this.#keepRuns },
       slot,
     };
+    const startedAt = Date.now();
+    const key = `queue-${associationId}-${slot.slotMs}`;
+    // A queue job carries only the association's id: its names come from the store as the run
+    // reads it, so events and lines name a run as the embedded mode does (driver@device).
     const job: PlannedJob = {
       schedule: { id: associationId } as AssociationSchedule,
       name: `association ${associationId}`,
       actions,
     };
-    return runAssociation(ctx, associationId, actions, signal, {
-      started: () => this.metrics.recordRunStarted(),
-      finished: (run) => this.#onActionRun(`queue-${associationId}-${slot.slotMs}`, job, run),
-      abandoned: (action, error) => {
-        this.#results.failure += 1;
-        this.metrics.recordRunFinished({ action, outcome: 'failure', errorType: error instanceof DriverboxError ? error.code : null, durationMs: 0, limitExceeded: null });
-      },
-    });
+    try {
+      return await runAssociation(ctx, associationId, actions, signal, {
+        identified: (who) => {
+          job.name = `${who.driverName}@${who.deviceName}`;
+          job.schedule = { ...job.schedule, customDriverId: who.driverId, deviceId: who.deviceId };
+          const started: AgentRunStarted = {
+            associationId,
+            name: job.name,
+            driverId: who.driverId,
+            deviceId: who.deviceId,
+            dueAt: slot.slotMs,
+            startedAt,
+            latenessMs: startedAt - slot.slotMs,
+          };
+          this.#started.set(key, started);
+          this.emit('runStarted', started);
+        },
+        started: () => this.metrics.recordRunStarted(),
+        finished: (run) => this.#onActionRun(key, job, run),
+        abandoned: (action, error) => {
+          this.#results.failure += 1;
+          this.metrics.recordRunFinished({ action, outcome: 'failure', errorType: error instanceof DriverboxError ? error.code : null, durationMs: 0, limitExceeded: null });
+        },
+      });
+    } finally {
+      this.#started.delete(key);
+    }
   }
 
   async #runJob(key: string, signal: AbortSignal): Promise<number> {

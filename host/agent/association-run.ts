@@ -38,7 +38,17 @@ export interface ActionRun {
   storeError: Error | null;
 }
 
+/** Who a run is: read from the store at its start (the embedded scheduler knows it beforehand; a queue job carries only the id). */
+export interface RunIdentity {
+  driverId: number;
+  driverName: string;
+  deviceId: number;
+  deviceName: string;
+}
+
 export interface AssociationRunHooks {
+  /** The association, its driver and device were read, before the first action: called once. */
+  identified?(identity: RunIdentity): void;
   /** An action is about to be sent to the executor. */
   started(action: string): void;
   /** An action ran and its result was written (or failed to be). */
@@ -67,6 +77,7 @@ export async function runAssociation(
     const device = association && await getDevice(ctx.store, ctx.agentId, association.deviceId);
     // Gone, disabled, or its device no longer monitored since the run was scheduled: stop here.
     if (!association || !driver || !device || association.status !== 'ENABLED' || !isDeviceMonitored(device)) break;
+    if (index === 0) hooks.identified?.({ driverId: driver.id, driverName: driver.name, deviceId: device.id, deviceName: device.displayName });
     const request = await buildRunRequest(ctx.store, { driver, association, device, action }, ctx.limits);
     const allowed = await externalHostsFor(ctx.store, driver.id, ctx.externalHosts);
     if (allowed) request.externalHosts = allowed;

@@ -210,12 +210,24 @@ export async function connectCheckedClient(
   report: (error: Error) => void,
 ): Promise<Redis> {
   const client = createRedisClient(url, 'producer', name);
-  client.on('error', (error: Error) => report(error));
+  // While the first check runs, connection errors are kept for its message (ioredis would
+  // otherwise only say that its retries ran out) instead of being reported one by one.
+  let connectError: Error | undefined;
+  const keep = (error: Error) => {
+    connectError = error;
+  };
+  client.on('error', keep);
   try {
     await checkRedisServer(client, { url, onEvictionPolicy, warn: (m) => report(new Error(m)) });
   } catch (error) {
     client.disconnect();
+    if (error instanceof ScaleOutError && error.code === 'REDIS_UNREACHABLE' && connectError) {
+      throw new ScaleOutError('REDIS_UNREACHABLE', `Redis at ${describeRedisUrl(url)}: ${connectError.message}`);
+    }
     throw error;
+  } finally {
+    client.off('error', keep);
   }
+  client.on('error', (error: Error) => report(error));
   return client;
 }

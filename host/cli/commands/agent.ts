@@ -7,6 +7,7 @@ import { isPostgresUrl, redactUrl } from '../../store/database.js';
 import path from 'node:path';
 import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from '../../agent/agent.js';
 import { InventoryError } from '../../agent/inventory/index.js';
+import { parseRedisUrl, ScaleOutError } from '../../scale-out/index.js';
 import type { InventorySyncResult } from '../../agent/inventory/index.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
@@ -141,6 +142,14 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
   const deadlineMs = seconds('run-deadline', values['run-deadline'], 1);
   if (!queueUrl && (deadlineMs !== undefined || values.name !== undefined)) throw new UsageError('--run-deadline and --name are for the scale-out mode: give --queue redis://… too');
   if (queueUrl && values.jitter !== undefined) throw new UsageError('--jitter does not apply with --queue: each association keeps a fixed offset in its period');
+  if (queueUrl) {
+    // A bad URL is a usage error, said before the store is opened.
+    try {
+      parseRedisUrl(queueUrl);
+    } catch (error) {
+      throw new UsageError(`--queue: ${(error as Error).message}`);
+    }
+  }
   if (queueUrl && !isPostgresUrl(config.storePath)) {
     io.stderr(`driverbox agent: --queue with the SQLite store ${config.storePath}: only agents on this machine's file can share it; give every agent the same --store postgres://…`);
   }
@@ -180,6 +189,10 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
       if (error instanceof InventoryError) {
         io.stderr(`driverbox agent: the inventory cannot be used: ${error.message}`);
         return 2;
+      }
+      if (error instanceof ScaleOutError) {
+        io.stderr(`driverbox agent: cannot take runs from the queue: ${error.message}`);
+        return 1;
       }
       const message = (error as Error).message;
       if ((error as { code?: string }).code === 'EADDRINUSE' || /listen/i.test(message)) {
