@@ -13,6 +13,7 @@ import { runBin } from './helpers/cli.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres-server.js';
 import { freeTcpPort, startRedisServer, type RedisServer } from './helpers/redis-server.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const bin = path.resolve('bin/driverbox.js');
 const env = { DRIVERBOX_API_KEYS: 'queue-cli-key', DRIVERBOX_SECRET_KEY: 'one secret for the cluster' };
@@ -53,13 +54,6 @@ afterAll(async () => {
   postgres?.destroy();
 });
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('driverbox agent --queue', () => {
   it('runs the inventory from the queue into the PostgreSQL store and stops cleanly on SIGTERM', async () => {
@@ -74,7 +68,7 @@ describe('driverbox agent --queue', () => {
       await waitFor('the banner', () => stdout.includes('Ctrl-C to stop') || proc.exitCode !== null);
       expect(stdout).toContain('scale-out: runs from the queue');
       expect(stdout).toContain('store        postgres://');
-      await waitFor('two runs', () => (stdout.match(/run poll@nas get_status: success/g) ?? []).length >= 2).catch((e: Error) => {
+      await waitFor('two runs', () => (stdout.match(/run poll@nas get_status: success/g) ?? []).length >= 2, 20_000).catch((e: Error) => {
         throw new Error(`${e.message}\nstdout:\n${stdout}\nstderr:\n${stderr}`);
       });
     } finally {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openStore } from '../host/store/store.js';
 import { runCli } from './helpers/cli.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const bin = path.resolve('bin/driverbox.js');
 
@@ -51,13 +52,6 @@ function inventory(port: number, associations: string[]): string {
   ].join('\n');
 }
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 describe('driverbox agent', () => {
   it('schedules the inventory, serves /metrics, reloads on SIGHUP, and drains the run in flight on SIGTERM', async () => {

@@ -27,16 +27,10 @@ import {
   type SlotRun,
 } from '../host/scale-out/index.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
+import { waitFor } from './helpers/wait-for.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(25);
-  }
-}
 
 /** Rule options every test worker shares: D 300 ms, lock 2 s, margin 1 s, stalled check every 0.5 s. */
 const RULES = { deadlineMs: 300, marginMs: 1000, lockDurationMs: 2000, stalledIntervalMs: 500 } as const;
