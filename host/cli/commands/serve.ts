@@ -10,6 +10,7 @@ import { agentRoutes } from '../../agent/agent-routes.js';
 import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
 import { startSandboxProcess, type SandboxProcess } from '../../executor/sandbox-process/index.js';
 import { consoleRoutes } from '../../api/console/console-routes.js';
+import { driverboxApiRoutes } from '../../api/driverbox/runs-routes.js';
 import { marketplaceRoutes } from '../../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../api/monitoring/server.js';
 import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
@@ -131,6 +132,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         extraRoutes: async (app: FastifyInstance) => {
           await app.register(agentRoutes, { status, apiKeys });
           await app.register(marketplaceRoutes, { ...config.marketplace, store, apiKeys });
+          await app.register(driverboxApiRoutes, { store, apiKeys });
           await app.register(consoleRoutes);
         },
       });
