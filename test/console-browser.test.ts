@@ -9,11 +9,14 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleRoutes } from '../host/api/console/console-routes.js';
+import { driverboxApiRoutes } from '../host/api/driverbox/runs-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../host/api/monitoring/server.js';
 import { createAgentRecord } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import type { Store } from '../host/store/store.js';
 import { writeVariable } from '../host/store/variables.js';
+import { writeRunResult } from '../host/store/report-run.js';
+import { failure, success } from './helpers/run-results.js';
 import { chromiumInstalled, CHROMIUM_PATH, openBrowser, type BrowserSession } from './helpers/browser.js';
 import { openTestStore } from './helpers/store.js';
 
@@ -50,6 +53,19 @@ async function seed(now: number): Promise<void> {
     firmwareId = await writeVariable(store, owner, { path: 'fw.version', label: 'Firmware', value, valueType: 'STRING' }, now - (FIRMWARE.length - i) * 10 * MINUTE);
   }
   await writeVariable(store, owner, { path: 'disk.free', label: 'Free space', unit: 'GB', value: '1834', valueType: 'NUMBER' }, now - 5 * MINUTE);
+  const exchange = { method: 'GET', url: 'http://10.0.0.7:5000/webapi/auth.cgi', status: 200, error: null, errorMessage: null, startedMs: 2, headersMs: 9, durationMs: 11, requestBytes: 0, responseBytes: 310, redirectedTo: null };
+  const target = { agentId, deviceId, driverName: 'synology.js' };
+  await writeRunResult(store, target, success([], { http: [exchange], logs: [{ level: 'info', message: 'session opened' }], durationMs: 140 }));
+  await writeRunResult(
+    store,
+    target,
+    failure('AUTHENTICATION_ERROR', 'the NAS refused the password', {
+      http: [{ ...exchange, status: 401, request: { headers: { authorization: '***' }, body: null }, response: { headers: { 'content-type': 'application/json' }, body: '{"error":105}' } }],
+      logs: [{ level: 'warn', message: 'login answered 401' }, { level: 'error', message: 'giving up' }],
+      durationMs: 95,
+    }),
+  );
+  await writeRunResult(store, target, success([], { durationMs: 120 }));
   await writeVariable(store, owner, { path: 'model.name', label: 'Model', value: 'DS920+', valueType: 'STRING', hasHistory: false }, now - 5 * MINUTE);
 }
 
@@ -63,7 +79,11 @@ beforeAll(async () => {
   if (!chromiumInstalled()) throw new Error(`${CHROMIUM_PATH} is missing: scripts/install-test-peers.sh installs Debian's chromium`);
   store = await openTestStore({ secretKey: 'test-secret' });
   await seed(Date.now());
-  server = await startMonitoringServer({ store, apiKeys: [KEY], extraRoutes: async (app) => void (await app.register(consoleRoutes)) });
+  server = await startMonitoringServer({ store, apiKeys: [KEY], extraRoutes: async (app) => {
+      await app.register(driverboxApiRoutes, { store, apiKeys: [KEY] });
+      await app.register(consoleRoutes);
+    },
+  });
   browser = await openBrowser({ width: 1280, height: 860 });
 });
 
@@ -162,6 +182,31 @@ describe('web console (chromium)', () => {
     ]);
     expect(await changes.locator('caption').textContent()).toContain(`3 changes in ${FIRMWARE.length} samples`);
     expect(page.url()).toContain(`/variable/${firmwareId}`);
+  });
+
+  it('lists the runs failures first, filters them, and shows one with its log and exchanges', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Runs of this device' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Runs of lab agent' }).waitFor();
+    const rows = page.locator('table.runs tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.first().textContent()).toContain('failure');
+    await shoot('runs-laptop');
+    await page.getByLabel('Outcome').selectOption('success');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.locator('table.runs').textContent()).not.toContain('failure');
+    await page.getByLabel('Outcome').selectOption('');
+    await expect.poll(() => rows.count()).toBe(3);
+    await rows.first().getByRole('link').click();
+    await page.getByRole('heading', { level: 2, name: 'HTTP exchanges (1)' }).waitFor();
+    expect(await page.locator('.facts').textContent()).toContain('the NAS refused the password');
+    expect(await page.locator('ol.log li').allTextContents()).toEqual([expect.stringMatching(/warn.*login answered 401/), expect.stringMatching(/error.*giving up/)]);
+    const exchange = page.locator('table.exchanges tbody tr');
+    expect(await exchange.textContent()).toContain('http://10.0.0.7:5000/webapi/auth.cgi');
+    expect(await exchange.textContent()).toContain('401');
+    await exchange.getByText('Headers and bodies').click();
+    expect(await exchange.locator('pre.code').allTextContents()).toEqual(['authorization: ***', 'content-type: application/json', '{"error":105}']);
+    await shoot('run-laptop');
   });
 
   it('fits a phone width (375 px) without sideways scrolling', async () => {

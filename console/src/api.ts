@@ -3,6 +3,8 @@
 import type { ErrorBody } from './types.js';
 
 export const API_PREFIX = '/public-api/v1';
+/** driverbox's own extension API (runs), beside the Public API, behind the same key. */
+export const EXTENSION_PREFIX = '/driverbox-api/v1';
 
 /** A failed call: status 0 when the server could not be reached. */
 export class ApiFailure extends Error {
@@ -31,11 +33,12 @@ async function messageOf(response: Response): Promise<string> {
   return response.statusText || `HTTP ${response.status}`;
 }
 
-/** GET path (under /public-api/v1) with `key`; answers the parsed JSON body. */
+/** GET path (under /public-api/v1, or a path that starts with EXTENSION_PREFIX) with `key`; answers the parsed JSON body. */
 export async function apiGet<T>(path: string, key: string, options: { signal?: AbortSignal; notify401?: boolean } = {}): Promise<T> {
+  const url = path.startsWith(EXTENSION_PREFIX) ? path : `${API_PREFIX}${path}`;
   let response: Response;
   try {
-    response = await fetch(`${API_PREFIX}${path}`, {
+    response = await fetch(url, {
       headers: { 'X-Api-Key': key, Accept: 'application/json' },
       cache: 'no-store',
       credentials: 'omit',

@@ -7,6 +7,8 @@ import { LoginPage } from './pages/login.js';
 import { AgentsPage } from './pages/agents.js';
 import { AgentPage } from './pages/agent.js';
 import { DevicePage } from './pages/device.js';
+import { RunsPage } from './pages/runs.js';
+import { RunPage } from './pages/run.js';
 import { markNavigated, PageHeading } from './components/page-heading.js';
 
 function Page({ route, apiKey }: { route: Route; apiKey: string }) {
@@ -17,6 +19,10 @@ function Page({ route, apiKey }: { route: Route; apiKey: string }) {
       return <AgentPage apiKey={apiKey} agentId={route.agentId} />;
     case 'device':
       return <DevicePage apiKey={apiKey} agentId={route.agentId} deviceId={route.deviceId} variableId={route.variableId} window={route.window} />;
+    case 'runs':
+      return <RunsPage apiKey={apiKey} agentId={route.agentId} filters={route.filters} />;
+    case 'run':
+      return <RunPage apiKey={apiKey} agentId={route.agentId} runId={route.runId} />;
     case 'login':
       return null;
     case 'not-found':

@@ -7,7 +7,19 @@ export type Route =
   | { page: 'agents' }
   | { page: 'agent'; agentId: number }
   | { page: 'device'; agentId: number; deviceId: number; variableId: number | null; window: WindowName }
+  | { page: 'runs'; agentId: number; filters: RunFilters }
+  | { page: 'run'; agentId: number; runId: number }
   | { page: 'not-found'; path: string };
+
+export interface RunFilters {
+  device: number | null;
+  driver: string | null;
+  outcome: 'success' | 'failure' | null;
+  /** Failures first (the default) or newest first. */
+  order: 'failures_first' | 'newest';
+}
+
+export const NO_RUN_FILTERS: RunFilters = { device: null, driver: null, outcome: null, order: 'failures_first' };
 
 export const WINDOWS = { '1h': 3_600_000, '24h': 86_400_000, '7d': 7 * 86_400_000 } as const;
 export type WindowName = keyof typeof WINDOWS;
@@ -28,6 +40,21 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'agent') {
     const agentId = id(parts[1]);
     if (agentId !== null && parts.length === 2) return { page: 'agent', agentId };
+    if (agentId !== null && parts.length === 3 && parts[2] === 'runs') {
+      const outcome = query.get('outcome');
+      return {
+        page: 'runs',
+        agentId,
+        filters: {
+          device: id(query.get('device') ?? undefined),
+          driver: query.get('driver') || null,
+          outcome: outcome === 'success' || outcome === 'failure' ? outcome : null,
+          order: query.get('order') === 'newest' ? 'newest' : 'failures_first',
+        },
+      };
+    }
+    const runId = id(parts[3]);
+    if (agentId !== null && parts.length === 4 && parts[2] === 'run' && runId !== null) return { page: 'run', agentId, runId };
     const deviceId = id(parts[3]);
     if (agentId !== null && parts[2] === 'device' && deviceId !== null) {
       const window = query.get('window');
@@ -53,6 +80,18 @@ export function href(route: Route): string {
       const path = route.variableId === null ? base : `${base}/variable/${route.variableId}`;
       return route.window === '24h' ? path : `${path}?window=${route.window}`;
     }
+    case 'runs': {
+      const q = new URLSearchParams();
+      const f = route.filters;
+      if (f.device !== null) q.set('device', String(f.device));
+      if (f.driver) q.set('driver', f.driver);
+      if (f.outcome) q.set('outcome', f.outcome);
+      if (f.order !== 'failures_first') q.set('order', f.order);
+      const text = q.toString();
+      return `#/agent/${route.agentId}/runs${text ? `?${text}` : ''}`;
+    }
+    case 'run':
+      return `#/agent/${route.agentId}/run/${route.runId}`;
     case 'not-found':
       return `#${route.path}`;
   }

@@ -1,5 +1,5 @@
 // One agent's devices (listDevices).
-import { href } from '../router.js';
+import { href, NO_RUN_FILTERS } from '../router.js';
 import type { Agent, Device } from '../types.js';
 import { useApi } from '../use-api.js';
 import { ErrorNotice, Loading, StatusBadge } from '../components/status.js';
@@ -24,6 +24,9 @@ export function AgentPage({ apiKey, agentId }: { apiKey: string; agentId: number
         </ol>
       </nav>
       <PageHeading focusKey={`agent-${agentId}`}>{name}</PageHeading>
+      <p class="meta">
+        <a href={href({ page: 'runs', agentId, filters: NO_RUN_FILTERS })}>Runs of this agent</a>
+      </p>
       {agent.error ? <ErrorNotice error={agent.error} what="The agent" /> : null}
       {devices.error ? <ErrorNotice error={devices.error} what="The devices" /> : null}
       {devices.data === null && !devices.error ? <Loading what="devices" /> : null}

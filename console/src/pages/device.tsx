@@ -3,7 +3,7 @@
 import { useMemo } from 'preact/hooks';
 import { apiTime, parseApiTime } from '../api.js';
 import { ago, localTime } from '../format.js';
-import { href, WINDOW_LABELS, WINDOWS, type WindowName } from '../router.js';
+import { href, NO_RUN_FILTERS, WINDOW_LABELS, WINDOWS, type WindowName } from '../router.js';
 import type { Agent, Device, Variable, VariableHistorySample } from '../types.js';
 import { useApi } from '../use-api.js';
 import { ErrorNotice, Loading, StatusBadge } from '../components/status.js';
@@ -91,6 +91,7 @@ export function DevicePage({ apiKey, agentId, deviceId, variableId, window }: De
           <span class="mono">{deviceAddress(device.data)}</span>
           {device.data.last_status_change ? <span>status since {localTime(parseApiTime(device.data.last_status_change))}</span> : null}
           <span>id {deviceId}</span>
+          <a href={href({ page: 'runs', agentId, filters: { ...NO_RUN_FILTERS, device: deviceId } })}>Runs of this device</a>
         </p>
       ) : null}
 

@@ -6,7 +6,7 @@
 //   GET /driverbox-api/v1/agent/{agent_id}/run            the runs, newest (or failures) first
 //   GET /driverbox-api/v1/agent/{agent_id}/run/{run_id}   one run with its log and exchanges
 import type { FastifyInstance } from 'fastify';
-import type { HttpExchange, LogMessage } from '../../run-result.js';
+import type { RunDetail, RunListAnswer, RunSummary } from './run-records.js';
 import type { RunRow } from '../../store/runs.js';
 import { getRun } from '../../store/runs.js';
 import { countRuns, listRuns, runDriverNames } from '../../store/run-list.js';
@@ -20,41 +20,7 @@ import { page } from '../monitoring/query.js';
 import { idParams, pagingQuery } from '../monitoring/route-schema.js';
 
 export const DRIVERBOX_API_PREFIX = '/driverbox-api/v1';
-
-export interface RunSummary {
-  id: number;
-  device_id: number | null;
-  custom_driver_id: number | null;
-  association_id: number | null;
-  driver: string | null;
-  action: string;
-  /** yyyy-mm-ddThh:mm:ss in UTC */
-  started: string;
-  elapsed_ms: number;
-  outcome: 'success' | 'failure';
-  error_type: string | null;
-  error_message: string | null;
-  limit_exceeded: string | null;
-  variable_count: number;
-  table_count: number;
-  log_count: number;
-  warning_count: number;
-  http_count: number;
-}
-
-export interface RunDetail extends RunSummary {
-  log: LogMessage[];
-  warnings: string[];
-  /** The exchanges as the bridge recorded them (secrets masked; headers and bodies only when recorded). */
-  http: HttpExchange[];
-}
-
-export interface RunListAnswer {
-  total: number;
-  runs: RunSummary[];
-  /** The drivers with runs of this agent, for a filter. */
-  drivers: string[];
-}
+export type { RunDetail, RunListAnswer, RunSummary };
 
 function summary(run: RunRow): RunSummary {
   return {
