@@ -5,6 +5,8 @@
 // application status beside it. docs/agent/agent.md tells how to embed it.
 import { EventEmitter } from 'node:events';
 import { marketplaceRoutes, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
+import { consoleRoutes } from '../api/console/console-routes.js';
+import { driverboxApiRoutes } from '../api/driverbox/runs-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../api/monitoring/server.js';
 import { DriverboxError } from '../errors.js';
 import type { RunLimits } from '../limits.js';
@@ -468,6 +470,8 @@ export class Agent extends EventEmitter<AgentEvents> {
       extraRoutes: async (app) => {
         await app.register(agentRoutes, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } });
         await app.register(marketplaceRoutes, { ...api.marketplace, store: this.#options.store, apiKeys: api.apiKeys });
+        await app.register(driverboxApiRoutes, { store: this.#options.store, apiKeys: api.apiKeys });
+        await app.register(consoleRoutes);
       },
     });
   }

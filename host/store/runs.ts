@@ -25,7 +25,7 @@ export interface RunRow {
   tableCount: number;
 }
 
-interface RunDbRow {
+export interface RunDbRow {
   id: number;
   agent_id: number;
   device_id: number | null;
@@ -46,7 +46,7 @@ interface RunDbRow {
   table_count: number;
 }
 
-function runFromDb(row: RunDbRow): RunRow {
+export function runFromDb(row: RunDbRow): RunRow {
   return {
     id: row.id,
     agentId: row.agent_id,

@@ -224,6 +224,7 @@ function banner(agent: Agent, config: ReturnType<typeof serverConfigFromFlags>, 
   return [
     `driverbox agent: ${stats.associations} association(s) scheduled${inventory ? ` from ${inventory}` : ''}${stats.mode === 'queue' ? ' (scale-out: runs from the queue, shared with the other agents)' : ''}`,
     `  API          ${agent.url}/public-api/v1 (${config.apiKeys.length} key(s), from ${config.sources.apiKeys})`,
+    `  console      ${agent.url}/ (sign in with an API key)`,
     `  metrics      ${agent.url}/metrics`,
     `  status       ${agent.url}/backend-api/v1/status`,
     `  store        ${redactUrl(config.storePath)}`,

@@ -132,7 +132,7 @@ async function runExamples(io: CliIo, store: Store, storePath: string): Promise<
         `read back through the Monitoring API (GET /public-api/v1/agent/${agent.id}/device/variable).`,
         `The agent is under the Enterprise Plan: ${agentVariables} agent variables (GET /public-api/v1/agent/${agent.id}/variable), ${applications} applications`,
         `(GET /public-api/v1/agent/${agent.id}/device/application).`,
-        'Browse them with `npx driverbox serve`.',
+        'Browse them with `npx driverbox serve`, and in the web console it serves at its address (http://127.0.0.1:7420/ by default).',
       ].join('\n'),
     );
   } finally {

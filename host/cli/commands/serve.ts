@@ -9,6 +9,8 @@ import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
 import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
 import { startSandboxProcess, type SandboxProcess } from '../../executor/sandbox-process/index.js';
+import { consoleRoutes } from '../../api/console/console-routes.js';
+import { driverboxApiRoutes } from '../../api/driverbox/runs-routes.js';
 import { marketplaceRoutes } from '../../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../api/monitoring/server.js';
 import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
@@ -130,6 +132,8 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         extraRoutes: async (app: FastifyInstance) => {
           await app.register(agentRoutes, { status, apiKeys });
           await app.register(marketplaceRoutes, { ...config.marketplace, store, apiKeys });
+          await app.register(driverboxApiRoutes, { store, apiKeys });
+          await app.register(consoleRoutes);
         },
       });
     } catch (error) {
@@ -139,6 +143,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     io.stdout(
       [
         `driverbox Monitoring API on ${server.url}/public-api/v1`,
+        `  console      ${server.url}/ (sign in with an API key)`,
         `  store        ${redactUrl(config.storePath)}`,
         `  API keys     ${config.apiKeys.length} accepted, from ${config.sources.apiKeys}`,
         `  credentials  encrypted with the secret from ${config.sources.secretKey}`,

@@ -1,0 +1,164 @@
+// A variable's history over a time window. Numbers (NUMBER and RATE variables: every value a
+// number) are plotted with uPlot, with the values under the cursor in the legend and the samples
+// also as a table (the chart's text alternative); anything else (STRING) is a list of changes.
+import { useEffect, useMemo, useRef } from 'preact/hooks';
+import uPlot from 'uplot';
+import { parseApiTime } from '../api.js';
+import { localTime, numericValue, timeZoneName } from '../format.js';
+import type { VariableHistorySample } from '../types.js';
+
+export interface Sample {
+  /** ms */
+  t: number;
+  value: string | null;
+}
+
+export function toSamples(history: readonly VariableHistorySample[]): Sample[] {
+  return history.map((s) => ({ t: parseApiTime(s.timestamp), value: s.value })).filter((s) => Number.isFinite(s.t)).sort((a, b) => a.t - b.t);
+}
+
+/** True when every sample with a value holds a number (and at least one does). */
+export function isNumeric(samples: readonly Sample[]): boolean {
+  let any = false;
+  for (const s of samples) {
+    if (s.value === null) continue;
+    if (numericValue(s.value) === null) return false;
+    any = true;
+  }
+  return any;
+}
+
+const numberFormat = new Intl.NumberFormat(undefined, { maximumFractionDigits: 6 });
+function formatNumber(n: number | null | undefined, unit: string | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return '—';
+  return unit ? `${numberFormat.format(n)} ${unit}` : numberFormat.format(n);
+}
+
+function cssVar(name: string, fallback: string): string {
+  const value = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return value || fallback;
+}
+
+const CHART_HEIGHT = 280;
+
+function TimeChart({ samples, label, unit, from, to }: { samples: Sample[]; label: string; unit?: string; from: number; to: number }) {
+  const box = useRef<HTMLDivElement>(null);
+  const ys = useMemo(() => samples.map((s) => numericValue(s.value)), [samples]);
+  const data = useMemo<uPlot.AlignedData>(() => [samples.map((s) => s.t / 1000), ys], [samples, ys]);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const line = cssVar('--chart-line', '#1f6feb');
+    const axis = cssVar('--text-muted', '#555');
+    const grid = cssVar('--chart-grid', '#e3e6ea');
+    const width = () => Math.max(240, Math.floor(el.clientWidth));
+    const opts: uPlot.Options = {
+      width: width(),
+      height: CHART_HEIGHT,
+      // The window asked for, whatever part of it has samples.
+      scales: { x: { time: true, range: () => [from / 1000, to / 1000] } },
+      series: [
+        { label: `Time (${timeZoneName()})`, value: (_u, v) => (v === null || v === undefined ? '—' : localTime(v * 1000)) },
+        {
+          label,
+          stroke: line,
+          width: 2,
+          fill: cssVar('--chart-fill', 'rgba(31, 111, 235, 0.08)'),
+          points: { show: samples.length <= 150, size: 5, fill: line },
+          value: (_u, v) => formatNumber(v, unit),
+        },
+      ],
+      axes: [
+        { stroke: axis, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
+        { stroke: axis, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 64, values: (_u, ticks) => ticks.map((v) => numberFormat.format(v)) },
+      ],
+      cursor: { focus: { prox: 24 } },
+      legend: { live: true },
+    };
+    const plot = new uPlot(opts, data, el);
+    const resize = new ResizeObserver(() => {
+      if (plot.width !== width()) plot.setSize({ width: width(), height: CHART_HEIGHT });
+    });
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      plot.destroy();
+    };
+  }, [data, label, unit, from, to]);
+
+  const values = ys.filter((v): v is number => v !== null);
+  const last = values.length ? values[values.length - 1] : null;
+  const summary =
+    `Line chart of ${label}: ${samples.length} sample${samples.length === 1 ? '' : 's'}` +
+    (values.length ? `, from ${formatNumber(Math.min(...values), unit)} to ${formatNumber(Math.max(...values), unit)}, last ${formatNumber(last, unit)}` : '') +
+    '. The samples are also in the table below.';
+  return <div ref={box} class="chart-box" role="img" aria-label={summary} />;
+}
+
+function SampleTable({ rows, caption, numeric, unit }: { rows: Sample[]; caption: string; numeric: boolean; unit?: string }) {
+  return (
+    <div class="table-wrap">
+      <table class="list samples">
+        <caption>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time ({timeZoneName()})</th>
+            <th scope="col">Value</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((s, i) => (
+            <tr key={`${s.t}-${i}`}>
+              <td class="mono">{localTime(s.t)}</td>
+              <td class={numeric ? 'mono num' : 'mono'}>{s.value === null ? <em>no value</em> : numeric ? formatNumber(numericValue(s.value), unit) : s.value}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The samples where the value changed (the first one included), newest first. */
+export function changesOf(samples: readonly Sample[]): Sample[] {
+  const changes: Sample[] = [];
+  for (const s of samples) if (changes.length === 0 || changes[changes.length - 1]!.value !== s.value) changes.push(s);
+  return changes.reverse();
+}
+
+export function HistoryView({ samples, label, unit, from, to }: { samples: Sample[]; label: string; unit?: string; from: number; to: number }) {
+  if (samples.length === 0) {
+    return (
+      <p class="notice" data-points="0">
+        No sample between {localTime(from)} and {localTime(to)}.
+      </p>
+    );
+  }
+  if (isNumeric(samples)) {
+    const newestFirst = [...samples].reverse();
+    return (
+      <figure class="chart" data-points={samples.length} data-kind="number">
+        <TimeChart samples={samples} label={label} unit={unit} from={from} to={to} />
+        <figcaption>
+          {samples.length} sample{samples.length === 1 ? '' : 's'} from {localTime(samples[0]!.t)} to {localTime(samples[samples.length - 1]!.t)}. Hover or touch the chart
+          for values.
+        </figcaption>
+        <details class="samples-details">
+          <summary>Samples as a table ({samples.length})</summary>
+          <SampleTable rows={newestFirst} caption={`Samples of ${label}, newest first`} numeric unit={unit} />
+        </details>
+      </figure>
+    );
+  }
+  const changes = changesOf(samples);
+  return (
+    <div class="changes" data-points={samples.length} data-kind="text">
+      <SampleTable
+        rows={changes}
+        caption={`${changes.length} change${changes.length === 1 ? '' : 's'} in ${samples.length} sample${samples.length === 1 ? '' : 's'}, newest first`}
+        numeric={false}
+      />
+    </div>
+  );
+}

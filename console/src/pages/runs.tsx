@@ -1,0 +1,131 @@
+// An agent's runs (driverbox extension API: /driverbox-api/v1/agent/{id}/run): failures first by
+// default, filtered by device, driver and outcome; each a link to its log and exchanges.
+import { EXTENSION_PREFIX, parseApiTime } from '../api.js';
+import { localTime, timeZoneName } from '../format.js';
+import { href, navigate, type RunFilters } from '../router.js';
+import type { Agent, Device, RunListAnswer } from '../types.js';
+import { useApi } from '../use-api.js';
+import { ErrorNotice, Loading } from '../components/status.js';
+import { PageHeading } from '../components/page-heading.js';
+
+export function OutcomeBadge({ outcome }: { outcome: string }) {
+  return <span class={`badge badge-${outcome === 'success' ? 'up' : 'down'}`}>{outcome}</span>;
+}
+
+export function duration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
+}
+
+function query(filters: RunFilters): string {
+  const q = new URLSearchParams({ order: filters.order, page_size: '200' });
+  if (filters.device !== null) q.set('device_id', String(filters.device));
+  if (filters.driver) q.set('driver', filters.driver);
+  if (filters.outcome) q.set('outcome', filters.outcome);
+  return q.toString();
+}
+
+export function RunsPage({ apiKey, agentId, filters }: { apiKey: string; agentId: number; filters: RunFilters }) {
+  const agent = useApi<Agent>(`/agent/${agentId}`, apiKey);
+  const devices = useApi<Device[]>(`/agent/${agentId}/device`, apiKey);
+  const runs = useApi<RunListAnswer>(`${EXTENSION_PREFIX}/agent/${agentId}/run?${query(filters)}`, apiKey, { refreshMs: 30_000 });
+  const agentName = agent.data?.display_name ?? `Agent ${agentId}`;
+  const deviceName = new Map((devices.data ?? []).map((d) => [d.id, d.display_name]));
+  const set = (change: Partial<RunFilters>) => navigate({ page: 'runs', agentId, filters: { ...filters, ...change } }, { replace: true });
+
+  return (
+    <>
+      <nav aria-label="Breadcrumb" class="breadcrumb">
+        <ol>
+          <li>
+            <a href={href({ page: 'agents' })}>Agents</a>
+          </li>
+          <li>
+            <a href={href({ page: 'agent', agentId })}>{agentName}</a>
+          </li>
+          <li aria-current="page">Runs</li>
+        </ol>
+      </nav>
+      <PageHeading focusKey={`runs-${agentId}`}>Runs of {agentName}</PageHeading>
+      <form class="card filters" aria-label="Filter the runs" onSubmit={(e) => e.preventDefault()}>
+        <div class="field inline">
+          <label for="run-device">Device</label>
+          <select id="run-device" value={filters.device === null ? '' : String(filters.device)} onChange={(e) => set({ device: (e.target as HTMLSelectElement).value ? Number((e.target as HTMLSelectElement).value) : null })}>
+            <option value="">All devices</option>
+            {(devices.data ?? []).map((d) => (
+              <option key={d.id} value={String(d.id)}>
+                {d.display_name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field inline">
+          <label for="run-driver">Driver</label>
+          <select id="run-driver" value={filters.driver ?? ''} onChange={(e) => set({ driver: (e.target as HTMLSelectElement).value || null })}>
+            <option value="">All drivers</option>
+            {(runs.data?.drivers ?? (filters.driver ? [filters.driver] : [])).map((name) => (
+              <option key={name} value={name}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="field inline">
+          <label for="run-outcome">Outcome</label>
+          <select id="run-outcome" value={filters.outcome ?? ''} onChange={(e) => set({ outcome: ((e.target as HTMLSelectElement).value || null) as RunFilters['outcome'] })}>
+            <option value="">Any outcome</option>
+            <option value="failure">Failures</option>
+            <option value="success">Successes</option>
+          </select>
+        </div>
+        <div class="field inline">
+          <label for="run-order">Order</label>
+          <select id="run-order" value={filters.order} onChange={(e) => set({ order: (e.target as HTMLSelectElement).value as RunFilters['order'] })}>
+            <option value="failures_first">Failures first</option>
+            <option value="newest">Newest first</option>
+          </select>
+        </div>
+      </form>
+      {runs.error ? <ErrorNotice error={runs.error} what="The runs" /> : null}
+      {runs.data === null && !runs.error ? <Loading what="runs" /> : null}
+      {runs.data && runs.data.runs.length === 0 ? <p class="notice">No run matches.</p> : null}
+      {runs.data && runs.data.runs.length > 0 ? (
+        <div class="table-wrap card">
+          <table class="list runs">
+            <caption>
+              {runs.data.total} run{runs.data.total === 1 ? '' : 's'}
+              {runs.data.total > runs.data.runs.length ? `, the first ${runs.data.runs.length} shown` : ''}; times in {timeZoneName()}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Run</th>
+                <th scope="col">Outcome</th>
+                <th scope="col" class="wide-only">Device</th>
+                <th scope="col" class="wide-only">Duration</th>
+                <th scope="col" class="wide-only">HTTP</th>
+              </tr>
+            </thead>
+            <tbody>
+              {runs.data.runs.map((run) => (
+                <tr key={run.id} data-run-id={run.id}>
+                  <th scope="row">
+                    <a href={href({ page: 'run', agentId, runId: run.id })}>
+                      {run.driver ?? 'driver'} · {run.action}
+                    </a>
+                    <span class="path mono">{localTime(parseApiTime(run.started))}</span>
+                  </th>
+                  <td>
+                    <OutcomeBadge outcome={run.outcome} />
+                    {run.error_type ? <span class="path mono">{run.error_type}</span> : null}
+                  </td>
+                  <td class="wide-only">{run.device_id === null ? '—' : deviceName.get(run.device_id) ?? `device ${run.device_id}`}</td>
+                  <td class="wide-only mono">{duration(run.elapsed_ms)}</td>
+                  <td class="wide-only mono">{run.http_count}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,111 @@
+// The driverbox extension API (not part of the monitoring Public API v1, which has no runs): the
+// run records the store keeps, with their logs, warnings and HTTP exchanges, for the web console
+// and any client. Under its own prefix, behind the same X-Api-Key as the Public API, with the
+// same error body. See docs/CONSOLE.md#the-driverbox-extension-api.
+//
+//   GET /driverbox-api/v1/agent/{agent_id}/run            the runs, newest (or failures) first
+//   GET /driverbox-api/v1/agent/{agent_id}/run/{run_id}   one run with its log and exchanges
+import type { FastifyInstance } from 'fastify';
+import type { RunDetail, RunListAnswer, RunSummary } from './run-records.js';
+import type { RunRow } from '../../store/runs.js';
+import { getRun } from '../../store/runs.js';
+import { countRuns, listRuns, runDriverNames } from '../../store/run-list.js';
+import type { Store } from '../../store/store.js';
+import { formatApiTime } from '../../store/time.js';
+import { requireAgent } from '../monitoring/access.js';
+import { notFound } from '../monitoring/api-error.js';
+import { apiKeyCheck } from '../monitoring/auth.js';
+import { noSuchOperation } from '../monitoring/error-handler.js';
+import { page } from '../monitoring/query.js';
+import { idParams, pagingQuery } from '../monitoring/route-schema.js';
+
+export const DRIVERBOX_API_PREFIX = '/driverbox-api/v1';
+export type { RunDetail, RunListAnswer, RunSummary };
+
+function summary(run: RunRow): RunSummary {
+  return {
+    id: run.id,
+    device_id: run.deviceId,
+    custom_driver_id: run.customDriverId,
+    association_id: run.associationId,
+    driver: run.driverName,
+    action: run.action,
+    started: formatApiTime(run.started),
+    elapsed_ms: run.elapsedMs,
+    outcome: run.outcome,
+    error_type: run.errorType,
+    error_message: run.errorMessage,
+    limit_exceeded: run.limitExceeded,
+    variable_count: run.variableCount,
+    table_count: run.tableCount,
+    log_count: run.log.length,
+    warning_count: run.warnings.length,
+    http_count: run.http.length,
+  };
+}
+
+interface ListQuery {
+  device_id?: number;
+  outcome?: 'success' | 'failure';
+  driver?: string;
+  order?: 'newest' | 'failures_first';
+  page_size?: number;
+  page_number?: number;
+}
+
+export interface DriverboxApiOptions {
+  store: Store;
+  apiKeys: readonly string[];
+}
+
+/** A Fastify plugin for the API's app (MonitoringApiOptions.extraRoutes). */
+export async function driverboxApiRoutes(app: FastifyInstance, options: DriverboxApiOptions): Promise<void> {
+  const { store } = options;
+  await app.register(
+    async (api) => {
+      api.addHook('onRequest', apiKeyCheck(options.apiKeys));
+      api.setNotFoundHandler(noSuchOperation);
+
+      api.get<{ Params: { agent_id: number }; Querystring: ListQuery }>('/agent/:agent_id/run', {
+        schema: {
+          params: idParams('agent_id'),
+          querystring: {
+            type: 'object',
+            properties: {
+              ...pagingQuery(500, 50),
+              device_id: { type: 'integer', minimum: 0, maximum: 2147483647 },
+              outcome: { type: 'string', enum: ['success', 'failure'] },
+              driver: { type: 'string' },
+              order: { type: 'string', enum: ['newest', 'failures_first'], default: 'newest' },
+            },
+          },
+        },
+        handler: async (request): Promise<RunListAnswer> => {
+          const agentId = request.params.agent_id;
+          await requireAgent(store, agentId);
+          const q = request.query;
+          const filters = { agentId, deviceId: q.device_id, outcome: q.outcome, driverName: q.driver };
+          const { limit, offset } = page(q, 50, 500);
+          const [runs, total, drivers] = await Promise.all([
+            listRuns(store, { ...filters, failuresFirst: q.order === 'failures_first', limit, offset }),
+            countRuns(store, filters),
+            runDriverNames(store, agentId),
+          ]);
+          return { total, runs: runs.map(summary), drivers };
+        },
+      });
+
+      api.get<{ Params: { agent_id: number; run_id: number } }>('/agent/:agent_id/run/:run_id', {
+        schema: { params: idParams('agent_id', 'run_id') },
+        handler: async (request): Promise<RunDetail> => {
+          const { agent_id: agentId, run_id: runId } = request.params;
+          await requireAgent(store, agentId);
+          const run = await getRun(store, runId);
+          if (!run || run.agentId !== agentId || (run.outcome as string) === 'pending') throw notFound('run', runId);
+          return { ...summary(run), log: run.log, warnings: run.warnings, http: run.http };
+        },
+      });
+    },
+    { prefix: DRIVERBOX_API_PREFIX },
+  );
+}

@@ -1,0 +1,233 @@
+// The web console in a real browser (Debian's chromium through playwright-core) against a real
+// server over a seeded test store: sign in (a wrong key refused, the right one kept in
+// sessionStorage only), agents → devices → variables, a variable's history plotted with as many
+// points as the store holds in the chosen window, a STRING variable as its list of changes,
+// hover values, a phone-width layout, and no console error.
+//
+// DRIVERBOX_CONSOLE_SCREENSHOTS=docs/console also writes the screenshots of docs/console/.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleRoutes } from '../host/api/console/console-routes.js';
+import { driverboxApiRoutes } from '../host/api/driverbox/runs-routes.js';
+import { startMonitoringServer, type RunningMonitoringServer } from '../host/api/monitoring/server.js';
+import { createAgentRecord } from '../host/store/agents.js';
+import { createDevice } from '../host/store/devices.js';
+import type { Store } from '../host/store/store.js';
+import { writeVariable } from '../host/store/variables.js';
+import { writeRunResult } from '../host/store/report-run.js';
+import { failure, success } from './helpers/run-results.js';
+import { chromiumInstalled, CHROMIUM_PATH, openBrowser, type BrowserSession } from './helpers/browser.js';
+import { openTestStore } from './helpers/store.js';
+
+const KEY = 'console-browser-key-1';
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const screenshots = process.env.DRIVERBOX_CONSOLE_SCREENSHOTS;
+
+let store: Store;
+let server: RunningMonitoringServer;
+let browser: BrowserSession;
+let agentId: number;
+let deviceId: number;
+let loadId: number;
+let firmwareId: number;
+
+/** Samples of "CPU load": 20 in the last 24 hours (2 in the last hour), 3 more 8 to 10 days ago. */
+const LOAD_AGES = [...[10, 9, 8].map((d) => d * DAY), ...Array.from({ length: 20 }, (_, i) => (19 - i) * 55 * MINUTE)];
+const IN_24H = 20;
+const IN_1H = 2;
+const FIRMWARE = ['1.0.2', '1.0.2', '1.1.0', '1.1.0', '1.2.0'];
+
+async function seed(now: number): Promise<void> {
+  const agent = await createAgentRecord(store, { displayName: 'lab agent', agentVersion: '0.1.0' });
+  agentId = agent.id;
+  const device = await createDevice(store, agentId, { displayName: 'nas-01', ip: '10.0.0.7', vendor: 'Synology', model: 'DS920+' });
+  deviceId = device.id;
+  await createDevice(store, agentId, { displayName: 'camera-lobby', ip: '10.0.0.21', status: 'DOWN' });
+  const owner = { agentId, deviceId };
+  for (const [i, age] of LOAD_AGES.entries()) {
+    loadId = await writeVariable(store, owner, { path: 'cpu.load', label: 'CPU load', unit: '%', value: String(20 + ((i * 7) % 30) + 0.5), valueType: 'NUMBER' }, now - age);
+  }
+  for (const [i, value] of FIRMWARE.entries()) {
+    firmwareId = await writeVariable(store, owner, { path: 'fw.version', label: 'Firmware', value, valueType: 'STRING' }, now - (FIRMWARE.length - i) * 10 * MINUTE);
+  }
+  await writeVariable(store, owner, { path: 'disk.free', label: 'Free space', unit: 'GB', value: '1834', valueType: 'NUMBER' }, now - 5 * MINUTE);
+  const exchange = { method: 'GET', url: 'http://10.0.0.7:5000/webapi/auth.cgi', status: 200, error: null, errorMessage: null, startedMs: 2, headersMs: 9, durationMs: 11, requestBytes: 0, responseBytes: 310, redirectedTo: null };
+  const target = { agentId, deviceId, driverName: 'synology.js' };
+  await writeRunResult(store, target, success([], { http: [exchange], logs: [{ level: 'info', message: 'session opened' }], durationMs: 140 }));
+  await writeRunResult(
+    store,
+    target,
+    failure('AUTHENTICATION_ERROR', 'the NAS refused the password', {
+      http: [{ ...exchange, status: 401, request: { headers: { authorization: '***' }, body: null }, response: { headers: { 'content-type': 'application/json' }, body: '{"error":105}' } }],
+      logs: [{ level: 'warn', message: 'login answered 401' }, { level: 'error', message: 'giving up' }],
+      durationMs: 95,
+    }),
+  );
+  await writeRunResult(store, target, success([], { durationMs: 120 }));
+  await writeVariable(store, owner, { path: 'model.name', label: 'Model', value: 'DS920+', valueType: 'STRING', hasHistory: false }, now - 5 * MINUTE);
+}
+
+async function shoot(name: string): Promise<void> {
+  if (!screenshots) return;
+  mkdirSync(screenshots, { recursive: true });
+  await browser.page.screenshot({ path: path.join(screenshots, `${name}.png`), fullPage: true });
+}
+
+beforeAll(async () => {
+  if (!chromiumInstalled()) throw new Error(`${CHROMIUM_PATH} is missing: scripts/install-test-peers.sh installs Debian's chromium`);
+  store = await openTestStore({ secretKey: 'test-secret' });
+  await seed(Date.now());
+  server = await startMonitoringServer({ store, apiKeys: [KEY], extraRoutes: async (app) => {
+      await app.register(driverboxApiRoutes, { store, apiKeys: [KEY] });
+      await app.register(consoleRoutes);
+    },
+  });
+  browser = await openBrowser({ width: 1280, height: 860 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  await store?.close();
+});
+
+describe('web console (chromium)', () => {
+  it('refuses a wrong key with a clear message, verified by the API, and keeps nothing', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/`);
+    await page.waitForURL(/#\/login/);
+    const input = page.getByLabel('API key');
+    await expect.poll(() => input.evaluate((el) => el === document.activeElement)).toBe(true);
+    await shoot('login-laptop');
+    await input.fill('not-the-key');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const alert = page.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/refused this key \(invalid API key\)/);
+    expect(await input.getAttribute('aria-invalid')).toBe('true');
+    await shoot('login-refused-laptop');
+    expect(await page.evaluate(() => sessionStorage.length + localStorage.length)).toBe(0);
+    // The refused call is the one error the browser itself logs (a failed resource load, 401).
+    expect(browser.errors.every((e) => /Failed to load resource.*401/.test(e))).toBe(true);
+    browser.errors.length = 0;
+  });
+
+  it('signs in with the keyboard and keeps the key in sessionStorage only', async () => {
+    const { page } = browser;
+    const input = page.getByLabel('API key');
+    await input.fill(KEY);
+    await input.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
+    expect(await page.evaluate(() => ({ session: sessionStorage.getItem('driverbox.apiKey'), local: localStorage.length, cookie: document.cookie }))).toEqual({
+      session: KEY,
+      local: 0,
+      cookie: '',
+    });
+    await shoot('agents-laptop');
+  });
+
+  it('goes from the agent to its devices and a device with live variables', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'lab agent' }).click();
+    await page.getByRole('heading', { level: 1, name: 'lab agent' }).waitFor();
+    const rows = page.locator('table.list tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.locator('table.list').textContent()).toContain('10.0.0.21');
+    await page.getByRole('link', { name: 'nas-01' }).click();
+    await page.getByRole('heading', { level: 1, name: 'nas-01' }).waitFor();
+    // The heading took the focus after the navigation.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    const variables = page.locator('table.variables tbody tr');
+    await expect.poll(() => variables.count()).toBe(4);
+    expect(await page.locator(`tr[data-variable-id="${loadId}"] .value`).textContent()).toMatch(/% *$/);
+    // A variable without history is not a link.
+    expect(await page.getByRole('link', { name: 'Model' }).count()).toBe(0);
+  });
+
+  it('plots a NUMBER variable with the points of the window, values on hover', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'CPU load' }).click();
+    const chart = page.locator(`figure.chart[data-points="${IN_24H}"]`);
+    await chart.waitFor();
+    await chart.locator('canvas').waitFor();
+    expect(await chart.locator('.samples tbody tr').count()).toBe(IN_24H);
+    expect(page.url()).toContain(`/variable/${loadId}`);
+    // Hover: the legend shows the value under the cursor.
+    const over = chart.locator('.u-over');
+    const box = (await over.boundingBox())!;
+    await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);
+    await expect.poll(() => chart.locator('.u-legend .u-series').nth(1).locator('.u-value').textContent()).toMatch(/\d %$/);
+    await shoot('device-chart-laptop');
+
+    await page.getByRole('link', { name: 'Last 1 hour' }).click();
+    await page.locator(`figure.chart[data-points="${IN_1H}"]`).waitFor();
+    expect(await page.getByRole('link', { name: 'Last 1 hour' }).getAttribute('aria-current')).toBe('true');
+    await page.getByRole('link', { name: 'Last 7 days' }).click();
+    // The samples 8 to 10 days old are outside the week.
+    await page.locator(`figure.chart[data-points="${IN_24H}"]`).waitFor();
+    expect(await page.locator('figure.chart .samples tbody tr').count()).toBe(IN_24H);
+  });
+
+  it('shows a STRING variable as its list of changes', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Firmware' }).click();
+    const changes = page.locator(`.changes[data-points="${FIRMWARE.length}"]`);
+    await changes.waitFor();
+    expect(await changes.locator('tbody tr').allTextContents()).toEqual([
+      expect.stringContaining('1.2.0'),
+      expect.stringContaining('1.1.0'),
+      expect.stringContaining('1.0.2'),
+    ]);
+    expect(await changes.locator('caption').textContent()).toContain(`3 changes in ${FIRMWARE.length} samples`);
+    expect(page.url()).toContain(`/variable/${firmwareId}`);
+  });
+
+  it('lists the runs failures first, filters them, and shows one with its log and exchanges', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Runs of this device' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Runs of lab agent' }).waitFor();
+    const rows = page.locator('table.runs tbody tr');
+    await expect.poll(() => rows.count()).toBe(3);
+    expect(await rows.first().textContent()).toContain('failure');
+    await shoot('runs-laptop');
+    await page.getByLabel('Outcome').selectOption('success');
+    await expect.poll(() => rows.count()).toBe(2);
+    expect(await page.locator('table.runs').textContent()).not.toContain('failure');
+    await page.getByLabel('Outcome').selectOption('');
+    await expect.poll(() => rows.count()).toBe(3);
+    await rows.first().getByRole('link').click();
+    await page.getByRole('heading', { level: 2, name: 'HTTP exchanges (1)' }).waitFor();
+    expect(await page.locator('.facts').textContent()).toContain('the NAS refused the password');
+    expect(await page.locator('ol.log li').allTextContents()).toEqual([expect.stringMatching(/warn.*login answered 401/), expect.stringMatching(/error.*giving up/)]);
+    const exchange = page.locator('table.exchanges tbody tr');
+    expect(await exchange.textContent()).toContain('http://10.0.0.7:5000/webapi/auth.cgi');
+    expect(await exchange.textContent()).toContain('401');
+    await exchange.getByText('Headers and bodies').click();
+    expect(await exchange.locator('pre.code').allTextContents()).toEqual(['authorization: ***', 'content-type: application/json', '{"error":105}']);
+    await shoot('run-laptop');
+  });
+
+  it('fits a phone width (375 px) without sideways scrolling', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${server.url}/#/agent/${agentId}/device/${deviceId}/variable/${loadId}`);
+    const chart = page.locator(`figure.chart[data-points="${IN_24H}"]`);
+    await chart.locator('canvas').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const width = (await chart.locator('canvas').boundingBox())!.width;
+    expect(width).toBeLessThanOrEqual(375);
+    await shoot('device-chart-phone');
+    // Signing out forgets the key.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    await shoot('login-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+
+  it('logged no console error and no page error', () => {
+    expect(browser.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+// The driverbox extension API's runs (/driverbox-api/v1, host/api/driverbox/): behind the key,
+// filtered, failures first on request, one run with its log and HTTP exchanges, another agent's
+// run not found.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { driverboxApiRoutes, type RunDetail, type RunListAnswer } from '../host/api/driverbox/runs-routes.js';
+import { createMonitoringApi } from '../host/api/monitoring/server.js';
+import type { HttpExchange } from '../host/run-result.js';
+import { createAgentRecord } from '../host/store/agents.js';
+import { createDevice } from '../host/store/devices.js';
+import { writeRunResult } from '../host/store/report-run.js';
+import type { Store } from '../host/store/store.js';
+import { failure, success, variable } from './helpers/run-results.js';
+import { openTestStore } from './helpers/store.js';
+
+const KEY = 'runs-api-key-1';
+const clock = { now: Date.UTC(2026, 0, 15, 12, 0, 0) };
+let store: Store;
+let app: FastifyInstance;
+let agentId: number;
+let otherAgentId: number;
+let nasId: number;
+let cameraId: number;
+const runIds: number[] = [];
+let otherRunId: number;
+
+const exchange: HttpExchange = {
+  method: 'GET',
+  url: 'http://10.0.0.7/api/status',
+  status: 200,
+  error: null,
+  errorMessage: null,
+  startedMs: 3,
+  headersMs: 12,
+  durationMs: 15,
+  requestBytes: 0,
+  responseBytes: 420,
+  redirectedTo: null,
+};
+
+const get = async <T>(url: string, key: string | null = KEY) => {
+  const response = await app.inject({ method: 'GET', url, headers: key ? { 'x-api-key': key } : {} });
+  return { status: response.statusCode, body: response.json() as T };
+};
+
+beforeAll(async () => {
+  store = await openTestStore({ secretKey: 'test-secret', clock: () => clock.now });
+  agentId = (await createAgentRecord(store, { displayName: 'lab' })).id;
+  otherAgentId = (await createAgentRecord(store, { displayName: 'other' })).id;
+  nasId = (await createDevice(store, agentId, { displayName: 'nas', ip: '10.0.0.7' })).id;
+  cameraId = (await createDevice(store, agentId, { displayName: 'camera', ip: '10.0.0.8' })).id;
+  const otherDevice = (await createDevice(store, otherAgentId, { displayName: 'x', ip: '10.0.0.9' })).id;
+  const write = async (deviceId: number, driverName: string, result: Parameters<typeof writeRunResult>[2]) => {
+    clock.now += 60_000;
+    return (await writeRunResult(store, { agentId, deviceId, driverName }, result)).runId;
+  };
+  runIds.push(await write(nasId, 'nas.js', success([variable('cpu', '12')], { http: [exchange], logs: [{ level: 'info', message: 'logged in' }] })));
+  runIds.push(await write(nasId, 'nas.js', failure('AUTHENTICATION_ERROR', 'wrong password', { http: [{ ...exchange, status: 401 }], logs: [{ level: 'error', message: 'login refused' }] })));
+  runIds.push(await write(cameraId, 'camera.js', success([variable('fps', '25')])));
+  clock.now += 60_000;
+  otherRunId = (await writeRunResult(store, { agentId: otherAgentId, deviceId: otherDevice, driverName: 'x.js' }, success([]))).runId;
+  app = await createMonitoringApi({ store, apiKeys: [KEY], extraRoutes: async (root) => void (await root.register(driverboxApiRoutes, { store, apiKeys: [KEY] })) });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await store?.close();
+});
+
+describe('driverbox extension API: runs', () => {
+  it('needs the key, with the Public API error body', async () => {
+    const refused = await get<{ status: number; code: string }>(`/driverbox-api/v1/agent/${agentId}/run`, null);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect((await get(`/driverbox-api/v1/agent/${agentId}/run`, 'wrong-key-000')).status).toBe(401);
+    expect((await get('/driverbox-api/v1/nothing', null)).status).toBe(401);
+    expect((await get('/driverbox-api/v1/nothing')).status).toBe(404);
+  });
+
+  it('lists an agent\'s runs newest first, or failures first, filtered by device, driver, outcome', async () => {
+    const all = await get<RunListAnswer>(`/driverbox-api/v1/agent/${agentId}/run`);
+    expect(all.status).toBe(200);
+    expect(all.body.total).toBe(3);
+    expect(all.body.runs.map((r) => r.id)).toEqual([...runIds].reverse());
+    expect(all.body.drivers).toEqual(['camera.js', 'nas.js']);
+    const first = all.body.runs[2]!;
+    expect(first).toMatchObject({ device_id: nasId, driver: 'nas.js', action: 'get_status', outcome: 'success', elapsed_ms: 25, variable_count: 1, http_count: 1, log_count: 1 });
+    expect(first.started).toMatch(/^2026-01-15T12:0\d:\d\d$/);
+
+    const failuresFirst = await get<RunListAnswer>(`/driverbox-api/v1/agent/${agentId}/run?order=failures_first`);
+    expect(failuresFirst.body.runs.map((r) => r.outcome)).toEqual(['failure', 'success', 'success']);
+    expect(failuresFirst.body.runs[0]).toMatchObject({ error_type: 'AUTHENTICATION_ERROR', error_message: 'wrong password' });
+
+    expect((await get<RunListAnswer>(`/driverbox-api/v1/agent/${agentId}/run?device_id=${cameraId}`)).body.runs.map((r) => r.id)).toEqual([runIds[2]]);
+    expect((await get<RunListAnswer>(`/driverbox-api/v1/agent/${agentId}/run?driver=nas.js&outcome=success`)).body.runs.map((r) => r.id)).toEqual([runIds[0]]);
+    const paged = await get<RunListAnswer>(`/driverbox-api/v1/agent/${agentId}/run?page_size=2&page_number=1`);
+    expect(paged.body).toMatchObject({ total: 3 });
+    expect(paged.body.runs.map((r) => r.id)).toEqual([runIds[0]]);
+    expect((await get(`/driverbox-api/v1/agent/${agentId}/run?outcome=maybe`)).status).toBe(422);
+    expect((await get('/driverbox-api/v1/agent/999/run')).status).toBe(404);
+  });
+
+  it('answers one run with its log, warnings and HTTP exchanges; not another agent\'s', async () => {
+    const run = await get<RunDetail>(`/driverbox-api/v1/agent/${agentId}/run/${runIds[1]}`);
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ id: runIds[1], outcome: 'failure', log: [{ level: 'error', message: 'login refused' }], warnings: [] });
+    expect(run.body.http).toEqual([{ ...exchange, status: 401 }]);
+    expect((await get(`/driverbox-api/v1/agent/${agentId}/run/${otherRunId}`)).status).toBe(404);
+    expect((await get(`/driverbox-api/v1/agent/${agentId}/run/123456`)).status).toBe(404);
+  });
+});
