@@ -252,6 +252,27 @@ describe('writeRunResult', () => {
     expect(await variableHistory(store, agentVariables[1]!, 0, clock.now)).toEqual([]);
   });
 
+  it('answers a deep page (read through its ids first) as the same slice of the whole list', async () => {
+    const { store, agent, device } = await fixture();
+    const other = await createDevice(store, agent.id, { displayName: 'other', ip: '10.0.0.8' });
+    for (const id of [device.id, other.id]) {
+      const writes = Array.from({ length: 700 }, (_, i) => ({ path: `p-${(i * 37) % 700}`, value: String(i % 9) }));
+      await store.transaction(() => writeVariables(store, { agentId: agent.id, deviceId: id }, writes));
+    }
+    const scope = { kind: 'agent-devices' as const, agentId: agent.id };
+    for (const sortBy of ['id', 'path', 'value'] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const all = await listVariables(store, scope, { sortBy, direction, limit: 2000, offset: 0 });
+        expect(all).toHaveLength(1400);
+        for (const offset of [999, 1000, 1350]) {
+          expect(await listVariables(store, scope, { sortBy, direction, limit: 100, offset })).toEqual(all.slice(offset, offset + 100));
+        }
+      }
+    }
+    const filtered = await listVariables(store, scope, { value: '3', limit: 2000, offset: 0 });
+    expect(await listVariables(store, scope, { value: '3', limit: 10, offset: 1000 })).toEqual(filtered.slice(1000, 1010));
+  });
+
   it('bounds history to the retention set, dropping older samples as variables are written or all at once', async () => {
     const { store, clock, target } = await fixture();
     const ids = [];
