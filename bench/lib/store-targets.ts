@@ -85,8 +85,15 @@ async function onServer<T>(url: string, fn: (client: pg.Client) => Promise<T>): 
 export async function postgresTarget(url: string | undefined, durable: boolean): Promise<StoreTarget> {
   let server: PostgresServer | undefined;
   if (url === undefined) {
-    server = await startPostgres();
+    const own = (server = await startPostgres());
     url = server.url;
+    // Interrupted (Ctrl-C), the bench still stops its server and removes the cluster.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        own.destroy();
+        process.exit(130);
+      });
+    }
     // The test helper's 64 MB of shared buffers is for tests; a server is given a share of its
     // RAM. 512 MB holds the 10,000 × 50 store's variables and indexes, as the OS cache holds
     // SQLite's file. shared_buffers needs a restart; the durability settings come with it.
