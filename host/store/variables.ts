@@ -118,19 +118,25 @@ export async function writeVariables(
   let batch: VariableWrite[] = [];
   let paths = new Set<string>();
   for (const write of writes) {
-    if (batch.length === BATCH || paths.has(write.path)) {
+    const key = pathKey(store, write.path);
+    if (batch.length === BATCH || paths.has(key)) {
       ids.push(...await writeBatch(store, owner, batch, at, retention));
       batch = [];
       paths = new Set();
     }
     batch.push(write);
-    paths.add(write.path);
+    paths.add(key);
   }
   if (batch.length) ids.push(...await writeBatch(store, owner, batch, at, retention));
   return ids;
 }
 
 const list = (n: number, item: string) => Array.from({ length: n }, () => item).join(', ');
+
+/** A path as the database gives it back: PostgreSQL keeps a NUL as U+FFFD (sql-statement.ts). */
+function pathKey(store: Store, path: string): string {
+  return store.dialect === 'postgres' ? path.replaceAll('\u0000', '\uFFFD') : path;
+}
 
 /** One batch of writeVariables: its paths are distinct. */
 async function writeBatch(store: Store, owner: VariableOwner, writes: VariableWrite[], at: number, retention: number | null): Promise<number[]> {
@@ -146,16 +152,17 @@ async function writeBatch(store: Store, owner: VariableOwner, writes: VariableWr
           .statement<unknown[], { id: number; path: string }>(`SELECT id, path FROM variables WHERE device_id = ? AND path IN (${list(paths.length, '?')})`)
           .all(owner.deviceId, ...paths);
   const idOf = new Map(existing.map((row) => [row.path, Number(row.id)]));
+  const has = (w: VariableWrite) => idOf.has(pathKey(store, w.path));
   const associationId = owner.associationId ?? null;
   const hasHistory = (w: VariableWrite) => (w.hasHistory === false ? 0 : 1);
-  const updates = writes.filter((w) => idOf.has(w.path));
+  const updates = writes.filter(has);
   if (updates.length) {
     // The value replaced becomes previous_value (both databases read the row as it was before
     // the UPDATE on the right of SET). The association that wrote last owns the variable:
     // deleting it deletes what it reports. VALUES columns are column1… on both databases; the
     // casts give PostgreSQL the types its parameters would otherwise lack.
     const params: unknown[] = [associationId, at];
-    for (const w of updates) params.push(idOf.get(w.path)!, w.label ?? null, w.unit ?? null, w.value, w.valueType ?? null, w.metric ?? null, hasHistory(w));
+    for (const w of updates) params.push(idOf.get(pathKey(store, w.path))!, w.label ?? null, w.unit ?? null, w.value, w.valueType ?? null, w.metric ?? null, hasHistory(w));
     await store
       .statement(
         `UPDATE variables SET association_id = ?, value_update_time = ?, previous_value = variables.value,
@@ -165,7 +172,7 @@ async function writeBatch(store: Store, owner: VariableOwner, writes: VariableWr
       )
       .run(...params);
   }
-  const inserts = writes.filter((w) => !idOf.has(w.path));
+  const inserts = writes.filter((w) => !has(w));
   if (inserts.length) {
     const params: unknown[] = [];
     for (const w of inserts) {
@@ -180,7 +187,7 @@ async function writeBatch(store: Store, owner: VariableOwner, writes: VariableWr
       .all(...params);
     for (const row of rows) idOf.set(row.path, Number(row.id));
   }
-  const ids = writes.map((w) => idOf.get(w.path)!);
+  const ids = writes.map((w) => idOf.get(pathKey(store, w.path))!);
   const sampled = writes.flatMap((w, i) => (hasHistory(w) ? [[ids[i]!, w.value] as const] : []));
   if (sampled.length) {
     await store
