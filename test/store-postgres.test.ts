@@ -120,6 +120,12 @@ describe('a run result', () => {
       ['a', 'x\uFFFDy', 'number'],
       ['b', '2', 'number'],
     ]);
+    // A uid with a NUL is the same variable on its next write (written in one batch, found by the path read back).
+    const first = await writeRunResult(store, { agentId: agent.id, deviceId: device.id, associationId: association.id }, success([['n\u0000ul', '1'], ['b', '3']]));
+    now += 1000;
+    const again = await writeRunResult(store, { agentId: agent.id, deviceId: device.id, associationId: association.id }, success([['n\u0000ul', '2']]));
+    expect(again.variableIds).toEqual([first.variableIds[0]]);
+    expect(first.variableIds[1]).toBe(written.variableIds[1]);
   });
 
   it('keeps history in one partition per UTC day, made as writes reach a new day', async () => {

@@ -10,7 +10,7 @@ import { reportRun } from '../host/store/report-local-run.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import { getRun, listDeviceRuns } from '../host/store/runs.js';
 import { listDeviceTables } from '../host/store/tables.js';
-import { getVariable, listVariables, pruneVariableHistory, setHistoryRetention, variableHistory } from '../host/store/variables.js';
+import { getVariable, listVariables, pruneVariableHistory, setHistoryRetention, variableHistory, writeVariable, writeVariables, type VariableWrite } from '../host/store/variables.js';
 import { failure, success, variable } from './helpers/run-results.js';
 import { openTestStore } from './helpers/store.js';
 
@@ -202,6 +202,75 @@ describe('writeRunResult', () => {
     expect(await listDeviceTables(store, device.id)).toEqual([]);
     expect(await getRun(store, run.runId)).toMatchObject({ associationId: null, outcome: 'success' });
     expect(await getVariable(store, own.variableIds[0]!)).toBeDefined();
+  });
+
+  it('writes many variables in a few statements, as writing each in turn would: batches, repeated paths, agent variables', async () => {
+    const { store, clock, agent, device } = await fixture();
+    const other = await createDevice(store, agent.id, { displayName: 'other', ip: '10.0.0.8' });
+    // 250 writes (three batches), some paths twice (the second write follows the first), a mix of
+    // new and existing variables, with and without history, nulls and empty strings.
+    const round = (n: number): VariableWrite[] =>
+      Array.from({ length: 250 }, (_, i) => ({
+        path: `m-${i % 230}`,
+        label: i % 7 === 0 ? null : `M ${i}`,
+        unit: i % 3 === 0 ? '%' : null,
+        value: i % 11 === 0 ? null : i % 13 === 0 ? '' : `${n}.${i}`,
+        valueType: 'NUMBER',
+        hasHistory: i % 5 !== 0,
+      }));
+    const both = async (writes: VariableWrite[]) => {
+      const batched = await store.transaction(() => writeVariables(store, { agentId: agent.id, deviceId: device.id }, writes));
+      const one: number[] = [];
+      await store.transaction(async () => {
+        for (const w of writes) one.push(await writeVariable(store, { agentId: agent.id, deviceId: other.id }, w));
+      });
+      return { batched, one };
+    };
+    const shape = async (ids: number[]) =>
+      await Promise.all(
+        ids.map(async (id) => {
+          const { id: _id, deviceId: _device, ...rest } = (await getVariable(store, id))!;
+          return { ...rest, history: await variableHistory(store, id, 0, clock.now) };
+        }),
+      );
+    const first = await both(round(1).slice(0, 120));
+    clock.now += 1000;
+    const second = await both(round(2));
+    expect(second.batched).toHaveLength(250);
+    expect(second.batched[0]).toBe(first.batched[0]);
+    expect(second.batched[232]).toBe(second.batched[2]); // m-2 again
+    expect(await shape(second.batched)).toEqual(await shape(second.one));
+    const m2 = (await getVariable(store, second.batched[2]!))!;
+    expect(m2).toMatchObject({ value: '2.232', previousValue: '2.2', hasHistory: true, creationTime: clock.now - 1000, valueUpdateTime: clock.now });
+    expect((await variableHistory(store, m2.id, 0, clock.now)).map((s) => s.value)).toEqual(['1.2', '2.2', '2.232']);
+
+    const agentVariables = await store.transaction(() =>
+      writeVariables(store, { agentId: agent.id, deviceId: null }, [{ path: 'a', value: '1' }, { path: 'b', value: '2', hasHistory: false }, { path: 'a', value: '3' }]),
+    );
+    expect(agentVariables[0]).toBe(agentVariables[2]);
+    expect(await getVariable(store, agentVariables[0]!)).toMatchObject({ deviceId: null, value: '3', previousValue: '1' });
+    expect(await variableHistory(store, agentVariables[1]!, 0, clock.now)).toEqual([]);
+  });
+
+  it('answers a deep page (read through its ids first) as the same slice of the whole list', async () => {
+    const { store, agent, device } = await fixture();
+    const other = await createDevice(store, agent.id, { displayName: 'other', ip: '10.0.0.8' });
+    for (const id of [device.id, other.id]) {
+      const writes = Array.from({ length: 700 }, (_, i) => ({ path: `p-${(i * 37) % 700}`, value: String(i % 9) }));
+      await store.transaction(() => writeVariables(store, { agentId: agent.id, deviceId: id }, writes));
+    }
+    const scope = { kind: 'agent-devices' as const, agentId: agent.id };
+    for (const sortBy of ['id', 'path', 'value'] as const) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const all = await listVariables(store, scope, { sortBy, direction, limit: 2000, offset: 0 });
+        expect(all).toHaveLength(1400);
+        for (const offset of [999, 1000, 1350]) {
+          expect(await listVariables(store, scope, { sortBy, direction, limit: 100, offset })).toEqual(all.slice(offset, offset + 100));
+        }
+      }
+    }
+    const filtered = await listVariables(store, scope, { value: '3', limit: 2000, offset: 0 });
+    expect(await listVariables(store, scope, { value: '3', limit: 10, offset: 1000 })).toEqual(filtered.slice(1000, 1010));
   });
 
   it('bounds history to the retention set, dropping older samples as variables are written or all at once', async () => {

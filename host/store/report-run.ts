@@ -12,7 +12,7 @@ import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 import { writeDeviceTable } from './tables.js';
 import { ensureHistoryPartitions } from './history-partitions.js';
-import { historyRetentionMs, writeVariable } from './variables.js';
+import { historyRetentionMs, writeVariables } from './variables.js';
 
 export interface ReportTarget {
   agentId: number;
@@ -76,17 +76,16 @@ export async function writeRunResult(store: Store, target: ReportTarget, unmaske
     if (result.status === 'success') {
       const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
       const retention = await historyRetentionMs(store);
-      for (const variable of firstOfEachUid(result.variables, warnings)) {
-        variableIds.push(
-          await writeVariable(
-            store,
-            owner,
-            { path: variable.uid, label: variable.label, unit: variable.unit, value: variable.value, valueType: variable.valueType, metric: null, hasHistory: true },
-            now,
-            retention,
-          ),
-        );
-      }
+      const writes = firstOfEachUid(result.variables, warnings).map((variable) => ({
+        path: variable.uid,
+        label: variable.label,
+        unit: variable.unit,
+        value: variable.value,
+        valueType: variable.valueType,
+        metric: null,
+        hasHistory: true,
+      }));
+      variableIds.push(...await writeVariables(store, owner, writes, now, retention));
       for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now);
       tableCount = result.tables.length;
     }

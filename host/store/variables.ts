@@ -82,7 +82,7 @@ export interface VariableOwner {
 
 /**
  * Creates or updates one variable and records its history sample, at time `at`. Callers that
- * write several wrap this in one transaction and read the retention bound once (writeRunResult does).
+ * write several use writeVariables (one statement per kind for them all, not per variable).
  */
 export async function writeVariable(
   store: Store,
@@ -91,47 +91,116 @@ export async function writeVariable(
   at: number = store.now(),
   retention?: number | null,
 ): Promise<number> {
+  return (await writeVariables(store, owner, [write], at, retention))[0]!;
+}
+
+/** Variables per statement: a batch of 100 has at most 12 × 100 parameters (both databases take far more). */
+const BATCH = 100;
+
+/**
+ * Creates or updates the owner's variables and records their history samples, at time `at`;
+ * answers their ids in the order given. The same as writeVariable for each in turn, in a few
+ * statements per batch of variables instead of three per variable: on PostgreSQL each
+ * statement is a round trip, which made a 50-variable result ~150 of them. A path given twice
+ * is written twice, in order (its second write in a later batch). Callers wrap this in a
+ * transaction and read the retention bound once (writeRunResult does).
+ */
+export async function writeVariables(
+  store: Store,
+  owner: VariableOwner,
+  writes: readonly VariableWrite[],
+  at: number = store.now(),
+  retention?: number | null,
+): Promise<number[]> {
   if (retention === undefined) retention = await historyRetentionMs(store);
+  if (writes.some((w) => w.hasHistory !== false)) await ensureHistoryPartitions(store, at);
+  const ids: number[] = [];
+  let batch: VariableWrite[] = [];
+  let paths = new Set<string>();
+  for (const write of writes) {
+    const key = pathKey(store, write.path);
+    if (batch.length === BATCH || paths.has(key)) {
+      ids.push(...await writeBatch(store, owner, batch, at, retention));
+      batch = [];
+      paths = new Set();
+    }
+    batch.push(write);
+    paths.add(key);
+  }
+  if (batch.length) ids.push(...await writeBatch(store, owner, batch, at, retention));
+  return ids;
+}
+
+const list = (n: number, item: string) => Array.from({ length: n }, () => item).join(', ');
+
+/** A path as the database gives it back: PostgreSQL keeps a NUL as U+FFFD (sql-statement.ts). */
+function pathKey(store: Store, path: string): string {
+  return store.dialect === 'postgres' ? path.replaceAll('\u0000', '\uFFFD') : path;
+}
+
+/** One batch of writeVariables: its paths are distinct. */
+async function writeBatch(store: Store, owner: VariableOwner, writes: VariableWrite[], at: number, retention: number | null): Promise<number[]> {
+  const paths = writes.map((w) => w.path);
   const existing =
     owner.deviceId === null
       ? await store
-          .statement<[number, string], { id: number; value: string | null }>(
-            'SELECT id, value FROM variables WHERE agent_id = ? AND device_id IS NULL AND path = ?',
+          .statement<unknown[], { id: number; path: string }>(
+            `SELECT id, path FROM variables WHERE agent_id = ? AND device_id IS NULL AND path IN (${list(paths.length, '?')})`,
           )
-          .get(owner.agentId, write.path)
+          .all(owner.agentId, ...paths)
       : await store
-          .statement<[number, string], { id: number; value: string | null }>('SELECT id, value FROM variables WHERE device_id = ? AND path = ?')
-          .get(owner.deviceId, write.path);
-  const hasHistory = write.hasHistory === false ? 0 : 1;
-  let id: number;
-  if (existing) {
-    id = existing.id;
-    // The association that wrote last owns the variable: deleting it deletes what it reports.
+          .statement<unknown[], { id: number; path: string }>(`SELECT id, path FROM variables WHERE device_id = ? AND path IN (${list(paths.length, '?')})`)
+          .all(owner.deviceId, ...paths);
+  const idOf = new Map(existing.map((row) => [row.path, Number(row.id)]));
+  const has = (w: VariableWrite) => idOf.has(pathKey(store, w.path));
+  const associationId = owner.associationId ?? null;
+  const hasHistory = (w: VariableWrite) => (w.hasHistory === false ? 0 : 1);
+  const updates = writes.filter(has);
+  if (updates.length) {
+    // The value replaced becomes previous_value (both databases read the row as it was before
+    // the UPDATE on the right of SET). The association that wrote last owns the variable:
+    // deleting it deletes what it reports. VALUES columns are column1… on both databases; the
+    // casts give PostgreSQL the types its parameters would otherwise lack.
+    const params: unknown[] = [associationId, at];
+    for (const w of updates) params.push(idOf.get(pathKey(store, w.path))!, w.label ?? null, w.unit ?? null, w.value, w.valueType ?? null, w.metric ?? null, hasHistory(w));
     await store
       .statement(
-        `UPDATE variables SET association_id = ?, label = ?, unit = ?, previous_value = ?, value = ?, value_type = ?,
-           metric = ?, has_history = ?, value_update_time = ? WHERE id = ?`,
+        `UPDATE variables SET association_id = ?, value_update_time = ?, previous_value = variables.value,
+           label = v.column2, unit = v.column3, value = v.column4, value_type = v.column5, metric = v.column6, has_history = v.column7
+         FROM (VALUES ${list(updates.length, '(CAST(? AS BIGINT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT))')}) AS v
+         WHERE variables.id = v.column1`,
       )
-      .run(owner.associationId ?? null, write.label ?? null, write.unit ?? null, existing.value, write.value, write.valueType ?? null, write.metric ?? null, hasHistory, at, id);
-  } else {
-    const info = await store
-      .statement(
+      .run(...params);
+  }
+  const inserts = writes.filter((w) => !has(w));
+  if (inserts.length) {
+    const params: unknown[] = [];
+    for (const w of inserts) {
+      params.push(owner.agentId, owner.deviceId, associationId, w.path, w.label ?? null, w.unit ?? null, w.value, w.valueType ?? null, w.metric ?? null, hasHistory(w), at, at);
+    }
+    const rows = await store
+      .statement<unknown[], { id: number; path: string }>(
         `INSERT INTO variables (agent_id, device_id, association_id, path, label, unit, value, previous_value, value_type,
            metric, has_history, creation_time, value_update_time)
-         VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)`,
+         VALUES ${list(inserts.length, '(?, ?, ?, ?, ?, ?, ?, NULL, ?, ?, ?, ?, ?)')} RETURNING id, path`,
       )
-      .insert(owner.agentId, owner.deviceId, owner.associationId ?? null, write.path, write.label ?? null, write.unit ?? null, write.value, write.valueType ?? null, write.metric ?? null, hasHistory, at, at);
-    id = info;
+      .all(...params);
+    for (const row of rows) idOf.set(row.path, Number(row.id));
   }
-  if (hasHistory) {
-    await ensureHistoryPartitions(store, at);
-    await store.statement('INSERT INTO variable_history (variable_id, timestamp, value) VALUES (?, ?, ?)').run(id, at, write.value);
+  const ids = writes.map((w) => idOf.get(pathKey(store, w.path))!);
+  const sampled = writes.flatMap((w, i) => (hasHistory(w) ? [[ids[i]!, w.value] as const] : []));
+  if (sampled.length) {
+    await store
+      .statement(`INSERT INTO variable_history (variable_id, timestamp, value) VALUES ${list(sampled.length, '(?, ?, ?)')}`)
+      .run(...sampled.flatMap(([id, value]) => [id, at, value]));
     // Postgres drops whole days instead (history-partitions.ts): no delete per write.
     if (retention !== null && store.dialect === 'sqlite') {
-      await store.statement('DELETE FROM variable_history WHERE variable_id = ? AND timestamp < ?').run(id, at - retention);
+      await store
+        .statement(`DELETE FROM variable_history WHERE timestamp < ? AND variable_id IN (${list(sampled.length, '?')})`)
+        .run(at - retention, ...sampled.map(([id]) => id));
     }
   }
-  return id;
+  return ids;
 }
 
 /**
@@ -233,11 +302,19 @@ export async function listVariables(store: Store, scope: VariableScope, query: V
   if (!column) throw new StoreError('INVALID', `cannot sort variables by "${query.sortBy}"`);
   const direction = query.direction === 'desc' ? 'DESC' : 'ASC';
   const order = column === 'id' ? `id ${direction}` : `${column} ${direction}, id ${direction}`;
-  return (await store
-    .statement<unknown[], VariableDbRow>(`SELECT * FROM variables WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`)
-    .all(...where.params, query.limit, query.offset))
-    .map(variableFromDb);
+  // A deep page in an index's order (id, path) walks the index to its offset and reads only the
+  // rows it answers: PostgreSQL otherwise fetches every skipped row (page 4,999 of 500,000
+  // variables: 63 → 29 ms; SQLite 25 → 20 ms). Shallow pages and the other sorts, which sort
+  // the agent's variables anyway, are read directly (there the subquery costs more than it saves).
+  const deferred = query.offset >= DEFERRED_OFFSET && (column === 'id' || column === 'path');
+  const sql = deferred
+    ? `SELECT * FROM variables WHERE id IN (SELECT id FROM variables WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?) ORDER BY ${order}`
+    : `SELECT * FROM variables WHERE ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`;
+  return (await store.statement<unknown[], VariableDbRow>(sql).all(...where.params, query.limit, query.offset)).map(variableFromDb);
 }
+
+/** From this offset on, a page in index order is read through its ids first (listVariables). */
+const DEFERRED_OFFSET = 1000;
 
 export async function countVariables(store: Store, scope: VariableScope, filters: VariableFilters): Promise<number> {
   const where = whereOf(scope, filters);
