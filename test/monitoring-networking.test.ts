@@ -2,10 +2,11 @@
 // (reference 1.14.0) through MonitoringClient on a real server; every 2xx body is checked
 // against the reference's schema.
 import { networkInterfaces } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MonitoringApiError, MonitoringClient, MonitoringValidationError, type ApiErrorBody } from '../host/api/monitoring/client/index.js';
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
 import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
+import { flushApiUsage, USAGE_FLUSH_MS } from '../host/store/api-usage.js';
 import { createAssociation } from '../host/store/associations.js';
 import { recordCameraSnapshot } from '../host/store/camera-snapshots.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';
@@ -16,6 +17,7 @@ import { getNetworkSetting, setAgentInterfaces } from '../host/store/networking.
 import { createSnmpSensor } from '../host/store/sensors.js';
 import { expectReferenceBody } from './helpers/reference-schema.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
+import { openTestStore } from './helpers/store.js';
 
 const api = await startMonitoringFixture();
 const { client, store } = api;
@@ -371,6 +373,8 @@ describe('apiUsageInfo', () => {
     await own.client.listAgents();
     const later = await own.client.apiUsageInfo();
     expect([later.daily_usage, later.by_resource]).toEqual([1, [{ name: 'agent', count: 1 }]]);
+    // The table itself: the last call is still counted in memory until written (a second, or now).
+    await flushApiUsage(own.store);
     expect(await own.store.statement('SELECT minute * 60000 AS at, resource, count FROM api_usage ORDER BY resource').all()).toEqual([
       { at: own.clock.now, resource: 'agent', count: 1 },
       { at: own.clock.now, resource: 'meta', count: 1 },
@@ -393,6 +397,50 @@ describe('apiUsageInfo', () => {
       await first.close();
       await second.close();
       await server.close();
+    }
+  });
+
+  it('counts calls in memory: N calls take fewer than N writes, and a clean close or a second writes them', async () => {
+    const mine = await openTestStore();
+    const writes = () => statements.mock.calls.filter(([sql]) => sql.startsWith('INSERT INTO api_usage')).length;
+    const stored = async () => Number((await mine.statement<[], { n: number | null }>('SELECT SUM(count) AS n FROM api_usage').get())!.n ?? 0);
+    const statements = vi.spyOn(mine, 'statement');
+    try {
+      const server = await startMonitoringServer({ store: mine, apiKeys: [TEST_API_KEY] });
+      const caller = new MonitoringClient({ baseUrl: server.url, apiKey: TEST_API_KEY });
+      const n = 40;
+      const started = Date.now();
+      for (let i = 0; i < n; i++) await caller.listAgents();
+      const seconds = Math.ceil((Date.now() - started) / USAGE_FLUSH_MS);
+      // At most one write a second (one statement each), never one per call.
+      expect(writes()).toBeLessThan(n);
+      expect(writes()).toBeLessThanOrEqual(seconds);
+      await caller.close();
+      await server.close();
+      // The close wrote what was pending: none lost.
+      expect(await stored()).toBe(n);
+      expect(writes()).toBeGreaterThan(0);
+      expect(writes()).toBeLessThanOrEqual(seconds + 1);
+
+      // Without a close or a read, the timer writes them within about a second.
+      const again = await startMonitoringServer({ store: mine, apiKeys: [TEST_API_KEY] });
+      const next = new MonitoringClient({ baseUrl: again.url, apiKey: TEST_API_KEY });
+      try {
+        await next.listAgents();
+        await next.listAgents();
+        const deadline = Date.now() + 5 * USAGE_FLUSH_MS;
+        while ((await stored()) < n + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        expect(await stored()).toBe(n + 2);
+        // And apiUsageInfo shows them all, its own call not yet.
+        expect((await next.apiUsageInfo()).daily_usage).toBe(n + 2);
+      } finally {
+        await next.close();
+        await again.close();
+      }
+      expect(await stored()).toBe(n + 3);
+    } finally {
+      statements.mockRestore();
+      await mine.close();
     }
   });
 });

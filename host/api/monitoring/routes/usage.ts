@@ -1,9 +1,10 @@
 // Usage figures: apiUsageInfo (tag meta), real counts of the calls this server answered in the
-// last 24 hours, counted by an onResponse hook of the API's own; and MetricUsageInfo (tag
+// last 24 hours, counted in memory by an onSend hook of the API's own and written to the store
+// about once a second (store/api-usage.ts) and on close; and MetricUsageInfo (tag
 // SNMP/TCP SENSORS), the agent's sensors and custom-driver associations against its limit.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { apiUsage, recordApiCall } from '../../../store/api-usage.js';
+import { apiUsage, flushApiUsage, recordApiCall } from '../../../store/api-usage.js';
 import { metricUsage } from '../../../store/metric-usage.js';
 import type { Store } from '../../../store/store.js';
 import { requireAgent } from '../access.js';
@@ -41,20 +42,25 @@ export function registerApiUsage(app: FastifyInstance, options: { store: Store; 
   const { store } = options;
   const digests = options.apiKeys.map(keyDigest);
   const limits = { ...DEFAULT_API_USAGE_LIMITS, ...options.limits };
-  // Counted as the answer goes out, so the next call (apiUsageInfo itself) already sees it.
+  // Counted (in memory) as the answer goes out, so the next call (apiUsageInfo itself, which
+  // writes the pending counts before it reads) already sees it.
   app.addHook('onSend', async (request, _reply, payload) => {
     const given = request.headers['x-api-key'];
     const key = Array.isArray(given) ? given[0] : given;
     if (!key) return payload;
     const digest = keyDigest(key);
     if (!digests.includes(digest)) return payload;
-    try {
-      await recordApiCall(store, { keyDigest: digest, ip: request.ip, resource: resourceOf(request.url) });
-    } catch (error) {
-      // A store closed or read-only must not turn answered calls into failures.
-      request.log.warn({ err: error }, 'API usage not counted');
-    }
+    recordApiCall(store, { keyDigest: digest, ip: request.ip, resource: resourceOf(request.url) });
     return payload;
+  });
+  // A clean stop loses no count: what is pending is written before the store can be closed.
+  app.addHook('onClose', async (instance) => {
+    try {
+      await flushApiUsage(store);
+    } catch (error) {
+      // A store closed or read-only must not make the server's close fail.
+      instance.log.warn({ err: error }, 'API usage not written');
+    }
   });
 
   const schema: ApiRouteSchema = {
