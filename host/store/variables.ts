@@ -252,6 +252,12 @@ export interface VariableListQuery extends VariableFilters {
   direction?: 'asc' | 'desc';
   limit: number;
   offset: number;
+  /**
+   * Rows only while the scope's agent allows API access (api_enabled) and, for a device scope,
+   * the device is the agent's: the Monitoring API's access checks inside the query, so a page it
+   * serves is one statement. An empty answer then does not say why (the API looks only then).
+   */
+  apiVisible?: boolean;
 }
 
 /** Which variables a list covers. */
@@ -260,7 +266,11 @@ export type VariableScope =
   | { kind: 'agent-devices'; agentId: number }
   | { kind: 'agent'; agentId: number };
 
-function whereOf(scope: VariableScope, filters: VariableFilters): { sql: string; params: unknown[] } {
+/** The agent allows API access: an uncorrelated EXISTS, evaluated once per statement on both databases. */
+const AGENT_API_ENABLED = 'EXISTS (SELECT 1 FROM agents a WHERE a.id = ? AND a.api_enabled = 1)';
+const DEVICE_OF_AGENT = 'EXISTS (SELECT 1 FROM devices d WHERE d.id = ? AND d.agent_id = ?)';
+
+function whereOf(scope: VariableScope, filters: VariableFilters, apiVisible = false): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   if (scope.kind === 'device') {
@@ -289,6 +299,14 @@ function whereOf(scope: VariableScope, filters: VariableFilters): { sql: string;
     clauses.push('metric = ?');
     params.push(filters.metric);
   }
+  if (apiVisible) {
+    clauses.push(AGENT_API_ENABLED);
+    params.push(scope.agentId);
+    if (scope.kind === 'device') {
+      clauses.push(DEVICE_OF_AGENT);
+      params.push(scope.deviceId, scope.agentId);
+    }
+  }
   return { sql: clauses.join(' AND '), params };
 }
 
@@ -297,7 +315,7 @@ function whereOf(scope: VariableScope, filters: VariableFilters): { sql: string;
  * broken by id, so pages never overlap or skip. Values are compared as text.
  */
 export async function listVariables(store: Store, scope: VariableScope, query: VariableListQuery): Promise<VariableRow[]> {
-  const where = whereOf(scope, query);
+  const where = whereOf(scope, query, query.apiVisible);
   const column = VARIABLE_SORT_COLUMNS[query.sortBy ?? 'id'];
   if (!column) throw new StoreError('INVALID', `cannot sort variables by "${query.sortBy}"`);
   const direction = query.direction === 'desc' ? 'DESC' : 'ASC';
@@ -335,6 +353,33 @@ export async function variableHistory(store: Store, variableId: number, from: nu
       'SELECT timestamp, value FROM variable_history WHERE variable_id = ? AND timestamp >= ? AND timestamp <= ? ORDER BY timestamp, rowid',
     )
     .all(variableId, from, to);
+}
+
+/**
+ * variableHistory, with the Monitoring API's checks inside the query: samples only while the
+ * variable is this agent's (and, deviceId given, this device's, the device the agent's; null: an
+ * agent variable) and the agent allows API access. One statement; an empty answer does not say why.
+ */
+export async function apiVisibleVariableHistory(
+  store: Store,
+  owner: { agentId: number; deviceId: number | null },
+  variableId: number,
+  from: number,
+  to: number,
+): Promise<VariableSample[]> {
+  const owned =
+    owner.deviceId === null
+      ? `SELECT 1 FROM variables v JOIN agents a ON a.id = v.agent_id
+         WHERE v.id = ? AND v.agent_id = ? AND v.device_id IS NULL AND a.api_enabled = 1`
+      : `SELECT 1 FROM variables v JOIN agents a ON a.id = v.agent_id JOIN devices d ON d.id = v.device_id AND d.agent_id = v.agent_id
+         WHERE v.id = ? AND v.agent_id = ? AND v.device_id = ? AND a.api_enabled = 1`;
+  const params = owner.deviceId === null ? [variableId, owner.agentId] : [variableId, owner.agentId, owner.deviceId];
+  return await store
+    .statement<unknown[], VariableSample>(
+      `SELECT timestamp, value FROM variable_history WHERE variable_id = ? AND timestamp >= ? AND timestamp <= ?
+       AND EXISTS (${owned}) ORDER BY timestamp, rowid`,
+    )
+    .all(variableId, from, to, ...params);
 }
 
 // ---- history retention -----------------------------------------------------------------

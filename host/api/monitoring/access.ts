@@ -24,3 +24,23 @@ export async function requireDevice(store: Store, agentId: number, deviceId: num
   if (!device) throw notFound('device', deviceId);
   return device;
 }
+
+/**
+ * A read whose query makes the checks itself (it answers nothing unless the agent, device…
+ * pass them): `check`, the precise checks (404 agent, 403, 404 device…), runs only when the read
+ * answers nothing or fails, so a request that finds rows is one statement, and every answer,
+ * error or empty list, is the one checking first gave. Put what may refuse the request (a page,
+ * a time window) inside `read`: a request that is both refused and of an unknown agent still
+ * says the agent is unknown.
+ */
+export async function checkedWhenEmpty<T>(read: () => Promise<T[]>, check: () => Promise<unknown>): Promise<T[]> {
+  let rows: T[];
+  try {
+    rows = await read();
+  } catch (error) {
+    await check();
+    throw error;
+  }
+  if (rows.length === 0) await check();
+  return rows;
+}

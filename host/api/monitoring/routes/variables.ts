@@ -1,14 +1,14 @@
 // The variables operations: device variables (one device's, or all of an agent's devices'),
 // the agent's own variables, their counts and their histories.
 import type { FastifyInstance } from 'fastify';
-import { requireAgent, requireDevice } from '../access.js';
+import { checkedWhenEmpty, requireAgent, requireDevice } from '../access.js';
 import type { Store } from '../../../store/store.js';
 import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
 import {
+  apiVisibleVariableHistory,
   countVariables,
   getVariable,
   listVariables,
-  variableHistory,
   type VariableFilters,
   type VariableRow,
   type VariableScope,
@@ -89,14 +89,34 @@ function toVariable(row: VariableRow): Variable {
   });
 }
 
-async function list(store: Store, scope: VariableScope, query: ListQuery): Promise<VariableRow[]> {
-  const { limit, offset } = page(query, 100);
-  return await listVariables(store, scope, { ...filtersOf(query), sortBy: query.sort_by, direction: query.sorting_direction, limit, offset });
+/**
+ * A page of variables, the agent (and device) checked inside the query: one statement when it
+ * finds rows; the reason for a 404 / 403 is looked for (`check`) only when it finds none.
+ */
+async function list(store: Store, scope: VariableScope, query: ListQuery, check: () => Promise<unknown>): Promise<VariableRow[]> {
+  return await checkedWhenEmpty(async () => {
+    const { limit, offset } = page(query, 100);
+    return await listVariables(store, scope, { ...filtersOf(query), sortBy: query.sort_by, direction: query.sorting_direction, limit, offset, apiVisible: true });
+  }, check);
 }
 
-async function history(store: Store, variable: VariableRow | undefined, query: { from?: string; to?: string }): Promise<VariableHistorySample[]> {
-  const { from, to } = timeWindow(query, store.now());
-  return (await variableHistory(store, variable!.id, from, to)).map((s) => ({ timestamp: formatApiTime(s.timestamp), value: s.value }));
+/**
+ * A variable's samples in the request's window, the agent, device and variable checked inside
+ * the query (one statement when there are samples); `check` finds the reason for a 404 / 403
+ * only when there are none.
+ */
+async function history(
+  store: Store,
+  owner: { agentId: number; deviceId: number | null },
+  variableId: number,
+  query: { from?: string; to?: string },
+  check: () => Promise<unknown>,
+): Promise<VariableHistorySample[]> {
+  const samples = await checkedWhenEmpty(async () => {
+    const { from, to } = timeWindow(query, store.now());
+    return await apiVisibleVariableHistory(store, owner, variableId, from, to);
+  }, check);
+  return samples.map((s) => ({ timestamp: formatApiTime(s.timestamp), value: s.value }));
 }
 
 export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): void {
@@ -113,8 +133,8 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request): Promise<AgentDeviceVariable[]> => {
       const agentId = request.params.agent_id;
-      await requireAgent(store, agentId);
-      return (await list(store, { kind: 'agent-devices', agentId }, request.query)).map((row) => ({ ...toVariable(row), device_id: row.deviceId! }));
+      const rows = await list(store, { kind: 'agent-devices', agentId }, request.query, () => requireAgent(store, agentId));
+      return rows.map((row) => ({ ...toVariable(row), device_id: row.deviceId! }));
     },
   });
 
@@ -146,8 +166,7 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request): Promise<Variable[]> => {
       const { agent_id: agentId, device_id: deviceId } = request.params;
-      await requireDevice(store, agentId, deviceId);
-      return (await list(store, { kind: 'device', agentId, deviceId }, request.query)).map(toVariable);
+      return (await list(store, { kind: 'device', agentId, deviceId }, request.query, () => requireDevice(store, agentId, deviceId))).map(toVariable);
     },
   });
 
@@ -181,10 +200,11 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
       }),
       handler: async (request): Promise<VariableHistorySample[]> => {
         const { agent_id: agentId, device_id: deviceId, variable_id: variableId } = request.params;
-        await requireDevice(store, agentId, deviceId);
-        const variable = await getVariable(store, variableId);
-        if (!variable || variable.agentId !== agentId || variable.deviceId !== deviceId) throw notFound('variable', variableId);
-        return history(store, variable, request.query);
+        return await history(store, { agentId, deviceId }, variableId, request.query, async () => {
+          await requireDevice(store, agentId, deviceId);
+          const variable = await getVariable(store, variableId);
+          if (!variable || variable.agentId !== agentId || variable.deviceId !== deviceId) throw notFound('variable', variableId);
+        });
       },
     },
   );
@@ -200,8 +220,7 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
     }),
     handler: async (request): Promise<Variable[]> => {
       const agentId = request.params.agent_id;
-      await requireAgent(store, agentId);
-      return (await list(store, { kind: 'agent', agentId }, request.query)).map(toVariable);
+      return (await list(store, { kind: 'agent', agentId }, request.query, () => requireAgent(store, agentId))).map(toVariable);
     },
   });
 
@@ -235,10 +254,11 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
       }),
       handler: async (request): Promise<VariableHistorySample[]> => {
         const { agent_id: agentId, variable_id: variableId } = request.params;
-        await requireAgent(store, agentId);
-        const variable = await getVariable(store, variableId);
-        if (!variable || variable.agentId !== agentId || variable.deviceId !== null) throw notFound('variable', variableId);
-        return history(store, variable, request.query);
+        return await history(store, { agentId, deviceId: null }, variableId, request.query, async () => {
+          await requireAgent(store, agentId);
+          const variable = await getVariable(store, variableId);
+          if (!variable || variable.agentId !== agentId || variable.deviceId !== null) throw notFound('variable', variableId);
+        });
       },
     },
   );
