@@ -23,6 +23,7 @@ import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { getCustomDriver } from '../host/store/custom-drivers.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
 import { useHost } from './helpers/host.js';
+import { setDeviceStatus } from '../host/store/status-history.js';
 import { failure, success } from './helpers/run-results.js';
 import { chromiumInstalled, CHROMIUM_PATH, openBrowser, type BrowserSession } from './helpers/browser.js';
 import { openTestStore } from './helpers/store.js';
@@ -97,6 +98,10 @@ async function seed(now: number): Promise<void> {
   for (const [i, value] of FIRMWARE.entries()) {
     firmwareId = await writeVariable(store, owner, { path: 'fw.version', label: 'Firmware', value, valueType: 'STRING' }, now - (FIRMWARE.length - i) * 10 * MINUTE);
   }
+  // nas-01, known for two days, was down for an hour, 3 to 2 hours ago.
+  await store.statement('UPDATE devices SET first_seen_on = ? WHERE id = ?').run(now - 2 * DAY, deviceId);
+  await setDeviceStatus(store, deviceId, 'DOWN', { at: now - 3 * 60 * MINUTE });
+  await setDeviceStatus(store, deviceId, 'ONLINE', { at: now - 2 * 60 * MINUTE });
   await writeVariable(store, owner, { path: 'disk.free', label: 'Free space', unit: 'GB', value: '1834', valueType: 'NUMBER' }, now - 5 * MINUTE);
   const exchange = { method: 'GET', url: 'http://10.0.0.7:5000/webapi/auth.cgi', status: 200, error: null, errorMessage: null, startedMs: 2, headersMs: 9, durationMs: 11, requestBytes: 0, responseBytes: 310, redirectedTo: null };
   const target = { agentId, deviceId, driverName: 'synology.js' };
@@ -226,6 +231,40 @@ describe('web console (chromium)', () => {
     await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);
     await expect.poll(() => chart.locator('.u-legend .u-series').nth(1).locator('.u-value').textContent()).toMatch(/\d %$/);
     await shoot('device-chart-laptop');
+
+    // Drag across the middle half to zoom in; double-click to see the whole window again.
+    const zoomLine = chart.locator('.zoom-line');
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await chart.locator('[data-zoomed="true"]').waitFor();
+    const zoomedTo = Number(/\((\d+) samples?\)/.exec((await zoomLine.textContent()) ?? '')?.[1]);
+    expect(zoomedTo).toBeGreaterThan(0);
+    expect(zoomedTo).toBeLessThan(IN_24H);
+    // The table keeps every sample of the window.
+    expect(await chart.locator('.samples tbody tr').count()).toBe(IN_24H);
+    await shoot('device-chart-zoomed-laptop');
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => chart.locator('[data-zoomed="true"]').count()).toBe(0);
+    // The keyboard's way back: a button.
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 6 });
+    await page.mouse.up();
+    await chart.locator('[data-zoomed="true"]').waitFor();
+    await page.getByRole('button', { name: 'Show the whole window' }).press('Enter');
+    await expect.poll(() => chart.locator('[data-zoomed="true"]').count()).toBe(0);
+
+    // The device's status over the same window: the hour it was down.
+    const status = page.locator('section.status-history');
+    await status.locator('.uptime').waitFor();
+    expect(await status.locator('.uptime').textContent()).toMatch(/Uptime\d+\.\d\d %/);
+    expect(await status.locator('.downtimes li').allTextContents()).toEqual([expect.stringMatching(/\(1\.0 h\)$/)]);
+    const changes = await status.locator('table.status-events tbody tr').allTextContents();
+    // Newest first: added (the seed's own creation event, now), up, down.
+    expect(changes).toEqual([expect.stringMatching(/added$/), expect.stringMatching(/up$/), expect.stringMatching(/down$/)]);
 
     await page.getByRole('link', { name: 'Last 1 hour' }).click();
     await page.locator(`figure.chart[data-points="${IN_1H}"]`).waitFor();

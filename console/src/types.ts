@@ -7,3 +7,4 @@ export type { ErrorBody } from '../../host/api/monitoring/api-error.js';
 export type { RunDetail, RunListAnswer, RunSummary, RecordedExchange as HttpExchange } from '../../host/api/driverbox/run-records.js';
 export type { TrialRunAnswer, TrialRunRequest, TrialVariable, TrialTable } from '../../host/api/driverbox/run-records.js';
 export type { CustomDriver, CustomDriverDetails, CustomDriverAssociation, CustomDriverUpdate } from '../../host/api/monitoring/schemas/custom-drivers.js';
+export type { DeviceUptime, DeviceHistoryEvent } from '../../host/api/monitoring/schemas/history.js';
