@@ -2,7 +2,9 @@
 // server over a seeded test store: sign in (a wrong key refused, the right one kept in
 // sessionStorage only), agents → devices → variables, a variable's history plotted with as many
 // points as the store holds in the chosen window, a STRING variable as its list of changes,
-// hover values, a phone-width layout, and no console error.
+// hover values, the runs, the driver library and the editor (CodeMirror, loaded only when opened:
+// completion of D's members, a trial run against a simulated device of the store showing its
+// variables, table, log and exchange, saving a new version), a phone-width layout, and no console error.
 //
 // DRIVERBOX_CONSOLE_SCREENSHOTS=docs/console also writes the screenshots of docs/console/.
 import { mkdirSync } from 'node:fs';
@@ -16,6 +18,12 @@ import { createDevice } from '../host/store/devices.js';
 import type { Store } from '../host/store/store.js';
 import { writeVariable } from '../host/store/variables.js';
 import { writeRunResult } from '../host/store/report-run.js';
+import { createAssociation } from '../host/store/associations.js';
+import { createCustomDriver } from '../host/store/custom-drivers.js';
+import { getCustomDriver } from '../host/store/custom-drivers.js';
+import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
+import { useHost } from './helpers/host.js';
+import { setDeviceStatus } from '../host/store/status-history.js';
 import { failure, success } from './helpers/run-results.js';
 import { chromiumInstalled, CHROMIUM_PATH, openBrowser, type BrowserSession } from './helpers/browser.js';
 import { openTestStore } from './helpers/store.js';
@@ -25,6 +33,18 @@ const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const screenshots = process.env.DRIVERBOX_CONSOLE_SCREENSHOTS;
 
+/** Replaces the editor's whole text as a user's paste does (the browser's own insertText would edit the DOM behind CodeMirror). */
+async function pasteCode(page: BrowserSession['page'], code: string): Promise<void> {
+  const editor = page.getByRole('textbox', { name: 'Driver code' });
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await editor.evaluate((el, text) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, code);
+}
+
 let store: Store;
 let server: RunningMonitoringServer;
 let browser: BrowserSession;
@@ -32,6 +52,32 @@ let agentId: number;
 let deviceId: number;
 let loadId: number;
 let firmwareId: number;
+let benchAgentId: number;
+let thermometerId: number;
+let driverId: number;
+let sim: Simulator;
+const host = useHost();
+/** Every script file the browser asked for, to see when the editor's chunk is fetched. */
+const scripts: string[] = [];
+
+const THERMOMETER = `function validate() { D.success(); }
+
+function get_status() {
+  D.device.http.get({ url: '/reading' }, function (error, response, body) {
+    if (error) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+    var reading = JSON.parse(body);
+    console.info('read ' + reading.celsius + ' at ' + D.getParameter('site'));
+    var probes = D.createTable('Probes', [{ label: 'Celsius', valueType: D.valueType.NUMBER }]);
+    probes.insertRecord('probe-1', [reading.celsius]);
+    D.success([D.createVariable('temperature', 'Temperature', reading.celsius, 'C', D.valueType.NUMBER)], probes);
+  });
+}
+`;
+/** The edit the test types: one more variable, the reading's mode. */
+const EDITED = THERMOMETER.replace(
+  "D.success([D.createVariable('temperature', 'Temperature', reading.celsius, 'C', D.valueType.NUMBER)], probes);",
+  "D.success([D.createVariable('temperature', 'Temperature', reading.celsius, 'C', D.valueType.NUMBER), D.createVariable('mode', 'Mode', reading.mode)], probes);",
+);
 
 /** Samples of "CPU load": 20 in the last 24 hours (2 in the last hour), 3 more 8 to 10 days ago. */
 const LOAD_AGES = [...[10, 9, 8].map((d) => d * DAY), ...Array.from({ length: 20 }, (_, i) => (19 - i) * 55 * MINUTE)];
@@ -52,6 +98,10 @@ async function seed(now: number): Promise<void> {
   for (const [i, value] of FIRMWARE.entries()) {
     firmwareId = await writeVariable(store, owner, { path: 'fw.version', label: 'Firmware', value, valueType: 'STRING' }, now - (FIRMWARE.length - i) * 10 * MINUTE);
   }
+  // nas-01, known for two days, was down for an hour, 3 to 2 hours ago.
+  await store.statement('UPDATE devices SET first_seen_on = ? WHERE id = ?').run(now - 2 * DAY, deviceId);
+  await setDeviceStatus(store, deviceId, 'DOWN', { at: now - 3 * 60 * MINUTE });
+  await setDeviceStatus(store, deviceId, 'ONLINE', { at: now - 2 * 60 * MINUTE });
   await writeVariable(store, owner, { path: 'disk.free', label: 'Free space', unit: 'GB', value: '1834', valueType: 'NUMBER' }, now - 5 * MINUTE);
   const exchange = { method: 'GET', url: 'http://10.0.0.7:5000/webapi/auth.cgi', status: 200, error: null, errorMessage: null, startedMs: 2, headersMs: 9, durationMs: 11, requestBytes: 0, responseBytes: 310, redirectedTo: null };
   const target = { agentId, deviceId, driverName: 'synology.js' };
@@ -67,6 +117,21 @@ async function seed(now: number): Promise<void> {
   );
   await writeRunResult(store, target, success([], { durationMs: 120 }));
   await writeVariable(store, owner, { path: 'model.name', label: 'Model', value: 'DS920+', valueType: 'STRING', hasHistory: false }, now - 5 * MINUTE);
+
+  // The driver library: a thermometer driver applied to a simulated thermometer of a second agent.
+  benchAgentId = (await createAgentRecord(store, { displayName: 'bench agent' })).id;
+  thermometerId = (await createDevice(store, benchAgentId, { displayName: 'thermometer', ip: sim.device.ip, portMap: sim.portMap })).id;
+  driverId = (
+    await createCustomDriver(store, {
+      name: 'Thermometer',
+      description: 'Reads a bench thermometer over HTTP',
+      code: THERMOMETER,
+      minimalSamplePeriod: 600,
+      parameters: [{ name: 'site', valueType: 'STRING', defaultValue: 'bench', description: 'Where the probe is' }],
+    })
+  ).id;
+  const siteId = (await getCustomDriver(store, driverId))!.parameters[0]!.id;
+  await createAssociation(store, { customDriverId: driverId, agentId: benchAgentId, deviceId: thermometerId, parameters: [{ parameterId: siteId, value: 'lab 2' }] });
 }
 
 async function shoot(name: string): Promise<void> {
@@ -77,20 +142,25 @@ async function shoot(name: string): Promise<void> {
 
 beforeAll(async () => {
   if (!chromiumInstalled()) throw new Error(`${CHROMIUM_PATH} is missing: scripts/install-test-peers.sh installs Debian's chromium`);
+  sim = await startSimulator({ fixture: 1, routes: [{ path: '/reading', responses: [{ json: { celsius: 21.5, mode: 'eco' } }] }] });
   store = await openTestStore({ secretKey: 'test-secret' });
   await seed(Date.now());
-  server = await startMonitoringServer({ store, apiKeys: [KEY], extraRoutes: async (app) => {
-      await app.register(driverboxApiRoutes, { store, apiKeys: [KEY] });
+  server = await startMonitoringServer({ store, apiKeys: [KEY], host, extraRoutes: async (app) => {
+      await app.register(driverboxApiRoutes, { store, apiKeys: [KEY], host });
       await app.register(consoleRoutes);
     },
   });
   browser = await openBrowser({ width: 1280, height: 860 });
+  browser.page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+  });
 });
 
 afterAll(async () => {
   await browser?.close();
   await server?.close();
   await store?.close();
+  await sim?.close();
 });
 
 describe('web console (chromium)', () => {
@@ -130,6 +200,7 @@ describe('web console (chromium)', () => {
 
   it('goes from the agent to its devices and a device with live variables', async () => {
     const { page } = browser;
+    await expect.poll(() => page.locator('.cards .card').count()).toBe(2);
     await page.getByRole('link', { name: 'lab agent' }).click();
     await page.getByRole('heading', { level: 1, name: 'lab agent' }).waitFor();
     const rows = page.locator('table.list tbody tr');
@@ -160,6 +231,40 @@ describe('web console (chromium)', () => {
     await page.mouse.move(box.x + box.width - 4, box.y + box.height / 2);
     await expect.poll(() => chart.locator('.u-legend .u-series').nth(1).locator('.u-value').textContent()).toMatch(/\d %$/);
     await shoot('device-chart-laptop');
+
+    // Drag across the middle half to zoom in; double-click to see the whole window again.
+    const zoomLine = chart.locator('.zoom-line');
+    await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + box.width * 0.75, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await chart.locator('[data-zoomed="true"]').waitFor();
+    const zoomedTo = Number(/\((\d+) samples?\)/.exec((await zoomLine.textContent()) ?? '')?.[1]);
+    expect(zoomedTo).toBeGreaterThan(0);
+    expect(zoomedTo).toBeLessThan(IN_24H);
+    // The table keeps every sample of the window.
+    expect(await chart.locator('.samples tbody tr').count()).toBe(IN_24H);
+    await shoot('device-chart-zoomed-laptop');
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    await expect.poll(() => chart.locator('[data-zoomed="true"]').count()).toBe(0);
+    // The keyboard's way back: a button.
+    await page.mouse.move(box.x + box.width * 0.1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 6 });
+    await page.mouse.up();
+    await chart.locator('[data-zoomed="true"]').waitFor();
+    await page.getByRole('button', { name: 'Show the whole window' }).press('Enter');
+    await expect.poll(() => chart.locator('[data-zoomed="true"]').count()).toBe(0);
+
+    // The device's status over the same window: the hour it was down.
+    const status = page.locator('section.status-history');
+    await status.locator('.uptime').waitFor();
+    expect(await status.locator('.uptime').textContent()).toMatch(/Uptime\d+\.\d\d %/);
+    expect(await status.locator('.downtimes li').allTextContents()).toEqual([expect.stringMatching(/\(1\.0 h\)$/)]);
+    const changes = await status.locator('table.status-events tbody tr').allTextContents();
+    // Newest first: added (the seed's own creation event, now), up, down.
+    expect(changes).toEqual([expect.stringMatching(/added$/), expect.stringMatching(/up$/), expect.stringMatching(/down$/)]);
 
     await page.getByRole('link', { name: 'Last 1 hour' }).click();
     await page.locator(`figure.chart[data-points="${IN_1H}"]`).waitFor();
@@ -207,6 +312,106 @@ describe('web console (chromium)', () => {
     await exchange.getByText('Headers and bodies').click();
     expect(await exchange.locator('pre.code').allTextContents()).toEqual(['authorization: ***', 'content-type: application/json', '{"error":105}']);
     await shoot('run-laptop');
+  });
+
+  it('lists the driver library with parameters and associations, without loading the editor', async () => {
+    const { page } = browser;
+    // Every page so far came without the editor's chunk.
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((s) => s.includes('code-editor'))).toEqual([]);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Drivers' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Drivers' }).waitFor();
+    const row = page.locator(`table.drivers tr[data-driver-id="${driverId}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('valid');
+    expect(await row.locator('.chip').allTextContents()).toEqual(['site']);
+    await shoot('drivers-laptop');
+    await row.getByRole('link', { name: 'Thermometer' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Thermometer' }).waitFor();
+    expect(await page.locator('table.parameters tbody').textContent()).toMatch(/site.*STRING.*bench.*Where the probe is/);
+    const association = page.locator('table.associations tbody tr');
+    await expect.poll(() => association.count()).toBe(1);
+    expect(await association.textContent()).toMatch(/thermometer.*bench agent.*600 s.*site = lab 2/);
+    await shoot('driver-laptop');
+    expect(scripts.filter((s) => s.includes('code-editor'))).toEqual([]);
+  });
+
+  it('edits the driver with completion of D, runs it against the device and shows its variables, table, log and exchange', async () => {
+    const { page } = browser;
+    await page.getByRole('link', { name: 'Edit and run on thermometer' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Edit Thermometer' }).waitFor();
+    const editor = page.getByRole('textbox', { name: 'Driver code' });
+    await page.locator('.code-host[data-ready="true"]').waitFor();
+    // The editor came in its own chunk, fetched now.
+    expect(scripts.filter((s) => s.includes('code-editor'))).toHaveLength(1);
+    expect(await editor.textContent()).toContain("D.device.http.get({ url: '/reading' }");
+    // The association's agent and device are chosen.
+    expect(await page.getByLabel('Device', { exact: true }).inputValue()).toBe(String(thermometerId));
+
+    // Completion of D's members, from types/driver.d.ts.
+    await editor.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('D.device.ht');
+    const options = page.locator('.cm-tooltip-autocomplete li');
+    await expect.poll(() => options.allTextContents()).toEqual([expect.stringMatching(/^http/)]);
+    for (let i = 0; i < 'D.device.ht'.length; i++) await page.keyboard.press('Backspace');
+    await page.keyboard.type('D.errorType.AUTH');
+    await expect.poll(() => options.first().textContent()).toMatch(/^AUTHENTICATION_ERROR/);
+    await page.keyboard.press('Escape');
+    for (let i = 0; i < 'D.errorType.AUTH'.length; i++) await page.keyboard.press('Backspace');
+
+    // The edit: all of it replaced with one more variable.
+    await pasteCode(page, EDITED);
+    expect(await page.locator('.meta .badge').textContent()).toBe('unsaved changes');
+    await page.keyboard.press('Control+Enter');
+    const result = page.locator('.trial-result[data-outcome="success"]');
+    await result.waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'The run ended' }).textContent()).toContain('success');
+    expect(await result.locator('table.trial-variables tbody tr').allTextContents()).toEqual([
+      expect.stringMatching(/Temperature.*temperature.*21\.5 C/),
+      expect.stringMatching(/Mode.*mode.*eco/),
+    ]);
+    expect(await result.locator('table.trial-table tbody tr').textContent()).toMatch(/probe-1.*21\.5/);
+    expect(await result.locator('ol.log li').allTextContents()).toEqual([expect.stringMatching(/info.*read 21\.5 at lab 2/)]);
+    const exchange = result.locator('table.exchanges tbody tr');
+    expect(await exchange.locator('th').textContent()).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/reading/);
+    expect(await exchange.locator('td').nth(1).textContent()).toBe('200');
+    await exchange.getByText('Headers and bodies').click();
+    expect(await exchange.locator('pre.code').last().textContent()).toContain('"mode":"eco"');
+    await shoot('editor-laptop');
+
+    // Nothing of the trial run was stored.
+    const stored = await fetch(`${server.url}/public-api/v1/agent/${benchAgentId}/device/${thermometerId}/variable`, { headers: { 'x-api-key': KEY } });
+    expect(await stored.json()).toEqual([]);
+  });
+
+  it('saves the edit as a new version of the driver', async () => {
+    const { page } = browser;
+    await page.getByRole('button', { name: 'Save as a new version' }).click();
+    await expect.poll(() => page.locator('.notice-ok').textContent()).toContain('Saved as version 2');
+    expect(await page.getByRole('button', { name: 'Save as a new version' }).isDisabled()).toBe(true);
+    expect((await getCustomDriver(store, driverId))!).toMatchObject({ version: 2, source: EDITED, isValid: true });
+    // A failing run is shown as one: a driver that throws.
+    await pasteCode(page, 'function validate() { D.success(); }\nfunction get_status() { D.success([D.createVariable("x", "X", notDefined)]); }\n');
+    await page.getByRole('button', { name: 'Run' }).click();
+    const failed = page.locator('.trial-result[data-outcome="failure"]');
+    await failed.waitFor();
+    expect(await failed.locator('.facts').textContent()).toContain('notDefined');
+  });
+
+  it('shows the editor at a phone width without sideways scrolling', async () => {
+    const { page } = browser;
+    await page.setViewportSize({ width: 375, height: 812 });
+    // The saved version opens (the unsaved failing edit is gone).
+    await page.goto(`${server.url}/#/drivers`);
+    await page.getByRole('heading', { level: 1, name: 'Drivers' }).waitFor();
+    await page.goto(`${server.url}/#/driver/${driverId}/edit?agent=${benchAgentId}&device=${thermometerId}`);
+    await page.locator('.code-host[data-ready="true"]').waitFor();
+    await page.getByRole('button', { name: 'Run' }).click();
+    await page.locator('.trial-result[data-outcome="success"]').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shoot('editor-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
   });
 
   it('fits a phone width (375 px) without sideways scrolling', async () => {

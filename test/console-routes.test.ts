@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { CONSOLE_CSP, consoleRoutes } from '../host/api/console/console-routes.js';
+import { consoleCsp, CSP_NONCE_PLACEHOLDER, consoleRoutes } from '../host/api/console/console-routes.js';
 import { createMonitoringApi } from '../host/api/monitoring/server.js';
 import { packagePath } from '../host/package-path.js';
 import { openTestStore } from './helpers/store.js';
@@ -33,10 +33,16 @@ describe('console routes', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['cache-control']).toBe('no-cache');
-    expect(page.headers['content-security-policy']).toBe(CONSOLE_CSP);
+    // A nonce of its own in every answer, in the policy (styles only) and in the page's meta tag.
+    const nonce = /<meta name="csp-nonce" content="([A-Za-z0-9+/=]{24})">/.exec(page.body)?.[1];
+    expect(nonce).toBeDefined();
+    expect(page.headers['content-security-policy']).toBe(consoleCsp(nonce!));
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self';/);
+    const again = await app.inject({ method: 'GET', url: '/' });
+    expect(again.body).not.toContain(nonce!);
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     const built = readFileSync(path.join(packagePath('dist/console')!, 'index.html'), 'utf8');
-    expect(page.body).toBe(built);
+    expect(page.body).toBe(built.replace(CSP_NONCE_PLACEHOLDER, nonce!));
     const files = [...page.body.matchAll(/(?:src|href)="(console\/assets\/[^"]+)"/g)].map((m) => m[1]!);
     expect(files.map((f) => path.extname(f)).sort()).toEqual(['.css', '.js']);
     for (const file of files) {

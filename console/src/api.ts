@@ -56,6 +56,29 @@ export async function apiGet<T>(path: string, key: string, options: { signal?: A
   return (await response.json()) as T;
 }
 
+/** POST or PUT `body` as JSON to `path` (as apiGet resolves it) with `key`; answers the parsed JSON body (null for 204). */
+export async function apiSend<T>(method: 'POST' | 'PUT', path: string, key: string, body: unknown): Promise<T> {
+  const url = path.startsWith(EXTENSION_PREFIX) ? path : `${API_PREFIX}${path}`;
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers: { 'X-Api-Key': key, Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      cache: 'no-store',
+      credentials: 'omit',
+    });
+  } catch {
+    throw new ApiFailure(0, 'The server cannot be reached. Is driverbox still running?');
+  }
+  if (!response.ok) {
+    const failure = new ApiFailure(response.status, await messageOf(response));
+    if (response.status === 401) onUnauthorized();
+    throw failure;
+  }
+  return response.status === 204 ? (null as T) : ((await response.json()) as T);
+}
+
 /** True for the error fetch throws when its signal aborted it. */
 export function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';

@@ -9,6 +9,9 @@ import { AgentPage } from './pages/agent.js';
 import { DevicePage } from './pages/device.js';
 import { RunsPage } from './pages/runs.js';
 import { RunPage } from './pages/run.js';
+import { DriversPage } from './pages/drivers.js';
+import { DriverPage } from './pages/driver.js';
+import { EditorPage } from './pages/editor.js';
 import { markNavigated, PageHeading } from './components/page-heading.js';
 
 function Page({ route, apiKey }: { route: Route; apiKey: string }) {
@@ -23,6 +26,12 @@ function Page({ route, apiKey }: { route: Route; apiKey: string }) {
       return <RunsPage apiKey={apiKey} agentId={route.agentId} filters={route.filters} />;
     case 'run':
       return <RunPage apiKey={apiKey} agentId={route.agentId} runId={route.runId} />;
+    case 'drivers':
+      return <DriversPage apiKey={apiKey} />;
+    case 'driver':
+      return <DriverPage apiKey={apiKey} driverId={route.driverId} />;
+    case 'editor':
+      return <EditorPage apiKey={apiKey} driverId={route.driverId} agentId={route.agentId} deviceId={route.deviceId} />;
     case 'login':
       return null;
     case 'not-found':
@@ -96,6 +105,9 @@ export function App() {
         <nav aria-label="Main">
           <a href={href({ page: 'agents' })} aria-current={route.page === 'agents' ? 'page' : undefined}>
             Agents
+          </a>
+          <a href={href({ page: 'drivers' })} aria-current={route.page === 'drivers' || route.page === 'driver' || route.page === 'editor' ? 'page' : undefined}>
+            Drivers
           </a>
         </nav>
         <button type="button" class="sign-out" onClick={signOut}>

@@ -9,6 +9,10 @@ export type Route =
   | { page: 'device'; agentId: number; deviceId: number; variableId: number | null; window: WindowName }
   | { page: 'runs'; agentId: number; filters: RunFilters }
   | { page: 'run'; agentId: number; runId: number }
+  | { page: 'drivers' }
+  | { page: 'driver'; driverId: number }
+  /** The editor: a library driver's code, run against a device (agent and device chosen in the page, kept in the URL). */
+  | { page: 'editor'; driverId: number; agentId: number | null; deviceId: number | null }
   | { page: 'not-found'; path: string };
 
 export interface RunFilters {
@@ -37,6 +41,14 @@ export function parseRoute(hash: string): Route {
   const id = (text: string | undefined): number | null => (text !== undefined && /^\d{1,10}$/.test(text) ? Number(text) : null);
   if (parts.length === 0) return { page: 'agents' };
   if (parts[0] === 'login' && parts.length === 1) return { page: 'login', next: query.get('next') };
+  if (parts[0] === 'drivers' && parts.length === 1) return { page: 'drivers' };
+  if (parts[0] === 'driver') {
+    const driverId = id(parts[1]);
+    if (driverId !== null && parts.length === 2) return { page: 'driver', driverId };
+    if (driverId !== null && parts.length === 3 && parts[2] === 'edit') {
+      return { page: 'editor', driverId, agentId: id(query.get('agent') ?? undefined), deviceId: id(query.get('device') ?? undefined) };
+    }
+  }
   if (parts[0] === 'agent') {
     const agentId = id(parts[1]);
     if (agentId !== null && parts.length === 2) return { page: 'agent', agentId };
@@ -92,6 +104,17 @@ export function href(route: Route): string {
     }
     case 'run':
       return `#/agent/${route.agentId}/run/${route.runId}`;
+    case 'drivers':
+      return '#/drivers';
+    case 'driver':
+      return `#/driver/${route.driverId}`;
+    case 'editor': {
+      const q = new URLSearchParams();
+      if (route.agentId !== null) q.set('agent', String(route.agentId));
+      if (route.deviceId !== null) q.set('device', String(route.deviceId));
+      const text = q.toString();
+      return `#/driver/${route.driverId}/edit${text ? `?${text}` : ''}`;
+    }
     case 'not-found':
       return `#${route.path}`;
   }

@@ -5,3 +5,6 @@ export type { Device } from '../../host/api/monitoring/schemas/devices.js';
 export type { Variable, VariableHistorySample } from '../../host/api/monitoring/schemas/variables.js';
 export type { ErrorBody } from '../../host/api/monitoring/api-error.js';
 export type { RunDetail, RunListAnswer, RunSummary, RecordedExchange as HttpExchange } from '../../host/api/driverbox/run-records.js';
+export type { TrialRunAnswer, TrialRunRequest, TrialVariable, TrialTable } from '../../host/api/driverbox/run-records.js';
+export type { CustomDriver, CustomDriverDetails, CustomDriverAssociation, CustomDriverUpdate } from '../../host/api/monitoring/schemas/custom-drivers.js';
+export type { DeviceUptime, DeviceHistoryEvent } from '../../host/api/monitoring/schemas/history.js';

@@ -53,3 +53,24 @@ export function useApi<T>(path: string | null, key: string, options: { refreshMs
   const current = state.path === path;
   return { data: current ? state.data : null, error: current ? state.error : null, loading: current ? state.loading : true, at: current ? state.at : null, reload };
 }
+
+/** Loading something made of several calls (`load` gets a signal); reloads when `deps` change. */
+export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unknown[]): { data: T | null; error: ApiFailure | null } {
+  const [state, setState] = useState<{ data: T | null; error: ApiFailure | null }>({ data: null, error: null });
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ data: null, error: null });
+    load(controller.signal).then(
+      (data) => {
+        if (!controller.signal.aborted) setState({ data, error: null });
+      },
+      (error: unknown) => {
+        if (isAbort(error) || controller.signal.aborted) return;
+        setState({ data: null, error: error instanceof ApiFailure ? error : new ApiFailure(0, String(error)) });
+      },
+    );
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+  return state;
+}

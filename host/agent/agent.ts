@@ -470,7 +470,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       extraRoutes: async (app) => {
         await app.register(agentRoutes, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } });
         await app.register(marketplaceRoutes, { ...api.marketplace, store: this.#options.store, apiKeys: api.apiKeys });
-        await app.register(driverboxApiRoutes, { store: this.#options.store, apiKeys: api.apiKeys });
+        await app.register(driverboxApiRoutes, { store: this.#options.store, apiKeys: api.apiKeys, host: this.#executor ?? undefined, externalHosts: this.#externalHosts });
         await app.register(consoleRoutes);
       },
     });

@@ -269,3 +269,8 @@ export async function getSnmpAuthentication<T>(store: Store, deviceId: number): 
 export async function setSnmpAuthentication(store: Store, deviceId: number, settings: object): Promise<void> {
   await store.statement('UPDATE devices SET snmp_authentication = ? WHERE id = ?').run(store.secrets.encrypt(JSON.stringify(settings)), deviceId);
 }
+
+/** Sets where the device's ports are reached (device port → port dialled), as the demo's simulated devices move. */
+export async function setDevicePortMap(store: Store, deviceId: number, portMap: Record<string, number>): Promise<void> {
+  await store.statement('UPDATE devices SET port_map = ? WHERE id = ?').run(JSON.stringify(portMap), deviceId);
+}

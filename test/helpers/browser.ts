@@ -40,6 +40,13 @@ export async function openBrowser(options: { width?: number; height?: number } =
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     timeout: 20_000,
   });
+  // A blocked style or script says what it was (the console message alone does not).
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      const target = e.target instanceof Element ? e.target.outerHTML.slice(0, 120) : String(e.target);
+      console.error(`CSP ${e.violatedDirective} blocked ${e.sample || '(no sample)'} at ${e.sourceFile}:${e.lineNumber} on ${target}`);
+    });
+  });
   const page = context.pages()[0] ?? (await context.newPage());
   const errors: string[] = [];
   const watch = (p: Page) => {

@@ -1,7 +1,7 @@
 // A variable's history over a time window. Numbers (NUMBER and RATE variables: every value a
 // number) are plotted with uPlot, with the values under the cursor in the legend and the samples
 // also as a table (the chart's text alternative); anything else (STRING) is a list of changes.
-import { useEffect, useMemo, useRef } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import uPlot from 'uplot';
 import { parseApiTime } from '../api.js';
 import { localTime, numericValue, timeZoneName } from '../format.js';
@@ -41,10 +41,31 @@ function cssVar(name: string, fallback: string): string {
 
 const CHART_HEIGHT = 280;
 
+/** A zoomed part of the window, in seconds (uPlot's x unit). */
+interface Zoom {
+  min: number;
+  max: number;
+}
+
 function TimeChart({ samples, label, unit, from, to }: { samples: Sample[]; label: string; unit?: string; from: number; to: number }) {
   const box = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
+  // Drag across the chart to zoom into that time span; double-click it (or "Show the whole window") to come back.
+  const zoomRef = useRef<Zoom | null>(null);
+  const [zoom, setZoom] = useState<Zoom | null>(null);
+  const applyZoom = (next: Zoom | null) => {
+    zoomRef.current = next;
+    setZoom(next);
+    plotRef.current?.setScale('x', next ?? { min: from / 1000, max: to / 1000 });
+  };
+
   const ys = useMemo(() => samples.map((s) => numericValue(s.value)), [samples]);
   const data = useMemo<uPlot.AlignedData>(() => [samples.map((s) => s.t / 1000), ys], [samples, ys]);
+  // A new window or new samples show the whole window again.
+  useEffect(() => {
+    zoomRef.current = null;
+    setZoom(null);
+  }, [data, from, to]);
 
   useEffect(() => {
     const el = box.current;
@@ -56,8 +77,8 @@ function TimeChart({ samples, label, unit, from, to }: { samples: Sample[]; labe
     const opts: uPlot.Options = {
       width: width(),
       height: CHART_HEIGHT,
-      // The window asked for, whatever part of it has samples.
-      scales: { x: { time: true, range: () => [from / 1000, to / 1000] } },
+      // The window asked for, whatever part of it has samples; or the part zoomed into.
+      scales: { x: { time: true, range: () => (zoomRef.current ? [zoomRef.current.min, zoomRef.current.max] : [from / 1000, to / 1000]) } },
       series: [
         { label: `Time (${timeZoneName()})`, value: (_u, v) => (v === null || v === undefined ? '—' : localTime(v * 1000)) },
         {
@@ -73,19 +94,37 @@ function TimeChart({ samples, label, unit, from, to }: { samples: Sample[]; labe
         { stroke: axis, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid } },
         { stroke: axis, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, size: 64, values: (_u, ticks) => ticks.map((v) => numberFormat.format(v)) },
       ],
-      cursor: { focus: { prox: 24 } },
+      // The selection is ours to turn into a zoom (uPlot's own would fight the fixed window).
+      cursor: { focus: { prox: 24 }, drag: { x: true, y: false, setScale: false } },
       legend: { live: true },
+      hooks: {
+        setSelect: [
+          (u) => {
+            if (u.select.width < 4) return;
+            const min = u.posToVal(u.select.left, 'x');
+            const max = u.posToVal(u.select.left + u.select.width, 'x');
+            u.setSelect({ left: 0, top: 0, width: 0, height: 0 }, false);
+            applyZoom({ min, max });
+          },
+        ],
+      },
     };
     const plot = new uPlot(opts, data, el);
+    plotRef.current = plot;
+    const reset = () => applyZoom(null);
+    plot.over.addEventListener('dblclick', reset);
     const resize = new ResizeObserver(() => {
       if (plot.width !== width()) plot.setSize({ width: width(), height: CHART_HEIGHT });
     });
     resize.observe(el);
     return () => {
       resize.disconnect();
+      plot.over.removeEventListener('dblclick', reset);
       plot.destroy();
+      plotRef.current = null;
     };
   }, [data, label, unit, from, to]);
+
 
   const values = ys.filter((v): v is number => v !== null);
   const last = values.length ? values[values.length - 1] : null;
@@ -93,7 +132,26 @@ function TimeChart({ samples, label, unit, from, to }: { samples: Sample[]; labe
     `Line chart of ${label}: ${samples.length} sample${samples.length === 1 ? '' : 's'}` +
     (values.length ? `, from ${formatNumber(Math.min(...values), unit)} to ${formatNumber(Math.max(...values), unit)}, last ${formatNumber(last, unit)}` : '') +
     '. The samples are also in the table below.';
-  return <div ref={box} class="chart-box" role="img" aria-label={summary} />;
+  const zoomed = zoom ? samples.filter((s) => s.t / 1000 >= zoom.min && s.t / 1000 <= zoom.max).length : null;
+  return (
+    <>
+      <div ref={box} class="chart-box" role="img" aria-label={summary} data-zoomed={zoom ? 'true' : undefined} />
+      <p class="meta zoom-line" role="status">
+        {zoom ? (
+          <>
+            <span>
+              Zoomed to {localTime(zoom.min * 1000)} – {localTime(zoom.max * 1000)} ({zoomed} sample{zoomed === 1 ? '' : 's'}).
+            </span>
+            <button type="button" onClick={() => applyZoom(null)}>
+              Show the whole window
+            </button>
+          </>
+        ) : (
+          <span class="hint">Drag across the chart to zoom in; double-click it to zoom out.</span>
+        )}
+      </p>
+    </>
+  );
 }
 
 function SampleTable({ rows, caption, numeric, unit }: { rows: Sample[]; caption: string; numeric: boolean; unit?: string }) {

@@ -6,6 +6,7 @@ import { ago, localTime } from '../format.js';
 import { href, NO_RUN_FILTERS, WINDOW_LABELS, WINDOWS, type WindowName } from '../router.js';
 import type { Agent, Device, Variable, VariableHistorySample } from '../types.js';
 import { useApi } from '../use-api.js';
+import { StatusHistory } from '../components/status-history.js';
 import { ErrorNotice, Loading, StatusBadge } from '../components/status.js';
 import { PageHeading } from '../components/page-heading.js';
 import { HistoryView, toSamples } from '../components/history-chart.js';
@@ -157,6 +158,8 @@ export function DevicePage({ apiKey, agentId, deviceId, variableId, window }: De
           </div>
         ) : null}
       </section>
+
+      <StatusHistory apiKey={apiKey} agentId={agentId} deviceId={deviceId} window={window} />
     </>
   );
 }

@@ -19,7 +19,7 @@ function Headers({ headers }: { headers: Record<string, string | string[]> }) {
   );
 }
 
-function Exchange({ exchange, index }: { exchange: HttpExchange; index: number }) {
+export function Exchange({ exchange, index }: { exchange: HttpExchange; index: number }) {
   const recorded = exchange.request || exchange.response;
   return (
     <tr>

@@ -5,6 +5,7 @@
 //
 //   GET /                         index.html (no-cache: it names the current files)
 //   GET /console/assets/<file>    the bundled JS and CSS, names with a content hash (immutable)
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -28,20 +29,26 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+/** Where the built page carries the nonce of its answer (a meta tag the editor reads). */
+export const CSP_NONCE_PLACEHOLDER = '%CSP_NONCE%';
+
 /**
  * The console's own policy: scripts, styles, images and API calls from this origin only; no
  * framing; no inline script. (Styles set from script through the CSSOM, as uPlot does, are allowed.)
+ * `nonce`, new for every answer, lets the editor (CodeMirror) add its own style elements, and only those.
  */
-export const CONSOLE_CSP = [
+export function consoleCsp(nonce: string): string {
+  return [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self'",
+  `style-src 'self' 'nonce-${nonce}'`,
   "img-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",
-].join('; ');
+  ].join('; ');
+}
 
 function securityHeaders(reply: FastifyReply): FastifyReply {
   return reply
@@ -57,7 +64,7 @@ interface Asset {
 }
 
 /** Reads the built console once; null when it was not built. */
-function loadConsole(dir: string | null): { index: Buffer; assets: Map<string, Asset> } | null {
+function loadConsole(dir: string | null): { index: string; assets: Map<string, Asset> } | null {
   if (!dir || !existsSync(path.join(dir, 'index.html'))) return null;
   const assets = new Map<string, Asset>();
   const assetDir = path.join(dir, 'assets');
@@ -67,7 +74,7 @@ function loadConsole(dir: string | null): { index: Buffer; assets: Map<string, A
       if (type) assets.set(name, { body: readFileSync(path.join(assetDir, name)), type });
     }
   }
-  return { index: readFileSync(path.join(dir, 'index.html')), assets };
+  return { index: readFileSync(path.join(dir, 'index.html'), 'utf8'), assets };
 }
 
 /** A Fastify plugin: register it at the root of the API's app (MonitoringApiOptions.extraRoutes). */
@@ -83,7 +90,8 @@ export async function consoleRoutes(app: FastifyInstance, options: ConsoleRoutes
         .type('text/plain; charset=utf-8')
         .send('The driverbox console is not built (dist/console is missing): run `npm run build`. The API is served under /public-api/v1.\n');
     }
-    return reply.header('Content-Security-Policy', CONSOLE_CSP).type('text/html; charset=utf-8').send(built.index);
+    const nonce = randomBytes(16).toString('base64');
+    return reply.header('Content-Security-Policy', consoleCsp(nonce)).type('text/html; charset=utf-8').send(built.index.replaceAll(CSP_NONCE_PLACEHOLDER, nonce));
   } });
 
   app.route<{ Params: { file: string } }>({ method: ['GET', 'HEAD'], url: `${CONSOLE_ASSETS_PATH}:file`, handler: async (request, reply) => {

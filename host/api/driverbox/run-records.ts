@@ -59,3 +59,46 @@ export interface RunListAnswer {
   /** The drivers with runs of this agent, for a filter. */
   drivers: string[];
 }
+
+/** A variable a trial run reported (host/run-result.ts VariableRecord). */
+export interface TrialVariable {
+  uid: string;
+  label: string;
+  value: string | null;
+  unit: string | null;
+  valueType: string;
+}
+
+/** A table a trial run reported: each row starts with its record id, then one value per column. */
+export interface TrialTable {
+  label: string;
+  columnHeaders: Array<{ label: string; unit: string | null; valueType: string }>;
+  rows: Array<Array<string | null>>;
+}
+
+/** The body of a trial run (POST …/agent/{agent_id}/device/{device_id}/trial-run). */
+export interface TrialRunRequest {
+  /** The driver's source, as edited. */
+  code: string;
+  /** get_status (the default), validate, backup or custom_N. */
+  action?: string;
+  /** A library driver: its association with the device gives the parameters, its policy the external hosts. */
+  custom_driver_id?: number;
+  /** Parameter values by name, over the association's (or the driver's defaults). */
+  parameters?: Record<string, string | number | string[]>;
+}
+
+/** What a trial run reported, all at once; nothing of it is stored. */
+export interface TrialRunAnswer {
+  action: string;
+  outcome: 'success' | 'failure';
+  error_type: string | null;
+  error_message: string | null;
+  limit_exceeded: string | null;
+  elapsed_ms: number;
+  variables: TrialVariable[];
+  tables: TrialTable[];
+  log: RunLogLine[];
+  warnings: string[];
+  http: RecordedExchange[];
+}

@@ -5,12 +5,15 @@
 //
 //   GET /driverbox-api/v1/agent/{agent_id}/run            the runs, newest (or failures) first
 //   GET /driverbox-api/v1/agent/{agent_id}/run/{run_id}   one run with its log and exchanges
+//   POST /driverbox-api/v1/agent/{agent_id}/device/{device_id}/trial-run   edited code, run, not stored (trial-run-routes.ts)
 import type { FastifyInstance } from 'fastify';
-import type { RunDetail, RunListAnswer, RunSummary } from './run-records.js';
+import type { RunDetail, RunListAnswer, RunSummary, TrialRunAnswer, TrialRunRequest } from './run-records.js';
 import type { RunRow } from '../../store/runs.js';
 import { getRun } from '../../store/runs.js';
 import { countRuns, listRuns, runDriverNames } from '../../store/run-list.js';
 import type { Store } from '../../store/store.js';
+import type { RunExecutor } from '../../executor/run-executor.js';
+import { registerTrialRun } from './trial-run-routes.js';
 import { formatApiTime } from '../../store/time.js';
 import { requireAgent } from '../monitoring/access.js';
 import { notFound } from '../monitoring/api-error.js';
@@ -20,7 +23,7 @@ import { page } from '../monitoring/query.js';
 import { idParams, pagingQuery } from '../monitoring/route-schema.js';
 
 export const DRIVERBOX_API_PREFIX = '/driverbox-api/v1';
-export type { RunDetail, RunListAnswer, RunSummary };
+export type { RunDetail, RunListAnswer, RunSummary, TrialRunAnswer, TrialRunRequest };
 
 function summary(run: RunRow): RunSummary {
   return {
@@ -56,6 +59,10 @@ interface ListQuery {
 export interface DriverboxApiOptions {
   store: Store;
   apiKeys: readonly string[];
+  /** Runs the trial runs of the console's editor; without it they answer 503. */
+  host?: RunExecutor;
+  /** The operator's list of external hosts for API drivers (as for the execute action). */
+  externalHosts?: readonly string[];
 }
 
 /** A Fastify plugin for the API's app (MonitoringApiOptions.extraRoutes). */
@@ -105,6 +112,8 @@ export async function driverboxApiRoutes(app: FastifyInstance, options: Driverbo
           return { ...summary(run), log: run.log, warnings: run.warnings, http: run.http };
         },
       });
+
+      registerTrialRun(api, options);
     },
     { prefix: DRIVERBOX_API_PREFIX },
   );

@@ -132,7 +132,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         extraRoutes: async (app: FastifyInstance) => {
           await app.register(agentRoutes, { status, apiKeys });
           await app.register(marketplaceRoutes, { ...config.marketplace, store, apiKeys });
-          await app.register(driverboxApiRoutes, { store, apiKeys });
+          await app.register(driverboxApiRoutes, { store, apiKeys, host, externalHosts: config.externalHosts });
           await app.register(consoleRoutes);
         },
       });

@@ -1,0 +1,370 @@
+// The driver editor: a library driver's code in CodeMirror 6 (loaded on demand), run against a
+// device of the store with the driverbox extension API's trial run (the code as edited, with the
+// association's parameters; nothing stored), its variables, tables, log, warnings and HTTP
+// exchanges shown together; "Save as a new version" sends the code with updateCustomDriver.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { apiSend, ApiFailure, EXTENSION_PREFIX } from '../api.js';
+import { href, navigate } from '../router.js';
+import type { Agent, CustomDriverDetails, Device, TrialRunAnswer } from '../types.js';
+import { useApi } from '../use-api.js';
+import { ErrorNotice, Loading } from '../components/status.js';
+import { PageHeading } from '../components/page-heading.js';
+import type { MountedEditor } from '../editor/code-editor.js';
+import { DriverBreadcrumb } from './driver.js';
+import { duration, OutcomeBadge } from './runs.js';
+import { Exchange } from './run.js';
+
+function CodeArea({ code, onChange, onRun }: { code: string; onChange(code: string): void; onRun(): void }) {
+  const host = useRef<HTMLDivElement>(null);
+  const handlers = useRef({ onChange, onRun });
+  handlers.current = { onChange, onRun };
+  const [state, setState] = useState<'loading' | 'ready' | 'failed'>('loading');
+  useEffect(() => {
+    let mounted: MountedEditor | null = null;
+    let gone = false;
+    import('../editor/code-editor.js').then(
+      ({ mountEditor }) => {
+        if (gone || !host.current) return;
+        mounted = mountEditor(host.current, {
+          doc: code,
+          label: 'Driver code',
+          describedBy: 'editor-keys',
+          onChange: (c) => handlers.current.onChange(c),
+          onRun: () => handlers.current.onRun(),
+        });
+        setState('ready');
+      },
+      () => setState('failed'),
+    );
+    return () => {
+      gone = true;
+      mounted?.destroy();
+    };
+    // The document is the driver's code when the page opened; edits live in the view.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return (
+    <div class="code-area">
+      {state === 'loading' ? <Loading what="the editor" /> : null}
+      {state === 'failed' ? (
+        <p class="notice notice-error" role="alert">
+          The editor could not be loaded. Reload the page.
+        </p>
+      ) : null}
+      <div ref={host} class="code-host" data-ready={state === 'ready' ? 'true' : undefined} />
+      <p class="hint" id="editor-keys">
+        Type <kbd>D.</kbd> for the driver API's members (<kbd>Ctrl</kbd>+<kbd>Space</kbd> asks for them); <kbd>Ctrl</kbd>+<kbd>Enter</kbd> runs;{' '}
+        <kbd>Tab</kbd> leaves the editor.
+      </p>
+    </div>
+  );
+}
+
+function actionsOf(driver: CustomDriverDetails): Array<{ value: string; label: string }> {
+  return [
+    { value: 'get_status', label: 'get_status' },
+    { value: 'validate', label: 'validate' },
+    ...(driver.code_inspection.data_saving_functions.includes('backup') ? [{ value: 'backup', label: 'backup' }] : []),
+    ...driver.actions.map((a) => ({ value: `custom_${a.id}`, label: `custom_${a.id} (${a.label})` })),
+  ];
+}
+
+function TrialResult({ result }: { result: TrialRunAnswer }) {
+  return (
+    <div class="trial-result" data-outcome={result.outcome}>
+      <section class="card" aria-labelledby="trial-summary">
+        <h2 id="trial-summary">Result</h2>
+        <dl class="facts">
+          <dt>Outcome</dt>
+          <dd>
+            <OutcomeBadge outcome={result.outcome} />
+            {result.error_type ? <span class="mono"> {result.error_type}</span> : null}
+            {result.limit_exceeded ? <span> (limit: {result.limit_exceeded})</span> : null}
+          </dd>
+          {result.error_message ? (
+            <>
+              <dt>Message</dt>
+              <dd class="mono">{result.error_message}</dd>
+            </>
+          ) : null}
+          <dt>Action</dt>
+          <dd class="mono">{result.action}</dd>
+          <dt>Duration</dt>
+          <dd>{duration(result.elapsed_ms)}</dd>
+        </dl>
+      </section>
+      <section class="card" aria-labelledby="trial-variables">
+        <h2 id="trial-variables">Variables ({result.variables.length})</h2>
+        {result.variables.length === 0 ? (
+          <p class="meta">No variable.</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="list trial-variables">
+              <caption class="visually-hidden">Variables the run reported</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Variable</th>
+                  <th scope="col">Value</th>
+                  <th scope="col" class="wide-only">Type</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.variables.map((v) => (
+                  <tr key={v.uid}>
+                    <th scope="row">
+                      {v.label}
+                      <span class="path mono">{v.uid}</span>
+                    </th>
+                    <td class="mono value">
+                      {v.value ?? '—'}
+                      {v.unit ? <span class="unit"> {v.unit}</span> : null}
+                    </td>
+                    <td class="wide-only">{v.valueType}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {result.tables.map((t, ti) => (
+        <section key={ti} class="card" aria-labelledby={`trial-table-${ti}`}>
+          <h2 id={`trial-table-${ti}`}>
+            Table: {t.label} ({t.rows.length} row{t.rows.length === 1 ? '' : 's'})
+          </h2>
+          <div class="table-wrap">
+            <table class="list trial-table">
+              <caption class="visually-hidden">Table {t.label}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Record</th>
+                  {t.columnHeaders.map((c, i) => (
+                    <th key={i} scope="col">
+                      {c.label}
+                      {c.unit ? <span class="unit"> ({c.unit})</span> : null}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {t.rows.map((row, ri) => (
+                  <tr key={ri}>
+                    <th scope="row" class="mono">
+                      {row[0]}
+                    </th>
+                    {row.slice(1).map((cell, ci) => (
+                      <td key={ci} class="mono">
+                        {cell ?? '—'}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </section>
+      ))}
+      <section class="card" aria-labelledby="trial-log">
+        <h2 id="trial-log">Log ({result.log.length})</h2>
+        {result.log.length === 0 ? (
+          <p class="meta">The driver logged nothing.</p>
+        ) : (
+          <ol class="log">
+            {result.log.map((line, i) => (
+              <li key={i} class={`log-${line.level}`}>
+                <span class="level">{line.level}</span> <span class="mono">{line.message}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+        {result.warnings.length ? (
+          <>
+            <h3>Warnings ({result.warnings.length})</h3>
+            <ul class="warnings">
+              {result.warnings.map((w, i) => (
+                <li key={i}>{w}</li>
+              ))}
+            </ul>
+          </>
+        ) : null}
+      </section>
+      <section class="card" aria-labelledby="trial-http">
+        <h2 id="trial-http">HTTP exchanges ({result.http.length})</h2>
+        {result.http.length === 0 ? (
+          <p class="meta">No HTTP exchange.</p>
+        ) : (
+          <div class="table-wrap">
+            <table class="list exchanges">
+              <caption class="visually-hidden">HTTP exchanges of this run, in order</caption>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">Request</th>
+                  <th scope="col">Status</th>
+                  <th scope="col" class="wide-only">Headers after</th>
+                  <th scope="col">Took</th>
+                  <th scope="col" class="wide-only">Received</th>
+                </tr>
+              </thead>
+              <tbody>
+                {result.http.map((exchange, i) => (
+                  <Exchange key={i} exchange={exchange} index={i} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export function EditorPage({ apiKey, driverId, agentId, deviceId }: { apiKey: string; driverId: number; agentId: number | null; deviceId: number | null }) {
+  const driver = useApi<CustomDriverDetails>(`/custom-driver/${driverId}`, apiKey);
+  const agents = useApi<Agent[]>('/agent?page_size=100', apiKey);
+  const devices = useApi<Device[]>(agentId === null ? null : `/agent/${agentId}/device`, apiKey);
+  const code = useRef<string | null>(null);
+  const [dirty, setDirty] = useState(false);
+  const [action, setAction] = useState('get_status');
+  const [running, setRunning] = useState(false);
+  const [result, setResult] = useState<TrialRunAnswer | null>(null);
+  const [runError, setRunError] = useState<ApiFailure | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<{ text: string; ok: boolean } | null>(null);
+  const [version, setVersion] = useState<number | null>(null);
+  const d = driver.data;
+  if (d && code.current === null) code.current = d.code;
+  const name = d?.name ?? `Driver ${driverId}`;
+  const place = (change: { agentId?: number | null; deviceId?: number | null }) =>
+    navigate({ page: 'editor', driverId, agentId: change.agentId !== undefined ? change.agentId : agentId, deviceId: change.deviceId !== undefined ? change.deviceId : deviceId }, { replace: true });
+
+  // One agent only: it is chosen already.
+  useEffect(() => {
+    if (agentId === null && agents.data?.length === 1) place({ agentId: agents.data[0]!.id, deviceId: null });
+  }, [agents.data, agentId]);
+
+  async function run() {
+    if (running || code.current === null) return;
+    if (agentId === null || deviceId === null) {
+      setRunError(new ApiFailure(0, 'Choose the device to run the driver against first.'));
+      return;
+    }
+    setRunning(true);
+    setRunError(null);
+    try {
+      setResult(await apiSend<TrialRunAnswer>('POST', `${EXTENSION_PREFIX}/agent/${agentId}/device/${deviceId}/trial-run`, apiKey, { code: code.current, action, custom_driver_id: driverId }));
+    } catch (error) {
+      setResult(null);
+      setRunError(error instanceof ApiFailure ? error : new ApiFailure(0, String(error)));
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  async function save() {
+    if (saving || code.current === null) return;
+    setSaving(true);
+    setSaved(null);
+    try {
+      const next = await apiSend<CustomDriverDetails>('PUT', `/custom-driver/${driverId}`, apiKey, { code: code.current });
+      setVersion(next.version);
+      setDirty(false);
+      setSaved(
+        next.is_valid
+          ? { ok: true, text: `Saved as version ${next.version}. Its associations run it from now on.` }
+          : { ok: false, text: `Saved as version ${next.version}, but the code is invalid (${next.errors?.map((e) => `${e.type}${e.line ? ` line ${e.line}` : ''}: ${e.message}`).join('; ')}), so it does not run until fixed.` },
+      );
+    } catch (error) {
+      setSaved({ ok: false, text: `Not saved: ${error instanceof Error ? error.message : String(error)}` });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <>
+      <DriverBreadcrumb name={name} driverId={driverId} current="Editor" />
+      <PageHeading focusKey={`editor-${driverId}`}>Edit {name}</PageHeading>
+      {driver.error ? <ErrorNotice error={driver.error} what="The driver" /> : null}
+      {!d && !driver.error ? <Loading what="the driver" /> : null}
+      {d ? (
+        <>
+          <p class="meta">
+            <span class="mono">version {version ?? d.version}</span>
+            {dirty ? <span class="badge badge-unknown">unsaved changes</span> : null}
+          </p>
+          <CodeArea code={d.code} onChange={(c) => ((code.current = c), setDirty(true))} onRun={() => void run()} />
+          <section class="card run-panel" aria-labelledby="run-against">
+            <h2 id="run-against">Run against a device</h2>
+            <p class="hint">
+              The code as edited runs in the sandbox with the device's address and credentials and the association's parameters (the driver's defaults
+              without one). Nothing is stored: the device's variables and runs stay as they are.
+            </p>
+            <div class="filters">
+              <div class="field inline">
+                <label for="editor-agent">Agent</label>
+                <select id="editor-agent" value={agentId === null ? '' : String(agentId)} onChange={(e) => place({ agentId: Number((e.target as HTMLSelectElement).value) || null, deviceId: null })}>
+                  <option value="">Choose…</option>
+                  {(agents.data ?? []).map((a) => (
+                    <option key={a.id} value={String(a.id)} selected={a.id === agentId}>
+                      {a.display_name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div class="field inline">
+                <label for="editor-device">Device</label>
+                <select id="editor-device" value={deviceId === null ? '' : String(deviceId)} disabled={agentId === null} onChange={(e) => place({ deviceId: Number((e.target as HTMLSelectElement).value) || null })}>
+                  <option value="">Choose…</option>
+                  {(devices.data ?? []).map((dv) => (
+                    <option key={dv.id} value={String(dv.id)} selected={dv.id === deviceId}>
+                      {dv.display_name}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div class="field inline">
+                <label for="editor-action">Action</label>
+                <select id="editor-action" value={action} onChange={(e) => setAction((e.target as HTMLSelectElement).value)}>
+                  {actionsOf(d).map((a) => (
+                    <option key={a.value} value={a.value}>
+                      {a.label}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div class="buttons">
+                <button type="button" class="primary" onClick={() => void run()} disabled={running} aria-describedby="editor-keys">
+                  {running ? 'Running…' : 'Run'}
+                </button>
+                <button type="button" onClick={() => void save()} disabled={saving || !dirty}>
+                  {saving ? 'Saving…' : 'Save as a new version'}
+                </button>
+              </div>
+            </div>
+            <div role="status" class="run-status">
+              {running ? 'Running the driver…' : result ? `The run ended: ${result.outcome}${result.error_type ? ` (${result.error_type})` : ''}, ${result.variables.length} variables.` : ''}
+            </div>
+            {saved ? (
+              <p class={`notice ${saved.ok ? 'notice-ok' : 'notice-error'}`} role={saved.ok ? 'status' : 'alert'}>
+                {saved.text}
+              </p>
+            ) : null}
+            {runError ? (
+              <p class="notice notice-error" role="alert">
+                The driver could not be run: {runError.message}
+                {runError.status ? ` (HTTP ${runError.status})` : ''}
+              </p>
+            ) : null}
+            {agentId !== null && deviceId !== null ? (
+              <p class="meta">
+                <a href={href({ page: 'device', agentId, deviceId, variableId: null, window: '24h' })}>Open the device</a>
+              </p>
+            ) : null}
+          </section>
+          {result ? <TrialResult result={result} /> : null}
+        </>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,103 @@
+// The driverbox extension API's trial run, for the console's driver editor: runs code as sent
+// (not the library's stored version) in the sandbox against a device of the store (its address,
+// port map and saved credentials, as a scheduled run has them), and answers everything the run
+// reported at once: variables, tables, log, warnings and the HTTP exchanges with their headers
+// and bodies. Nothing is stored: no variables, no run record, no association timestamp. Secrets
+// of the device are masked in the answer as in a stored run.
+//
+//   POST /driverbox-api/v1/agent/{agent_id}/device/{device_id}/trial-run
+import type { FastifyInstance } from 'fastify';
+import type { RunExecutor } from '../../executor/run-executor.js';
+import { externalHostsFor } from '../../executor/external-hosts.js';
+import { DriverboxError } from '../../errors.js';
+import { findAssociation, runParameters } from '../../store/associations.js';
+import { getCustomDriver, MAX_DRIVER_SOURCE_CHARS } from '../../store/custom-drivers.js';
+import { deviceSpecOf } from '../../store/run-request.js';
+import { deviceSecrets, maskFor } from '../../store/run-secrets.js';
+import type { Store } from '../../store/store.js';
+import { requireDevice } from '../monitoring/access.js';
+import { ApiError, notFound } from '../monitoring/api-error.js';
+import { idParams } from '../monitoring/route-schema.js';
+import type { TrialRunAnswer, TrialRunRequest } from './run-records.js';
+
+
+export interface TrialRunOptions {
+  store: Store;
+  /** The sandbox that runs drivers; without it the route answers 503. */
+  host?: RunExecutor;
+  /** The operator's list for API drivers (MonitoringApiOptions.externalHosts). */
+  externalHosts?: readonly string[];
+}
+
+const bodySchema = {
+  type: 'object',
+  required: ['code'],
+  additionalProperties: false,
+  properties: {
+    code: { type: 'string', minLength: 1, maxLength: MAX_DRIVER_SOURCE_CHARS },
+    action: { type: 'string', pattern: '^(get_status|validate|backup|custom_([1-9]|[12][0-9]|30))$', default: 'get_status' },
+    custom_driver_id: { type: 'integer', minimum: 0, maximum: 2147483647 },
+    parameters: {
+      type: 'object',
+      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'string' } }] },
+    },
+  },
+} as const;
+
+/** Registers the route on an app already behind the key check (runs-routes.ts). */
+export function registerTrialRun(api: FastifyInstance, options: TrialRunOptions): void {
+  const { store } = options;
+  api.post<{ Params: { agent_id: number; device_id: number }; Body: TrialRunRequest }>('/agent/:agent_id/device/:device_id/trial-run', {
+    schema: { params: idParams('agent_id', 'device_id'), body: bodySchema },
+    handler: async (request): Promise<TrialRunAnswer> => {
+      const { agent_id: agentId, device_id: deviceId } = request.params;
+      const body = request.body;
+      const device = await requireDevice(store, agentId, deviceId);
+      let parameters: Record<string, unknown> = {};
+      // No library driver: what a driver added through the API may reach (the operator's list).
+      let externalHosts: string[] | undefined = [...(options.externalHosts ?? [])];
+      if (body.custom_driver_id !== undefined) {
+        const driver = await getCustomDriver(store, body.custom_driver_id);
+        if (!driver) throw notFound('custom driver', body.custom_driver_id);
+        const association = await findAssociation(store, driver.id, device.id);
+        if (association) parameters = runParameters(association);
+        else for (const p of driver.parameters) if (p.defaultValue !== null && p.defaultValue !== undefined) parameters[p.name] = p.defaultValue;
+        externalHosts = await externalHostsFor(store, driver.id, options.externalHosts);
+      }
+      Object.assign(parameters, body.parameters ?? {});
+      if (!options.host) throw new ApiError(503, 'EXECUTION_UNAVAILABLE', 'this server was started without a driver host, so it cannot run drivers');
+      const mask = maskFor(await deviceSecrets(store, device.id));
+      const action = body.action ?? 'get_status';
+      let result;
+      try {
+        result = mask.result(
+          await options.host.run({
+            source: body.code,
+            filename: 'driver.js',
+            action,
+            device: await deviceSpecOf(store, device),
+            parameters,
+            transcript: 'full',
+            ...(externalHosts ? { externalHosts } : {}),
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof DriverboxError)) throw error;
+        throw new ApiError(error.code === 'HOST_CLOSED' ? 503 : 500, error.code, mask.text(`the trial run could not be run: ${error.message}`));
+      }
+      return {
+        action: result.action,
+        outcome: result.status,
+        error_type: result.errorType,
+        error_message: result.message,
+        limit_exceeded: result.limitExceeded,
+        elapsed_ms: Math.round(result.durationMs),
+        variables: result.variables,
+        tables: result.tables,
+        log: result.logs,
+        warnings: result.warnings,
+        http: result.http,
+      };
+    },
+  });
+}
