@@ -19,6 +19,8 @@ export interface LoggingDevice {
   host: string;
   port: number;
   polls: Poll[];
+  /** Resolves with the next poll that matches (before the device answers it), or null after timeoutMs. */
+  nextPoll(match: (poll: Poll) => boolean, timeoutMs: number): Promise<Poll | null>;
   /** Forget what was logged (a new scenario). */
   clear(): void;
   close(): Promise<void>;
@@ -27,11 +29,16 @@ export interface LoggingDevice {
 export async function startLoggingDevice(options: { host: string; answerMs: number }): Promise<LoggingDevice> {
   const polls: Poll[] = [];
   const sockets = new Set<Socket>();
+  const waiters = new Set<(poll: Poll) => void>();
   const server: Server = createServer((req, res) => {
     const at = Date.now();
     const url = new URL(req.url ?? '/', 'http://device');
     const tag = url.searchParams.get('tag');
-    if (url.pathname === '/poll' && tag) polls.push({ tag, at, from: req.socket.remoteAddress ?? '?' });
+    if (url.pathname === '/poll' && tag) {
+      const poll = { tag, at, from: req.socket.remoteAddress ?? '?' };
+      polls.push(poll);
+      for (const waiter of waiters) waiter(poll);
+    }
     req.resume();
     setTimeout(() => {
       res.setHeader('content-type', 'application/json');
@@ -50,6 +57,20 @@ export async function startLoggingDevice(options: { host: string; answerMs: numb
     host: options.host,
     port: (server.address() as AddressInfo).port,
     polls,
+    nextPoll: (match, timeoutMs) =>
+      new Promise((resolve) => {
+        const waiter = (poll: Poll) => {
+          if (!match(poll)) return;
+          finish(poll);
+        };
+        const finish = (poll: Poll | null) => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(poll);
+        };
+        const timer = setTimeout(() => finish(null), timeoutMs);
+        waiters.add(waiter);
+      }),
     clear: () => void polls.splice(0),
     close: () =>
       new Promise<void>((resolve) => {
