@@ -97,7 +97,7 @@ export class AgentProcess {
   }
 
   /** Resolves once /metrics answers (the agent is taking work), or rejects after timeoutMs. */
-  async waitReady(timeoutMs = 60_000): Promise<void> {
+  async waitReady(timeoutMs = 120_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
       if (this.exited) throw new Error(`agent ${this.name} exited before it was ready (see ${this.spec.logFile})`);

@@ -31,6 +31,8 @@ export interface RigOptions {
   outageS: number;
   /** The steady window (each mode). */
   steadyS: number;
+  /** steady runs this many times the associations (a load closer to G7's). */
+  steadyScale: number;
   /** After the join: the share is read over the last shareS of it. */
   joinS: number;
   shareS: number;
@@ -56,7 +58,8 @@ export const DEFAULTS: Omit<RigOptions, 'scenarios'> = {
   faultS: 30,
   pgDownS: 10,
   outageS: 300,
-  steadyS: 300,
+  steadyS: 600,
+  steadyScale: 4,
   joinS: 120,
   shareS: 60,
   netns: true,
@@ -80,6 +83,7 @@ export const QUICK: Partial<RigOptions> = {
   pgDownS: 4,
   outageS: 15,
   steadyS: 20,
+  steadyScale: 1,
   joinS: 24,
   shareS: 12,
 };
@@ -99,7 +103,8 @@ PostgreSQL, each in its own network namespace where the machine allows, polling 
   --fault S           SIGSTOP / link-down length (default 30)
   --pg-down S         PostgreSQL down time (default 10)
   --outage S          all agents down (default 300)
-  --steady S          the steady window, per mode (default 300)
+  --steady S          the steady window, per mode (default 600: G3's 10 minutes)
+  --steady-scale N    steady runs N × the associations (default 4)
   --join S / --share S  after the join; shares over its last S (default 120 / 60)
   --no-netns          agents on loopback in the host's namespace
   --subnet A.B.C      the rig's /24 (default 10.231.0)
@@ -143,6 +148,7 @@ export function parseRigOptions(argv: string[]): RigOptions {
       '--pg-down': intFlag('pgDownS'),
       '--outage': intFlag('outageS'),
       '--steady': intFlag('steadyS'),
+      '--steady-scale': intFlag('steadyScale'),
       '--join': intFlag('joinS'),
       '--share': intFlag('shareS'),
       '--no-netns': switchFlag('netns', false),

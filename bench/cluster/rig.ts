@@ -79,7 +79,7 @@ export class Rig {
   }
 
   /** A fresh cluster: a new database, an empty Redis, an empty device log, the inventory. */
-  async newCluster(label: string): Promise<Cluster> {
+  async newCluster(label: string, scale = 1): Promise<Cluster> {
     const n = ++this.clusters;
     const database = `rig${n}_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase()}`;
     const admin = new pg.Client({ connectionString: this.postgres.urlOf('postgres').replace(this.network.hostAddress, '127.0.0.1') });
@@ -93,7 +93,7 @@ export class Rig {
     this.device.clear();
     const dir = path.join(this.dir, `${n}-${label}`);
     mkdirSync(dir, { recursive: true });
-    const cluster = new Cluster(this, dir, this.postgres.urlOf(database), this.redis.url);
+    const cluster = new Cluster(this, dir, this.postgres.urlOf(database), this.redis.url, scale);
     this.live.add(cluster);
     return cluster;
   }
@@ -135,7 +135,7 @@ export class Cluster {
   private scraper: NodeJS.Timeout | null = null;
   private associationCache: Map<string, RigAssociation> | null = null;
 
-  constructor(rig: Rig, dir: string, storeUrl: string, queueUrl: string) {
+  constructor(rig: Rig, dir: string, storeUrl: string, queueUrl: string, scale = 1) {
     this.rig = rig;
     this.dir = dir;
     this.storeUrl = storeUrl;
@@ -153,8 +153,8 @@ export class Cluster {
         associations.push(`  - { driver: ${driver}, device: ${tag}, parameters: { tag: ${tag} } }`);
       }
     };
-    add('f', o.fastAssociations, 'fast');
-    add('s', o.slowAssociations, 'slow');
+    add('f', o.fastAssociations * scale, 'fast');
+    add('s', o.slowAssociations * scale, 'slow');
     lines.push(
       'drivers:',
       `  - { name: fast, path: polled.js, samplePeriod: ${o.fastPeriodS}, parameters: { tag: { type: string, default: x } } }`,
