@@ -53,7 +53,7 @@ async function g1(cluster: Cluster, out: Readout, figures: [string, string][], n
     ['stalled re-queued (agents /metrics)', String(sumCounter(cluster.agents, 'stalled_requeue'))],
     ['stored start past slot + period − D', `${late.length}${late.length ? ` (by ${Math.max(...late.map((r) => r.started - r.slotMs - out.byId.get(r.associationId)!.periodMs + cluster.rig.options.runDeadlineS * 1000))} ms at most)` : ''}`],
   );
-  if (late.length) notes.push("a stored start is the sandbox run's, after the worker's start-rule check and the association's load from the store: it may pass the latest start by that much");
+  if (late.length) notes.push("a stored start (runs.started) is the write's time minus the run's duration: a result whose write waited (store cut off or slow) shows a start later than the real one");
   if (misaligned) notes.push(`${misaligned} stored slot(s) are not k × period + offset: the device's slot inference is off for them`);
   for (const d of doubles.slice(0, 5)) notes.push(`association ${d.associationId} slot ${new Date(d.slotMs).toISOString()} polled ${d.agents.length}× by ${d.agents.map((a) => a ?? '?').join(', ')}`);
   return [
