@@ -129,3 +129,15 @@ export function shares(runs: StoredRun[]): Map<string, number> {
   for (const r of runs) counts.set(r.runner ?? '?', (counts.get(r.runner ?? '?') ?? 0) + 1);
   return counts;
 }
+
+/**
+ * Results committed after their successor's slot began (runs.started + elapsed_ms is the write's
+ * time): the run's job may have passed to another agent by then. A run stopped or cut off
+ * mid-flight that lands its result afterwards shows here, whatever its start.
+ */
+export function lateWrites(runs: StoredRun[], byId: Map<number, RigAssociation>): StoredRun[] {
+  return runs.filter((r) => {
+    const a = byId.get(r.associationId);
+    return a !== undefined && r.started + r.elapsedMs > r.slotMs + a.periodMs;
+  });
+}

@@ -7,6 +7,7 @@ import {
   coverage,
   doublePolls,
   largestGaps,
+  lateWrites,
   latenessOf,
   misalignedRuns,
   pollSlots,
@@ -60,7 +61,14 @@ async function g1(cluster: Cluster, out: Readout, figures: [string, string][], n
     check('G1 stored', 'duplicate stored results = 0', String(stored), stored === 0),
     check('G1 device', 'slots polled twice = 0', String(doubles.length), doubles.length === 0),
     check('stale start', "runs started after their successor's slot (slot + period) = 0", String(stale.length), stale.length === 0),
+    check('late write', "results committed after their successor's slot = 0", lateList(out, lateWrites(out.runs, out.byId)), lateWrites(out.runs, out.byId).length === 0),
   ];
+}
+
+function lateList(out: Readout, runs: StoredRun[]): string {
+  if (runs.length === 0) return '0';
+  const worst = Math.max(...runs.map((r) => r.started + r.elapsedMs - r.slotMs));
+  return `${runs.length} (by ${[...new Set(runs.map((r) => r.runner ?? '?'))].join(', ')}; up to ${s(worst)} after the slot)`;
 }
 
 async function settled(rig: Rig, name: string, agents = rig.options.agents, scale = 1): Promise<Cluster> {
