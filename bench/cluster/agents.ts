@@ -131,7 +131,13 @@ export class AgentProcess {
     if (this.exited) return this.killGroup();
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     this.signal('SIGCONT');
-    this.signal('SIGTERM');
+    // The leader only: the launcher passes it on to its child once (a second SIGTERM would make
+    // the agent exit without letting its runs finish).
+    try {
+      process.kill(this.pid, 'SIGTERM');
+    } catch {
+      // gone meanwhile
+    }
     const timer = setTimeout(() => this.signal('SIGKILL'), graceMs);
     await exited;
     clearTimeout(timer);
