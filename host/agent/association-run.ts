@@ -100,7 +100,9 @@ export async function runAssociation(
           ctx.store,
           { agentId: ctx.agentId, deviceId: device.id, customDriverId: driver.id, associationId, driverName: driver.name, user: 'driverbox agent' },
           result,
-          index === 0 && ctx.slot ? { ...ctx.write, slot: ctx.slot } : ctx.write,
+          // Scale-out: the slot is claimed by the first action's result, and every result commits
+          // only within the run's deadline (the signal), never after its job may have moved on.
+          ctx.slot ? { ...ctx.write, until: signal, ...(index === 0 ? { slot: ctx.slot } : {}) } : ctx.write,
         )).runId;
       }
     } catch (error) {
@@ -109,8 +111,8 @@ export async function runAssociation(
     const run = { action, result, runId, storeError };
     done.push(run);
     hooks.finished(run);
-    // Another agent stored this slot first: its run goes on; this one writes nothing more.
-    if (storeError instanceof StoreError && storeError.code === 'DUPLICATE_RUN') break;
+    // Another agent stored this slot first (its run goes on), or this run is out of time: nothing more is written.
+    if (storeError instanceof StoreError && (storeError.code === 'DUPLICATE_RUN' || storeError.code === 'RUN_TOO_LATE')) break;
   }
   return done;
 }

@@ -76,6 +76,10 @@ export class QueueRuns {
       const runs = await hooks.run(slot.associationId, hooks.actionsOf(slot.associationId), slot.signal, shared, { slotMs: slot.slotMs, runner: this.name });
       if (runs === null || runs.length === 0) return 'gone';
       if (runs.some((r) => r.storeError instanceof StoreError && r.storeError.code === 'DUPLICATE_RUN')) return 'refused-duplicate';
+      // Past its deadline before the result could commit (a store cut off or slow): nothing was
+      // written; the job fails as aborted, and the slot counts as lost, not as stored.
+      const late = runs.find((r) => r.storeError instanceof StoreError && r.storeError.code === 'RUN_TOO_LATE');
+      if (late) throw late.storeError;
       return 'stored';
     };
     this.reconciler = createReconciler({ url: options.url, loadSchedules, deadlineMs: options.deadlineMs, prefix, name: this.name });

@@ -40,6 +40,19 @@ export interface WriteRunOptions {
    * slot is stored; a second one throws DUPLICATE_RUN and writes nothing.
    */
   slot?: { slotMs: number; runner?: string | null };
+  /**
+   * Scale-out: the write commits only while this signal is not aborted (the run's deadline D,
+   * its lost job lock). Checked before the transaction and again just before it commits; an
+   * aborted one rolls everything back and throws RUN_TOO_LATE. An agent cut off from the store
+   * would otherwise land its result long after its job could have gone to another agent.
+   */
+  until?: AbortSignal;
+}
+
+function tooLate(signal: AbortSignal | undefined, what: string): void {
+  if (!signal?.aborted) return;
+  const reason = signal.reason instanceof Error ? `: ${signal.reason.message}` : '';
+  throw new StoreError('RUN_TOO_LATE', `${what} not written: its run ended before the write could commit${reason}`);
 }
 
 export interface ReportedRun {
@@ -52,6 +65,8 @@ export interface ReportedRun {
 
 export async function writeRunResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions = {}): Promise<ReportedRun> {
   checkResult(unmasked);
+  const what = options.slot ? `the result for the slot of ${new Date(options.slot.slotMs).toISOString()}` : 'the result';
+  tooLate(options.until, what);
   // Before the transaction: a new day's history partition is made on a connection of its own.
   await ensureHistoryPartitions(store, store.now());
   return await store.transaction(async () => {
@@ -132,6 +147,8 @@ export async function writeRunResult(store: Store, target: ReportTarget, unmaske
         timestamp: now,
       });
     }
+    // The last moment before COMMIT: a run that ran out of time meanwhile writes nothing.
+    tooLate(options.until, what);
     return configuration ? { runId, variableIds, configuration } : { runId, variableIds };
   });
 }

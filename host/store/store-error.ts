@@ -11,6 +11,8 @@ export type StoreErrorCode =
   | 'CONFLICT'
   /** A result for a slot that already has one (scale-out's write rule): refused, nothing written. */
   | 'DUPLICATE_RUN'
+  /** A result whose run was already past its deadline (or had lost its job) when it was to commit: rolled back. */
+  | 'RUN_TOO_LATE'
   | 'INVALID';
 
 export class StoreError extends Error {

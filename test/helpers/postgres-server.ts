@@ -3,7 +3,7 @@
 // belongs to the `postgres` user the package made, since postgres refuses to run as root.
 // Durability is off (fsync, synchronous_commit, full_page_writes): a test cluster is thrown away.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,15 @@ export interface PostgresServer {
   start(): void;
   /** Stops the server and removes the cluster. */
   destroy(): void;
+  /** The postmaster's pid while it runs (postmaster.pid), else undefined. */
+  pid(): number | undefined;
+}
+
+export interface PostgresOptions {
+  /** Addresses to listen on (default ['127.0.0.1']); the URLs name the first. */
+  listenAddresses?: string[];
+  /** Client networks (CIDR) allowed in without a password besides loopback, e.g. '10.231.0.0/24'. */
+  trustNetworks?: string[];
 }
 
 export function postgresBinDir(): string {
@@ -50,7 +59,9 @@ function run(bin: string, args: string[], cwd: string): void {
   if (result.status !== 0) throw new Error(`${bin} ${args.join(' ')} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresServer> {
+  const listen = options.listenAddresses?.length ? options.listenAddresses : ['127.0.0.1'];
+  const host = listen[0]!;
   const bin = postgresBinDir();
   const dir = mkdtempSync(join(tmpdir(), 'driverbox-pg-'));
   const data = join(dir, 'data');
@@ -67,7 +78,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     join(data, 'postgresql.auto.conf'),
     [
       `port = ${port}`,
-      `listen_addresses = '127.0.0.1'`,
+      `listen_addresses = '${listen.join(',')}'`,
       `unix_socket_directories = '${dir}'`,
       'fsync = off',
       'synchronous_commit = off',
@@ -77,14 +88,25 @@ export async function startPostgres(): Promise<PostgresServer> {
       '',
     ].join('\n'),
   );
+  if (options.trustNetworks?.length) {
+    appendFileSync(join(data, 'pg_hba.conf'), options.trustNetworks.map((net) => `host all all ${net} trust\n`).join(''));
+  }
   const log = join(dir, 'server.log');
   const start = () => run(join(bin, 'pg_ctl'), ['-D', data, '-l', log, '-w', '-t', '60', 'start'], dir);
   start();
-  const url = `postgres://driverbox@127.0.0.1:${port}/postgres`;
+  const url = `postgres://driverbox@${host}:${port}/postgres`;
   return {
     url,
     port,
-    urlOf: (database) => `postgres://driverbox@127.0.0.1:${port}/${database}`,
+    urlOf: (database) => `postgres://driverbox@${host}:${port}/${database}`,
+    pid() {
+      try {
+        const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+        return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+      } catch {
+        return undefined;
+      }
+    },
     stop: (mode = 'fast') => run(join(bin, 'pg_ctl'), ['-D', data, '-m', mode, '-w', 'stop'], dir),
     start,
     destroy() {

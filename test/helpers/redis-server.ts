@@ -13,7 +13,7 @@ export const REDIS_SERVER = '/usr/bin/redis-server';
 
 export interface RedisServer {
   port: number;
-  /** redis://127.0.0.1:<port> */
+  /** redis://<first bind address>:<port> (127.0.0.1 by default) */
   url: string;
   /** The data folder (appendonly files live under it). */
   dir: string;
@@ -65,11 +65,13 @@ function exited(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-export async function startRedisServer(options: { startTimeoutMs?: number } = {}): Promise<RedisServer> {
+export async function startRedisServer(options: { startTimeoutMs?: number; /** Addresses to listen on (default ['127.0.0.1']; 127.0.0.1 is added when missing, for the PING check). */ bind?: string[] } = {}): Promise<RedisServer> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(`${REDIS_SERVER} is not installed: the scale-out tests need Debian's redis-server (scripts/install-test-peers.sh installs it)`);
   }
   const startTimeoutMs = options.startTimeoutMs ?? 15_000;
+  const bind = options.bind?.length ? options.bind : ['127.0.0.1'];
+  const bindAll = bind.includes('127.0.0.1') ? bind : [...bind, '127.0.0.1'];
   const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-redis-'));
   const port = await freeTcpPort();
   let log = '';
@@ -78,13 +80,14 @@ export async function startRedisServer(options: { startTimeoutMs?: number } = {}
   const launch = async (): Promise<void> => {
     const args = [
       '--port', String(port),
-      '--bind', '127.0.0.1',
+      '--bind', ...bindAll,
       '--appendonly', 'yes',
       '--maxmemory-policy', 'noeviction',
       '--save', '',
       '--dir', dir,
       '--daemonize', 'no',
-      '--protected-mode', 'yes',
+      // Clients from the other listed addresses (a private test network) have no password to give.
+      '--protected-mode', bindAll.length > 1 ? 'no' : 'yes',
     ];
     const proc = spawn(REDIS_SERVER, args, { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
@@ -121,7 +124,7 @@ export async function startRedisServer(options: { startTimeoutMs?: number } = {}
 
   return {
     port,
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://${bind[0]}:${port}`,
     dir,
     get pid() {
       return child?.pid ?? -1;
