@@ -39,6 +39,7 @@ describe('the fault rig', () => {
     expect(verdict('G1 stored')?.met, explain).toBe(true);
     expect(verdict('G1 device')?.met, explain).toBe(true);
     expect(verdict('stale start')?.met, explain).toBe(true);
+    expect(verdict('late write')?.met, explain).toBe(true);
     expect(verdict('G2 survivors')?.met, explain).toBe(true);
     // Some runs were stored before and after the kill, by the two survivors only.
     const after = result.figures.find(([name]) => name === 'runs after the kill by runner')?.[1] ?? '';

@@ -3,7 +3,7 @@
 // PostgreSQL, a logging device; scenarios kill, stop, cut, restart and join, and check the
 // scale-out goals (../shared/SCALE-OUT.md 4.5, docs/SCALE-OUT.md "The fault rig").
 //
-// Run:  npm run bench:cluster -- --scenario all          (real durations: about 40 minutes)
+// Run:  npm run bench:cluster -- --scenario all          (real durations: about 50 minutes)
 //       npm run bench:cluster -- --scenario kill --quick  (about a minute)
 // Traffic stays on loopback and inside the namespaces the rig makes (10.231.0.0/24 by default);
 // every namespace and link is removed on exit, on failure and on SIGINT.
