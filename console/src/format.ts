@@ -35,3 +35,8 @@ export function numericValue(value: string | null | undefined): number | null {
   const n = Number(text);
   return Number.isFinite(n) ? n : null;
 }
+
+/** "1 device", "3 devices": a count with its noun (the plural adds an s). */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}

@@ -2,6 +2,7 @@
 // last data on screen while the next answer comes (live values refresh without flicker).
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { apiGet, ApiFailure, isAbort } from './api.js';
+import type { Agent } from './types.js';
 
 export interface Loaded<T> {
   data: T | null;
@@ -73,4 +74,10 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: unk
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps);
   return state;
+}
+
+/** One agent (getAgent) and its name, "Agent 3" until it has come (or when it could not). */
+export function useAgent(agentId: number, key: string): Loaded<Agent> & { name: string } {
+  const agent = useApi<Agent>(`/agent/${agentId}`, key);
+  return { ...agent, name: agent.data?.display_name ?? `Agent ${agentId}` };
 }

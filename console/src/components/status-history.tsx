@@ -2,11 +2,12 @@
 // uptime with its agent's beside it, the downtime intervals, and the status changes newest first.
 import { useMemo } from 'preact/hooks';
 import { apiTime, parseApiTime } from '../api.js';
-import { localTime } from '../format.js';
+import { count, localTime } from '../format.js';
 import { WINDOW_LABELS, WINDOWS, type WindowName } from '../router.js';
 import type { DeviceHistoryEvent, DeviceUptime } from '../types.js';
 import { useApi } from '../use-api.js';
 import { ErrorNotice, Loading } from './status.js';
+import { ListTable } from './list-table.js';
 
 const EVENT_TEXT: Record<DeviceHistoryEvent['type'], string> = { UP: 'up', DOWN: 'down', CREATED: 'added', IP_CHANGE: 'address changed' };
 
@@ -59,30 +60,17 @@ export function StatusHistory({ apiKey, agentId, deviceId, window }: { apiKey: s
         newestFirst.length === 0 ? (
           <p class="meta">No status change in this window.</p>
         ) : (
-          <div class="table-wrap">
-            <table class="list status-events">
-              <caption>
-                {newestFirst.length} status change{newestFirst.length === 1 ? '' : 's'}, newest first
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Change</th>
-                </tr>
-              </thead>
-              <tbody>
-                {newestFirst.map((e, i) => (
-                  <tr key={i}>
-                    <td class="mono">{localTime(parseApiTime(e.timestamp))}</td>
-                    <td>
-                      <span class={`badge badge-${e.type === 'UP' ? 'up' : e.type === 'DOWN' ? 'down' : 'unknown'}`}>{EVENT_TEXT[e.type]}</span>
-                      {e.details?.new_ip ? <span class="mono"> {e.details.old_ip?.join(', ') ?? '—'} → {e.details.new_ip.join(', ')}</span> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable class="status-events" caption={`${count(newestFirst.length, 'status change')}, newest first`} columns={['When', 'Change']}>
+            {newestFirst.map((e, i) => (
+              <tr key={i}>
+                <td class="mono">{localTime(parseApiTime(e.timestamp))}</td>
+                <td>
+                  <span class={`badge badge-${e.type === 'UP' ? 'up' : e.type === 'DOWN' ? 'down' : 'unknown'}`}>{EVENT_TEXT[e.type]}</span>
+                  {e.details?.new_ip ? <span class="mono"> {e.details.old_ip?.join(', ') ?? '—'} → {e.details.new_ip.join(', ')}</span> : null}
+                </td>
+              </tr>
+            ))}
+          </ListTable>
         )
       ) : null}
     </section>

@@ -27,3 +27,13 @@ export function ErrorNotice({ error, what, children }: { error: ApiFailure; what
     </div>
   );
 }
+
+/**
+ * What is still coming of one answer (`useApi`, `useAsync`): its error, else "Loading …" until
+ * it has data. `what` is said as loading names it ("the driver", "runs"); the error says it
+ * with "The" ("The driver", "The runs").
+ */
+export function LoadNotices({ of: state, what }: { of: { data: unknown; error: ApiFailure | null }; what: string }) {
+  if (state.error) return <ErrorNotice error={state.error} what={`The ${what.replace(/^the /, '')}`} />;
+  return state.data === null ? <Loading what={what} /> : null;
+}

@@ -4,11 +4,13 @@ import { useMemo } from 'preact/hooks';
 import { apiTime, parseApiTime } from '../api.js';
 import { ago, localTime } from '../format.js';
 import { href, NO_RUN_FILTERS, WINDOW_LABELS, WINDOWS, type WindowName } from '../router.js';
-import type { Agent, Device, Variable, VariableHistorySample } from '../types.js';
-import { useApi } from '../use-api.js';
+import type { Device, Variable, VariableHistorySample } from '../types.js';
+import { useAgent, useApi } from '../use-api.js';
 import { StatusHistory } from '../components/status-history.js';
-import { ErrorNotice, Loading, StatusBadge } from '../components/status.js';
+import { ErrorNotice, LoadNotices, StatusBadge } from '../components/status.js';
 import { PageHeading } from '../components/page-heading.js';
+import { agentTrail, Breadcrumb } from '../components/breadcrumb.js';
+import { ListTable } from '../components/list-table.js';
 import { HistoryView, toSamples } from '../components/history-chart.js';
 import { deviceAddress } from './agent.js';
 
@@ -56,34 +58,22 @@ function HistoryPanel({ apiKey, agentId, deviceId, variable, window }: { apiKey:
         </nav>
       </div>
       {variable.label ? <p class="meta mono">{variable.path}</p> : null}
-      {history.error ? <ErrorNotice error={history.error} what="The history" /> : null}
-      {samples === null && !history.error ? <Loading what="the history" /> : null}
+      <LoadNotices of={{ data: samples, error: history.error }} what="the history" />
       {samples ? <HistoryView samples={samples} label={name} unit={variable.unit} from={span.from} to={span.to} /> : null}
     </section>
   );
 }
 
 export function DevicePage({ apiKey, agentId, deviceId, variableId, window }: DeviceProps) {
-  const agent = useApi<Agent>(`/agent/${agentId}`, apiKey);
+  const agent = useAgent(agentId, apiKey);
   const device = useApi<Device>(`/agent/${agentId}/device/${deviceId}`, apiKey, { refreshMs: 30_000 });
   const variables = useApi<Variable[]>(`/agent/${agentId}/device/${deviceId}/variable?page_size=1000&sort_by=path`, apiKey, { refreshMs: LIVE_MS });
   const selected = variableId === null ? undefined : variables.data?.find((v) => v.id === variableId);
   const name = device.data?.display_name ?? `Device ${deviceId}`;
-  const agentName = agent.data?.display_name ?? `Agent ${agentId}`;
 
   return (
     <>
-      <nav aria-label="Breadcrumb" class="breadcrumb">
-        <ol>
-          <li>
-            <a href={href({ page: 'agents' })}>Agents</a>
-          </li>
-          <li>
-            <a href={href({ page: 'agent', agentId })}>{agentName}</a>
-          </li>
-          <li aria-current="page">{name}</li>
-        </ol>
-      </nav>
+      <Breadcrumb trail={agentTrail(agentId, agent.name)} current={name} />
       <PageHeading focusKey={`device-${agentId}-${deviceId}`}>{name}</PageHeading>
       {device.error ? <ErrorNotice error={device.error} what="The device" /> : null}
       {device.data ? (
@@ -113,49 +103,36 @@ export function DevicePage({ apiKey, agentId, deviceId, variableId, window }: De
             </button>
           </p>
         </div>
-        {variables.error ? <ErrorNotice error={variables.error} what="The variables" /> : null}
-        {variables.data === null && !variables.error ? <Loading what="variables" /> : null}
+        <LoadNotices of={variables} what="variables" />
         {variables.data && variables.data.length === 0 ? <p class="notice">No variable yet: this device's drivers have not reported.</p> : null}
         {variables.data && variables.data.length > 0 ? (
-          <div class="table-wrap">
-            <table class="list variables">
-              <caption class="visually-hidden">Variables of {name}; choose one to see its history</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Variable</th>
-                  <th scope="col">Value</th>
-                  <th scope="col" class="wide-only">Updated</th>
+          <ListTable class="variables" caption={`Variables of ${name}; choose one to see its history`} hiddenCaption columns={['Variable', 'Value', { label: 'Updated', wide: true }]}>
+            {variables.data.map((v) => {
+              const current = v.id === variableId;
+              const updated = v.value_update_time ? parseApiTime(v.value_update_time) : NaN;
+              return (
+                <tr key={v.id} class={current ? 'selected' : undefined} data-variable-id={v.id}>
+                  <th scope="row">
+                    {v.has_history ? (
+                      <a href={href({ page: 'device', agentId, deviceId, variableId: v.id, window })} aria-current={current ? 'true' : undefined}>
+                        {variableName(v)}
+                      </a>
+                    ) : (
+                      variableName(v)
+                    )}
+                    {v.label ? <span class="path mono">{v.path}</span> : null}
+                  </th>
+                  <td class="value mono">
+                    {v.value === undefined ? <em>no value</em> : v.value}
+                    {v.unit && v.value !== undefined ? <span class="unit"> {v.unit}</span> : null}
+                  </td>
+                  <td class="wide-only" title={Number.isFinite(updated) ? localTime(updated) : undefined}>
+                    {Number.isFinite(updated) ? ago(updated) : '—'}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {variables.data.map((v) => {
-                  const current = v.id === variableId;
-                  const updated = v.value_update_time ? parseApiTime(v.value_update_time) : NaN;
-                  return (
-                    <tr key={v.id} class={current ? 'selected' : undefined} data-variable-id={v.id}>
-                      <th scope="row">
-                        {v.has_history ? (
-                          <a href={href({ page: 'device', agentId, deviceId, variableId: v.id, window })} aria-current={current ? 'true' : undefined}>
-                            {variableName(v)}
-                          </a>
-                        ) : (
-                          variableName(v)
-                        )}
-                        {v.label ? <span class="path mono">{v.path}</span> : null}
-                      </th>
-                      <td class="value mono">
-                        {v.value === undefined ? <em>no value</em> : v.value}
-                        {v.unit && v.value !== undefined ? <span class="unit"> {v.unit}</span> : null}
-                      </td>
-                      <td class="wide-only" title={Number.isFinite(updated) ? localTime(updated) : undefined}>
-                        {Number.isFinite(updated) ? ago(updated) : '—'}
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
+              );
+            })}
+          </ListTable>
         ) : null}
       </section>
 

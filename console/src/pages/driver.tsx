@@ -5,31 +5,16 @@ import { loadAssociations, parameterValue } from '../driver-data.js';
 import { href } from '../router.js';
 import type { CustomDriverDetails } from '../types.js';
 import { useApi, useAsync } from '../use-api.js';
-import { ErrorNotice, Loading } from '../components/status.js';
+import { LoadNotices } from '../components/status.js';
 import { PageHeading } from '../components/page-heading.js';
+import { Breadcrumb } from '../components/breadcrumb.js';
+import { ListTable } from '../components/list-table.js';
 import { ValidBadge } from './drivers.js';
 
-
+/** Drivers › the driver, or Drivers › the driver › `current` on a page below it. */
 export function DriverBreadcrumb({ name, driverId, current }: { name: string; driverId: number; current?: string }) {
-  return (
-    <nav aria-label="Breadcrumb" class="breadcrumb">
-      <ol>
-        <li>
-          <a href={href({ page: 'drivers' })}>Drivers</a>
-        </li>
-        {current ? (
-          <>
-            <li>
-              <a href={href({ page: 'driver', driverId })}>{name}</a>
-            </li>
-            <li aria-current="page">{current}</li>
-          </>
-        ) : (
-          <li aria-current="page">{name}</li>
-        )}
-      </ol>
-    </nav>
-  );
+  const drivers = { label: 'Drivers', href: href({ page: 'drivers' }) };
+  return current ? <Breadcrumb trail={[drivers, { label: name, href: href({ page: 'driver', driverId }) }]} current={current} /> : <Breadcrumb trail={[drivers]} current={name} />;
 }
 
 export function DriverPage({ apiKey, driverId }: { apiKey: string; driverId: number }) {
@@ -42,8 +27,7 @@ export function DriverPage({ apiKey, driverId }: { apiKey: string; driverId: num
     <>
       <DriverBreadcrumb name={name} driverId={driverId} />
       <PageHeading focusKey={`driver-${driverId}`}>{name}</PageHeading>
-      {driver.error ? <ErrorNotice error={driver.error} what="The driver" /> : null}
-      {!d && !driver.error ? <Loading what="the driver" /> : null}
+      <LoadNotices of={driver} what="the driver" />
       {d ? (
         <>
           <p class="meta">
@@ -73,31 +57,18 @@ export function DriverPage({ apiKey, driverId }: { apiKey: string; driverId: num
           <section class="card" aria-labelledby="driver-parameters">
             <h2 id="driver-parameters">Parameters ({d.parameters?.length ?? 0})</h2>
             {d.parameters?.length ? (
-              <div class="table-wrap">
-                <table class="list parameters">
-                  <caption class="visually-hidden">Parameters of {d.name}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Name</th>
-                      <th scope="col">Type</th>
-                      <th scope="col">Default</th>
-                      <th scope="col" class="wide-only">Description</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {d.parameters.map((p) => (
-                      <tr key={p.id}>
-                        <th scope="row" class="mono">
-                          {p.name}
-                        </th>
-                        <td>{p.value_type}</td>
-                        <td class="mono">{parameterValue(p.default_value)}</td>
-                        <td class="wide-only">{p.description ?? ''}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
+              <ListTable class="parameters" caption={`Parameters of ${d.name}`} hiddenCaption columns={['Name', 'Type', 'Default', { label: 'Description', wide: true }]}>
+                {d.parameters.map((p) => (
+                  <tr key={p.id}>
+                    <th scope="row" class="mono">
+                      {p.name}
+                    </th>
+                    <td>{p.value_type}</td>
+                    <td class="mono">{parameterValue(p.default_value)}</td>
+                    <td class="wide-only">{p.description ?? ''}</td>
+                  </tr>
+                ))}
+              </ListTable>
             ) : (
               <p class="meta">This driver takes no parameter.</p>
             )}
@@ -125,50 +96,35 @@ export function DriverPage({ apiKey, driverId }: { apiKey: string; driverId: num
       ) : null}
       <section class="card" aria-labelledby="driver-associations">
         <h2 id="driver-associations">Applied to</h2>
-        {associations.error ? <ErrorNotice error={associations.error} what="The associations" /> : null}
-        {!associations.data && !associations.error ? <Loading what="the associations" /> : null}
+        <LoadNotices of={associations} what="the associations" />
         {associations.data && associations.data.length === 0 ? <p class="meta">No device: the driver is in the library only.</p> : null}
         {associations.data && associations.data.length > 0 ? (
-          <div class="table-wrap">
-            <table class="list associations">
-              <caption class="visually-hidden">Devices {name} is applied to</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Device</th>
-                  <th scope="col" class="wide-only">Agent</th>
-                  <th scope="col">Every</th>
-                  <th scope="col">Parameters</th>
-                  <th scope="col">Run</th>
-                </tr>
-              </thead>
-              <tbody>
-                {associations.data.map((a) => (
-                  <tr key={a.id}>
-                    <th scope="row">
-                      <a href={href({ page: 'device', agentId: a.agent.id, deviceId: a.device_id, variableId: null, window: '24h' })}>{a.deviceName}</a>
-                      {a.status === 'DISABLED' ? <span class="path">disabled</span> : null}
-                    </th>
-                    <td class="wide-only">{a.agent.display_name}</td>
-                    <td class="mono">{a.sample_period} s</td>
-                    <td>
-                      {a.parameters?.length
-                        ? a.parameters.map((p) => (
-                            <span key={p.custom_driver_parameter_id} class="path">
-                              <span class="mono">{p.name}</span> = <span class="mono">{parameterValue(p.value)}</span>
-                            </span>
-                          ))
-                        : '—'}
-                    </td>
-                    <td>
-                      <a href={href({ page: 'editor', driverId, agentId: a.agent.id, deviceId: a.device_id })} aria-label={`Edit and run on ${a.deviceName}`}>
-                        Edit and run
-                      </a>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ListTable class="associations" caption={`Devices ${name} is applied to`} hiddenCaption columns={['Device', { label: 'Agent', wide: true }, 'Every', 'Parameters', 'Run']}>
+            {associations.data.map((a) => (
+              <tr key={a.id}>
+                <th scope="row">
+                  <a href={href({ page: 'device', agentId: a.agent.id, deviceId: a.device_id, variableId: null, window: '24h' })}>{a.deviceName}</a>
+                  {a.status === 'DISABLED' ? <span class="path">disabled</span> : null}
+                </th>
+                <td class="wide-only">{a.agent.display_name}</td>
+                <td class="mono">{a.sample_period} s</td>
+                <td>
+                  {a.parameters?.length
+                    ? a.parameters.map((p) => (
+                        <span key={p.custom_driver_parameter_id} class="path">
+                          <span class="mono">{p.name}</span> = <span class="mono">{parameterValue(p.value)}</span>
+                        </span>
+                      ))
+                    : '—'}
+                </td>
+                <td>
+                  <a href={href({ page: 'editor', driverId, agentId: a.agent.id, deviceId: a.device_id })} aria-label={`Edit and run on ${a.deviceName}`}>
+                    Edit and run
+                  </a>
+                </td>
+              </tr>
+            ))}
+          </ListTable>
         ) : null}
       </section>
     </>

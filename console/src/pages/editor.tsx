@@ -7,12 +7,11 @@ import { apiSend, ApiFailure, EXTENSION_PREFIX } from '../api.js';
 import { href, navigate } from '../router.js';
 import type { Agent, CustomDriverDetails, Device, TrialRunAnswer } from '../types.js';
 import { useApi } from '../use-api.js';
-import { ErrorNotice, Loading } from '../components/status.js';
+import { LoadNotices, Loading } from '../components/status.js';
 import { PageHeading } from '../components/page-heading.js';
 import type { MountedEditor } from '../editor/code-editor.js';
 import { DriverBreadcrumb } from './driver.js';
-import { duration, OutcomeBadge } from './runs.js';
-import { Exchange } from './run.js';
+import { duration, RunResult } from '../components/run-result.js';
 
 function CodeArea({ code, onChange, onRun }: { code: string; onChange(code: string): void; onRun(): void }) {
   const host = useRef<HTMLDivElement>(null);
@@ -72,149 +71,20 @@ function actionsOf(driver: CustomDriverDetails): Array<{ value: string; label: s
 function TrialResult({ result }: { result: TrialRunAnswer }) {
   return (
     <div class="trial-result" data-outcome={result.outcome}>
-      <section class="card" aria-labelledby="trial-summary">
-        <h2 id="trial-summary">Result</h2>
-        <dl class="facts">
-          <dt>Outcome</dt>
-          <dd>
-            <OutcomeBadge outcome={result.outcome} />
-            {result.error_type ? <span class="mono"> {result.error_type}</span> : null}
-            {result.limit_exceeded ? <span> (limit: {result.limit_exceeded})</span> : null}
-          </dd>
-          {result.error_message ? (
-            <>
-              <dt>Message</dt>
-              <dd class="mono">{result.error_message}</dd>
-            </>
-          ) : null}
-          <dt>Action</dt>
-          <dd class="mono">{result.action}</dd>
-          <dt>Duration</dt>
-          <dd>{duration(result.elapsed_ms)}</dd>
-        </dl>
-      </section>
-      <section class="card" aria-labelledby="trial-variables">
-        <h2 id="trial-variables">Variables ({result.variables.length})</h2>
-        {result.variables.length === 0 ? (
-          <p class="meta">No variable.</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="list trial-variables">
-              <caption class="visually-hidden">Variables the run reported</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Variable</th>
-                  <th scope="col">Value</th>
-                  <th scope="col" class="wide-only">Type</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.variables.map((v) => (
-                  <tr key={v.uid}>
-                    <th scope="row">
-                      {v.label}
-                      <span class="path mono">{v.uid}</span>
-                    </th>
-                    <td class="mono value">
-                      {v.value ?? '—'}
-                      {v.unit ? <span class="unit"> {v.unit}</span> : null}
-                    </td>
-                    <td class="wide-only">{v.valueType}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
-      {result.tables.map((t, ti) => (
-        <section key={ti} class="card" aria-labelledby={`trial-table-${ti}`}>
-          <h2 id={`trial-table-${ti}`}>
-            Table: {t.label} ({t.rows.length} row{t.rows.length === 1 ? '' : 's'})
-          </h2>
-          <div class="table-wrap">
-            <table class="list trial-table">
-              <caption class="visually-hidden">Table {t.label}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Record</th>
-                  {t.columnHeaders.map((c, i) => (
-                    <th key={i} scope="col">
-                      {c.label}
-                      {c.unit ? <span class="unit"> ({c.unit})</span> : null}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {t.rows.map((row, ri) => (
-                  <tr key={ri}>
-                    <th scope="row" class="mono">
-                      {row[0]}
-                    </th>
-                    {row.slice(1).map((cell, ci) => (
-                      <td key={ci} class="mono">
-                        {cell ?? '—'}
-                      </td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      ))}
-      <section class="card" aria-labelledby="trial-log">
-        <h2 id="trial-log">Log ({result.log.length})</h2>
-        {result.log.length === 0 ? (
-          <p class="meta">The driver logged nothing.</p>
-        ) : (
-          <ol class="log">
-            {result.log.map((line, i) => (
-              <li key={i} class={`log-${line.level}`}>
-                <span class="level">{line.level}</span> <span class="mono">{line.message}</span>
-              </li>
-            ))}
-          </ol>
-        )}
-        {result.warnings.length ? (
+      <RunResult
+        result={result}
+        prefix="trial"
+        summary="Result"
+        monoMessage
+        facts={
           <>
-            <h3>Warnings ({result.warnings.length})</h3>
-            <ul class="warnings">
-              {result.warnings.map((w, i) => (
-                <li key={i}>{w}</li>
-              ))}
-            </ul>
+            <dt>Action</dt>
+            <dd class="mono">{result.action}</dd>
+            <dt>Duration</dt>
+            <dd>{duration(result.elapsed_ms)}</dd>
           </>
-        ) : null}
-      </section>
-      <section class="card" aria-labelledby="trial-http">
-        <h2 id="trial-http">HTTP exchanges ({result.http.length})</h2>
-        {result.http.length === 0 ? (
-          <p class="meta">No HTTP exchange.</p>
-        ) : (
-          <div class="table-wrap">
-            <table class="list exchanges">
-              <caption class="visually-hidden">HTTP exchanges of this run, in order</caption>
-              <thead>
-                <tr>
-                  <th scope="col">#</th>
-                  <th scope="col">Request</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" class="wide-only">Headers after</th>
-                  <th scope="col">Took</th>
-                  <th scope="col" class="wide-only">Received</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.http.map((exchange, i) => (
-                  <Exchange key={i} exchange={exchange} index={i} />
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+        }
+      />
     </div>
   );
 }
@@ -285,8 +155,7 @@ export function EditorPage({ apiKey, driverId, agentId, deviceId }: { apiKey: st
     <>
       <DriverBreadcrumb name={name} driverId={driverId} current="Editor" />
       <PageHeading focusKey={`editor-${driverId}`}>Edit {name}</PageHeading>
-      {driver.error ? <ErrorNotice error={driver.error} what="The driver" /> : null}
-      {!d && !driver.error ? <Loading what="the driver" /> : null}
+      <LoadNotices of={driver} what="the driver" />
       {d ? (
         <>
           <p class="meta">

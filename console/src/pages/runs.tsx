@@ -1,20 +1,15 @@
 // An agent's runs (driverbox extension API: /driverbox-api/v1/agent/{id}/run): failures first by
 // default, filtered by device, driver and outcome; each a link to its log and exchanges.
 import { EXTENSION_PREFIX, parseApiTime } from '../api.js';
-import { localTime, timeZoneName } from '../format.js';
+import { count, localTime, timeZoneName } from '../format.js';
 import { href, navigate, type RunFilters } from '../router.js';
-import type { Agent, Device, RunListAnswer } from '../types.js';
-import { useApi } from '../use-api.js';
-import { ErrorNotice, Loading } from '../components/status.js';
+import type { Device, RunListAnswer } from '../types.js';
+import { useAgent, useApi } from '../use-api.js';
+import { LoadNotices } from '../components/status.js';
 import { PageHeading } from '../components/page-heading.js';
-
-export function OutcomeBadge({ outcome }: { outcome: string }) {
-  return <span class={`badge badge-${outcome === 'success' ? 'up' : 'down'}`}>{outcome}</span>;
-}
-
-export function duration(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-}
+import { agentTrail, Breadcrumb } from '../components/breadcrumb.js';
+import { ListTable } from '../components/list-table.js';
+import { duration, OutcomeBadge } from '../components/run-result.js';
 
 function query(filters: RunFilters): string {
   const q = new URLSearchParams({ order: filters.order, page_size: '200' });
@@ -25,26 +20,16 @@ function query(filters: RunFilters): string {
 }
 
 export function RunsPage({ apiKey, agentId, filters }: { apiKey: string; agentId: number; filters: RunFilters }) {
-  const agent = useApi<Agent>(`/agent/${agentId}`, apiKey);
+  const agent = useAgent(agentId, apiKey);
   const devices = useApi<Device[]>(`/agent/${agentId}/device`, apiKey);
   const runs = useApi<RunListAnswer>(`${EXTENSION_PREFIX}/agent/${agentId}/run?${query(filters)}`, apiKey, { refreshMs: 30_000 });
-  const agentName = agent.data?.display_name ?? `Agent ${agentId}`;
+  const agentName = agent.name;
   const deviceName = new Map((devices.data ?? []).map((d) => [d.id, d.display_name]));
   const set = (change: Partial<RunFilters>) => navigate({ page: 'runs', agentId, filters: { ...filters, ...change } }, { replace: true });
 
   return (
     <>
-      <nav aria-label="Breadcrumb" class="breadcrumb">
-        <ol>
-          <li>
-            <a href={href({ page: 'agents' })}>Agents</a>
-          </li>
-          <li>
-            <a href={href({ page: 'agent', agentId })}>{agentName}</a>
-          </li>
-          <li aria-current="page">Runs</li>
-        </ol>
-      </nav>
+      <Breadcrumb trail={agentTrail(agentId, agentName)} current="Runs" />
       <PageHeading focusKey={`runs-${agentId}`}>Runs of {agentName}</PageHeading>
       <form class="card filters" aria-label="Filter the runs" onSubmit={(e) => e.preventDefault()}>
         <div class="field inline">
@@ -85,46 +70,38 @@ export function RunsPage({ apiKey, agentId, filters }: { apiKey: string; agentId
           </select>
         </div>
       </form>
-      {runs.error ? <ErrorNotice error={runs.error} what="The runs" /> : null}
-      {runs.data === null && !runs.error ? <Loading what="runs" /> : null}
+      <LoadNotices of={runs} what="runs" />
       {runs.data && runs.data.runs.length === 0 ? <p class="notice">No run matches.</p> : null}
       {runs.data && runs.data.runs.length > 0 ? (
-        <div class="table-wrap card">
-          <table class="list runs">
-            <caption>
-              {runs.data.total} run{runs.data.total === 1 ? '' : 's'}
+        <ListTable
+          class="runs"
+          wrap="card"
+          caption={
+            <>
+              {count(runs.data.total, 'run')}
               {runs.data.total > runs.data.runs.length ? `, the first ${runs.data.runs.length} shown` : ''}; times in {timeZoneName()}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Run</th>
-                <th scope="col">Outcome</th>
-                <th scope="col" class="wide-only">Device</th>
-                <th scope="col" class="wide-only">Duration</th>
-                <th scope="col" class="wide-only">HTTP</th>
-              </tr>
-            </thead>
-            <tbody>
-              {runs.data.runs.map((run) => (
-                <tr key={run.id} data-run-id={run.id}>
-                  <th scope="row">
-                    <a href={href({ page: 'run', agentId, runId: run.id })}>
-                      {run.driver ?? 'driver'} · {run.action}
-                    </a>
-                    <span class="path mono">{localTime(parseApiTime(run.started))}</span>
-                  </th>
-                  <td>
-                    <OutcomeBadge outcome={run.outcome} />
-                    {run.error_type ? <span class="path mono">{run.error_type}</span> : null}
-                  </td>
-                  <td class="wide-only">{run.device_id === null ? '—' : deviceName.get(run.device_id) ?? `device ${run.device_id}`}</td>
-                  <td class="wide-only mono">{duration(run.elapsed_ms)}</td>
-                  <td class="wide-only mono">{run.http_count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+            </>
+          }
+          columns={['Run', 'Outcome', { label: 'Device', wide: true }, { label: 'Duration', wide: true }, { label: 'HTTP', wide: true }]}
+        >
+          {runs.data.runs.map((run) => (
+            <tr key={run.id} data-run-id={run.id}>
+              <th scope="row">
+                <a href={href({ page: 'run', agentId, runId: run.id })}>
+                  {run.driver ?? 'driver'} · {run.action}
+                </a>
+                <span class="path mono">{localTime(parseApiTime(run.started))}</span>
+              </th>
+              <td>
+                <OutcomeBadge outcome={run.outcome} />
+                {run.error_type ? <span class="path mono">{run.error_type}</span> : null}
+              </td>
+              <td class="wide-only">{run.device_id === null ? '—' : deviceName.get(run.device_id) ?? `device ${run.device_id}`}</td>
+              <td class="wide-only mono">{duration(run.elapsed_ms)}</td>
+              <td class="wide-only mono">{run.http_count}</td>
+            </tr>
+          ))}
+        </ListTable>
       ) : null}
     </>
   );
