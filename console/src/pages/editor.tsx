@@ -59,6 +59,23 @@ function CodeArea({ code, onChange, onRun }: { code: string; onChange(code: stri
   );
 }
 
+/** The agent or the device to run against: one of `items` by its id, or none ("Choose…"). */
+function PickById({ id, label, items, chosen, disabled, onPick }: { id: string; label: string; items: Array<{ id: number; display_name: string }> | null; chosen: number | null; disabled?: boolean; onPick(id: number | null): void }) {
+  return (
+    <div class="field inline">
+      <label for={id}>{label}</label>
+      <select id={id} value={chosen === null ? '' : String(chosen)} disabled={disabled} onChange={(e) => onPick(Number((e.target as HTMLSelectElement).value) || null)}>
+        <option value="">Choose…</option>
+        {(items ?? []).map((item) => (
+          <option key={item.id} value={String(item.id)} selected={item.id === chosen}>
+            {item.display_name}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 function actionsOf(driver: CustomDriverDetails): Array<{ value: string; label: string }> {
   return [
     { value: 'get_status', label: 'get_status' },
@@ -170,28 +187,8 @@ export function EditorPage({ apiKey, driverId, agentId, deviceId }: { apiKey: st
               without one). Nothing is stored: the device's variables and runs stay as they are.
             </p>
             <div class="filters">
-              <div class="field inline">
-                <label for="editor-agent">Agent</label>
-                <select id="editor-agent" value={agentId === null ? '' : String(agentId)} onChange={(e) => place({ agentId: Number((e.target as HTMLSelectElement).value) || null, deviceId: null })}>
-                  <option value="">Choose…</option>
-                  {(agents.data ?? []).map((a) => (
-                    <option key={a.id} value={String(a.id)} selected={a.id === agentId}>
-                      {a.display_name}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div class="field inline">
-                <label for="editor-device">Device</label>
-                <select id="editor-device" value={deviceId === null ? '' : String(deviceId)} disabled={agentId === null} onChange={(e) => place({ deviceId: Number((e.target as HTMLSelectElement).value) || null })}>
-                  <option value="">Choose…</option>
-                  {(devices.data ?? []).map((dv) => (
-                    <option key={dv.id} value={String(dv.id)} selected={dv.id === deviceId}>
-                      {dv.display_name}
-                    </option>
-                  ))}
-                </select>
-              </div>
+              <PickById id="editor-agent" label="Agent" items={agents.data} chosen={agentId} onPick={(id) => place({ agentId: id, deviceId: null })} />
+              <PickById id="editor-device" label="Device" items={devices.data} chosen={deviceId} disabled={agentId === null} onPick={(id) => place({ deviceId: id })} />
               <div class="field inline">
                 <label for="editor-action">Action</label>
                 <select id="editor-action" value={action} onChange={(e) => setAction((e.target as HTMLSelectElement).value)}>
