@@ -4,8 +4,8 @@
 // device no longer monitored, simply ends the run.
 import type { RunLimits } from '../limits.js';
 import type { RunResult } from '../run-result.js';
-import { getAssociation, markAssociationRun } from '../store/associations.js';
-import { getCustomDriver } from '../store/custom-drivers.js';
+import { getRunAssociation, markAssociationRun } from '../store/associations.js';
+import { getRunDriver } from '../store/custom-drivers.js';
 import { isDeviceMonitored } from '../store/device-monitoring.js';
 import { getDevice } from '../store/devices.js';
 import { writeRunResult, type WriteRunOptions } from '../store/report-run.js';
@@ -72,8 +72,9 @@ export async function runAssociation(
   const done: ActionRun[] = [];
   for (const [index, action] of actions.entries()) {
     if (signal.aborted) break;
-    const association = await getAssociation(ctx.store, associationId);
-    const driver = association && await getCustomDriver(ctx.store, association.customDriverId);
+    // The rows as a run needs them (no used-variable count, no driver parameters or device list).
+    const association = await getRunAssociation(ctx.store, associationId);
+    const driver = association && await getRunDriver(ctx.store, association.customDriverId);
     const device = association && await getDevice(ctx.store, ctx.agentId, association.deviceId);
     // Gone, disabled, or its device no longer monitored since the run was scheduled: stop here.
     if (!association || !driver || !device || association.status !== 'ENABLED' || !isDeviceMonitored(device)) break;
@@ -93,9 +94,9 @@ export async function runAssociation(
     let runId: number | null = null;
     let storeError: Error | null = null;
     try {
-      // Re-checked: the association may have been deleted while the run was going.
-      if (await getAssociation(ctx.store, associationId)) {
-        await markAssociationRun(ctx.store, associationId);
+      // Re-checked: the association may have been deleted while the run was going (marking it
+      // run answers whether it is still there: one statement, not a read and then an update).
+      if (await markAssociationRun(ctx.store, associationId)) {
         runId = (await writeRunResult(
           ctx.store,
           { agentId: ctx.agentId, deviceId: device.id, customDriverId: driver.id, associationId, driverName: driver.name, user: 'driverbox agent' },

@@ -96,7 +96,16 @@ export async function hasDriverCredentials(store: Store, deviceId: number): Prom
   return !!await store.statement(`SELECT 1 FROM device_credentials WHERE device_id = ? AND scope IN (${marks}) LIMIT 1`).get(deviceId, ...DRIVER_CREDENTIAL_SCOPES);
 }
 
+/** An association as a run needs it: everything but its used-variable count (a count over variables, per run). */
+export type RunAssociationRow = Omit<AssociationRow, 'usedVariables'>;
+
 async function associationFromDb(store: Store, row: AssociationDbRow): Promise<AssociationRow> {
+  const association = await runAssociationFromDb(store, row);
+  const used = (await store.statement<[number], { n: number }>('SELECT count(*) AS n FROM variables WHERE association_id = ?').get(row.id))!;
+  return { ...association, usedVariables: used.n };
+}
+
+async function runAssociationFromDb(store: Store, row: AssociationDbRow): Promise<RunAssociationRow> {
   const parameters = (await store
     .statement<[number, number], { id: number; name: string; description: string | null; value_type: ParameterValueType; default_value: string | null; value: string | null }>(
       `SELECT p.id, p.name, p.description, p.value_type, p.default_value, ap.value
@@ -112,7 +121,6 @@ async function associationFromDb(store: Store, row: AssociationDbRow): Promise<A
       valueType: p.value_type,
       value: parseJsonColumn<unknown>(p.value, null) ?? parseJsonColumn<unknown>(p.default_value, null),
     }));
-  const used = (await store.statement<[number], { n: number }>('SELECT count(*) AS n FROM variables WHERE association_id = ?').get(row.id))!;
   return {
     id: row.id,
     customDriverId: row.custom_driver_id,
@@ -123,13 +131,18 @@ async function associationFromDb(store: Store, row: AssociationDbRow): Promise<A
     creationTime: row.creation_time,
     lastInspectionTime: row.last_inspection_time,
     parameters,
-    usedVariables: used.n,
   };
 }
 
 export async function getAssociation(store: Store, id: number): Promise<AssociationRow | undefined> {
   const row = await store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
   return row ? await associationFromDb(store, row) : undefined;
+}
+
+/** The association for a scheduled run (getAssociation without usedVariables, one statement fewer). */
+export async function getRunAssociation(store: Store, id: number): Promise<RunAssociationRow | undefined> {
+  const row = await store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
+  return row ? await runAssociationFromDb(store, row) : undefined;
 }
 
 export async function findAssociation(store: Store, customDriverId: number, deviceId: number): Promise<AssociationRow | undefined> {
@@ -250,15 +263,15 @@ export async function deleteAssociation(store: Store, customDriverId: number, as
 }
 
 /** The parameters a run of the association gets: name → value (those with no value are left out). */
-export function runParameters(association: AssociationRow): Record<string, unknown> {
+export function runParameters(association: Pick<AssociationRow, 'parameters'>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const p of association.parameters) if (p.value !== null) out[p.name] = p.value;
   return out;
 }
 
-/** Records that the association's driver ran on the device now. */
-export async function markAssociationRun(store: Store, associationId: number): Promise<void> {
-  await store.statement('UPDATE custom_driver_associations SET last_inspection_time = ? WHERE id = ?').run(store.now(), associationId);
+/** Records that the association's driver ran on the device now; false when there is no such association (deleted). */
+export async function markAssociationRun(store: Store, associationId: number): Promise<boolean> {
+  return (await store.statement('UPDATE custom_driver_associations SET last_inspection_time = ? WHERE id = ?').run(store.now(), associationId)).changes > 0;
 }
 
 /** What a scheduler needs of an association, without its parameters: who, how often, and names for messages. */

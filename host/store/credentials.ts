@@ -25,11 +25,15 @@ export async function getDeviceCredentials(
   deviceId: number,
   scopes: readonly string[] = DRIVER_CREDENTIAL_SCOPES,
 ): Promise<(DeviceCredentials & { scope: string }) | undefined> {
-  const lookup = store.statement<[number, string], { username: string; password_sealed: string }>(
-    'SELECT username, password_sealed FROM device_credentials WHERE device_id = ? AND scope = ?',
-  );
+  if (scopes.length === 0) return undefined;
+  // One statement for all the scopes (a run reads them per action); the first scope given wins.
+  const rows = await store
+    .statement<[number, ...string[]], { scope: string; username: string; password_sealed: string }>(
+      `SELECT scope, username, password_sealed FROM device_credentials WHERE device_id = ? AND scope IN (${scopes.map(() => '?').join(', ')})`,
+    )
+    .all(deviceId, ...scopes);
   for (const scope of scopes) {
-    const row = await lookup.get(deviceId, scope);
+    const row = rows.find((r) => r.scope === scope);
     if (row) return { scope, username: row.username, password: store.secrets.decrypt(row.password_sealed) };
   }
   return undefined;

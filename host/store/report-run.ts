@@ -7,7 +7,7 @@ import { addActivity } from './activity-log.js';
 import { saveConfiguration } from './configurations.js';
 import { getDevice } from './devices.js';
 import { deviceSecrets, maskFor } from './run-secrets.js';
-import { claimRunSlot, completeRun, insertRun, pruneDeviceRuns } from './runs.js';
+import { insertRun, insertSlotRun, pruneDeviceRuns } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 import { writeDeviceTable } from './tables.js';
@@ -77,33 +77,22 @@ export async function writeRunResult(store: Store, target: ReportTarget, unmaske
     const result = maskFor([...await deviceSecrets(store, target.deviceId), ...(options.secrets ?? [])]).result(unmasked);
     const now = store.now();
     const associationId = target.associationId ?? null;
-    let claimed: number | null = null;
-    if (options.slot) {
-      if (associationId === null) throw new StoreError('INVALID', 'a result for a slot needs its association');
-      claimed = await claimRunSlot(store, { agentId: target.agentId, deviceId: target.deviceId, associationId, ...options.slot }, now);
-      if (claimed === null) {
-        throw new StoreError('DUPLICATE_RUN', `association ${associationId} already has a result for the slot of ${new Date(options.slot.slotMs).toISOString()}`);
-      }
-    }
+    if (options.slot && associationId === null) throw new StoreError('INVALID', 'a result for a slot needs its association');
     const warnings = [...result.warnings];
-    const variableIds: number[] = [];
-    let tableCount = 0;
-    if (result.status === 'success') {
-      const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
-      const retention = await historyRetentionMs(store);
-      const writes = firstOfEachUid(result.variables, warnings).map((variable) => ({
-        path: variable.uid,
-        label: variable.label,
-        unit: variable.unit,
-        value: variable.value,
-        valueType: variable.valueType,
-        metric: null,
-        hasHistory: true,
-      }));
-      variableIds.push(...await writeVariables(store, owner, writes, now, retention));
-      for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now);
-      tableCount = result.tables.length;
-    }
+    // What is written is known before anything is: the run's record can be written first, whole.
+    const writes =
+      result.status === 'success'
+        ? firstOfEachUid(result.variables, warnings).map((variable) => ({
+            path: variable.uid,
+            label: variable.label,
+            unit: variable.unit,
+            value: variable.value,
+            valueType: variable.valueType,
+            metric: null,
+            hasHistory: true,
+          }))
+        : [];
+    const tableCount = result.status === 'success' ? result.tables.length : 0;
     const record = {
       agentId: target.agentId,
       deviceId: target.deviceId,
@@ -113,10 +102,28 @@ export async function writeRunResult(store: Store, target: ReportTarget, unmaske
       ended: now,
       result,
       warnings,
-      variableCount: variableIds.length,
+      // writeVariables answers one id per write.
+      variableCount: writes.length,
       tableCount,
     };
-    const runId = claimed !== null ? await completeRun(store, claimed, record) : await insertRun(store, record);
+    let slotRunId: number | null = null;
+    if (options.slot) {
+      // The slot's record, whole, in one statement (it was a claim, then an update at the end),
+      // before the variables: a second writer of the slot waits for the first here, then is
+      // refused (DUPLICATE_RUN) with nothing written.
+      slotRunId = await insertSlotRun(store, { ...record, associationId: associationId! }, options.slot);
+      if (slotRunId === null) {
+        throw new StoreError('DUPLICATE_RUN', `association ${associationId} already has a result for the slot of ${new Date(options.slot.slotMs).toISOString()}`);
+      }
+    }
+    const variableIds: number[] = [];
+    if (result.status === 'success') {
+      const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
+      const retention = await historyRetentionMs(store);
+      variableIds.push(...await writeVariables(store, owner, writes, now, retention));
+      for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now);
+    }
+    const runId = slotRunId ?? await insertRun(store, record);
     // The device's configuration history (backup() drivers); its text masked like everything else.
     const configuration =
       result.status === 'success' && result.backup

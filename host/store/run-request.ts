@@ -39,12 +39,20 @@ export async function deviceSpecOf(store: Store, device: DeviceRow): Promise<Dev
   };
 }
 
+/** What building a run's request takes: a PlannedRun, or the narrower rows a scheduled run reads. */
+export interface RunPlan {
+  driver: Pick<CustomDriverRow, 'id' | 'name' | 'source'>;
+  association: Pick<AssociationRow, 'parameters'>;
+  device: DeviceRow;
+  action: string;
+}
+
 /** A file name for the driver's stack frames and messages. */
-export function driverFilename(driver: CustomDriverRow): string {
+export function driverFilename(driver: Pick<CustomDriverRow, 'id' | 'name'>): string {
   return `${driver.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || `custom-driver-${driver.id}`}.js`;
 }
 
-export async function buildRunRequest(store: Store, plan: PlannedRun, limits?: Partial<RunLimits>): Promise<RunRequest> {
+export async function buildRunRequest(store: Store, plan: RunPlan, limits?: Partial<RunLimits>): Promise<RunRequest> {
   return {
     source: plan.driver.source,
     filename: driverFilename(plan.driver),

@@ -115,38 +115,22 @@ export async function insertRun(store: Store, run: NewRun): Promise<number> {
   return store.statement(`INSERT INTO runs (${RUN_FIELDS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).insert(...runValues(run));
 }
 
-/** What claiming a scheduled slot takes: the association, the slot and the agent process running it. */
-export interface RunSlot {
-  agentId: number;
-  deviceId: number;
-  associationId: number;
-  slotMs: number;
-  /** Which agent process ran it (scale-out: its worker name). */
-  runner?: string | null;
-}
-
 /**
- * Claims an association's slot for a result: the run's row, filled in by completeRun() in the
- * same transaction. Answers null when the slot already has a result (UNIQUE (association_id,
- * slot_ms)): the first finisher wins, a second is refused. Two claims racing on PostgreSQL
- * wait for each other, and the second finds the first's row.
+ * Inserts a scheduled slot's run record whole, unless the slot already has a result (UNIQUE
+ * (association_id, slot_ms)): answers its id, or null then (the first finisher wins, a second
+ * is refused). One statement where a claim of a pending row then its update took two;
+ * writeRunResult makes it in the same transaction as the run's variables, so a refused slot
+ * rolls them back too. Two racing on PostgreSQL wait for each other, and the second finds the
+ * first's row.
  */
-export async function claimRunSlot(store: Store, slot: RunSlot, at: number): Promise<number | null> {
+export async function insertSlotRun(store: Store, run: NewRun & { associationId: number }, slot: { slotMs: number; runner?: string | null }): Promise<number | null> {
   const row = await store
     .statement<unknown[], { id: number }>(
-      `INSERT INTO runs (agent_id, device_id, association_id, action, started, elapsed_ms, outcome, log, warnings, variable_count, table_count, slot_ms, runner)
-       VALUES (?, ?, ?, '', ?, 0, 'pending', '[]', '[]', 0, 0, ?, ?)
+      `INSERT INTO runs (${RUN_FIELDS}, slot_ms, runner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (association_id, slot_ms) DO NOTHING RETURNING id`,
     )
-    .get(slot.agentId, slot.deviceId, slot.associationId, Math.round(at), Math.round(slot.slotMs), slot.runner ?? null);
+    .get(...runValues(run), Math.round(slot.slotMs), slot.runner ?? null);
   return row ? Number(row.id) : null;
-}
-
-/** Fills in a claimed run's row. */
-export async function completeRun(store: Store, id: number, run: NewRun): Promise<number> {
-  const sets = RUN_FIELDS.split(',').map((f) => `${f.trim()} = ?`).join(', ');
-  await store.statement(`UPDATE runs SET ${sets} WHERE id = ?`).run(...runValues(run), id);
-  return id;
 }
 
 /** The slot a run was for (scale-out), or null. */

@@ -1,0 +1,159 @@
+// The store work of one scheduled run (G7, docs/SCALE-OUT.md: CPU per run in scale-out mode):
+// the rows a run reads as it needs them (no used-variable count, no driver parameters or list of
+// the driver's devices), the association's re-check folded into marking it run, the driver
+// credentials' scopes in one statement, and a slot's record written whole in one statement (it
+// was a claim, then an update). The outcomes are those of before: the parameters reach the run,
+// a deleted association ends it unwritten, a second result for a slot is refused, nothing of it written.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runAssociation, type AssociationRunContext, type AssociationRunHooks } from '../host/agent/association-run.js';
+import { withSharedDeviceState } from '../host/device-state.js';
+import type { RunRequest } from '../host/host.js';
+import type { RunExecutor } from '../host/executor/run-executor.js';
+import { ensureLocalAgent } from '../host/store/agents.js';
+import { createAssociation, deleteAssociation } from '../host/store/associations.js';
+import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';
+import { createCustomDriver } from '../host/store/custom-drivers.js';
+import { StoreDeviceStates } from '../host/store/device-states.js';
+import { createDevice } from '../host/store/devices.js';
+import { getRun, runSlotOf } from '../host/store/runs.js';
+import { StoreError } from '../host/store/store-error.js';
+import { SqlStatement } from '../host/store/sql-statement.js';
+import type { Store } from '../host/store/store.js';
+import { openTestStore } from './helpers/store.js';
+import { success, variable } from './helpers/run-results.js';
+
+let store: Store;
+beforeEach(async () => {
+  store = await openTestStore({ secretKey: 'run-statements' });
+});
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await store.close();
+});
+
+const hooks: AssociationRunHooks = { started() {}, finished() {}, abandoned() {} };
+
+/** Counts the statements executed from now on (a statement made once may run more than once). */
+function countExecuted(): () => number {
+  const spies = (['get', 'all', 'run', 'insert'] as const).map((method) => vi.spyOn(SqlStatement.prototype, method));
+  return () => spies.reduce((n, spy) => n + spy.mock.calls.length, 0);
+}
+
+async function seeded() {
+  const agent = await ensureLocalAgent(store);
+  const device = await createDevice(store, agent.id, { displayName: 'nas', ip: '10.0.0.9' });
+  const driver = await createCustomDriver(store, {
+    name: 'nas-driver',
+    code: 'function validate() { D.success(); } function get_status() { D.success(); }',
+    parameters: [{ name: 'tag', valueType: 'STRING', defaultValue: 'x' }],
+    minimalSamplePeriod: 300,
+    requiresCredentials: false,
+  });
+  const association = await createAssociation(store, {
+    customDriverId: driver.id,
+    agentId: agent.id,
+    deviceId: device.id,
+    samplePeriod: 300,
+    parameters: [{ parameterId: driver.parameters[0]!.id, value: 'a1' }],
+  });
+  // Other devices on the driver: a run no longer reads the list of them.
+  for (let i = 0; i < 3; i++) {
+    const other = await createDevice(store, agent.id, { displayName: `other${i}`, ip: `10.0.1.${i}` });
+    await createAssociation(store, { customDriverId: driver.id, agentId: agent.id, deviceId: other.id, samplePeriod: 300 });
+  }
+  const requests: RunRequest[] = [];
+  const executor: RunExecutor = {
+    async run(request) {
+      requests.push(request);
+      return success([variable('v', String(request.parameters?.tag))]);
+    },
+    async close() {},
+  };
+  // As the scale-out agent runs it: the device's kept state loaded around the run.
+  const ctx: AssociationRunContext = {
+    store,
+    executor: withSharedDeviceState(executor, new StoreDeviceStates(store)),
+    agentId: agent.id,
+    write: { activity: false, keepRunsPerDevice: 100 },
+  };
+  return { agent, device, driver, association, ctx, requests };
+}
+
+describe("a scheduled run's statements", () => {
+  it('a slot run of one action: 18 statements (26 before), each row read once; its request and record as before', async () => {
+    const { association, ctx, requests } = await seeded();
+    const slot = { slotMs: Date.UTC(2026, 10, 27, 12), runner: 'agent-a' };
+    const statements = vi.spyOn(store, 'statement');
+    const executed = countExecuted();
+    const [run] = await runAssociation({ ...ctx, slot }, association.id, ['get_status'], new AbortController().signal, hooks);
+    const made = statements.mock.calls.map(([sql]) => sql.replace(/\s+/g, ' '));
+    const count = executed();
+    vi.restoreAllMocks();
+    expect(run!.storeError).toBeNull();
+    expect(requests[0]!.parameters).toEqual({ tag: 'a1' });
+    expect(requests[0]!.filename).toBe('nas-driver.js');
+    // Before: 26 (the association read in full twice, the driver with its parameters and devices,
+    // a credentials statement per scope, the slot claimed then updated). On PostgreSQL, BEGIN and
+    // COMMIT besides.
+    expect(count).toBe(18);
+    expect(made).toHaveLength(18);
+    expect(made.filter((sql) => /count\(\*\)/.test(sql))).toEqual([]);
+    expect(made.filter((sql) => /FROM custom_driver_associations WHERE id/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /custom_driver_associations WHERE custom_driver_id/.test(sql))).toEqual([]);
+    expect(made.filter((sql) => /FROM custom_driver_parameters/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /^UPDATE runs/.test(sql))).toEqual([]);
+    expect(made.filter((sql) => /^INSERT INTO runs/.test(sql))).toHaveLength(1);
+    const record = (await getRun(store, run!.runId!))!;
+    expect(record).toMatchObject({ outcome: 'success', action: 'get_status', variableCount: 1, tableCount: 0, associationId: association.id, driverName: 'nas-driver' });
+    expect(await runSlotOf(store, run!.runId!)).toEqual({ slotMs: slot.slotMs, runner: 'agent-a' });
+  });
+
+  it('a second result for the slot is refused (DUPLICATE_RUN), nothing of it written', async () => {
+    const { device, association, ctx } = await seeded();
+    const slot = { slotMs: Date.UTC(2026, 10, 27, 13), runner: 'agent-a' };
+    await runAssociation({ ...ctx, slot }, association.id, ['get_status'], new AbortController().signal, hooks);
+    const other: RunExecutor = { run: async () => success([variable('v', 'second'), variable('w', 'new')]), close: async () => {} };
+    const [second] = await runAssociation({ ...ctx, executor: other, slot: { ...slot, runner: 'agent-b' } }, association.id, ['get_status'], new AbortController().signal, hooks);
+    expect(second!.storeError).toBeInstanceOf(StoreError);
+    expect((second!.storeError as StoreError).code).toBe('DUPLICATE_RUN');
+    const values = await store.statement<[number], { path: string; value: string }>('SELECT path, value FROM variables WHERE device_id = ? ORDER BY path').all(device.id);
+    expect(values).toEqual([{ path: 'v', value: 'a1' }]);
+    const runs = await store.statement<[number], { n: number }>('SELECT count(*) AS n FROM runs WHERE association_id = ?').get(association.id);
+    expect(Number(runs!.n)).toBe(1);
+  });
+
+  it('an association deleted while its run goes writes nothing', async () => {
+    const { driver, association, ctx } = await seeded();
+    const deleting: RunExecutor = {
+      async run(request) {
+        await deleteAssociation(store, driver.id, association.id);
+        return ctx.executor.run(request);
+      },
+      close: async () => {},
+    };
+    const [run] = await runAssociation({ ...ctx, executor: deleting }, association.id, ['get_status'], new AbortController().signal, hooks);
+    expect(run).toMatchObject({ runId: null, storeError: null });
+    const runs = await store.statement<[], { n: number }>('SELECT count(*) AS n FROM runs').get();
+    expect(Number(runs!.n)).toBe(0);
+  });
+
+  it('driver credentials: the first scope given wins, read in one statement', async () => {
+    const { device } = await seeded();
+    expect(await getDeviceCredentials(store, device.id)).toBeUndefined();
+    await setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'dm', password: 'p1' });
+    expect(await getDeviceCredentials(store, device.id)).toEqual({ scope: 'DEVICE_MANAGEMENT', username: 'dm', password: 'p1' });
+    await setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'cdm', password: 'p2' });
+    const executed = countExecuted();
+    expect(await getDeviceCredentials(store, device.id)).toEqual({ scope: 'CUSTOM_DRIVER_MANAGEMENT', username: 'cdm', password: 'p2' });
+    vi.restoreAllMocks();
+    expect(executed()).toBe(1);
+    await store.statement('DELETE FROM device_credentials WHERE device_id = ? AND scope = ?').run(device.id, 'CUSTOM_DRIVER_MANAGEMENT');
+    const again = countExecuted();
+    expect(await getDeviceCredentials(store, device.id)).toMatchObject({ scope: 'DEVICE_MANAGEMENT' });
+    vi.restoreAllMocks();
+    expect(again()).toBe(1);
+    await setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'cdm', password: 'p2' });
+    expect(await getDeviceCredentials(store, device.id, ['DEVICE_MANAGEMENT', 'CUSTOM_DRIVER_MANAGEMENT'])).toMatchObject({ scope: 'DEVICE_MANAGEMENT' });
+    expect(await getDeviceCredentials(store, device.id, [])).toBeUndefined();
+  });
+});
