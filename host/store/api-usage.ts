@@ -36,6 +36,11 @@ interface Bucket extends ApiCall {
   count: number;
 }
 
+/** A bucket's key in memory: JSON, so no separator a digest, an address or a path segment could contain can confuse it. */
+function bucketKey(minute: number, call: ApiCall): string {
+  return JSON.stringify([minute, call.keyDigest, call.ip, call.resource]);
+}
+
 /** The counts of one store not written yet, and the timer that writes them. */
 class ApiUsageCounter {
   readonly #store: Store;
@@ -51,8 +56,7 @@ class ApiUsageCounter {
 
   count(call: ApiCall): void {
     const minute = Math.floor(this.#store.now() / MINUTE_MS);
-    // JSON: no separator a digest, an address or a path segment could contain can confuse it.
-    const key = JSON.stringify([minute, call.keyDigest, call.ip, call.resource]);
+    const key = bucketKey(minute, call);
     const bucket = this.#pending.get(key);
     if (bucket) bucket.count++;
     else this.#pending.set(key, { minute, keyDigest: call.keyDigest, ip: call.ip, resource: call.resource, count: 1 });
@@ -112,7 +116,7 @@ class ApiUsageCounter {
   }
 
   #restore(bucket: Bucket): void {
-    const key = JSON.stringify([bucket.minute, bucket.keyDigest, bucket.ip, bucket.resource]);
+    const key = bucketKey(bucket.minute, bucket);
     const counted = this.#pending.get(key);
     if (counted) counted.count += bucket.count;
     else this.#pending.set(key, bucket);

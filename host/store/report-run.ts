@@ -116,11 +116,10 @@ export async function writeRunResult(store: Store, target: ReportTarget, unmaske
         throw new StoreError('DUPLICATE_RUN', `association ${associationId} already has a result for the slot of ${new Date(options.slot.slotMs).toISOString()}`);
       }
     }
-    const variableIds: number[] = [];
+    let variableIds: number[] = [];
     if (result.status === 'success') {
       const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
-      const retention = await historyRetentionMs(store);
-      variableIds.push(...await writeVariables(store, owner, writes, now, retention));
+      variableIds = await writeVariables(store, owner, writes, now, await historyRetentionMs(store));
       for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now);
     }
     const runId = slotRunId ?? await insertRun(store, record);

@@ -1,5 +1,5 @@
 // Listing the run records of an agent, filtered and paged, for the driverbox extension API's
-// runs (host/api/driverbox/). Claimed scale-out slots still running ('pending') are left out.
+// runs (host/api/driverbox/).
 import { runFromDb, type RunDbRow, type RunRow } from './runs.js';
 import type { Store } from './store.js';
 
@@ -19,7 +19,7 @@ export interface RunListQuery extends RunFilters {
 }
 
 function where(filters: RunFilters): { sql: string; args: unknown[] } {
-  const clauses = ['agent_id = ?', "outcome IN ('success', 'failure')"];
+  const clauses = ['agent_id = ?'];
   const args: unknown[] = [filters.agentId];
   if (filters.deviceId !== undefined) {
     clauses.push('device_id = ?');
@@ -52,7 +52,7 @@ export async function countRuns(store: Store, filters: RunFilters): Promise<numb
 /** The names of the drivers with runs of this agent, for a filter. */
 export async function runDriverNames(store: Store, agentId: number): Promise<string[]> {
   const rows = await store
-    .statement<[number], { driver_name: string }>("SELECT DISTINCT driver_name FROM runs WHERE agent_id = ? AND driver_name IS NOT NULL AND outcome IN ('success', 'failure') ORDER BY driver_name")
+    .statement<[number], { driver_name: string }>("SELECT DISTINCT driver_name FROM runs WHERE agent_id = ? AND driver_name IS NOT NULL ORDER BY driver_name")
     .all(agentId);
   return rows.map((r) => r.driver_name);
 }

@@ -102,16 +102,21 @@ async function list(store: Store, scope: VariableScope, query: ListQuery, check:
 
 /**
  * A variable's samples in the request's window, the agent, device and variable checked inside
- * the query (one statement when there are samples); `check` finds the reason for a 404 / 403
- * only when there are none.
+ * the query (one statement when there are samples); the reason for a 404 / 403 is looked for
+ * only when there are none. `owner.deviceId` null: one of the agent's own variables.
  */
 async function history(
   store: Store,
   owner: { agentId: number; deviceId: number | null },
   variableId: number,
   query: { from?: string; to?: string },
-  check: () => Promise<unknown>,
 ): Promise<VariableHistorySample[]> {
+  const check = async () => {
+    if (owner.deviceId === null) await requireAgent(store, owner.agentId);
+    else await requireDevice(store, owner.agentId, owner.deviceId);
+    const variable = await getVariable(store, variableId);
+    if (!variable || variable.agentId !== owner.agentId || variable.deviceId !== owner.deviceId) throw notFound('variable', variableId);
+  };
   const samples = await checkedWhenEmpty(async () => {
     const { from, to } = timeWindow(query, store.now());
     return await apiVisibleVariableHistory(store, owner, variableId, from, to);
@@ -200,11 +205,7 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
       }),
       handler: async (request): Promise<VariableHistorySample[]> => {
         const { agent_id: agentId, device_id: deviceId, variable_id: variableId } = request.params;
-        return await history(store, { agentId, deviceId }, variableId, request.query, async () => {
-          await requireDevice(store, agentId, deviceId);
-          const variable = await getVariable(store, variableId);
-          if (!variable || variable.agentId !== agentId || variable.deviceId !== deviceId) throw notFound('variable', variableId);
-        });
+        return await history(store, { agentId, deviceId }, variableId, request.query);
       },
     },
   );
@@ -254,11 +255,7 @@ export function registerVariableRoutes(app: FastifyInstance, ctx: ApiContext): v
       }),
       handler: async (request): Promise<VariableHistorySample[]> => {
         const { agent_id: agentId, variable_id: variableId } = request.params;
-        return await history(store, { agentId, deviceId: null }, variableId, request.query, async () => {
-          await requireAgent(store, agentId);
-          const variable = await getVariable(store, variableId);
-          if (!variable || variable.agentId !== agentId || variable.deviceId !== null) throw notFound('variable', variableId);
-        });
+        return await history(store, { agentId, deviceId: null }, variableId, request.query);
       },
     },
   );
