@@ -22,11 +22,12 @@ import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from 
 import { externalHostList } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../executor/run-executor.js';
 import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from '../executor/sandbox-process/index.js';
-import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
+import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, systemClock, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
 import { QueueRuns, type AgentQueueOptions } from './queue-runs.js';
 import type { RunCounters } from '../scale-out/queue-figures.js';
 import { defaultLimits } from '../limits.js';
 import { createStatusSource, type HealthProbe } from './status.js';
+import { createScheduleView, type ScheduledJob } from './schedule-view.js';
 
 /** How long stop() lets runs in flight finish by default. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -349,6 +350,38 @@ export class Agent extends EventEmitter<AgentEvents> {
   }
 
   /**
+   * The embedded scheduler's jobs as it has them now, read-only (the console's schedule page);
+   * null in scale-out mode (the schedule is in Redis) or before start.
+   */
+  scheduledJobs(): ScheduledJob[] | null {
+    const scheduler = this.#scheduler;
+    if (!scheduler) return null;
+    // The scheduler counts on its own clock (monotonic): its due times are turned into wall time.
+    const toWall = Date.now() - (this.#options.scheduler?.clock ?? systemClock).now();
+    const jobs: ScheduledJob[] = [];
+    for (const [key, job] of this.#planned) {
+      const stats = scheduler.jobStats(key);
+      if (!stats) continue;
+      const { schedule } = job;
+      jobs.push({
+        associationId: schedule.id,
+        name: job.name,
+        deviceId: schedule.deviceId,
+        driverId: schedule.customDriverId,
+        actions: [...job.actions],
+        periodMs: stats.periodMs,
+        nextDueAt: stats.nextDueAt === undefined ? null : stats.nextDueAt + toWall,
+        running: stats.running,
+        waiting: stats.waiting,
+        due: stats.due,
+        started: stats.started,
+        lateness: stats.lateness,
+      });
+    }
+    return jobs;
+  }
+
+  /**
    * Stops scheduling, lets runs in flight finish within the grace (their results are written),
    * ends those still going as failed, then closes the API server, the sandbox and (closeStore)
    * the store. Calling it again returns the same result.
@@ -470,7 +503,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       extraRoutes: async (app) => {
         await app.register(agentRoutes, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } });
         await app.register(marketplaceRoutes, { ...api.marketplace, store: this.#options.store, apiKeys: api.apiKeys });
-        await app.register(driverboxApiRoutes, { store: this.#options.store, apiKeys: api.apiKeys, host: this.#executor ?? undefined, externalHosts: this.#externalHosts });
+        await app.register(driverboxApiRoutes, { store: this.#options.store, apiKeys: api.apiKeys, host: this.#executor ?? undefined, externalHosts: this.#externalHosts, schedule: createScheduleView(this) });
         await app.register(consoleRoutes);
       },
     });

@@ -102,3 +102,88 @@ export interface TrialRunAnswer {
   warnings: string[];
   http: RecordedExchange[];
 }
+
+/** How many due times of an association were skipped, by the scheduler's reason. */
+export interface SkipCounts {
+  /** The previous run was still in flight (an overlap). */
+  running: number;
+  /** The previous run was still waiting for a run slot. */
+  waiting: number;
+  /** The timer fired after further due times had passed (a late, blocked event loop). */
+  missed: number;
+  total: number;
+}
+
+/** The association's last action run this process saw end. */
+export interface ScheduleLastRun {
+  /** Its record (null when it could not be stored). */
+  run_id: number | null;
+  action: string;
+  /** yyyy-mm-ddThh:mm:ss in UTC */
+  started: string;
+  elapsed_ms: number;
+  outcome: 'success' | 'failure';
+  error_type: string | null;
+}
+
+/** One association as the agent's scheduler has it (GET …/agent/{agent_id}/schedule). */
+export interface ScheduleEntry {
+  association_id: number;
+  device_id: number;
+  custom_driver_id: number;
+  /** driver@device */
+  name: string;
+  actions: string[];
+  /** Seconds between two due times. */
+  sample_period: number;
+  /** yyyy-mm-ddThh:mm:ss in UTC; null while the scheduler is stopping. */
+  next_due: string | null;
+  /** running: a run is in flight; waiting: a due run waits for a slot. */
+  state: 'running' | 'waiting' | 'idle';
+  /** Due times and runs started since the association was scheduled. */
+  due: number;
+  started: number;
+  /** Skipped due times since the agent started. */
+  skipped: SkipCounts;
+  /** Lateness of its recent runs (start − due time), ms. */
+  lateness_ms: { p50: number; p99: number; max: number };
+  last_run: ScheduleLastRun | null;
+}
+
+export interface ScheduleAnswer {
+  /**
+   * embedded: this process's scheduler runs the agent's associations (`driverbox agent`);
+   * queue: scale-out, the schedule lives in the shared Redis queue and is not listed here;
+   * none: nothing schedules this agent's runs in this process (`driverbox serve`, or another agent).
+   */
+  scheduler: 'embedded' | 'queue' | 'none';
+  /** The server's time of the answer, yyyy-mm-ddThh:mm:ss in UTC. */
+  now: string;
+  /** Associations scheduled (matching device_id), before paging. */
+  total: number;
+  /** Soonest due first. */
+  associations: ScheduleEntry[];
+}
+
+/** A table a driver reported for a device, its latest version (GET …/device/{device_id}/table). */
+export interface DeviceTable {
+  id: number;
+  association_id: number | null;
+  label: string;
+  columns: TrialTable['columnHeaders'];
+  /** Each row starts with its record id, then one value per column. */
+  rows: TrialTable['rows'];
+  /** yyyy-mm-ddThh:mm:ss in UTC */
+  updated: string;
+}
+
+/** A simulated device driverbox ships (an example's fixture), to run a trial against. */
+export interface SimulatedDeviceInfo {
+  /** Its folder's name in drivers-examples/. */
+  name: string;
+  description: string | null;
+  /** What it speaks: http, https, ssh, snmp, telnet, winrm. */
+  protocols: string[];
+  /** The parameters its fixture gives a run. */
+  parameters: Record<string, unknown>;
+}

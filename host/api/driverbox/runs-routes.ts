@@ -6,6 +6,9 @@
 //   GET /driverbox-api/v1/agent/{agent_id}/run            the runs, newest (or failures) first
 //   GET /driverbox-api/v1/agent/{agent_id}/run/{run_id}   one run with its log and exchanges
 //   POST /driverbox-api/v1/agent/{agent_id}/device/{device_id}/trial-run   edited code, run, not stored (trial-run-routes.ts)
+//   GET /driverbox-api/v1/agent/{agent_id}/schedule        the agent's scheduler, per association (schedule-routes.ts)
+//   GET /driverbox-api/v1/agent/{agent_id}/device/{device_id}/table   a device's tables (table-routes.ts)
+//   GET, POST /driverbox-api/v1/simulated-device[/{name}/trial-run]   the shipped fixtures as trial targets (simulated-devices.ts)
 import type { FastifyInstance } from 'fastify';
 import type { RunDetail, RunListAnswer, RunSummary, TrialRunAnswer, TrialRunRequest } from './run-records.js';
 import type { RunRow } from '../../store/runs.js';
@@ -14,6 +17,10 @@ import { countRuns, listRuns, runDriverNames } from '../../store/run-list.js';
 import type { Store } from '../../store/store.js';
 import type { RunExecutor } from '../../executor/run-executor.js';
 import { registerTrialRun } from './trial-run-routes.js';
+import { registerSchedule, type ScheduleSource } from './schedule-routes.js';
+import { registerDeviceTables } from './table-routes.js';
+import { registerSimulatedDevices } from './simulated-devices.js';
+import { packagePath } from '../../package-path.js';
 import { formatApiTime } from '../../store/time.js';
 import { requireAgent } from '../monitoring/access.js';
 import { notFound } from '../monitoring/api-error.js';
@@ -24,6 +31,7 @@ import { idParams, pagingQuery } from '../monitoring/route-schema.js';
 
 export const DRIVERBOX_API_PREFIX = '/driverbox-api/v1';
 export type { RunDetail, RunListAnswer, RunSummary, TrialRunAnswer, TrialRunRequest };
+export type { DeviceTable, ScheduleAnswer, ScheduleEntry, SimulatedDeviceInfo } from './run-records.js';
 
 function summary(run: RunRow): RunSummary {
   return {
@@ -63,6 +71,10 @@ export interface DriverboxApiOptions {
   host?: RunExecutor;
   /** The operator's list of external hosts for API drivers (as for the execute action). */
   externalHosts?: readonly string[];
+  /** The agent's scheduler, read-only (`driverbox agent`); without it the schedule says there is none. */
+  schedule?: ScheduleSource;
+  /** The folder of the simulated devices offered for trial runs (default: the package's drivers-examples/; null: none). */
+  simulatedDevices?: string | null;
 }
 
 /** A Fastify plugin for the API's app (MonitoringApiOptions.extraRoutes). */
@@ -114,6 +126,9 @@ export async function driverboxApiRoutes(app: FastifyInstance, options: Driverbo
       });
 
       registerTrialRun(api, options);
+      registerSchedule(api, options);
+      registerDeviceTables(api, options);
+      registerSimulatedDevices(api, { ...options, simulatedDevices: options.simulatedDevices === undefined ? packagePath('drivers-examples') : options.simulatedDevices });
     },
     { prefix: DRIVERBOX_API_PREFIX },
   );

@@ -11,7 +11,7 @@ import type { RunExecutor } from '../../executor/run-executor.js';
 import { externalHostsFor } from '../../executor/external-hosts.js';
 import { DriverboxError } from '../../errors.js';
 import { findAssociation, runParameters } from '../../store/associations.js';
-import { getCustomDriver, MAX_DRIVER_SOURCE_CHARS } from '../../store/custom-drivers.js';
+import { getCustomDriver, MAX_DRIVER_SOURCE_CHARS, type CustomDriverRow } from '../../store/custom-drivers.js';
 import { deviceSpecOf } from '../../store/run-request.js';
 import { deviceSecrets, maskFor } from '../../store/run-secrets.js';
 import type { Store } from '../../store/store.js';
@@ -19,6 +19,8 @@ import { requireDevice } from '../monitoring/access.js';
 import { ApiError, notFound } from '../monitoring/api-error.js';
 import { idParams } from '../monitoring/route-schema.js';
 import type { TrialRunAnswer, TrialRunRequest } from './run-records.js';
+import type { RunRequest } from '../../host.js';
+import type { SecretMask } from '../../store/run-secrets.js';
 
 
 export interface TrialRunOptions {
@@ -29,7 +31,7 @@ export interface TrialRunOptions {
   externalHosts?: readonly string[];
 }
 
-const bodySchema = {
+export const trialBodySchema = {
   type: 'object',
   required: ['code'],
   additionalProperties: false,
@@ -44,60 +46,75 @@ const bodySchema = {
   },
 } as const;
 
+/** The library driver the body names (404 when there is none), or null without custom_driver_id. */
+export async function trialDriver(store: Store, body: TrialRunRequest): Promise<CustomDriverRow | null> {
+  if (body.custom_driver_id === undefined) return null;
+  const driver = await getCustomDriver(store, body.custom_driver_id);
+  if (!driver) throw notFound('custom driver', body.custom_driver_id);
+  return driver;
+}
+
+/** A driver's parameters with a default, by name. */
+export function driverDefaults(driver: CustomDriverRow): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const p of driver.parameters) if (p.defaultValue !== null && p.defaultValue !== undefined) values[p.name] = p.defaultValue;
+  return values;
+}
+
+/**
+ * What a trial may reach with D.createExternalDevice: the library driver's policy, or without
+ * one what a driver added through the API may reach (the operator's list).
+ */
+export async function trialExternalHosts(store: Store, driver: CustomDriverRow | null, operatorList: readonly string[] | undefined): Promise<string[] | undefined> {
+  return driver ? await externalHostsFor(store, driver.id, operatorList) : [...(operatorList ?? [])];
+}
+
+/** The sandbox that runs trials; 503 on a server started without one (the tests' API-only servers). */
+export function requireHost(host: RunExecutor | undefined): RunExecutor {
+  if (!host) throw new ApiError(503, 'EXECUTION_UNAVAILABLE', 'this server was started without a driver host, so it cannot run drivers');
+  return host;
+}
+
+/** Runs the trial (code as sent, full transcript) and answers what it reported, masked; nothing is stored. */
+export async function runTrial(host: RunExecutor | undefined, body: TrialRunRequest, request: Omit<RunRequest, 'source' | 'filename' | 'action' | 'transcript'>, mask: SecretMask): Promise<TrialRunAnswer> {
+  let result;
+  try {
+    result = mask.result(await requireHost(host).run({ ...request, source: body.code, filename: 'driver.js', action: body.action ?? 'get_status', transcript: 'full' }));
+  } catch (error) {
+    if (!(error instanceof DriverboxError)) throw error;
+    throw new ApiError(error.code === 'HOST_CLOSED' ? 503 : 500, error.code, mask.text(`the trial run could not be run: ${error.message}`));
+  }
+  return {
+    action: result.action,
+    outcome: result.status,
+    error_type: result.errorType,
+    error_message: result.message,
+    limit_exceeded: result.limitExceeded,
+    elapsed_ms: Math.round(result.durationMs),
+    variables: result.variables,
+    tables: result.tables,
+    log: result.logs,
+    warnings: result.warnings,
+    http: result.http,
+  };
+}
+
 /** Registers the route on an app already behind the key check (runs-routes.ts). */
 export function registerTrialRun(api: FastifyInstance, options: TrialRunOptions): void {
   const { store } = options;
   api.post<{ Params: { agent_id: number; device_id: number }; Body: TrialRunRequest }>('/agent/:agent_id/device/:device_id/trial-run', {
-    schema: { params: idParams('agent_id', 'device_id'), body: bodySchema },
+    schema: { params: idParams('agent_id', 'device_id'), body: trialBodySchema },
     handler: async (request): Promise<TrialRunAnswer> => {
       const { agent_id: agentId, device_id: deviceId } = request.params;
       const body = request.body;
       const device = await requireDevice(store, agentId, deviceId);
-      let parameters: Record<string, unknown> = {};
-      // No library driver: what a driver added through the API may reach (the operator's list).
-      let externalHosts: string[] | undefined = [...(options.externalHosts ?? [])];
-      if (body.custom_driver_id !== undefined) {
-        const driver = await getCustomDriver(store, body.custom_driver_id);
-        if (!driver) throw notFound('custom driver', body.custom_driver_id);
-        const association = await findAssociation(store, driver.id, device.id);
-        if (association) parameters = runParameters(association);
-        else for (const p of driver.parameters) if (p.defaultValue !== null && p.defaultValue !== undefined) parameters[p.name] = p.defaultValue;
-        externalHosts = await externalHostsFor(store, driver.id, options.externalHosts);
-      }
-      Object.assign(parameters, body.parameters ?? {});
-      if (!options.host) throw new ApiError(503, 'EXECUTION_UNAVAILABLE', 'this server was started without a driver host, so it cannot run drivers');
+      const driver = await trialDriver(store, body);
+      const association = driver ? await findAssociation(store, driver.id, device.id) : undefined;
+      // The association's values, or the driver's defaults without one; the body's over them.
+      const parameters = { ...(association ? runParameters(association) : driver ? driverDefaults(driver) : {}), ...body.parameters };
+      const externalHosts = await trialExternalHosts(store, driver, options.externalHosts);
       const mask = maskFor(await deviceSecrets(store, device.id));
-      const action = body.action ?? 'get_status';
-      let result;
-      try {
-        result = mask.result(
-          await options.host.run({
-            source: body.code,
-            filename: 'driver.js',
-            action,
-            device: await deviceSpecOf(store, device),
-            parameters,
-            transcript: 'full',
-            ...(externalHosts ? { externalHosts } : {}),
-          }),
-        );
-      } catch (error) {
-        if (!(error instanceof DriverboxError)) throw error;
-        throw new ApiError(error.code === 'HOST_CLOSED' ? 503 : 500, error.code, mask.text(`the trial run could not be run: ${error.message}`));
-      }
-      return {
-        action: result.action,
-        outcome: result.status,
-        error_type: result.errorType,
-        error_message: result.message,
-        limit_exceeded: result.limitExceeded,
-        elapsed_ms: Math.round(result.durationMs),
-        variables: result.variables,
-        tables: result.tables,
-        log: result.logs,
-        warnings: result.warnings,
-        http: result.http,
-      };
+      return runTrial(options.host, body, { device: await deviceSpecOf(store, device), parameters, ...(externalHosts ? { externalHosts } : {}) }, mask);
     },
   });
 }

@@ -1,0 +1,62 @@
+// The driverbox extension API's schedule: in `driverbox agent` mode, each association of the agent
+// as its scheduler has it (next due time, state, due and skipped counts, last run). The source is
+// the agent's read-only view (host/agent/schedule-view.ts); without one (`driverbox serve`, which
+// schedules nothing) the answer says so with `scheduler: "none"` rather than failing, so a client
+// can tell "no scheduler here" from an error.
+//
+//   GET /driverbox-api/v1/agent/{agent_id}/schedule
+import type { FastifyInstance } from 'fastify';
+import type { Store } from '../../store/store.js';
+import { formatApiTime } from '../../store/time.js';
+import { requireAgent } from '../monitoring/access.js';
+import { page } from '../monitoring/query.js';
+import { idParams, pagingQuery } from '../monitoring/route-schema.js';
+import type { ScheduleAnswer, ScheduleEntry } from './run-records.js';
+
+/** What the agent lends the route: read-only, computed at each call. */
+export interface ScheduleSource {
+  /** The agent whose associations this process schedules (null before it started). */
+  agentId(): number | null;
+  /** embedded: this process's scheduler; queue: the scale-out queue (no per-association plan here). */
+  mode(): 'embedded' | 'queue';
+  /** Every scheduled association (embedded mode; none in queue mode). */
+  entries(): ScheduleEntry[];
+}
+
+interface ScheduleQuery {
+  device_id?: number;
+  page_size?: number;
+  page_number?: number;
+}
+
+/** Soonest due first; an entry without a next due time (stopping) last; then by association. */
+function byNextDue(a: ScheduleEntry, b: ScheduleEntry): number {
+  if (a.next_due !== b.next_due) {
+    if (a.next_due === null) return 1;
+    if (b.next_due === null) return -1;
+    return a.next_due < b.next_due ? -1 : 1;
+  }
+  return a.association_id - b.association_id;
+}
+
+/** Registers the route on an app already behind the key check (runs-routes.ts). */
+export function registerSchedule(api: FastifyInstance, options: { store: Store; schedule?: ScheduleSource }): void {
+  api.get<{ Params: { agent_id: number }; Querystring: ScheduleQuery }>('/agent/:agent_id/schedule', {
+    schema: {
+      params: idParams('agent_id'),
+      querystring: { type: 'object', properties: { ...pagingQuery(1000, 100), device_id: { type: 'integer', minimum: 0, maximum: 2147483647 } } },
+    },
+    handler: async (request): Promise<ScheduleAnswer> => {
+      const agentId = request.params.agent_id;
+      await requireAgent(options.store, agentId);
+      const now = formatApiTime(Date.now());
+      const source = options.schedule;
+      if (!source || source.agentId() !== agentId) return { scheduler: 'none', now, total: 0, associations: [] };
+      const deviceId = request.query.device_id;
+      const all = source.entries().filter((e) => deviceId === undefined || e.device_id === deviceId);
+      all.sort(byNextDue);
+      const { limit, offset } = page(request.query, 100, 1000);
+      return { scheduler: source.mode(), now, total: all.length, associations: all.slice(offset, offset + limit) };
+    },
+  });
+}
