@@ -3,7 +3,7 @@
 // run not found.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { driverboxApiRoutes, type RunDetail, type RunListAnswer } from '../host/api/driverbox/runs-routes.js';
+import { driverboxApiRoutes, type DeviceTable, type RunDetail, type RunListAnswer } from '../host/api/driverbox/runs-routes.js';
 import { createMonitoringApi } from '../host/api/monitoring/server.js';
 import type { HttpExchange } from '../host/run-result.js';
 import { createAgentRecord } from '../host/store/agents.js';
@@ -23,6 +23,7 @@ let nasId: number;
 let cameraId: number;
 const runIds: number[] = [];
 let otherRunId: number;
+let otherDeviceId: number;
 
 const exchange: HttpExchange = {
   method: 'GET',
@@ -49,7 +50,7 @@ beforeAll(async () => {
   otherAgentId = (await createAgentRecord(store, { displayName: 'other' })).id;
   nasId = (await createDevice(store, agentId, { displayName: 'nas', ip: '10.0.0.7' })).id;
   cameraId = (await createDevice(store, agentId, { displayName: 'camera', ip: '10.0.0.8' })).id;
-  const otherDevice = (await createDevice(store, otherAgentId, { displayName: 'x', ip: '10.0.0.9' })).id;
+  const otherDevice = (otherDeviceId = (await createDevice(store, otherAgentId, { displayName: 'x', ip: '10.0.0.9' })).id);
   const write = async (deviceId: number, driverName: string, result: Parameters<typeof writeRunResult>[2]) => {
     clock.now += 60_000;
     return (await writeRunResult(store, { agentId, deviceId, driverName }, result)).runId;
@@ -107,5 +108,24 @@ describe('driverbox extension API: runs', () => {
     expect(run.body.http).toEqual([{ ...exchange, status: 401 }]);
     expect((await get(`/driverbox-api/v1/agent/${agentId}/run/${otherRunId}`)).status).toBe(404);
     expect((await get(`/driverbox-api/v1/agent/${agentId}/run/123456`)).status).toBe(404);
+  });
+
+  it("answers a device's tables, each the latest its driver reported; another agent's device is not found", async () => {
+    const columns = [{ label: 'Used', unit: '%', valueType: 'NUMBER' as const }];
+    const tableRun = (rows: Array<Array<string | null>>) => success([], { tables: [{ label: 'Volumes', columnHeaders: columns, rows }] });
+    expect((await get<{ tables: DeviceTable[] }>(`/driverbox-api/v1/agent/${agentId}/device/${nasId}/table`)).body).toEqual({ tables: [] });
+    clock.now += 60_000;
+    await writeRunResult(store, { agentId, deviceId: nasId, driverName: 'nas.js' }, tableRun([['vol1', '40'], ['vol2', '75']]));
+    clock.now += 60_000;
+    // The next run's table replaces it.
+    await writeRunResult(store, { agentId, deviceId: nasId, driverName: 'nas.js' }, tableRun([['vol1', '41'], ['vol2', '76'], ['vol3', null]]));
+    const tables = await get<{ tables: DeviceTable[] }>(`/driverbox-api/v1/agent/${agentId}/device/${nasId}/table`);
+    expect(tables.status).toBe(200);
+    expect(tables.body.tables).toEqual([
+      { id: expect.any(Number), association_id: null, label: 'Volumes', columns, rows: [['vol1', '41'], ['vol2', '76'], ['vol3', null]], updated: new Date(clock.now).toISOString().slice(0, 19) },
+    ]);
+    expect((await get<{ tables: DeviceTable[] }>(`/driverbox-api/v1/agent/${agentId}/device/${cameraId}/table`)).body.tables).toEqual([]);
+    expect((await get(`/driverbox-api/v1/agent/${agentId}/device/${otherDeviceId}/table`)).status).toBe(404);
+    expect((await get(`/driverbox-api/v1/agent/${agentId}/device/${nasId}/table`, null)).status).toBe(401);
   });
 });

@@ -4,7 +4,7 @@
 // device's password masked, and nothing stored.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { driverboxApiRoutes, type TrialRunAnswer } from '../host/api/driverbox/runs-routes.js';
+import { driverboxApiRoutes, type SimulatedDeviceInfo, type TrialRunAnswer } from '../host/api/driverbox/runs-routes.js';
 import { createMonitoringApi } from '../host/api/monitoring/server.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
 import { createAgentRecord } from '../host/store/agents.js';
@@ -15,6 +15,7 @@ import { createDevice } from '../host/store/devices.js';
 import type { Store } from '../host/store/store.js';
 import { useHost } from './helpers/host.js';
 import { openTestStore } from './helpers/store.js';
+import { readFileSync } from 'node:fs';
 
 const KEY = 'trial-run-key-1';
 const host = useHost();
@@ -129,5 +130,40 @@ describe('trial run', () => {
     const none = await trial({ code: CODE }, { app: noHostApp });
     expect(none.status).toBe(503);
     expect(none.body.code).toBe('EXECUTION_UNAVAILABLE');
+  });
+
+  it('lists the simulated devices driverbox ships, and runs a trial against one (its simulator started for the run)', async () => {
+    const list = await app.inject({ method: 'GET', url: '/driverbox-api/v1/simulated-device', headers: { 'x-api-key': KEY } });
+    expect(list.statusCode).toBe(200);
+    const devices = (list.json() as { devices: SimulatedDeviceInfo[] }).devices;
+    expect(devices.find((d) => d.name === 'ups-status')).toEqual({
+      name: 'ups-status',
+      description: 'A UPS network card serving an HTML status page behind basic auth.',
+      protocols: ['http'],
+      parameters: {},
+    });
+    expect(devices.find((d) => d.name === 'linux-ssh')?.protocols).toEqual(['ssh']);
+    // The example's own driver, against its simulated device: the fixture's credentials are used, and masked.
+    const code = readFileSync(new URL('../drivers-examples/ups-status/driver.js', import.meta.url), 'utf8');
+    const run = await app.inject({ method: 'POST', url: '/driverbox-api/v1/simulated-device/ups-status/trial-run', headers: { 'x-api-key': KEY }, payload: { code } });
+    expect(run.statusCode).toBe(200);
+    const body = run.json() as TrialRunAnswer;
+    expect(body.outcome).toBe('success');
+    expect(body.variables.map((v) => v.uid)).toEqual(['model', 'battery', 'runtime', 'load', 'input-voltage', 'on-battery']);
+    expect(body.http[0]).toMatchObject({ method: 'GET', status: 200 });
+    expect(body.http[0]!.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/status\.html$/);
+    expect(body.http[0]!.request?.headers.authorization).toBe('Basic ***');
+    expect(JSON.stringify(body)).not.toContain('ups-secret');
+    // The simulator was stopped after the run: the port it served on no longer answers.
+    await expect(fetch(body.http[0]!.url)).rejects.toThrow();
+  });
+
+  it('refuses an unknown or badly named simulated device, and answers 503 without a host', async () => {
+    const post = (name: string, target = app) => target.inject({ method: 'POST', url: `/driverbox-api/v1/simulated-device/${name}/trial-run`, headers: { 'x-api-key': KEY }, payload: { code: CODE } });
+    expect((await post('no-such-device')).statusCode).toBe(404);
+    expect((await post('..%2Fetc')).statusCode).toBe(422);
+    expect((await post('ups-status', noHostApp)).statusCode).toBe(503);
+    const refused = await app.inject({ method: 'GET', url: '/driverbox-api/v1/simulated-device' });
+    expect(refused.statusCode).toBe(401);
   });
 });
