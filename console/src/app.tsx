@@ -9,6 +9,7 @@ import { AgentPage } from './pages/agent.js';
 import { DevicePage } from './pages/device.js';
 import { RunsPage } from './pages/runs.js';
 import { RunPage } from './pages/run.js';
+import { SchedulePage } from './pages/schedule.js';
 import { DriversPage } from './pages/drivers.js';
 import { DriverPage } from './pages/driver.js';
 import { EditorPage } from './pages/editor.js';
@@ -26,12 +27,14 @@ function Page({ route, apiKey }: { route: Route; apiKey: string }) {
       return <RunsPage apiKey={apiKey} agentId={route.agentId} filters={route.filters} />;
     case 'run':
       return <RunPage apiKey={apiKey} agentId={route.agentId} runId={route.runId} />;
+    case 'schedule':
+      return <SchedulePage apiKey={apiKey} agentId={route.agentId} />;
     case 'drivers':
       return <DriversPage apiKey={apiKey} />;
     case 'driver':
       return <DriverPage apiKey={apiKey} driverId={route.driverId} />;
     case 'editor':
-      return <EditorPage apiKey={apiKey} driverId={route.driverId} agentId={route.agentId} deviceId={route.deviceId} />;
+      return <EditorPage apiKey={apiKey} driverId={route.driverId} agentId={route.agentId} deviceId={route.deviceId} simulated={route.simulated} />;
     case 'login':
       return null;
     case 'not-found':

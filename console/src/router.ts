@@ -9,10 +9,16 @@ export type Route =
   | { page: 'device'; agentId: number; deviceId: number; variableId: number | null; window: WindowName }
   | { page: 'runs'; agentId: number; filters: RunFilters }
   | { page: 'run'; agentId: number; runId: number }
+  /** The agent's scheduler (driverbox agent): next due, last run, skipped counts per association. */
+  | { page: 'schedule'; agentId: number }
   | { page: 'drivers' }
   | { page: 'driver'; driverId: number }
-  /** The editor: a library driver's code, run against a device (agent and device chosen in the page, kept in the URL). */
-  | { page: 'editor'; driverId: number; agentId: number | null; deviceId: number | null }
+  /**
+   * The editor: a library driver's code, run against a device of the store (agent and device) or
+   * a simulated device driverbox ships (`simulated`, its name; '' before one is chosen), chosen in
+   * the page, kept in the URL.
+   */
+  | { page: 'editor'; driverId: number; agentId: number | null; deviceId: number | null; simulated: string | null }
   | { page: 'not-found'; path: string };
 
 export interface RunFilters {
@@ -46,12 +52,16 @@ export function parseRoute(hash: string): Route {
     const driverId = id(parts[1]);
     if (driverId !== null && parts.length === 2) return { page: 'driver', driverId };
     if (driverId !== null && parts.length === 3 && parts[2] === 'edit') {
-      return { page: 'editor', driverId, agentId: id(query.get('agent') ?? undefined), deviceId: id(query.get('device') ?? undefined) };
+      // "simulated=" alone: the simulated devices are the targets, none chosen yet.
+      const simulated = query.get('simulated');
+      if (simulated !== null) return { page: 'editor', driverId, agentId: null, deviceId: null, simulated };
+      return { page: 'editor', driverId, agentId: id(query.get('agent') ?? undefined), deviceId: id(query.get('device') ?? undefined), simulated: null };
     }
   }
   if (parts[0] === 'agent') {
     const agentId = id(parts[1]);
     if (agentId !== null && parts.length === 2) return { page: 'agent', agentId };
+    if (agentId !== null && parts.length === 3 && parts[2] === 'schedule') return { page: 'schedule', agentId };
     if (agentId !== null && parts.length === 3 && parts[2] === 'runs') {
       const outcome = query.get('outcome');
       return {
@@ -104,6 +114,8 @@ export function href(route: Route): string {
     }
     case 'run':
       return `#/agent/${route.agentId}/run/${route.runId}`;
+    case 'schedule':
+      return `#/agent/${route.agentId}/schedule`;
     case 'drivers':
       return '#/drivers';
     case 'driver':
@@ -112,6 +124,7 @@ export function href(route: Route): string {
       const q = new URLSearchParams();
       if (route.agentId !== null) q.set('agent', String(route.agentId));
       if (route.deviceId !== null) q.set('device', String(route.deviceId));
+      if (route.simulated !== null) q.set('simulated', route.simulated);
       const text = q.toString();
       return `#/driver/${route.driverId}/edit${text ? `?${text}` : ''}`;
     }

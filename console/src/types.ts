@@ -8,3 +8,4 @@ export type { RunDetail, RunListAnswer, RunSummary, RecordedExchange as HttpExch
 export type { TrialRunAnswer, TrialRunRequest, TrialVariable, TrialTable } from '../../host/api/driverbox/run-records.js';
 export type { CustomDriver, CustomDriverDetails, CustomDriverAssociation, CustomDriverUpdate } from '../../host/api/monitoring/schemas/custom-drivers.js';
 export type { DeviceUptime, DeviceHistoryEvent } from '../../host/api/monitoring/schemas/history.js';
+export type { ScheduleAnswer, ScheduleEntry, DeviceTable, SimulatedDeviceInfo } from '../../host/api/driverbox/run-records.js';

@@ -47,6 +47,45 @@ interface Zoom {
   max: number;
 }
 
+/** The narrowest keyboard zoom, s. */
+const MIN_SPAN_S = 60;
+
+/**
+ * The zoom a key asks for on a focused chart, from the current one over the window [lo, hi] (s):
+ * + zooms in around the middle, − out, ← → move by a quarter of the view, 0, Home or Escape show the
+ * whole window. null: the whole window; undefined: not a zoom key.
+ */
+export function zoomForKey(key: string, current: Zoom | null, lo: number, hi: number): Zoom | null | undefined {
+  const view = current ?? { min: lo, max: hi };
+  const span = view.max - view.min;
+  const middle = (view.min + view.max) / 2;
+  // Kept inside the window; one that covers all of it is the whole window.
+  const clamp = (min: number, max: number): Zoom | null => {
+    const width = Math.min(max - min, hi - lo);
+    if (width >= hi - lo) return null;
+    const start = Math.min(Math.max(min, lo), hi - width);
+    return { min: start, max: start + width };
+  };
+  switch (key) {
+    case '+':
+    case '=':
+      return clamp(middle - Math.max(span / 4, MIN_SPAN_S / 2), middle + Math.max(span / 4, MIN_SPAN_S / 2));
+    case '-':
+    case '_':
+      return clamp(middle - span, middle + span);
+    case 'ArrowLeft':
+      return current ? clamp(view.min - span / 4, view.max - span / 4) : null;
+    case 'ArrowRight':
+      return current ? clamp(view.min + span / 4, view.max + span / 4) : null;
+    case '0':
+    case 'Home':
+    case 'Escape':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
 function TimeChart({ samples, label, unit, from, to }: { samples: Sample[]; label: string; unit?: string; from: number; to: number }) {
   const box = useRef<HTMLDivElement>(null);
   const plotRef = useRef<uPlot | null>(null);
@@ -132,10 +171,27 @@ function TimeChart({ samples, label, unit, from, to }: { samples: Sample[]; labe
     `Line chart of ${label}: ${samples.length} sample${samples.length === 1 ? '' : 's'}` +
     (values.length ? `, from ${formatNumber(Math.min(...values), unit)} to ${formatNumber(Math.max(...values), unit)}, last ${formatNumber(last, unit)}` : '') +
     '. The samples are also in the table below.';
+  const onKey = (event: KeyboardEvent) => {
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const next = zoomForKey(event.key, zoomRef.current, from / 1000, to / 1000);
+    if (next === undefined) return;
+    event.preventDefault();
+    applyZoom(next);
+  };
   const zoomed = zoom ? samples.filter((s) => s.t / 1000 >= zoom.min && s.t / 1000 <= zoom.max).length : null;
   return (
     <>
-      <div ref={box} class="chart-box" role="img" aria-label={summary} data-zoomed={zoom ? 'true' : undefined} />
+      <div
+        ref={box}
+        class="chart-box"
+        role="img"
+        tabIndex={0}
+        aria-label={summary}
+        aria-describedby="zoom-keys"
+        aria-keyshortcuts="+ - ArrowLeft ArrowRight 0 Escape"
+        onKeyDown={onKey}
+        data-zoomed={zoom ? 'true' : undefined}
+      />
       <p class="meta zoom-line" role="status">
         {zoom ? (
           <>
@@ -146,9 +202,11 @@ function TimeChart({ samples, label, unit, from, to }: { samples: Sample[]; labe
               Show the whole window
             </button>
           </>
-        ) : (
-          <span class="hint">Drag across the chart to zoom in; double-click it to zoom out.</span>
-        )}
+        ) : null}
+      </p>
+      <p class="hint" id="zoom-keys">
+        Drag across the chart to zoom in; double-click it to zoom out. From the keyboard: focus the chart, then <kbd>+</kbd> / <kbd>−</kbd> zoom,{' '}
+        <kbd>←</kbd> <kbd>→</kbd> move, <kbd>0</kbd> shows the whole window.
       </p>
     </>
   );

@@ -89,14 +89,16 @@ function Variables({ prefix, variables }: { prefix: string; variables: TrialRunA
   );
 }
 
-function Table({ id, table }: { id: string; table: TrialRunAnswer['tables'][number] }) {
+/** A driver's table (D.createTable): a trial run's, or a device's latest (`children`: when and by what). */
+export function DriverTable({ id, table, children }: { id: string; table: TrialRunAnswer['tables'][number]; children?: ComponentChildren }) {
   return (
     <section class="card" aria-labelledby={id}>
       <h2 id={id}>
         Table: {table.label} ({count(table.rows.length, 'row')})
       </h2>
+      {children}
       <ListTable
-        class="trial-table"
+        class="driver-table"
         caption={`Table ${table.label}`}
         hiddenCaption
         columns={[
@@ -155,7 +157,7 @@ export function RunResult({ result, prefix, summary, facts, monoMessage }: { res
         </dl>
       </section>
       {result.variables ? <Variables prefix={prefix} variables={result.variables} /> : null}
-      {result.tables?.map((t, ti) => <Table key={ti} id={`${prefix}-table-${ti}`} table={t} />)}
+      {result.tables?.map((t, ti) => <DriverTable key={ti} id={`${prefix}-table-${ti}`} table={t} />)}
       <section class="card" aria-labelledby={`${prefix}-log`}>
         <h2 id={`${prefix}-log`}>Log ({result.log.length})</h2>
         {result.log.length === 0 ? (

@@ -22,6 +22,7 @@ export function AgentPage({ apiKey, agentId }: { apiKey: string; agentId: number
       <PageHeading focusKey={`agent-${agentId}`}>{name}</PageHeading>
       <p class="meta">
         <a href={href({ page: 'runs', agentId, filters: NO_RUN_FILTERS })}>Runs of this agent</a>
+        <a href={href({ page: 'schedule', agentId })}>Schedule</a>
       </p>
       {agent.error ? <ErrorNotice error={agent.error} what="The agent" /> : null}
       <LoadNotices of={devices} what="devices" />

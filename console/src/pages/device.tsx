@@ -1,10 +1,10 @@
 // One device: its status, its variables with live values (re-read every 10 s while the tab is
 // visible), and the history of the chosen variable over 1 h / 24 h / 7 d.
 import { useMemo } from 'preact/hooks';
-import { apiTime, parseApiTime } from '../api.js';
+import { apiTime, EXTENSION_PREFIX, parseApiTime } from '../api.js';
 import { ago, localTime } from '../format.js';
 import { href, NO_RUN_FILTERS, WINDOW_LABELS, WINDOWS, type WindowName } from '../router.js';
-import type { Device, Variable, VariableHistorySample } from '../types.js';
+import type { Device, DeviceTable, Variable, VariableHistorySample } from '../types.js';
 import { useAgent, useApi } from '../use-api.js';
 import { StatusHistory } from '../components/status-history.js';
 import { ErrorNotice, LoadNotices, StatusBadge } from '../components/status.js';
@@ -13,6 +13,7 @@ import { agentTrail, Breadcrumb } from '../components/breadcrumb.js';
 import { ListTable } from '../components/list-table.js';
 import { HistoryView, toSamples } from '../components/history-chart.js';
 import { deviceAddress } from './agent.js';
+import { DriverTable } from '../components/run-result.js';
 
 const LIVE_MS = 10_000;
 
@@ -61,6 +62,27 @@ function HistoryPanel({ apiKey, agentId, deviceId, variable, window }: { apiKey:
       <LoadNotices of={{ data: samples, error: history.error }} what="the history" />
       {samples ? <HistoryView samples={samples} label={name} unit={variable.unit} from={span.from} to={span.to} /> : null}
     </section>
+  );
+}
+
+/** The device's driver tables (extension API: the Public API has no table operation), re-read with the variables. */
+function DeviceTables({ apiKey, agentId, deviceId }: { apiKey: string; agentId: number; deviceId: number }) {
+  const tables = useApi<{ tables: DeviceTable[] }>(`${EXTENSION_PREFIX}/agent/${agentId}/device/${deviceId}/table`, apiKey, { refreshMs: LIVE_MS });
+  if (tables.error) return <LoadNotices of={tables} what="the tables" />;
+  if (!tables.data || tables.data.tables.length === 0) return null;
+  return (
+    <div class="device-tables">
+      {tables.data.tables.map((t) => {
+        const updated = parseApiTime(t.updated);
+        return (
+          <DriverTable key={t.id} id={`device-table-${t.id}`} table={{ label: t.label, columnHeaders: t.columns, rows: t.rows }}>
+            <p class="meta" title={localTime(updated)}>
+              Reported {ago(updated)}; each run of its driver replaces it.
+            </p>
+          </DriverTable>
+        );
+      })}
+    </div>
   );
 }
 
@@ -135,6 +157,8 @@ export function DevicePage({ apiKey, agentId, deviceId, variableId, window }: De
           </ListTable>
         ) : null}
       </section>
+
+      <DeviceTables apiKey={apiKey} agentId={agentId} deviceId={deviceId} />
 
       <StatusHistory apiKey={apiKey} agentId={agentId} deviceId={deviceId} window={window} />
     </>

@@ -37,7 +37,7 @@ export function DriverPage({ apiKey, driverId }: { apiKey: string; driverId: num
           </p>
           {d.description ? <p>{d.description}</p> : null}
           <p>
-            <a class="button-link primary" href={href({ page: 'editor', driverId, agentId: first?.agent.id ?? null, deviceId: first?.device_id ?? null })}>
+            <a class="button-link primary" href={href({ page: 'editor', driverId, agentId: first?.agent.id ?? null, deviceId: first?.device_id ?? null, simulated: null })}>
               Edit and run
             </a>
           </p>
@@ -118,7 +118,7 @@ export function DriverPage({ apiKey, driverId }: { apiKey: string; driverId: num
                     : '—'}
                 </td>
                 <td>
-                  <a href={href({ page: 'editor', driverId, agentId: a.agent.id, deviceId: a.device_id })} aria-label={`Edit and run on ${a.deviceName}`}>
+                  <a href={href({ page: 'editor', driverId, agentId: a.agent.id, deviceId: a.device_id, simulated: null })} aria-label={`Edit and run on ${a.deviceName}`}>
                     Edit and run
                   </a>
                 </td>

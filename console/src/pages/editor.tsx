@@ -1,11 +1,12 @@
 // The driver editor: a library driver's code in CodeMirror 6 (loaded on demand), run against a
-// device of the store with the driverbox extension API's trial run (the code as edited, with the
-// association's parameters; nothing stored), its variables, tables, log, warnings and HTTP
-// exchanges shown together; "Save as a new version" sends the code with updateCustomDriver.
+// device of the store or a simulated device driverbox ships with the driverbox extension API's
+// trial run (the code as edited, with the association's parameters or the fixture's; nothing
+// stored), its variables, tables, log, warnings and HTTP exchanges shown together; "Save as a new
+// version" sends the code with updateCustomDriver.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { apiSend, ApiFailure, EXTENSION_PREFIX } from '../api.js';
 import { href, navigate } from '../router.js';
-import type { Agent, CustomDriverDetails, Device, TrialRunAnswer } from '../types.js';
+import type { Agent, CustomDriverDetails, Device, SimulatedDeviceInfo, TrialRunAnswer } from '../types.js';
 import { useApi } from '../use-api.js';
 import { LoadNotices, Loading } from '../components/status.js';
 import { PageHeading } from '../components/page-heading.js';
@@ -59,22 +60,41 @@ function CodeArea({ code, onChange, onRun }: { code: string; onChange(code: stri
   );
 }
 
-/** The agent or the device to run against: one of `items` by its id, or none ("Choose…"). */
-function PickById({ id, label, items, chosen, disabled, onPick }: { id: string; label: string; items: Array<{ id: number; display_name: string }> | null; chosen: number | null; disabled?: boolean; onPick(id: number | null): void }) {
+/** The agent's select's value for the simulated devices driverbox ships (agent ids are numbers). */
+const SIMULATED = 'simulated';
+
+/**
+ * Where to run: an agent of the store or the simulated devices, then one of their devices. Values
+ * are ids, or names for the simulated devices.
+ */
+function PickTarget({ id, label, items, chosen, disabled, extra, onPick }: {
+  id: string;
+  label: string;
+  items: Array<{ value: string; label: string }> | null;
+  chosen: string | null;
+  disabled?: boolean;
+  /** One more option after the items, apart from them (the simulated devices). */
+  extra?: { value: string; label: string };
+  onPick(value: string | null): void;
+}) {
+  const option = (item: { value: string; label: string }) => (
+    <option key={item.value} value={item.value} selected={item.value === chosen}>
+      {item.label}
+    </option>
+  );
   return (
     <div class="field inline">
       <label for={id}>{label}</label>
-      <select id={id} value={chosen === null ? '' : String(chosen)} disabled={disabled} onChange={(e) => onPick(Number((e.target as HTMLSelectElement).value) || null)}>
+      <select id={id} value={chosen ?? ''} disabled={disabled} onChange={(e) => onPick((e.target as HTMLSelectElement).value || null)}>
         <option value="">Choose…</option>
-        {(items ?? []).map((item) => (
-          <option key={item.id} value={String(item.id)} selected={item.id === chosen}>
-            {item.display_name}
-          </option>
-        ))}
+        {(items ?? []).map(option)}
+        {extra ? <optgroup label="Built in">{option(extra)}</optgroup> : null}
       </select>
     </div>
   );
 }
+
+const byId = (items: Array<{ id: number; display_name: string }> | null) => items?.map((i) => ({ value: String(i.id), label: i.display_name })) ?? null;
 
 function actionsOf(driver: CustomDriverDetails): Array<{ value: string; label: string }> {
   return [
@@ -106,10 +126,13 @@ function TrialResult({ result }: { result: TrialRunAnswer }) {
   );
 }
 
-export function EditorPage({ apiKey, driverId, agentId, deviceId }: { apiKey: string; driverId: number; agentId: number | null; deviceId: number | null }) {
+export function EditorPage({ apiKey, driverId, agentId, deviceId, simulated }: { apiKey: string; driverId: number; agentId: number | null; deviceId: number | null; simulated: string | null }) {
   const driver = useApi<CustomDriverDetails>(`/custom-driver/${driverId}`, apiKey);
   const agents = useApi<Agent[]>('/agent?page_size=100', apiKey);
   const devices = useApi<Device[]>(agentId === null ? null : `/agent/${agentId}/device`, apiKey);
+  const simulatedDevices = useApi<{ devices: SimulatedDeviceInfo[] }>(`${EXTENSION_PREFIX}/simulated-device`, apiKey);
+  const onSimulated = simulated !== null;
+  const simulatedInfo = onSimulated ? simulatedDevices.data?.devices.find((s) => s.name === simulated) : undefined;
   const code = useRef<string | null>(null);
   const [dirty, setDirty] = useState(false);
   const [action, setAction] = useState('get_status');
@@ -122,24 +145,34 @@ export function EditorPage({ apiKey, driverId, agentId, deviceId }: { apiKey: st
   const d = driver.data;
   if (d && code.current === null) code.current = d.code;
   const name = d?.name ?? `Driver ${driverId}`;
-  const place = (change: { agentId?: number | null; deviceId?: number | null }) =>
-    navigate({ page: 'editor', driverId, agentId: change.agentId !== undefined ? change.agentId : agentId, deviceId: change.deviceId !== undefined ? change.deviceId : deviceId }, { replace: true });
+  const place = (change: { agentId?: number | null; deviceId?: number | null; simulated?: string | null }) =>
+    navigate(
+      {
+        page: 'editor',
+        driverId,
+        agentId: change.agentId !== undefined ? change.agentId : agentId,
+        deviceId: change.deviceId !== undefined ? change.deviceId : deviceId,
+        simulated: change.simulated !== undefined ? change.simulated : simulated,
+      },
+      { replace: true },
+    );
 
   // One agent only: it is chosen already.
   useEffect(() => {
-    if (agentId === null && agents.data?.length === 1) place({ agentId: agents.data[0]!.id, deviceId: null });
-  }, [agents.data, agentId]);
+    if (agentId === null && !onSimulated && agents.data?.length === 1) place({ agentId: agents.data[0]!.id, deviceId: null });
+  }, [agents.data, agentId, onSimulated]);
 
   async function run() {
     if (running || code.current === null) return;
-    if (agentId === null || deviceId === null) {
+    const target = simulated ? `${EXTENSION_PREFIX}/simulated-device/${encodeURIComponent(simulated)}` : agentId !== null && deviceId !== null ? `${EXTENSION_PREFIX}/agent/${agentId}/device/${deviceId}` : null;
+    if (target === null) {
       setRunError(new ApiFailure(0, 'Choose the device to run the driver against first.'));
       return;
     }
     setRunning(true);
     setRunError(null);
     try {
-      setResult(await apiSend<TrialRunAnswer>('POST', `${EXTENSION_PREFIX}/agent/${agentId}/device/${deviceId}/trial-run`, apiKey, { code: code.current, action, custom_driver_id: driverId }));
+      setResult(await apiSend<TrialRunAnswer>('POST', `${target}/trial-run`, apiKey, { code: code.current, action, custom_driver_id: driverId }));
     } catch (error) {
       setResult(null);
       setRunError(error instanceof ApiFailure ? error : new ApiFailure(0, String(error)));
@@ -184,11 +217,26 @@ export function EditorPage({ apiKey, driverId, agentId, deviceId }: { apiKey: st
             <h2 id="run-against">Run against a device</h2>
             <p class="hint">
               The code as edited runs in the sandbox with the device's address and credentials and the association's parameters (the driver's defaults
-              without one). Nothing is stored: the device's variables and runs stay as they are.
+              without one), or against a simulated device driverbox ships (started for the run, with its fixture's credentials and parameters). Nothing
+              is stored: the device's variables and runs stay as they are.
             </p>
             <div class="filters">
-              <PickById id="editor-agent" label="Agent" items={agents.data} chosen={agentId} onPick={(id) => place({ agentId: id, deviceId: null })} />
-              <PickById id="editor-device" label="Device" items={devices.data} chosen={deviceId} disabled={agentId === null} onPick={(id) => place({ deviceId: id })} />
+              <PickTarget
+                id="editor-agent"
+                label="Agent"
+                items={byId(agents.data)}
+                chosen={onSimulated ? SIMULATED : agentId === null ? null : String(agentId)}
+                extra={simulatedDevices.data?.devices.length ? { value: SIMULATED, label: 'Simulated devices' } : undefined}
+                onPick={(value) => place(value === SIMULATED ? { agentId: null, deviceId: null, simulated: '' } : { agentId: value === null ? null : Number(value), deviceId: null, simulated: null })}
+              />
+              <PickTarget
+                id="editor-device"
+                label="Device"
+                items={onSimulated ? (simulatedDevices.data?.devices.map((s) => ({ value: s.name, label: `${s.name} (${s.protocols.join(', ')})` })) ?? null) : byId(devices.data)}
+                chosen={onSimulated ? simulated || null : deviceId === null ? null : String(deviceId)}
+                disabled={agentId === null && !onSimulated}
+                onPick={(value) => place(onSimulated ? { simulated: value ?? '' } : { deviceId: value === null ? null : Number(value) })}
+              />
               <div class="field inline">
                 <label for="editor-action">Action</label>
                 <select id="editor-action" value={action} onChange={(e) => setAction((e.target as HTMLSelectElement).value)}>
@@ -220,6 +268,12 @@ export function EditorPage({ apiKey, driverId, agentId, deviceId }: { apiKey: st
               <p class="notice notice-error" role="alert">
                 The driver could not be run: {runError.message}
                 {runError.status ? ` (HTTP ${runError.status})` : ''}
+              </p>
+            ) : null}
+            {simulatedInfo ? (
+              <p class="meta simulated-about">
+                {simulatedInfo.description ?? simulatedInfo.name}
+                {Object.keys(simulatedInfo.parameters).length ? ` Its parameters: ${Object.entries(simulatedInfo.parameters).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')}.` : ''}
               </p>
             ) : null}
             {agentId !== null && deviceId !== null ? (

@@ -1,9 +1,10 @@
 // An agent's runs (driverbox extension API: /driverbox-api/v1/agent/{id}/run): failures first by
 // default, filtered by device, driver and outcome; each a link to its log and exchanges.
-import { EXTENSION_PREFIX, parseApiTime } from '../api.js';
+import { useEffect, useState } from 'preact/hooks';
+import { apiGet, ApiFailure, EXTENSION_PREFIX, parseApiTime } from '../api.js';
 import { count, localTime, timeZoneName } from '../format.js';
 import { href, navigate, type RunFilters } from '../router.js';
-import type { Device, RunListAnswer } from '../types.js';
+import type { Device, RunListAnswer, RunSummary } from '../types.js';
 import { useAgent, useApi } from '../use-api.js';
 import { LoadNotices } from '../components/status.js';
 import { PageHeading } from '../components/page-heading.js';
@@ -11,8 +12,12 @@ import { agentTrail, Breadcrumb } from '../components/breadcrumb.js';
 import { ListTable } from '../components/list-table.js';
 import { duration, OutcomeBadge } from '../components/run-result.js';
 
-function query(filters: RunFilters): string {
-  const q = new URLSearchParams({ order: filters.order, page_size: '200' });
+/** Runs per page: the first page is re-read every 30 s, the older ones are added on request. */
+export const RUNS_PAGE = 200;
+
+function query(filters: RunFilters, pageNumber = 0): string {
+  const q = new URLSearchParams({ order: filters.order, page_size: String(RUNS_PAGE) });
+  if (pageNumber > 0) q.set('page_number', String(pageNumber));
   if (filters.device !== null) q.set('device_id', String(filters.device));
   if (filters.driver) q.set('driver', filters.driver);
   if (filters.outcome) q.set('outcome', filters.outcome);
@@ -22,7 +27,24 @@ function query(filters: RunFilters): string {
 export function RunsPage({ apiKey, agentId, filters }: { apiKey: string; agentId: number; filters: RunFilters }) {
   const agent = useAgent(agentId, apiKey);
   const devices = useApi<Device[]>(`/agent/${agentId}/device`, apiKey);
-  const runs = useApi<RunListAnswer>(`${EXTENSION_PREFIX}/agent/${agentId}/run?${query(filters)}`, apiKey, { refreshMs: 30_000 });
+  const path = `${EXTENSION_PREFIX}/agent/${agentId}/run?`;
+  const runs = useApi<RunListAnswer>(`${path}${query(filters)}`, apiKey, { refreshMs: 30_000 });
+  // The pages after the first, loaded with "Older runs"; a new filter starts again from the first.
+  const [older, setOlder] = useState<{ pages: number; runs: RunSummary[]; loading: boolean; error: ApiFailure | null }>({ pages: 0, runs: [], loading: false, error: null });
+  useEffect(() => setOlder({ pages: 0, runs: [], loading: false, error: null }), [agentId, query(filters)]);
+  async function loadOlder() {
+    const next = older.pages + 1;
+    setOlder((o) => ({ ...o, loading: true, error: null }));
+    try {
+      const answer = await apiGet<RunListAnswer>(`${path}${query(filters, next)}`, apiKey);
+      setOlder((o) => ({ pages: next, runs: [...o.runs, ...answer.runs], loading: false, error: null }));
+    } catch (error) {
+      setOlder((o) => ({ ...o, loading: false, error: error instanceof ApiFailure ? error : new ApiFailure(0, String(error)) }));
+    }
+  }
+  // Runs recorded meanwhile push the older pages down: a run seen twice is listed once.
+  const seen = new Set<number>();
+  const listed = [...(runs.data?.runs ?? []), ...older.runs].filter((r) => !seen.has(r.id) && (seen.add(r.id), true));
   const agentName = agent.name;
   const deviceName = new Map((devices.data ?? []).map((d) => [d.id, d.display_name]));
   const set = (change: Partial<RunFilters>) => navigate({ page: 'runs', agentId, filters: { ...filters, ...change } }, { replace: true });
@@ -72,19 +94,20 @@ export function RunsPage({ apiKey, agentId, filters }: { apiKey: string; agentId
       </form>
       <LoadNotices of={runs} what="runs" />
       {runs.data && runs.data.runs.length === 0 ? <p class="notice">No run matches.</p> : null}
-      {runs.data && runs.data.runs.length > 0 ? (
+      {runs.data && listed.length > 0 ? (
+        <>
         <ListTable
           class="runs"
           wrap="card"
           caption={
             <>
               {count(runs.data.total, 'run')}
-              {runs.data.total > runs.data.runs.length ? `, the first ${runs.data.runs.length} shown` : ''}; times in {timeZoneName()}
+              {runs.data.total > listed.length ? `, the first ${listed.length} shown` : ''}; times in {timeZoneName()}
             </>
           }
           columns={['Run', 'Outcome', { label: 'Device', wide: true }, { label: 'Duration', wide: true }, { label: 'HTTP', wide: true }]}
         >
-          {runs.data.runs.map((run) => (
+          {listed.map((run) => (
             <tr key={run.id} data-run-id={run.id}>
               <th scope="row">
                 <a href={href({ page: 'run', agentId, runId: run.id })}>
@@ -102,6 +125,19 @@ export function RunsPage({ apiKey, agentId, filters }: { apiKey: string; agentId
             </tr>
           ))}
         </ListTable>
+        {older.error ? (
+          <p class="notice notice-error" role="alert">
+            The older runs could not be loaded: {older.error.message}
+          </p>
+        ) : null}
+        {runs.data.total > listed.length ? (
+          <p class="meta">
+            <button type="button" class="more-runs" onClick={() => void loadOlder()} disabled={older.loading}>
+              {older.loading ? 'Loading…' : filters.order === 'newest' ? `Older runs (${RUNS_PAGE} more)` : `More runs (${RUNS_PAGE} more)`}
+            </button>
+          </p>
+        ) : null}
+        </>
       ) : null}
     </>
   );
