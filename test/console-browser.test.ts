@@ -2,13 +2,19 @@
 // server over a seeded test store: sign in (a wrong key refused, the right one kept in
 // sessionStorage only), agents → devices → variables, a variable's history plotted with as many
 // points as the store holds in the chosen window, a STRING variable as its list of changes,
-// hover values, the runs, the driver library and the editor (CodeMirror, loaded only when opened:
-// completion of D's members, a trial run against a simulated device of the store showing its
-// variables, table, log and exchange, saving a new version), a phone-width layout, and no console error.
+// hover values and keyboard zoom, the device's tables, the runs (older ones past the first 200), the
+// schedule (a real agent's, and serve mode's notice), the driver library and the editor (CodeMirror,
+// loaded only when opened: completion of D's members, a trial run against a simulated device of the
+// store showing its variables, table, log and exchange, saving a new version, a trial against a
+// simulated device driverbox ships), the main pages at a phone's width (390 × 844) without sideways
+// scrolling, and no console error.
 //
 // DRIVERBOX_CONSOLE_SCREENSHOTS=docs/console also writes the screenshots of docs/console/.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createAgent, type Agent, type AgentRunSkipped } from '../host/agent/agent.js';
+import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleRoutes } from '../host/api/console/console-routes.js';
 import { driverboxApiRoutes } from '../host/api/driverbox/runs-routes.js';
@@ -32,6 +38,8 @@ const KEY = 'console-browser-key-1';
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 const screenshots = process.env.DRIVERBOX_CONSOLE_SCREENSHOTS;
+/** A phone's viewport (an iPhone 12–15's CSS pixels). */
+const PHONE = { width: 390, height: 844 };
 
 /** Replaces the editor's whole text as a user's paste does (the browser's own insertText would edit the DOM behind CodeMirror). */
 async function pasteCode(page: BrowserSession['page'], code: string): Promise<void> {
@@ -56,6 +64,11 @@ let benchAgentId: number;
 let thermometerId: number;
 let driverId: number;
 let sim: Simulator;
+let upsDriverId: number;
+let slowDevice: DeviceServer;
+let agent: Agent | undefined;
+let agentStore: Store | undefined;
+let busyRunIds: number[] = [];
 const host = useHost();
 /** Every script file the browser asked for, to see when the editor's chunk is fetched. */
 const scripts: string[] = [];
@@ -73,6 +86,15 @@ function get_status() {
   });
 }
 `;
+/** Answers after 2.5 s: with a 1 s period, the agent skips the due times that come meanwhile. */
+const SLOW = `function validate() { D.success(); }
+function get_status() {
+  D.device.http.get({ url: '/slow?ms=2500' }, function (error) {
+    if (error) return D.failure(D.errorType.RESOURCE_UNAVAILABLE);
+    D.success();
+  });
+}
+`;
 /** The edit the test types: one more variable, the reading's mode. */
 const EDITED = THERMOMETER.replace(
   "D.success([D.createVariable('temperature', 'Temperature', reading.celsius, 'C', D.valueType.NUMBER)], probes);",
@@ -83,6 +105,8 @@ const EDITED = THERMOMETER.replace(
 const LOAD_AGES = [...[10, 9, 8].map((d) => d * DAY), ...Array.from({ length: 20 }, (_, i) => (19 - i) * 55 * MINUTE)];
 const IN_24H = 20;
 const IN_1H = 2;
+/** Runs of the bench agent's thermometer: more than the runs page's first 200. */
+const BUSY_RUNS = 230;
 const FIRMWARE = ['1.0.2', '1.0.2', '1.1.0', '1.1.0', '1.2.0'];
 
 async function seed(now: number): Promise<void> {
@@ -105,7 +129,8 @@ async function seed(now: number): Promise<void> {
   await writeVariable(store, owner, { path: 'disk.free', label: 'Free space', unit: 'GB', value: '1834', valueType: 'NUMBER' }, now - 5 * MINUTE);
   const exchange = { method: 'GET', url: 'http://10.0.0.7:5000/webapi/auth.cgi', status: 200, error: null, errorMessage: null, startedMs: 2, headersMs: 9, durationMs: 11, requestBytes: 0, responseBytes: 310, redirectedTo: null };
   const target = { agentId, deviceId, driverName: 'synology.js' };
-  await writeRunResult(store, target, success([], { http: [exchange], logs: [{ level: 'info', message: 'session opened' }], durationMs: 140 }));
+  const volumes = { label: 'Volumes', columnHeaders: [{ label: 'Used', unit: '%', valueType: 'NUMBER' as const }, { label: 'State', unit: null, valueType: 'STRING' as const }], rows: [['vol1', '41', 'ok'], ['vol2', '87', 'degraded']] };
+  await writeRunResult(store, target, success([], { http: [exchange], logs: [{ level: 'info', message: 'session opened' }], durationMs: 140, tables: [volumes] }));
   await writeRunResult(
     store,
     target,
@@ -132,6 +157,14 @@ async function seed(now: number): Promise<void> {
   ).id;
   const siteId = (await getCustomDriver(store, driverId))!.parameters[0]!.id;
   await createAssociation(store, { customDriverId: driverId, agentId: benchAgentId, deviceId: thermometerId, parameters: [{ parameterId: siteId, value: 'lab 2' }] });
+  // The UPS example's driver, to run against the simulated UPS driverbox ships.
+  upsDriverId = (await createCustomDriver(store, { name: 'UPS status', code: readFileSync(new URL('../drivers-examples/ups-status/driver.js', import.meta.url), 'utf8') })).id;
+  // Older runs than a page holds.
+  busyRunIds = [];
+  for (let i = 0; i < BUSY_RUNS; i++) {
+    const result = i % 50 === 7 ? failure('RESOURCE_UNAVAILABLE', 'no reading', { durationMs: 30 }) : success([], { durationMs: 20 + (i % 9) });
+    busyRunIds.push((await writeRunResult(store, { agentId: benchAgentId, deviceId: thermometerId, driverName: 'thermometer.js' }, result)).runId);
+  }
 }
 
 async function shoot(name: string): Promise<void> {
@@ -143,6 +176,7 @@ async function shoot(name: string): Promise<void> {
 beforeAll(async () => {
   if (!chromiumInstalled()) throw new Error(`${CHROMIUM_PATH} is missing: scripts/install-test-peers.sh installs Debian's chromium`);
   sim = await startSimulator({ fixture: 1, routes: [{ path: '/reading', responses: [{ json: { celsius: 21.5, mode: 'eco' } }] }] });
+  slowDevice = await startDeviceServer();
   store = await openTestStore({ secretKey: 'test-secret' });
   await seed(Date.now());
   server = await startMonitoringServer({ store, apiKeys: [KEY], host, extraRoutes: async (app) => {
@@ -158,6 +192,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  await agent?.stop({ graceMs: 0 });
+  await agentStore?.close();
+  await slowDevice?.close();
   await server?.close();
   await store?.close();
   await sim?.close();
@@ -215,6 +252,11 @@ describe('web console (chromium)', () => {
     expect(await page.locator(`tr[data-variable-id="${loadId}"] .value`).textContent()).toMatch(/% *$/);
     // A variable without history is not a link.
     expect(await page.getByRole('link', { name: 'Model' }).count()).toBe(0);
+    // The device's driver table, as its last run reported it.
+    const table = page.locator('.device-tables section');
+    await table.getByRole('heading', { level: 2, name: 'Table: Volumes (2 rows)' }).waitFor();
+    expect(await table.locator('table.driver-table thead').textContent()).toMatch(/Record.*Used.*\(%\).*State/);
+    expect(await table.locator('table.driver-table tbody tr').allTextContents()).toEqual(['vol141ok', 'vol287degraded']);
   });
 
   it('plots a NUMBER variable with the points of the window, values on hover', async () => {
@@ -255,6 +297,33 @@ describe('web console (chromium)', () => {
     await page.mouse.up();
     await chart.locator('[data-zoomed="true"]').waitFor();
     await page.getByRole('button', { name: 'Show the whole window' }).press('Enter');
+    await expect.poll(() => chart.locator('[data-zoomed="true"]').count()).toBe(0);
+
+    // The keyboard's zoom: Tab to the chart, + twice (a quarter of the day, around its middle), ← moves
+    // to earlier samples, − zooms out, 0 shows the whole window.
+    const figure = chart.locator('.chart-box');
+    await figure.focus();
+    expect(await figure.evaluate((el) => el === document.activeElement && el.getAttribute('tabindex'))).toBe('0');
+    const inView = async () => Number(/\((\d+) samples?\)/.exec((await zoomLine.textContent()) ?? '')?.[1]);
+    const span = async () => {
+      const [from, to] = (/Zoomed to (.+) – (.+) \(/.exec((await zoomLine.textContent()) ?? '') ?? []).slice(1).map((t) => Date.parse(t.replace(' ', 'T')));
+      return to! - from!;
+    };
+    await page.keyboard.press('+');
+    await chart.locator('[data-zoomed="true"]').waitFor();
+    expect(await span()).toBeCloseTo(12 * 60 * MINUTE, -4);
+    await page.keyboard.press('+');
+    await expect.poll(span).toBeLessThan(6 * 60 * MINUTE + 2000);
+    const middle = await inView();
+    expect(middle).toBeGreaterThan(0);
+    expect(middle).toBeLessThan(IN_24H);
+    const before = await zoomLine.textContent();
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => zoomLine.textContent()).not.toBe(before);
+    expect(await span()).toBeCloseTo(6 * 60 * MINUTE, -4);
+    await page.keyboard.press('-');
+    await expect.poll(span).toBeGreaterThan(11 * 60 * MINUTE);
+    await page.keyboard.press('0');
     await expect.poll(() => chart.locator('[data-zoomed="true"]').count()).toBe(0);
 
     // The device's status over the same window: the hour it was down.
@@ -314,6 +383,86 @@ describe('web console (chromium)', () => {
     await shoot('run-laptop');
   });
 
+  it('pages the runs past the first 200 with "Older runs"', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/#/agent/${benchAgentId}/runs?order=newest`);
+    await page.getByRole('heading', { level: 1, name: 'Runs of bench agent' }).waitFor();
+    const rows = page.locator('table.runs tbody tr');
+    await expect.poll(() => rows.count()).toBe(200);
+    expect(await page.locator('table.runs caption').textContent()).toContain(`${BUSY_RUNS} runs, the first 200 shown`);
+    await page.getByRole('button', { name: /^Older runs/ }).click();
+    await expect.poll(() => rows.count()).toBe(BUSY_RUNS);
+    // Every run once, in the API's order (newest first) across both pages, and the button gone once all are shown.
+    const ids = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-run-id'))));
+    const all = (await (await fetch(`${server.url}/driverbox-api/v1/agent/${benchAgentId}/run?order=newest&page_size=500`, { headers: { 'x-api-key': KEY } })).json()) as { runs: Array<{ id: number }> };
+    expect(ids).toEqual(all.runs.map((r) => r.id));
+    expect(new Set(ids)).toEqual(new Set(busyRunIds));
+    expect(await page.getByRole('button', { name: /^Older runs/ }).count()).toBe(0);
+    expect(await page.locator('table.runs caption').textContent()).not.toContain('shown');
+    // A filter starts again from the first page: failures only (5 of them) fit in one.
+    await page.getByLabel('Outcome').selectOption('failure');
+    await expect.poll(() => rows.count()).toBe(busyRunIds.filter((_, i) => i % 50 === 7).length);
+  });
+
+  it("says in serve mode that no scheduler runs the agent's drivers", async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/#/agent/${agentId}`);
+    await page.getByRole('link', { name: 'Schedule' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Schedule of lab agent' }).waitFor();
+    const notice = page.locator('[data-scheduler="none"]');
+    await notice.waitFor();
+    expect(await notice.textContent()).toContain('No scheduler runs this agent');
+  });
+
+  it("shows a real agent's schedule: next due, last run, skipped due times", async () => {
+    const { page } = browser;
+    // `driverbox agent`: its own store, a thermometer every 2 s and a device answering in 2.5 s every 1 s (overlaps).
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-console-agent-'));
+    writeFileSync(path.join(dir, 'thermometer.js'), THERMOMETER);
+    writeFileSync(path.join(dir, 'slow.js'), SLOW);
+    const inventory = [
+      'version: 1',
+      'devices:',
+      `  - { name: thermometer, ip: ${sim.device.ip}, portMap: { 80: ${sim.portMap[80]} } }`,
+      `  - { name: slow-box, ip: 127.0.0.1, portMap: { 80: ${slowDevice.port} } }`,
+      'drivers:',
+      "  - { name: thermometer, path: thermometer.js, samplePeriod: 2, parameters: { site: { type: string, default: 'rack 1' } } }",
+      '  - { name: slow, path: slow.js, samplePeriod: 1 }',
+      'associations:',
+      '  - { driver: thermometer, device: thermometer }',
+      '  - { driver: slow, device: slow-box }',
+    ];
+    writeFileSync(path.join(dir, 'inventory.yaml'), `${inventory.join('\n')}\n`);
+    agentStore = await openTestStore({ secretKey: 'agent-secret' });
+    agent = createAgent({ store: agentStore, inventory: path.join(dir, 'inventory.yaml'), scheduler: { jitterMs: 200 }, storeRefreshMs: 0, api: { apiKeys: [KEY] } });
+    const skipped: AgentRunSkipped[] = [];
+    agent.on('runSkipped', (e) => skipped.push(e));
+    agent.on('error', () => undefined);
+    await agent.start();
+
+    await page.goto(`${agent.url}/#/agent/${agent.agentId}/schedule`);
+    await page.getByLabel('API key').fill(KEY);
+    await page.getByLabel('API key').press('Enter');
+    await page.getByRole('heading', { level: 1, name: /^Schedule of / }).waitFor();
+    const rows = page.locator('table.schedule tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    const thermometer = page.locator('table.schedule tr', { hasText: 'thermometer@thermometer' });
+    const slow = page.locator('table.schedule tr', { hasText: 'slow@slow-box' });
+    expect(await thermometer.locator('th .path').textContent()).toMatch(/thermometer · every 2 s · get_status/);
+    // Its last run comes (the page re-reads every 5 s), a success linked to its record.
+    await expect.poll(() => thermometer.locator('.last-run').textContent(), { timeout: 15_000 }).toMatch(/success.*get_status/);
+    expect(await thermometer.locator('.next-due').textContent()).toMatch(/^\d\d:\d\d:\d\d(in \d+ s|now|\d+ s overdue)/);
+    // The slow device's due times that came while its run was still going are counted as skipped.
+    await expect.poll(() => slow.locator('.skipped').textContent(), { timeout: 15_000 }).toMatch(/^[1-9]\d* *\d+ still running/);
+    expect(skipped.some((e) => e.reason === 'running')).toBe(true);
+    await shoot('schedule-laptop');
+    await thermometer.locator('.last-run a').click();
+    await page.getByRole('heading', { level: 2, name: 'HTTP exchanges (1)' }).waitFor();
+    expect(await page.locator('.facts').textContent()).toContain('success');
+    await page.goto(`${server.url}/#/`);
+    await page.getByRole('heading', { level: 1, name: 'Agents' }).waitFor();
+  });
+
   it('lists the driver library with parameters and associations, without loading the editor', async () => {
     const { page } = browser;
     // Every page so far came without the editor's chunk.
@@ -371,7 +520,7 @@ describe('web console (chromium)', () => {
       expect.stringMatching(/Temperature.*temperature.*21\.5 C/),
       expect.stringMatching(/Mode.*mode.*eco/),
     ]);
-    expect(await result.locator('table.trial-table tbody tr').textContent()).toMatch(/probe-1.*21\.5/);
+    expect(await result.locator('table.driver-table tbody tr').textContent()).toMatch(/probe-1.*21\.5/);
     expect(await result.locator('ol.log li').allTextContents()).toEqual([expect.stringMatching(/info.*read 21\.5 at lab 2/)]);
     const exchange = result.locator('table.exchanges tbody tr');
     expect(await exchange.locator('th').textContent()).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/reading/);
@@ -399,9 +548,30 @@ describe('web console (chromium)', () => {
     expect(await failed.locator('.facts').textContent()).toContain('notDefined');
   });
 
+  it('runs a driver against a simulated device driverbox ships', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/#/driver/${upsDriverId}/edit`);
+    await page.getByRole('heading', { level: 1, name: 'Edit UPS status' }).waitFor();
+    await page.locator('.code-host[data-ready="true"]').waitFor();
+    await page.getByLabel('Agent').selectOption({ label: 'Simulated devices' });
+    await expect.poll(() => page.url()).toContain('simulated=');
+    await page.getByLabel('Device', { exact: true }).selectOption({ label: 'ups-status (http)' });
+    await expect.poll(() => page.url()).toContain('simulated=ups-status');
+    expect(await page.locator('.simulated-about').textContent()).toContain('A UPS network card');
+    await page.getByRole('button', { name: 'Run' }).click();
+    const result = page.locator('.trial-result[data-outcome="success"]');
+    await result.waitFor();
+    expect(await result.locator('table.trial-variables tbody tr').count()).toBe(6);
+    expect(await result.locator('table.trial-variables').textContent()).toMatch(/Battery charge.*battery.*\d+ %/);
+    expect(await result.locator('table.exchanges tbody tr th').first().textContent()).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/status\.html/);
+    // The fixture's password is masked as a stored device's would be.
+    expect(await result.textContent()).not.toContain('ups-secret');
+    await shoot('editor-simulated-laptop');
+  });
+
   it('shows the editor at a phone width without sideways scrolling', async () => {
     const { page } = browser;
-    await page.setViewportSize({ width: 375, height: 812 });
+    await page.setViewportSize(PHONE);
     // The saved version opens (the unsaved failing edit is gone).
     await page.goto(`${server.url}/#/drivers`);
     await page.getByRole('heading', { level: 1, name: 'Drivers' }).waitFor();
@@ -409,20 +579,37 @@ describe('web console (chromium)', () => {
     await page.locator('.code-host[data-ready="true"]').waitFor();
     await page.getByRole('button', { name: 'Run' }).click();
     await page.locator('.trial-result[data-outcome="success"]').waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await shoot('editor-phone');
     await page.setViewportSize({ width: 1280, height: 860 });
   });
 
-  it('fits a phone width (375 px) without sideways scrolling', async () => {
+  it('fits a phone (390 × 844) on every main page without sideways scrolling', async () => {
     const { page } = browser;
-    await page.setViewportSize({ width: 375, height: 812 });
+    await page.setViewportSize(PHONE);
+    const pages: Array<[string, string, () => Promise<unknown>]> = [
+      ['agents', '#/', () => page.locator('.cards .card').first().waitFor()],
+      ['agent', `#/agent/${agentId}`, () => page.locator('table.list tbody tr').first().waitFor()],
+      ['device', `#/agent/${agentId}/device/${deviceId}/variable/${loadId}`, () => page.locator(`figure.chart[data-points="${IN_24H}"] canvas`).waitFor()],
+      ['runs', `#/agent/${benchAgentId}/runs`, () => page.locator('table.runs tbody tr').first().waitFor()],
+      ['run', `#/agent/${agentId}/runs`, async () => {
+        await page.locator('table.runs tbody tr a').first().click();
+        await page.locator('table.exchanges').waitFor();
+      }],
+      ['schedule', `#/agent/${agentId}/schedule`, () => page.locator('[data-scheduler="none"]').waitFor()],
+      ['drivers', '#/drivers', () => page.locator('table.drivers tbody tr').first().waitFor()],
+      ['driver', `#/driver/${driverId}`, () => page.locator('table.associations tbody tr').first().waitFor()],
+    ];
+    for (const [name, hash, ready] of pages) {
+      await page.goto(`${server.url}/${hash}`);
+      await ready();
+      expect({ name, width: await page.evaluate(() => document.documentElement.scrollWidth) }).toEqual({ name, width: PHONE.width });
+    }
     await page.goto(`${server.url}/#/agent/${agentId}/device/${deviceId}/variable/${loadId}`);
     const chart = page.locator(`figure.chart[data-points="${IN_24H}"]`);
     await chart.locator('canvas').waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const width = (await chart.locator('canvas').boundingBox())!.width;
-    expect(width).toBeLessThanOrEqual(375);
+    expect(width).toBeLessThanOrEqual(PHONE.width);
     await shoot('device-chart-phone');
     // Signing out forgets the key.
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -34,7 +34,8 @@ function Page({ route, apiKey }: { route: Route; apiKey: string }) {
     case 'driver':
       return <DriverPage apiKey={apiKey} driverId={route.driverId} />;
     case 'editor':
-      return <EditorPage apiKey={apiKey} driverId={route.driverId} agentId={route.agentId} deviceId={route.deviceId} simulated={route.simulated} />;
+      // Keyed by the driver: another driver's editor starts afresh (its code, no result of the last one).
+      return <EditorPage key={route.driverId} apiKey={apiKey} driverId={route.driverId} agentId={route.agentId} deviceId={route.deviceId} simulated={route.simulated} />;
     case 'login':
       return null;
     case 'not-found':
