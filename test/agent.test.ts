@@ -14,18 +14,11 @@ import { openStore, type Store } from '../host/store/index.js';
 import { listDeviceRuns } from '../host/store/runs.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { openTestStore } from './helpers/store.js';
+import { REPLY_DRIVER } from './helpers/agent-drivers.js';
 
 const API_KEY = 'agent-test-key';
 
-/** Reads /echo and reports one variable: the request count this device has served so far. */
-const GOOD_DRIVER = `
-function validate() { D.success(); }
-function get_status() {
-  D.device.http.get({ url: '/status?body=ok' }, function (error, response, body) {
-    if (error) return D.failure(D.errorType.GENERIC_ERROR);
-    D.success([D.createVariable('reply', 'Reply', body)]);
-  });
-}`;
+const GOOD_DRIVER = REPLY_DRIVER;
 
 /** Never gets an answer: the device sleeps longer than the run's timeout. */
 const HANGING_DRIVER = `

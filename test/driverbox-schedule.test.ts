@@ -16,16 +16,9 @@ import { getRun } from '../host/store/runs.js';
 import type { Store } from '../host/store/store.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { openTestStore } from './helpers/store.js';
+import { REPLY_DRIVER } from './helpers/agent-drivers.js';
 
 const KEY = 'schedule-key-1';
-const GOOD = `
-function validate() { D.success(); }
-function get_status() {
-  D.device.http.get({ url: '/status?body=ok' }, function (error, response, body) {
-    if (error) return D.failure(D.errorType.GENERIC_ERROR);
-    D.success([D.createVariable('reply', 'Reply', body)]);
-  });
-}`;
 /** Answers after 2.5 s: with a 1 s period, the due times meanwhile are skipped (the run is still in flight). */
 const SLOW = `
 function validate() { D.success(); }
@@ -57,7 +50,7 @@ const schedule = async (agentId: number, query = '', key = KEY) => {
 
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'driverbox-schedule-'));
-  writeFileSync(join(dir, 'good.js'), GOOD);
+  writeFileSync(join(dir, 'good.js'), REPLY_DRIVER);
   writeFileSync(join(dir, 'slow.js'), SLOW);
   device = await startDeviceServer();
   store = await openTestStore({ secretKey: 'schedule-secret' });
