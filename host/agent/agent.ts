@@ -27,7 +27,7 @@ import { QueueRuns, type AgentQueueOptions } from './queue-runs.js';
 import type { RunCounters } from '../scale-out/queue-figures.js';
 import { defaultLimits } from '../limits.js';
 import { createStatusSource, type HealthProbe } from './status.js';
-import { createScheduleView, type ScheduledJob } from './schedule-view.js';
+import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } from './schedule-view.js';
 
 /** How long stop() lets runs in flight finish by default. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -350,35 +350,23 @@ export class Agent extends EventEmitter<AgentEvents> {
   }
 
   /**
-   * The embedded scheduler's jobs as it has them now, read-only (the console's schedule page);
-   * null in scale-out mode (the schedule is in Redis) or before start.
+   * The associations the embedded scheduler has, read-only, in no particular order (the console's
+   * schedule page); null in scale-out mode (the schedule is in Redis) or before start. Cheap: the
+   * scheduler's figures of each are read with scheduleFigures, for the ones shown.
    */
-  scheduledJobs(): ScheduledJob[] | null {
-    const scheduler = this.#scheduler;
-    if (!scheduler) return null;
-    // The scheduler counts on its own clock (monotonic): its due times are turned into wall time.
+  scheduledAssociations(): ScheduledAssociation[] | null {
+    if (!this.#scheduler) return null;
+    return [...this.#planned.values()].map(({ schedule, name, actions }) => ({ associationId: schedule.id, name, deviceId: schedule.deviceId, driverId: schedule.customDriverId, actions: [...actions] }));
+  }
+
+  /** The scheduler's figures of one association (its next due time in wall-clock ms); undefined when it is not scheduled. */
+  scheduleFigures(associationId: number): ScheduleFigures | undefined {
+    const stats = this.#scheduler?.jobStats(jobKey(associationId));
+    if (!stats) return undefined;
+    // The scheduler counts on its own clock (monotonic): its due time is turned into wall time.
     const toWall = Date.now() - (this.#options.scheduler?.clock ?? systemClock).now();
-    const jobs: ScheduledJob[] = [];
-    for (const [key, job] of this.#planned) {
-      const stats = scheduler.jobStats(key);
-      if (!stats) continue;
-      const { schedule } = job;
-      jobs.push({
-        associationId: schedule.id,
-        name: job.name,
-        deviceId: schedule.deviceId,
-        driverId: schedule.customDriverId,
-        actions: [...job.actions],
-        periodMs: stats.periodMs,
-        nextDueAt: stats.nextDueAt === undefined ? null : stats.nextDueAt + toWall,
-        running: stats.running,
-        waiting: stats.waiting,
-        due: stats.due,
-        started: stats.started,
-        lateness: stats.lateness,
-      });
-    }
-    return jobs;
+    const { periodMs, running, waiting, due, started, lateness } = stats;
+    return { periodMs, nextDueAt: stats.nextDueAt === undefined ? null : stats.nextDueAt + toWall, running, waiting, due, started, lateness };
   }
 
   /**

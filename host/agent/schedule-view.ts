@@ -3,22 +3,30 @@
 // lateness), read through the agent's read-only accessor, plus what the scheduler only tells as
 // events: skipped due times by reason and each association's last run. Those are counted here,
 // from the agent's events, so the scheduler stays as it is (one map entry per association).
+//
+// Cost: a job's figures include its lateness summary (a sort of its recent samples), so they are
+// read for the page asked for only; the list is paged in association order (cheap, and a page does
+// not shift as due times pass), the console sorts a page by next due time.
 import type { EventEmitter } from 'node:events';
 import type { ScheduleSource } from '../api/driverbox/schedule-routes.js';
 import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from '../api/driverbox/run-records.js';
 import { formatApiTime } from '../store/time.js';
 import type { SampleSummary, SkipReason } from './scheduler.js';
 
-/** One scheduled association, as Agent.scheduledJobs() reads it from the scheduler. */
-export interface ScheduledJob {
+/** One association the agent's scheduler has (Agent.scheduledAssociations). */
+export interface ScheduledAssociation {
   associationId: number;
   /** driver@device */
   name: string;
   deviceId: number;
   driverId: number;
   actions: string[];
+}
+
+/** The scheduler's figures of one association (Agent.scheduleFigures). */
+export interface ScheduleFigures {
   periodMs: number;
-  /** Wall-clock ms of the next due time; null once unscheduled or stopping. */
+  /** Wall-clock ms of the next due time; null once stopping. */
   nextDueAt: number | null;
   running: boolean;
   waiting: boolean;
@@ -27,11 +35,12 @@ export interface ScheduledJob {
   lateness: SampleSummary;
 }
 
-/** The part of the agent the view reads: its events and its accessor. */
+/** The part of the agent the view reads: its events and its accessors. */
 export interface ScheduleViewAgent extends Pick<EventEmitter, 'on'> {
   readonly agentId: number | null;
   stats(): { mode: 'embedded' | 'queue' };
-  scheduledJobs(): ScheduledJob[] | null;
+  scheduledAssociations(): ScheduledAssociation[] | null;
+  scheduleFigures(associationId: number): ScheduleFigures | undefined;
 }
 
 interface Seen {
@@ -65,27 +74,37 @@ export function createScheduleView(agent: ScheduleViewAgent): ScheduleSource {
     };
   });
 
+  const present = (association: ScheduledAssociation, figures: ScheduleFigures): ScheduleEntry => {
+    const known = seen.get(association.associationId);
+    return {
+      association_id: association.associationId,
+      device_id: association.deviceId,
+      custom_driver_id: association.driverId,
+      name: association.name,
+      actions: association.actions,
+      sample_period: figures.periodMs / 1000,
+      next_due: figures.nextDueAt === null ? null : formatApiTime(figures.nextDueAt),
+      state: figures.running ? 'running' : figures.waiting ? 'waiting' : 'idle',
+      due: figures.due,
+      started: figures.started,
+      skipped: known ? { ...known.skipped } : noSkips(),
+      lateness_ms: { p50: Math.round(figures.lateness.p50), p99: Math.round(figures.lateness.p99), max: Math.round(figures.lateness.max) },
+      last_run: known?.lastRun ?? null,
+    };
+  };
+
   return {
     agentId: () => agent.agentId,
     mode: () => agent.stats().mode,
-    entries: (): ScheduleEntry[] =>
-      (agent.scheduledJobs() ?? []).map((job) => {
-        const known = seen.get(job.associationId);
-        return {
-          association_id: job.associationId,
-          device_id: job.deviceId,
-          custom_driver_id: job.driverId,
-          name: job.name,
-          actions: job.actions,
-          sample_period: job.periodMs / 1000,
-          next_due: job.nextDueAt === null ? null : formatApiTime(job.nextDueAt),
-          state: job.running ? 'running' : job.waiting ? 'waiting' : 'idle',
-          due: job.due,
-          started: job.started,
-          skipped: known ? { ...known.skipped } : noSkips(),
-          lateness_ms: { p50: Math.round(job.lateness.p50), p99: Math.round(job.lateness.p99), max: Math.round(job.lateness.max) },
-          last_run: known?.lastRun ?? null,
-        };
-      }),
+    page: ({ deviceId, offset, limit }) => {
+      const all = (agent.scheduledAssociations() ?? []).filter((a) => deviceId === undefined || a.deviceId === deviceId);
+      all.sort((a, b) => a.associationId - b.associationId);
+      const entries: ScheduleEntry[] = [];
+      for (const association of all.slice(offset, offset + limit)) {
+        const figures = agent.scheduleFigures(association.associationId);
+        if (figures) entries.push(present(association, figures));
+      }
+      return { total: all.length, entries };
+    },
   };
 }

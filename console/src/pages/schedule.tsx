@@ -97,11 +97,14 @@ function Row({ entry, agentId, serverNow, deviceName }: { entry: ScheduleEntry; 
 export function SchedulePage({ apiKey, agentId }: { apiKey: string; agentId: number }) {
   const agent = useAgent(agentId, apiKey);
   const devices = useApi<Device[]>(`/agent/${agentId}/device`, apiKey);
-  const schedule = useApi<ScheduleAnswer>(`${EXTENSION_PREFIX}/agent/${agentId}/schedule?page_size=1000`, apiKey, { refreshMs: LIVE_MS });
+  const schedule = useApi<ScheduleAnswer>(`${EXTENSION_PREFIX}/agent/${agentId}/schedule?page_size=500`, apiKey, { refreshMs: LIVE_MS });
   const deviceName = new Map((devices.data ?? []).map((d) => [d.id, d.display_name]));
   const data = schedule.data;
   const serverNow = data ? parseApiTime(data.now) : Date.now();
   const skippedTotal = data ? data.associations.reduce((n, a) => n + a.skipped.total, 0) : 0;
+  // The API pages by association; the page is shown soonest due first.
+  const dueOf = (e: ScheduleEntry) => (e.next_due ? parseApiTime(e.next_due) : Infinity);
+  const rows = data ? [...data.associations].sort((a, b) => dueOf(a) - dueOf(b) || a.association_id - b.association_id) : [];
 
   return (
     <>
@@ -137,10 +140,10 @@ export function SchedulePage({ apiKey, agentId }: { apiKey: string; agentId: num
             <ListTable
               class="schedule"
               wrap="card"
-              caption={<>Soonest due first; times in {timeZoneName()}{data.total > data.associations.length ? `; the first ${data.associations.length} of ${data.total} shown` : ''}</>}
+              caption={<>Soonest due first; times in {timeZoneName()}{data.total > data.associations.length ? `; ${data.associations.length} of ${data.total} shown (the lowest association ids)` : ''}</>}
               columns={['Association', 'Next due', 'Last run', 'Skipped', { label: 'Started / due', wide: true }, { label: 'Lateness p50 / p99', wide: true }]}
             >
-              {data.associations.map((entry) => (
+              {rows.map((entry) => (
                 <Row key={entry.association_id} entry={entry} agentId={agentId} serverNow={serverNow} deviceName={deviceName.get(entry.device_id) ?? `device ${entry.device_id}`} />
               ))}
             </ListTable>

@@ -161,7 +161,7 @@ export interface ScheduleAnswer {
   now: string;
   /** Associations scheduled (matching device_id), before paging. */
   total: number;
-  /** Soonest due first. */
+  /** By association id (pages stay put as due times pass; the console sorts a page by next due). */
   associations: ScheduleEntry[];
 }
 

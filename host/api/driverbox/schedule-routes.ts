@@ -13,30 +13,20 @@ import { page } from '../monitoring/query.js';
 import { idParams, pagingQuery } from '../monitoring/route-schema.js';
 import type { ScheduleAnswer, ScheduleEntry } from './run-records.js';
 
-/** What the agent lends the route: read-only, computed at each call. */
+/** What the agent lends the route: read-only. */
 export interface ScheduleSource {
   /** The agent whose associations this process schedules (null before it started). */
   agentId(): number | null;
   /** embedded: this process's scheduler; queue: the scale-out queue (no per-association plan here). */
   mode(): 'embedded' | 'queue';
-  /** Every scheduled association (embedded mode; none in queue mode). */
-  entries(): ScheduleEntry[];
+  /** One page of the scheduled associations (of one device), by association id, and how many there are. */
+  page(query: { deviceId?: number; offset: number; limit: number }): { total: number; entries: ScheduleEntry[] };
 }
 
 interface ScheduleQuery {
   device_id?: number;
   page_size?: number;
   page_number?: number;
-}
-
-/** Soonest due first; an entry without a next due time (stopping) last; then by association. */
-function byNextDue(a: ScheduleEntry, b: ScheduleEntry): number {
-  if (a.next_due !== b.next_due) {
-    if (a.next_due === null) return 1;
-    if (b.next_due === null) return -1;
-    return a.next_due < b.next_due ? -1 : 1;
-  }
-  return a.association_id - b.association_id;
 }
 
 /** Registers the route on an app already behind the key check (runs-routes.ts). */
@@ -52,11 +42,9 @@ export function registerSchedule(api: FastifyInstance, options: { store: Store; 
       const now = formatApiTime(Date.now());
       const source = options.schedule;
       if (!source || source.agentId() !== agentId) return { scheduler: 'none', now, total: 0, associations: [] };
-      const deviceId = request.query.device_id;
-      const all = source.entries().filter((e) => deviceId === undefined || e.device_id === deviceId);
-      all.sort(byNextDue);
       const { limit, offset } = page(request.query, 100, 1000);
-      return { scheduler: source.mode(), now, total: all.length, associations: all.slice(offset, offset + limit) };
+      const { total, entries } = source.page({ deviceId: request.query.device_id, offset, limit });
+      return { scheduler: source.mode(), now, total, associations: entries };
     },
   });
 }
