@@ -6,6 +6,9 @@
 // of the device are masked in the answer as in a stored run.
 //
 //   POST /driverbox-api/v1/agent/{agent_id}/device/{device_id}/trial-run
+//
+// The steps (the body's schema, the driver, its defaults and external hosts, the run and its
+// answer) are exported for the trial against a simulated device (simulated-devices.ts).
 import type { FastifyInstance } from 'fastify';
 import type { RunExecutor } from '../../executor/run-executor.js';
 import { externalHostsFor } from '../../executor/external-hosts.js';
@@ -21,7 +24,6 @@ import { idParams } from '../monitoring/route-schema.js';
 import type { TrialRunAnswer, TrialRunRequest } from './run-records.js';
 import type { RunRequest } from '../../host.js';
 import type { SecretMask } from '../../store/run-secrets.js';
-
 
 export interface TrialRunOptions {
   store: Store;
