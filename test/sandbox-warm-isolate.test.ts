@@ -54,25 +54,3 @@ describe('compiled driver scripts', () => {
     expect(evaluate(warm, context, `var f = __driverboxCode().get_status; f()`)).toMatch(/^Error: x\n    at get_status \(driver\.js:3:34\)/);
   });
 });
-
-describe('the context made ahead (prepare / takeContext)', () => {
-  it('holds the runtime, is handed over once, and the next one is a new context', () => {
-    const warm = warmIsolate();
-    expect(warm.takeContext()).toBeNull(); // nothing made yet: the run makes its own
-    warm.prepare();
-    const first = warm.takeContext()!;
-    expect(evaluate(warm, first, `typeof __driverboxInstall`)).toBe('function');
-    expect(warm.takeContext()).toBeNull(); // taken: no second run gets it
-    evaluate(warm, first, `globalThis.leftBehind = 1; Object.prototype.leftBehind = 1`);
-    warm.prepare();
-    const second = warm.takeContext()!;
-    expect(evaluate(warm, second, `typeof leftBehind + ' ' + typeof ({}).leftBehind`)).toBe('undefined undefined');
-  });
-
-  it('a disposed isolate makes none', () => {
-    const warm = warmIsolate();
-    warm.dispose();
-    warm.prepare();
-    expect(warm.takeContext()).toBeNull();
-  });
-});

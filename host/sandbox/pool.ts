@@ -68,14 +68,6 @@ export class IsolatePool {
     }
   }
 
-  /**
-   * Idle isolates make their next run's context now (WarmIsolate.prepare). Called when this
-   * thread has nothing else queued, so the work fills the gap before the next run arrives.
-   */
-  prepareIdle(): void {
-    for (const list of this.#idle.values()) for (const warm of list) warm.prepare();
-  }
-
   stats(): PoolStats {
     let idle = 0;
     for (const list of this.#idle.values()) idle += list.length;

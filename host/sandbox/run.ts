@@ -440,13 +440,11 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
         finish({ end: failure('GENERIC_ERROR', describeSyntaxError(error as Error, driver)), limit: null, discard: false });
       }
       if (script) {
-        // Made ahead while the isolate was idle (runtime included), or now.
-        const ready = warm.takeContext();
-        const ctx = ready ?? warm.isolate.createContextSync();
+        const ctx = warm.isolate.createContextSync();
         context = ctx;
         refs.push(ctx);
         const ok = enter(() => {
-          if (!ready) warm.core.runSync(ctx, { timeout: budgetMs() });
+          warm.core.runSync(ctx, { timeout: budgetMs() });
           // Only leaves the driver's function for install to take (host/driver/wrap.ts): no driver code runs here.
           script!.runSync(ctx, { timeout: budgetMs() });
           const install = ctx.global.getSync('__driverboxInstall', { reference: true }) as ivm.Reference;

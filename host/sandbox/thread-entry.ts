@@ -117,8 +117,6 @@ async function execute(run: number, plan: Extract<ToThread, { t: 'run' }>['plan'
       pool.release(warm, outcome?.discard ?? true);
     }
     send({ t: 'ended', run, result: outcome.result, stats: pool.stats() });
-    // After the result is posted (setImmediate runs in order): idle isolates get their next context ready.
-    setImmediate(() => pool.prepareIdle());
   } catch (error) {
     send({ t: 'failed', run, message: error instanceof Error ? error.message : String(error), stats: pool.stats() });
   } finally {

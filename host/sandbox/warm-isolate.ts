@@ -8,8 +8,6 @@ import { compileBundle } from './runtime-bundle.js';
 import { wrapDriver } from '../driver/wrap.js';
 
 const DRIVER_CACHE_SIZE = 32;
-/** The runtime bundle's top level is our own short code; this only bounds a broken build. */
-const PREPARE_TIMEOUT_MS = 1_000;
 /**
  * Sources up to this size are their own cache key; larger ones are keyed by a digest. A digest
  * costs ~15 us a run (node:crypto's setup, whatever the size), a Map lookup well under 1 us;
@@ -24,8 +22,6 @@ export class WarmIsolate {
   #core: ivm.Script | null = null;
   readonly #libs = new Map<LibName, ivm.Script>();
   readonly #drivers = new Map<string, ivm.Script>();
-  /** A new context with the runtime bundle evaluated, made while the isolate was idle, for its next run only. */
-  #ready: ivm.Context | null = null;
 
   private constructor(memoryMb: number) {
     this.memoryMb = memoryMb;
@@ -46,29 +42,6 @@ export class WarmIsolate {
   get core(): ivm.Script {
     if (!this.#core) throw new Error('isolate not initialised');
     return this.#core;
-  }
-
-  /**
-   * Makes the next run's context ahead, while this isolate is idle: a new context (V8 builds one
-   * in ~0.3 ms) with the runtime bundle evaluated. Nothing of any run is in it; it is taken by
-   * exactly one run (takeContext), so every run still gets a context of its own.
-   */
-  prepare(): void {
-    if (this.#ready || this.disposed) return;
-    const context = this.isolate.createContextSync();
-    try {
-      this.core.runSync(context, { timeout: PREPARE_TIMEOUT_MS });
-      this.#ready = context;
-    } catch {
-      context.release(); // the run makes its own, and meets the same error there
-    }
-  }
-
-  /** The context prepare() made, handed over once (the runtime already in it), or null. */
-  takeContext(): ivm.Context | null {
-    const context = this.#ready;
-    this.#ready = null;
-    return context;
   }
 
   get disposed(): boolean {
@@ -130,7 +103,6 @@ export class WarmIsolate {
   }
 
   dispose(): void {
-    this.#ready = null;
     if (!this.isolate.isDisposed) this.isolate.dispose();
   }
 }
