@@ -6,6 +6,7 @@
 //   - "vars+table":  50 variables and a 20-row, 4-column table passed to D.success
 //   - "cheerio":     one D.htmlParse call (pool mode only; each run's fresh context
 //                    evaluates the cheerio bundle on first use)
+//   - "lodash":      one D._ call (pool mode only; likewise for the lodash bundle)
 // in two modes:
 //   - fresh: createHost({ warmIsolates: 0, recycleAfterRuns: 1 }) — every run creates a
 //            new isolate and disposes it afterwards (checked: stats().created grows by N)
@@ -15,7 +16,9 @@
 // Run:     npm run bench:overhead
 //          npm run bench:overhead -- --runs 200 --json     (or RUNS=200 npm run bench:overhead)
 // Options: --runs N (default 500, or env RUNS), --warmup N (default 20),
-//          --no-cheerio (skip the cheerio driver), --json (one JSON object on stdout).
+//          --no-cheerio (skip the library drivers), --json (one JSON object on stdout).
+// It ends with the issue-24 table: each pooled figure beside the baseline the issue gave and its
+// target, with the ratio, so a change and its baseline are read in one run.
 import os from 'node:os';
 import { createHost, type Host, type HostOptions, type RunResult } from '../host/index.js';
 import { ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table } from './lib/common.js';
@@ -51,6 +54,12 @@ interface Options {
 
 const TARGET_P50_MS = 2;
 
+/** Issue 24's pooled p50 figures (2 cores, one run at a time) and its targets for them. */
+const ISSUE_24: Array<{ driver: string; baselineMs: number; targetMs: number }> = [
+  { driver: 'empty', baselineMs: 0.61, targetMs: 0.5 },
+  { driver: 'cheerio', baselineMs: 15.8, targetMs: 3 },
+];
+
 // ---------------------------------------------------------------------------- drivers
 
 const EMPTY_DRIVER = `function get_status(){ D.success(); }`;
@@ -81,6 +90,16 @@ function get_status() {
 }
 `;
 
+const LODASH_DRIVER = `
+function get_status() {
+  var rows = D._.sortBy([{ n: 'b', v: 2 }, { n: 'a', v: 1 }], 'v');
+  D.success([D.createVariable('first', 'First', D._.head(rows).n)]);
+}
+`;
+
+/** Library drivers: pool mode only, skipped by --no-cheerio. */
+const LIBRARY_DRIVERS = new Set(['cheerio', 'lodash']);
+
 const DRIVERS: DriverCase[] = [
   {
     name: 'empty',
@@ -105,6 +124,13 @@ const DRIVERS: DriverCase[] = [
     source: CHEERIO_DRIVER,
     modes: ['pool'],
     check: (r) => (r.variables[0]?.value === '42' ? null : `expected variable temp = 42, got ${JSON.stringify(r.variables[0]?.value)}`),
+  },
+  {
+    name: 'lodash',
+    label: 'lodash (lodash, first use per context)',
+    source: LODASH_DRIVER,
+    modes: ['pool'],
+    check: (r) => (r.variables[0]?.value === 'a' ? null : `expected variable first = a, got ${JSON.stringify(r.variables[0]?.value)}`),
   },
 ];
 
@@ -194,7 +220,7 @@ const f0 = (n: number) => n.toFixed(0);
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   await ensureRuntimeBundle();
-  const drivers = DRIVERS.filter((d) => options.cheerio || d.name !== 'cheerio');
+  const drivers = DRIVERS.filter((d) => options.cheerio || !LIBRARY_DRIVERS.has(d.name));
   const log = (text: string) => {
     if (!options.json) process.stdout.write(`${text}\n`);
   };
@@ -234,7 +260,7 @@ async function main(): Promise<void> {
       const p = find('pool', d.name)!;
       return { driver: d.name, p50FreshOverPool: f.wall.p50 / p.wall.p50, runsPerSecondFreshOverPool: f.runsPerSecond / p.runsPerSecond };
     });
-  const targetSeries = series.filter((s) => s.mode === 'pool' && s.driver !== 'cheerio');
+  const targetSeries = series.filter((s) => s.mode === 'pool' && !LIBRARY_DRIVERS.has(s.driver));
   const targetPass = targetSeries.every((s) => s.wall.p50 <= TARGET_P50_MS);
   const target = {
     description: `pool p50 (host.run wall) <= ${TARGET_P50_MS} ms for a driver that does not touch cheerio`,
@@ -242,6 +268,12 @@ async function main(): Promise<void> {
     p50ByDriver: Object.fromEntries(targetSeries.map((s) => [s.driver, s.wall.p50])),
     result: targetPass ? 'PASS' : 'MISS',
   };
+  const issue24 = ISSUE_24.flatMap(({ driver, baselineMs, targetMs }) => {
+    const now = find('pool', driver);
+    if (!now) return [];
+    return [{ driver, p50Ms: now.wall.p50, baselineMs, targetMs, nowOverBaseline: now.wall.p50 / baselineMs, nowOverTarget: now.wall.p50 / targetMs, result: now.wall.p50 <= targetMs ? 'PASS' : 'MISS' }];
+  });
+  const loadAverage = os.loadavg().map((n) => Math.round(n * 100) / 100);
 
   if (options.json) {
     const round = (n: number) => Math.round(n * 1000) / 1000;
@@ -267,6 +299,8 @@ async function main(): Promise<void> {
       poolStats,
       freshStats,
       target,
+      issue24: issue24.map((r) => ({ ...r, p50Ms: round(r.p50Ms), nowOverBaseline: round(r.nowOverBaseline), nowOverTarget: round(r.nowOverTarget) })),
+      loadAverage,
     };
     process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     return;
@@ -304,6 +338,15 @@ async function main(): Promise<void> {
   log('');
   const detail = targetSeries.map((s) => `${s.driver} ${f2(s.wall.p50)} ms`).join(', ');
   log(`target: pool p50 ≤ ${TARGET_P50_MS} ms for a driver that does not touch cheerio (${detail}): ${target.result}`);
+  log('');
+  log('issue 24 (pool p50, host.run wall): this run beside the issue\'s baseline and target');
+  log(
+    table(
+      ['driver', 'now ms', 'baseline ms', 'target ms', 'now/baseline', 'now/target', 'result'],
+      issue24.map((r) => [r.driver, f2(r.p50Ms), f2(r.baselineMs), f2(r.targetMs), `${r.nowOverBaseline.toFixed(2)}x`, `${r.nowOverTarget.toFixed(2)}x`, r.result]),
+    ),
+  );
+  log(`load average (1, 5, 15 min) at the end: ${loadAverage.join(', ')}`);
   log(`total time ${totalSeconds.toFixed(1)} s`);
 }
 

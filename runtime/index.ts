@@ -83,8 +83,13 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
     },
     device: createDevice(bridge, config.device, createVariable, bufferApi),
     createExternalDevice: createExternalDeviceFactory(bridge, bufferApi),
+    // A Buffer can only exist once the buffer library is loaded; cheerio's bundle has none (libs/buffer-global.ts).
     htmlParse: (content: unknown, options?: unknown, isDocument?: unknown) =>
-      lib<{ load(c: unknown, o?: unknown, d?: unknown): unknown }>('cheerio').load(content, options, isDocument),
+      lib<{ load(c: unknown, o?: unknown, d?: unknown): unknown }>('cheerio').load(
+        lib.loaded('buffer') && bufferApi().isBuffer(content) ? String(content) : content,
+        options,
+        isDocument,
+      ),
     crypto: createCrypto(bridge, bufferApi),
     math: {
       percent(actual: unknown, maximum: unknown): number {

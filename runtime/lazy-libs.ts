@@ -7,9 +7,15 @@ import { raise } from './error-text';
 
 export const LIB_SLOT = '__driverboxLib';
 
-export function createLazyLibs(bridge: Bridge) {
+export interface LazyLibs {
+  <T>(name: LibName): T;
+  /** Whether this run has loaded the library already (nothing is loaded by asking). */
+  loaded(name: LibName): boolean;
+}
+
+export function createLazyLibs(bridge: Bridge): LazyLibs {
   const loaded = new Map<LibName, unknown>();
-  return function lib<T>(name: LibName): T {
+  const lib = function lib<T>(name: LibName): T {
     if (!loaded.has(name)) {
       const answer = bridge.call('loadLib', name) as { ok?: boolean; error?: string } | undefined;
       if (!answer || answer.ok !== true) throw raise(new Error(`the library ${name} could not be loaded: ${answer?.error ?? 'no answer'}`));
@@ -21,4 +27,5 @@ export function createLazyLibs(bridge: Bridge) {
     }
     return loaded.get(name) as T;
   };
+  return Object.assign(lib, { loaded: (name: LibName) => loaded.has(name) });
 }

@@ -4,6 +4,7 @@
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { entityTables } from './entity-tables.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -33,6 +34,7 @@ export async function buildRuntime({ outdir = path.join(root, 'dist/runtime'), m
         // The q scheduler shim: q looks for setImmediate/setTimeout as free globals.
         inject: { 'lib-q': ['runtime/libs/q-timers.ts'], 'lib-cheerio': ['runtime/libs/buffer-global.ts'] }[name] ?? [],
         define: { 'process.env.NODE_ENV': '"production"' },
+        plugins: name === 'lib-cheerio' ? [entityTables] : [],
         // A library's top level runs after driver code, which may have replaced the built-ins it
         // touches: whatever it throws stays in the isolate (isolated-vm would copy it out running
         // the driver's getters); the runtime then finds no exports and says so (lazy-libs.ts).

@@ -176,6 +176,11 @@ describe('D.htmlParse (cheerio)', () => {
     expect(got).toEqual([['cpu=12%', 'mem=48%'], 'Hello world', 'x', 4]);
   });
 
+  it('a Buffer is parsed as its UTF-8 text', async () => {
+    const got = await evaluate(`D.htmlParse(D._unsafe.buffer.from('<p class="a">é &amp; ü</p>', 'utf8'))('p.a').text()`);
+    expect(got).toBe('é & ü');
+  });
+
   it('parses XML with {xml: true}, keeping case and self-closing tags', async () => {
     const xml = `<?xml version="1.0"?><Status><Device Name="UPS-1"><Battery charge="97"/><Load>21</Load></Device><Device Name="UPS-2"><Battery charge="100"/><Load>5</Load></Device></Status>`;
     const got = await evaluate(`(function () {

@@ -1,0 +1,68 @@
+// Why the libraries are not served from an isolated-vm snapshot (issue 24): for each library
+// bundle, an isolate started from Isolate.createSnapshot([bundle]) and a plain isolate that
+// evaluates the bundle run the same call, and the answers are printed side by side, with what a
+// new context costs in each. On isolated-vm 5 / Node 20 every library breaks from the snapshot
+// (functions lose the variables they close over: "e is not a function", "K is not defined").
+//
+// Run: node --no-node-snapshot --import tsx bench/snapshot-probe.ts
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadIsolatedVm } from '../host/sandbox/isolated-vm.js';
+import { locateRuntimeDir } from '../host/sandbox/runtime-bundle.js';
+import { ensureRuntimeBundle, percentile, runBench } from './lib/common.js';
+
+/** One call per library, as a driver would make it; the bundle leaves its exports in __driverboxLib. */
+const CALLS: Record<string, string> = {
+  cheerio: `__driverboxLib.load('<p class="a">x</p>')('p.a').text()`,
+  lodash: `__driverboxLib.map([1, 2], function (n) { return n * 2; }).join()`,
+  q: `typeof __driverboxLib.defer().promise.then`,
+  buffer: `__driverboxLib.Buffer.from('hi').toString('base64')`,
+};
+
+function answer(run: () => unknown): string {
+  try {
+    return String(run());
+  } catch (error) {
+    return `throws ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+/** p50 of the time to make a new context in `isolate` (ms). */
+function contextMs(isolate: import('isolated-vm').Isolate): number {
+  const times: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    const start = performance.now();
+    isolate.createContextSync().release();
+    times.push(performance.now() - start);
+  }
+  return percentile(times.sort((a, b) => a - b), 50);
+}
+
+async function main(): Promise<number> {
+  await ensureRuntimeBundle();
+  const { ivm, alias } = loadIsolatedVm();
+  const dir = locateRuntimeDir()!;
+  let broken = 0;
+  process.stdout.write(`${alias} on Node ${process.version}\n`);
+  for (const [name, call] of Object.entries(CALLS)) {
+    const code = readFileSync(path.join(dir, `lib-${name}.js`), 'utf8');
+    const plain = new ivm.Isolate({ memoryLimit: 64 });
+    const plainContext = plain.createContextSync();
+    plain.compileScriptSync(code).runSync(plainContext);
+    const expected = answer(() => plainContext.evalSync(call));
+
+    const snapshot = ivm.Isolate.createSnapshot([{ code, filename: `driverbox:lib-${name}.js` }]);
+    const fromSnapshot = new ivm.Isolate({ memoryLimit: 64, snapshot });
+    const got = answer(() => fromSnapshot.createContextSync().evalSync(call));
+    if (got !== expected) broken++;
+    process.stdout.write(
+      `${name.padEnd(8)} plain: ${expected.padEnd(12)} snapshot: ${got.padEnd(40)} new context p50: plain ${contextMs(plain).toFixed(2)} ms, snapshot ${contextMs(fromSnapshot).toFixed(2)} ms\n`,
+    );
+    plain.dispose();
+    fromSnapshot.dispose();
+  }
+  process.stdout.write(`${broken} of ${Object.keys(CALLS).length} libraries answer differently from a snapshot\n`);
+  return 0;
+}
+
+runBench('snapshot-probe', main);
