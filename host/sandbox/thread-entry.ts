@@ -192,6 +192,7 @@ function receive(message: ToThread): void {
   }
 }
 
+port.postMessage([{ t: 'ready' } satisfies FromThread]);
 void pool
   .prewarm(config.prewarmMemoryMb)
   .catch(() => {})

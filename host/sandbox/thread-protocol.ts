@@ -41,6 +41,8 @@ export type ToThread =
   | { t: 'close' };
 
 export type FromThread =
+  /** The thread's modules are loaded (the network's too): runs handed to it from now on start at once. */
+  | { t: 'ready' }
   | { t: 'net'; run: number; id: number; op: NetworkOp; call: NetworkCall }
   | ({ t: 'ended'; run: number; stats: PoolStats } & ThreadReport)
   /** The driver ended the run and its result did not fit the report slot (see SandboxNetwork.reported). */

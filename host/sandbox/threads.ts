@@ -173,6 +173,15 @@ class SandboxThread {
   readonly #idleWaiters: Array<() => void> = [];
   stats: PoolStats = EMPTY_STATS;
   readonly exited: Promise<void>;
+  /**
+   * Settled once the thread has loaded its modules (or ended): a run waits for it before its
+   * clock starts, as it waits for room, so that a fresh thread's start is not taken from its deadline.
+   */
+  readonly ready: Promise<void>;
+  isReady = false;
+  #onReady!: () => void;
+  /** Runs handed to this thread that wait for it to be ready: they count as its runs for room and idle(). */
+  reserved = 0;
   #outbox: ToThread[] = [];
   readonly #syncPort: MessagePort;
   readonly #syncFlag: Int32Array;
@@ -210,6 +219,9 @@ class SandboxThread {
       transferList: [channel.port2],
       name: 'driverbox-sandbox',
     });
+    this.ready = new Promise<void>((resolve) => (this.#onReady = resolve)).then(() => {
+      this.isReady = true;
+    });
     this.worker.unref(); // an idle host does not keep the process alive; runs in progress ref it
     this.worker.on('message', (batch: FromThread[]) => {
       if (!Array.isArray(batch)) return;
@@ -225,6 +237,8 @@ class SandboxThread {
     this.worker.on('error', (error) => onGone(this, error));
     this.exited = new Promise((resolve) =>
       this.worker.once('exit', () => {
+        this.#onReady();
+        for (const wake of this.#idleWaiters.splice(0)) wake(); // a run reserved on it waits no more
         this.#syncPort.close(); // a recycled thread's port would otherwise stay for the host's life
         for (const answer of this.#memoryAsked.values()) answer(null);
         this.#memoryAsked.clear();
@@ -322,7 +336,7 @@ class SandboxThread {
   }
 
   idle(): Promise<void> {
-    return this.runs.size === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
+    return this.runs.size === 0 && this.reserved === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
   start(id: number, plan: RunPlan, run: ActiveRun): void {
@@ -351,6 +365,9 @@ class SandboxThread {
 
   #receive(message: FromThread): void {
     switch (message.t) {
+      case 'ready':
+        this.#onReady();
+        return;
       case 'net': {
         const network = this.runs.get(message.run)?.network;
         if (!network) return;
@@ -512,33 +529,47 @@ export class SandboxThreads {
     for (;;) {
       if (this.#closed) throw new DriverboxError('HOST_CLOSED', 'the host is closed');
       const thread = pin === null ? this.#leastBusy() : this.#withRoom(pin);
-      if (thread) {
-        return new Promise<RunResult>((resolve, reject) => {
-          const settle = () => this.#wake();
-          const runNetwork = 'network' in route ? route.network() : null;
-          const startedAt = performance.timeOrigin + performance.now();
-          thread.start(this.#nextRun++, { ...plan, startedAt }, {
-            network: runNetwork,
-            policy: 'policy' in route ? route.policy : null,
-            deadline: startedAt + plan.limits.timeoutMs,
-            action: plan.action,
-            timeoutMs: plan.limits.timeoutMs,
-            startedAt,
-            resolve: (result) => {
-              resolve(result);
-              settle();
-            },
-            reject: (error) => {
-              reject(error);
-              settle();
-            },
-          });
-          const limit = this.#options.recycleThreadAfterRuns;
-          if (limit > 0 && thread.started >= limit) this.#recycle(thread);
-        });
+      if (thread && !thread.isReady) {
+        // The run is the thread's from now on (close() waits for it), once the thread is ready.
+        thread.reserved++;
+        try {
+          await thread.ready;
+        } finally {
+          thread.reserved--;
+        }
+        if (this.#threads.includes(thread)) return this.#start(thread, plan, route);
+        continue; // the thread ended before it was ready: another one
       }
+      if (thread) return this.#start(thread, plan, route);
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
+  }
+
+  /** Starts the run on `thread` (which has room): its clock starts now. */
+  #start(thread: SandboxThread, plan: RunPlan, route: RunRoute): Promise<RunResult> {
+    return new Promise<RunResult>((resolve, reject) => {
+      const settle = () => this.#wake();
+      const runNetwork = 'network' in route ? route.network() : null;
+      const startedAt = performance.timeOrigin + performance.now();
+      thread.start(this.#nextRun++, { ...plan, startedAt }, {
+        network: runNetwork,
+        policy: 'policy' in route ? route.policy : null,
+        deadline: startedAt + plan.limits.timeoutMs,
+        action: plan.action,
+        timeoutMs: plan.limits.timeoutMs,
+        startedAt,
+        resolve: (result) => {
+          resolve(result);
+          settle();
+        },
+        reject: (error) => {
+          reject(error);
+          settle();
+        },
+      });
+      const limit = this.#options.recycleThreadAfterRuns;
+      if (limit > 0 && thread.started >= limit) this.#recycle(thread);
+    });
   }
 
   /** The heaps of every sandbox thread and of their isolates, summed. */
@@ -658,7 +689,7 @@ export class SandboxThreads {
   /** The thread at `index` (made anew if it is gone), when it has room. */
   #withRoom(index: number): SandboxThread | null {
     const thread = this.#threads[index] ?? this.#thread(index);
-    return thread.capacity > thread.runs.size ? thread : null;
+    return thread.capacity > thread.runs.size + thread.reserved ? thread : null;
   }
 
   #leastBusy(): SandboxThread | null {
@@ -666,7 +697,7 @@ export class SandboxThreads {
     let bestFree = 0;
     for (let i = 0; i < this.#threads.length; i++) {
       const thread = this.#threads[i] ?? this.#thread(i);
-      const free = thread.capacity - thread.runs.size;
+      const free = thread.capacity - thread.runs.size - thread.reserved;
       if (free > bestFree) {
         best = thread;
         bestFree = free;
