@@ -17,10 +17,10 @@
 // loop utilisation is shown so a saturated server is visible); --server inline puts it on the
 // bench's own event loop instead.
 //
-// The ratios are printed beside issue 24's baseline (measured on main before the network moved to
-// the sandbox threads) and its targets. --before also measures, in the same rounds, driverbox with
-// its network on the host thread (HostOptions.networkInThreads: false, the design of that baseline),
-// so that the before/after figures come from one run under the same load.
+// The ratios are printed beside issue 24's baseline (measured on main) and its targets.
+// --thread-network also measures, in the same rounds, driverbox with each run's network on its
+// sandbox thread (HostOptions.networkInThreads: true), so that both designs' figures come from
+// one run under the same load.
 //
 // Run:     npm run bench:http
 //          npm run bench:http -- --runs 300 --concurrency 16 --json
@@ -30,7 +30,7 @@
 //          driverbox, so a busy spell of the machine weighs on both sides alike),
 //          --connections N (raw undici Agent bound, default 6), --server thread|inline,
 //          --threads N (the host's sandbox threads; default: the host's own default),
-//          --before (also driverbox with networkInThreads: false), --json (one JSON object on stdout).
+//          --thread-network (also driverbox with networkInThreads: true), --json (one JSON object on stdout).
 import os from 'node:os';
 import { Agent, request } from 'undici';
 import { createHost, type Host, type RunResult } from '../host/index.js';
@@ -38,7 +38,7 @@ import { ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt
 import { threadCpuMs } from './lib/proc.js';
 import { startStatusDevice, type ServerMode, type StatusDevice as Device } from './lib/status-device.js';
 
-type Side = 'driverbox' | 'undici' | 'before';
+type Side = 'driverbox' | 'undici' | 'threadNetwork';
 
 interface DriverCase {
   name: string;
@@ -55,7 +55,7 @@ interface Options {
   connections: number;
   threads: number | undefined;
   server: ServerMode;
-  before: boolean;
+  threadNetwork: boolean;
   json: boolean;
 }
 
@@ -85,7 +85,7 @@ interface Series {
 const HOST_CONNECTIONS_PER_ORIGIN = 6;
 const TARGET_RATIO = 0.5;
 const TARGET_DRIVER = '10-GET';
-/** Issue 24's figures: driverbox/undici runs/s on main before this change (2 cores), and the targets. */
+/** Issue 24's figures: driverbox/undici runs/s on main (2 cores), and the targets. */
 const ISSUE_BASELINE: Record<string, Record<number, number>> = { '1-GET': { 1: 0.19, 16: 0.1 }, '10-GET': { 1: 0.32, 16: 0.38 } };
 const ISSUE_TARGET: Record<string, Record<number, number>> = { '1-GET': { 16: 0.2 }, '10-GET': { 16: TARGET_RATIO } };
 
@@ -144,7 +144,7 @@ function parseArgs(argv: string[]): Options {
       connections: HOST_CONNECTIONS_PER_ORIGIN,
       threads: undefined,
       server: 'thread',
-      before: false,
+      threadNetwork: false,
       json: false,
     },
     {
@@ -164,10 +164,10 @@ function parseArgs(argv: string[]): Options {
         if (mode !== 'thread' && mode !== 'inline') usage(`${flag} must be "thread" or "inline" (got ${JSON.stringify(mode)})`);
         options.server = mode;
       },
-      '--before': switchFlag('before'),
+      '--thread-network': switchFlag('threadNetwork'),
       '--json': switchFlag('json'),
     },
-    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--before] [--json]',
+    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--thread-network] [--json]',
   );
 }
 
@@ -325,7 +325,7 @@ type SideRun = { side: Side; make: (samples?: DriverboxSamples) => RunOnce };
 
 /**
  * Every side of one (driver, concurrency) pair, in `rounds` alternating chunks (undici,
- * driverbox, [before,] undici, …) so that a slow spell of the machine weighs on all alike.
+ * driverbox, [threadNetwork,] undici, …) so that a slow spell of the machine weighs on all alike.
  */
 async function measureSides(driver: DriverCase, concurrency: number, runs: number, rounds: number, device: Device, sides: SideRun[]): Promise<Series[]> {
   const tallies = sides.map(({ side, make }) => {
@@ -375,14 +375,14 @@ async function main(): Promise<number> {
     for (const concurrency of options.concurrency) {
       const hostOptions = { maxIsolates: concurrency, warmIsolates: concurrency, threads: options.threads };
       const host = createHost(hostOptions);
-      const before = options.before ? createHost({ ...hostOptions, networkInThreads: false }) : null;
+      const threaded = options.threadNetwork ? createHost({ ...hostOptions, networkInThreads: true }) : null;
       const agent = new Agent({ connections: options.connections, keepAliveTimeout: 10_000 });
       try {
         for (const driver of DRIVERS) {
           const sides: SideRun[] = [
             { side: 'undici', make: () => undiciRun(agent, driver, device.port) },
             { side: 'driverbox', make: (samples) => driverboxRun(host, driver, device.port, samples) },
-            ...(before ? [{ side: 'before' as const, make: (samples?: DriverboxSamples) => driverboxRun(before, driver, device.port, samples) }] : []),
+            ...(threaded ? [{ side: 'threadNetwork' as const, make: (samples?: DriverboxSamples) => driverboxRun(threaded, driver, device.port, samples) }] : []),
           ];
           progress(`  warming up ${driver.name} at C=${concurrency} …`);
           for (const { side, make } of sides) {
@@ -394,7 +394,7 @@ async function main(): Promise<number> {
         }
       } finally {
         await host.close();
-        await before?.close();
+        await threaded?.close();
         await agent.close();
       }
     }
@@ -410,16 +410,16 @@ async function main(): Promise<number> {
     DRIVERS.map((driver) => {
       const box = find('driverbox', driver.name, concurrency)!;
       const raw = find('undici', driver.name, concurrency)!;
-      const before = find('before', driver.name, concurrency) ?? null;
+      const threaded = find('threadNetwork', driver.name, concurrency) ?? null;
       return {
         driver: driver.name,
         requests: driver.requests,
         concurrency,
         driverbox: box,
         undici: raw,
-        before,
+        threaded,
         ratio: box.runsPerSecond / raw.runsPerSecond,
-        beforeRatio: before ? before.runsPerSecond / raw.runsPerSecond : null,
+        threadedRatio: threaded ? threaded.runsPerSecond / raw.runsPerSecond : null,
         issueBaseline: ISSUE_BASELINE[driver.name]?.[concurrency] ?? null,
         issueTarget: ISSUE_TARGET[driver.name]?.[concurrency] ?? null,
       };
@@ -467,7 +467,7 @@ async function main(): Promise<number> {
         concurrency: p.concurrency,
         driverbox: out(p.driverbox),
         undici: out(p.undici),
-        ...(p.before ? { before: out(p.before), beforeRatio: round(p.beforeRatio) } : {}),
+        ...(p.threaded ? { threadNetwork: out(p.threaded), threadNetworkRatio: round(p.threadedRatio) } : {}),
         runsPerSecondRatio: round(p.ratio),
         issueBaselineRatio: p.issueBaseline,
         issueTargetRatio: p.issueTarget,
@@ -499,12 +499,12 @@ async function main(): Promise<number> {
     const ratio = (n: number | null) => (n === null ? '-' : `${n.toFixed(2)}x`);
     log(
       table(
-        ['driver', 'C', 'driverbox/undici now', ...(options.before ? ['before (host-thread network), same run'] : []), 'issue 24 baseline', 'target', 'now/baseline'],
+        ['driver', 'C', 'driverbox/undici now', ...(options.threadNetwork ? ['network on the sandbox thread, same run'] : []), 'issue 24 baseline', 'target', 'now/baseline'],
         pairs.map((p) => [
           p.driver,
           String(p.concurrency),
           ratio(p.ratio),
-          ...(options.before ? [`${ratio(p.beforeRatio)} (${f0(p.before!.runsPerSecond)} runs/s, ${f2(p.before!.cpuMsPerRun)} CPU ms/run)`] : []),
+          ...(options.threadNetwork ? [`${ratio(p.threadedRatio)} (${f0(p.threaded!.runsPerSecond)} runs/s, ${f2(p.threaded!.cpuMsPerRun)} CPU ms/run; driverbox ${f2(p.driverbox.cpuMsPerRun)})`] : []),
           ratio(p.issueBaseline),
           p.issueTarget === null ? '-' : `>= ${p.issueTarget.toFixed(2)}x ${p.ratio >= p.issueTarget ? 'met' : 'not met'}`,
           p.issueBaseline === null ? '-' : `${(p.ratio / p.issueBaseline).toFixed(2)}`,

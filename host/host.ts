@@ -45,15 +45,15 @@ export interface HostOptions {
   maxIsolates?: number;
   /**
    * Sandbox threads: driver code runs on these worker threads, never on the host's event
-   * loop, and so does a run's network unless networkInThreads is false (default: CPU cores - 1,
+   * loop, and so does a run's network with networkInThreads (default: CPU cores - 1,
    * at least 1; never more than maxIsolates).
    */
   threads?: number;
   /**
    * Where a run's network (HTTP, TLS reads, SSH / Telnet / SNMP / WinRM) is done: on its sandbox
-   * thread, which keeps the sessions of the devices pinned to it (default true), or on the host
-   * thread, each call and answer a message between the two (false). Runs with record, replay or
-   * deviceState always do theirs on the host thread.
+   * thread, which keeps the sessions of the devices pinned to it (true), or on the host thread,
+   * each call and answer a message between the two (default false: it measured no faster, see
+   * docs/ARCHITECTURE.md). Runs with record, replay or deviceState always do theirs on the host thread.
    */
   networkInThreads?: boolean;
   /** Replace an isolate after this many runs (default 1000). */
@@ -214,7 +214,7 @@ export function createHost(options: HostOptions = {}): Host {
   if (options.networkInThreads !== undefined && typeof options.networkInThreads !== 'boolean') {
     throw new DriverboxError('INVALID_OPTIONS', `networkInThreads must be true or false (got ${JSON.stringify(options.networkInThreads)})`);
   }
-  const networkInThreads = options.networkInThreads ?? true;
+  const networkInThreads = options.networkInThreads ?? false;
   const maxDeviceSessions = integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1);
   const buffers = new ByteBudget(integerOption(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes', 1));
   const sandboxes = new SandboxThreads({
@@ -226,7 +226,7 @@ export function createHost(options: HostOptions = {}): Host {
     },
     prewarmMemoryMb: defaults.memoryMb,
     recycleThreadAfterRuns: integerOption(options.recycleThreadAfterRuns, 0, 'recycleThreadAfterRuns', 0),
-    network: { trustedCAs: options.trustedCAs, maxDeviceSessions, buffers: buffers.shared, maxBufferedBytes: buffers.max },
+    network: networkInThreads ? { trustedCAs: options.trustedCAs, maxDeviceSessions, buffers: buffers.shared, maxBufferedBytes: buffers.max } : null,
   });
   const trust = createTrustStore(options.trustedCAs);
   const sessions = new DeviceSessions(trust, maxDeviceSessions);

@@ -1,12 +1,12 @@
-// A run's network on its own sandbox thread (host/sandbox/thread-network.ts): the requests go
+// A run's network on its own sandbox thread (HostOptions.networkInThreads, host/sandbox/thread-network.ts): the requests go
 // out and their answers reach the driver with the host thread busy, a device's runs always
 // find its one session (its thread, threads.ts pinFor), the host's policy and bounds hold
 // across threads, and the transcript is the one the host-thread network gave.
 import { Worker } from 'node:worker_threads';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ByteBudget } from '../host/bridges/http/buffer-budget.js';
 import { createHost, DriverboxError, type Host, type RunRequest, type RunResult } from '../host/index.js';
-import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
+import { useDeviceServer } from './helpers/device-server.js';
 import { runSource } from './helpers/host.js';
 
 /**
@@ -29,42 +29,49 @@ const DRIVER = `function get_status() {
 /** A run of DRIVER over `paths`. */
 const sequential = (host: Host, paths: string[], request: Omit<RunRequest, 'source'>) => runSource(host, DRIVER, { ...request, parameters: { paths } });
 
-/** An HTTP device on its own thread, so that it answers while the test's thread is busy. */
-async function threadDevice(): Promise<{ port: number; close: () => Promise<number> }> {
+/** An HTTP device on its own thread, so that it answers while the test's thread is busy; `seen` waits for a path. */
+async function threadDevice(): Promise<{ port: number; seen: (path: string) => Promise<void>; close: () => Promise<number> }> {
   const worker = new Worker(
     `const http = require('node:http');
      const { parentPort } = require('node:worker_threads');
-     const server = http.createServer((req, res) => res.end('ok'));
+     const server = http.createServer((req, res) => { parentPort.postMessage(req.url); res.end('ok'); });
      server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`,
     { eval: true },
   );
   const port = await new Promise<number>((resolve) => worker.once('message', resolve));
-  return { port, close: () => worker.terminate() };
+  const paths: string[] = [];
+  worker.on('message', (path: string) => paths.push(path));
+  const seen = async (path: string) => {
+    for (let i = 0; i < 2500 && !paths.includes(path); i++) await new Promise((resolve) => setTimeout(resolve, 2));
+    expect(paths).toContain(path);
+  };
+  return { port, seen, close: () => worker.terminate() };
+}
+
+/** Blocks the host thread for `ms` once the device has seen `/a`: the run's other requests come during it, or after. */
+async function blockAfterFirst(device: Awaited<ReturnType<typeof threadDevice>>, ms: number): Promise<void> {
+  await device.seen('/a');
+  const until = performance.now() + ms;
+  while (performance.now() < until); // the host thread answers nothing meanwhile
 }
 
 const values = (result: RunResult) => result.variables.map((v) => v.value);
 
 describe('network on the sandbox thread', () => {
-  let server: DeviceServer;
-  beforeAll(async () => {
-    server = await startDeviceServer();
-  });
-  afterAll(() => server.close());
+  const server = useDeviceServer();
 
   it("a run's requests go out and are answered while the host thread is busy", async () => {
     const device = await threadDevice();
-    const host = createHost({ threads: 1, warmIsolates: 1 });
+    const host = createHost({ threads: 1, warmIsolates: 1, networkInThreads: true });
     try {
       const request = { device: { ip: '127.0.0.1', portMap: { 80: device.port } } };
       expect((await sequential(host, ['/warm'], request)).status).toBe('success');
       const pending = sequential(host, ['/a', '/b', '/c'], request);
-      await new Promise((resolve) => setTimeout(resolve, 20)); // the run is on its thread
-      const blockedUntil = performance.now() + 800;
-      while (performance.now() < blockedUntil); // the host thread answers nothing meanwhile
+      await blockAfterFirst(device, 800);
       const result = await pending;
       expect(result.status, result.message ?? '').toBe('success');
       expect(values(result)).toEqual(['200 ok', '200 ok', '200 ok']);
-      // Ended on its thread well before the host thread was free again.
+      // /b and /c went and came back on its thread well before the host thread was free again.
       expect(result.durationMs).toBeLessThan(600);
       expect(result.http.map((x) => x.status)).toEqual([200, 200, 200]);
     } finally {
@@ -73,19 +80,17 @@ describe('network on the sandbox thread', () => {
     }
   });
 
-  it('with networkInThreads false the same run waits for the host thread (the design before)', async () => {
+  it('with networkInThreads false (the default) the same run waits for the host thread', async () => {
     const device = await threadDevice();
     const host = createHost({ threads: 1, warmIsolates: 1, networkInThreads: false });
     try {
       const request = { device: { ip: '127.0.0.1', portMap: { 80: device.port } } };
       expect((await sequential(host, ['/warm'], request)).status).toBe('success');
       const pending = sequential(host, ['/a', '/b', '/c'], request);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      const blockedUntil = performance.now() + 800;
-      while (performance.now() < blockedUntil);
+      await blockAfterFirst(device, 800);
       const result = await pending;
       expect(result.status, result.message ?? '').toBe('success');
-      expect(result.durationMs).toBeGreaterThan(600);
+      expect(result.durationMs).toBeGreaterThan(750); // /b waited for the host thread
     } finally {
       await host.close();
       await device.close();
@@ -93,7 +98,7 @@ describe('network on the sandbox thread', () => {
   });
 
   it("a device's runs all find its one cookie jar, with several threads and runs at once", async () => {
-    const host = createHost({ threads: 2, maxIsolates: 8, warmIsolates: 4 });
+    const host = createHost({ threads: 2, maxIsolates: 8, warmIsolates: 4, networkInThreads: true });
     try {
       const device = { id: 'pinned-device', ip: '127.0.0.1', portMap: { 80: server.port } };
       const login = await sequential(host, ['/set-cookie?cookie=session%3Dpinned'], { device });
@@ -116,7 +121,7 @@ describe('network on the sandbox thread', () => {
 
   it("the host's policy is asked from the thread: a predicate decides D.createExternalDevice", async () => {
     const asked: string[] = [];
-    const host = createHost({ threads: 1, warmIsolates: 1, externalHosts: (name) => (asked.push(name), name === 'localhost') });
+    const host = createHost({ threads: 1, warmIsolates: 1, networkInThreads: true, externalHosts: (name) => (asked.push(name), name === 'localhost') });
     try {
       const driver = (name: string) => `function get_status() {
         var ext;

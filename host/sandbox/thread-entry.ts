@@ -8,7 +8,7 @@ import { IsolatePool } from './pool.js';
 import { ReportSlot } from './report-slot.js';
 import { executeRun, type SandboxNetwork } from './run.js';
 import { useRuntimeDir } from './runtime-bundle.js';
-import { ThreadNetworks, type LocalNetwork } from './thread-network.js';
+import type { LocalNetwork } from './thread-network.js';
 import type { FromThread, SyncReply, ThreadConfig, ThreadReport, ToThread } from './thread-protocol.js';
 
 const config = workerData as ThreadConfig;
@@ -74,11 +74,16 @@ function askHost(message: FromThread): SyncReply {
   return reply.message as SyncReply;
 }
 
-/** The host's policy for a run whose network is here; a refusal to answer allows nothing. */
-const networks = new ThreadNetworks(config.network, (run, kind, host) => {
-  const reply = askHost({ t: 'policy', run, kind, host });
-  return reply.ok && reply.value === true;
-});
+/**
+ * The network of runs that do theirs here (HostOptions.networkInThreads), loaded only then; the
+ * host's policy is asked for them, and a refusal to answer allows nothing.
+ */
+const networks = config.network
+  ? new (await import('./thread-network.js')).ThreadNetworks(config.network, (run, kind, host) => {
+      const reply = askHost({ t: 'policy', run, kind, host });
+      return reply.ok && reply.value === true;
+    })
+  : null;
 
 /** For the host to find if this thread stays busy (report-slot.ts); too large: posted at once. */
 function leaveReport(run: number, report: ThreadReport): void {
@@ -126,7 +131,8 @@ async function execute(run: number, plan: Extract<ToThread, { t: 'run' }>['plan'
     const warm = await pool.acquire(plan.limits.memoryMb);
     let outcome: Awaited<ReturnType<typeof executeRun>> | undefined;
     try {
-      const network = plan.network ? (local = networks.open(run, { ...plan, network: plan.network }, (report) => leaveReport(run, report))) : hostNetworkFor(run, answers);
+      if (plan.network && !networks) throw new Error('this sandbox thread does no network of its own');
+      const network = plan.network && networks ? (local = networks.open(run, { ...plan, network: plan.network }, (report) => leaveReport(run, report))) : hostNetworkFor(run, answers);
       outcome = await executeRun(warm, plan, network);
     } finally {
       pool.release(warm, outcome?.discard ?? true);

@@ -18,8 +18,8 @@ export interface ThreadConfig {
   syncFlag: SharedArrayBuffer;
   /** Where a run's result waits when its driver ends it (report-slot.ts). */
   reportSlot: SharedArrayBuffer;
-  /** What the thread's own network (its runs' HTTP, TLS and protocol calls) is made of. */
-  network: ThreadNetworkConfig;
+  /** What the thread's own network (its runs' HTTP, TLS and protocol calls) is made of; null: runs do theirs on the host thread. */
+  network: ThreadNetworkConfig | null;
 }
 
 /** thread-network.ts: the thread's sessions, trust store and share of the host's answer bytes. */

@@ -30,8 +30,8 @@ export interface ThreadsOptions {
    * takes new runs at once while the old one finishes its own.
    */
   recycleThreadAfterRuns: number;
-  /** The threads' own network; `maxDeviceSessions` is the host's, shared out over the threads. */
-  network: ThreadNetworkConfig;
+  /** The threads' own network (null: none, every run's network is here); `maxDeviceSessions` is the host's, shared out over the threads. */
+  network: ThreadNetworkConfig | null;
 }
 
 /** The caller's policy for a run whose network is on its thread (the thread asks: 'policy'). */
@@ -199,7 +199,7 @@ class SandboxThread {
   constructor(
     pool: PoolOptions,
     prewarmMemoryMb: number,
-    network: ThreadNetworkConfig,
+    network: ThreadNetworkConfig | null,
     onGone: (thread: SandboxThread, error: Error) => void,
     onWedged: (thread: SandboxThread) => void,
     onFreed: () => void,
@@ -650,7 +650,7 @@ export class SandboxThreads {
       { max: share(pool.max, count, index), warm: share(pool.warm, count, index), recycleAfterRuns: pool.recycleAfterRuns },
       this.#options.prewarmMemoryMb,
       // A recycled thread's replacement starts with no sessions: its devices' next runs log in afresh.
-      { ...network, maxDeviceSessions: Math.max(1, Math.ceil(network.maxDeviceSessions / count)) },
+      network && { ...network, maxDeviceSessions: Math.max(1, Math.ceil(network.maxDeviceSessions / count)) },
       (gone, error) => {
         gone.fail(error);
         if (this.#threads[index] === gone) this.#retire(gone);
