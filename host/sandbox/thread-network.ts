@@ -32,6 +32,23 @@ export class ThreadNetworks {
   #sessions: DeviceSessions | null = null;
   #trust: TrustStore | null = null;
   #buffers: ByteBudget | null = null;
+  /** Answers waiting for the next turn of the loop, for all runs: delivered together (see #deliver). */
+  #due: Array<() => void> = [];
+
+  /**
+   * Answers reach the isolates once per loop turn, together, after the network work of that
+   * turn: calls into isolates back to back cost less than each between undici's callbacks, and
+   * the driver's callback never runs inside the dispatch that asked (as with the host's messages).
+   */
+  #deliver(answer: () => void): void {
+    if (this.#due.push(answer) === 1) {
+      setImmediate(() => {
+        const due = this.#due;
+        this.#due = [];
+        for (const one of due) one();
+      });
+    }
+  }
 
   /** `ask`: the host's answer to a policy question, synchronously (the thread waits). */
   constructor(config: ThreadNetworkConfig, ask: (run: number, kind: PolicyKind, host: string) => boolean) {
@@ -65,16 +82,13 @@ export class ThreadNetworks {
       startedAt: plan.startedAt,
     });
     let transcript: RunResult['http'] | null = null;
+    const deliver = (answer: () => void) => this.#deliver(answer);
     return {
       start(op: NetworkOp, call: NetworkCall, answer: (json: string) => void): void {
-        // An answer given at once (a refusal) waits for the next turn, as one from the host did:
-        // the driver's callback never runs inside the dispatch that asked.
-        let now = true;
         const reply = (payload: unknown) => {
           if (transcript) return; // the run is over
           const json = answerText(payload);
-          if (now) setImmediate(() => answer(json));
-          else answer(json);
+          deliver(() => answer(json));
         };
         try {
           if (op === 'http') network.http(call as HttpCall, reply);
@@ -84,7 +98,6 @@ export class ThreadNetworks {
           // The bridge refused the call by throwing: the driver gets an error answer, the run goes on.
           reply({ error: { code: 'GENERIC_ERROR', message: error instanceof Error ? error.message : 'the request failed' }, response: null });
         }
-        now = false;
       },
       external: (call) => network.external(call),
       close() {

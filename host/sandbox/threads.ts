@@ -174,8 +174,9 @@ class SandboxThread {
   stats: PoolStats = EMPTY_STATS;
   readonly exited: Promise<void>;
   /**
-   * Settled once the thread has loaded its modules (or ended): a run waits for it before its
-   * clock starts, as it waits for room, so that a fresh thread's start is not taken from its deadline.
+   * Settled once the thread has loaded its modules (or ended): with a network of its own (its start
+   * loads undici and the bridges), a run waits for it before its clock starts, as it waits for room,
+   * so that a fresh thread's start is not taken from its deadline. Without, it is ready at once, as before.
    */
   readonly ready: Promise<void>;
   isReady = false;
@@ -222,6 +223,7 @@ class SandboxThread {
     this.ready = new Promise<void>((resolve) => (this.#onReady = resolve)).then(() => {
       this.isReady = true;
     });
+    if (!network) this.isReady = true;
     this.worker.unref(); // an idle host does not keep the process alive; runs in progress ref it
     this.worker.on('message', (batch: FromThread[]) => {
       if (!Array.isArray(batch)) return;
