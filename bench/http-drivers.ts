@@ -17,6 +17,11 @@
 // loop utilisation is shown so a saturated server is visible); --server inline puts it on the
 // bench's own event loop instead.
 //
+// The ratios are printed beside issue 24's baseline (measured on main) and its targets.
+// --thread-network also measures, in the same rounds, driverbox with each run's network on its
+// sandbox thread (HostOptions.networkInThreads: true), so that both designs' figures come from
+// one run under the same load.
+//
 // Run:     npm run bench:http
 //          npm run bench:http -- --runs 300 --concurrency 16 --json
 // Options: --runs N (runs per series; default 3000 for 1-GET, 1000 for 10-GET, or env RUNS),
@@ -25,7 +30,7 @@
 //          driverbox, so a busy spell of the machine weighs on both sides alike),
 //          --connections N (raw undici Agent bound, default 6), --server thread|inline,
 //          --threads N (the host's sandbox threads; default: the host's own default),
-//          --json (one JSON object on stdout).
+//          --thread-network (also driverbox with networkInThreads: true), --json (one JSON object on stdout).
 import os from 'node:os';
 import { Agent, request } from 'undici';
 import { createHost, type Host, type RunResult } from '../host/index.js';
@@ -33,7 +38,7 @@ import { ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt
 import { threadCpuMs } from './lib/proc.js';
 import { startStatusDevice, type ServerMode, type StatusDevice as Device } from './lib/status-device.js';
 
-type Side = 'driverbox' | 'undici';
+type Side = 'driverbox' | 'undici' | 'threadNetwork';
 
 interface DriverCase {
   name: string;
@@ -50,6 +55,7 @@ interface Options {
   connections: number;
   threads: number | undefined;
   server: ServerMode;
+  threadNetwork: boolean;
   json: boolean;
 }
 
@@ -79,6 +85,9 @@ interface Series {
 const HOST_CONNECTIONS_PER_ORIGIN = 6;
 const TARGET_RATIO = 0.5;
 const TARGET_DRIVER = '10-GET';
+/** Issue 24's figures: driverbox/undici runs/s on main (2 cores), and the targets. */
+const ISSUE_BASELINE: Record<string, Record<number, number>> = { '1-GET': { 1: 0.19, 16: 0.1 }, '10-GET': { 1: 0.32, 16: 0.38 } };
+const ISSUE_TARGET: Record<string, Record<number, number>> = { '1-GET': { 16: 0.2 }, '10-GET': { 16: TARGET_RATIO } };
 
 // ---------------------------------------------------------------------------- drivers
 
@@ -135,6 +144,7 @@ function parseArgs(argv: string[]): Options {
       connections: HOST_CONNECTIONS_PER_ORIGIN,
       threads: undefined,
       server: 'thread',
+      threadNetwork: false,
       json: false,
     },
     {
@@ -154,9 +164,10 @@ function parseArgs(argv: string[]): Options {
         if (mode !== 'thread' && mode !== 'inline') usage(`${flag} must be "thread" or "inline" (got ${JSON.stringify(mode)})`);
         options.server = mode;
       },
+      '--thread-network': switchFlag('threadNetwork'),
       '--json': switchFlag('json'),
     },
-    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--json]',
+    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--thread-network] [--json]',
   );
 }
 
@@ -288,7 +299,7 @@ class Tally {
   series(): Series {
     const sorted = [...this.latencies].sort((a, b) => a - b);
     const sortedIn = [...this.samples.inSandbox].sort((a, b) => a - b);
-    const box = this.side === 'driverbox';
+    const box = this.side !== 'undici';
     return {
       side: this.side,
       driver: this.driver.name,
@@ -309,29 +320,23 @@ class Tally {
   }
 }
 
+/** One side of a series: how it makes a run (given where to keep driverbox's samples). */
+type SideRun = { side: Side; make: (samples?: DriverboxSamples) => RunOnce };
+
 /**
- * Both sides of one (driver, concurrency) pair, in `rounds` alternating chunks (undici,
- * driverbox, undici, …) so that a slow spell of the machine weighs on both sides alike.
+ * Every side of one (driver, concurrency) pair, in `rounds` alternating chunks (undici,
+ * driverbox, [threadNetwork,] undici, …) so that a slow spell of the machine weighs on all alike.
  */
-async function measurePair(
-  driver: DriverCase,
-  concurrency: number,
-  runs: number,
-  rounds: number,
-  device: Device,
-  viaHost: (samples?: DriverboxSamples) => RunOnce,
-  viaUndici: () => RunOnce,
-): Promise<[Series, Series]> {
-  const raw = new Tally('undici', driver, concurrency);
-  const box = new Tally('driverbox', driver, concurrency);
-  const rawOnce = viaUndici();
-  const boxOnce = viaHost(box.samples);
+async function measureSides(driver: DriverCase, concurrency: number, runs: number, rounds: number, device: Device, sides: SideRun[]): Promise<Series[]> {
+  const tallies = sides.map(({ side, make }) => {
+    const tally = new Tally(side, driver, concurrency);
+    return { tally, once: make(tally.samples) };
+  });
   for (let r = 0; r < rounds; r++) {
     const chunk = Math.floor((runs * (r + 1)) / rounds) - Math.floor((runs * r) / rounds);
-    await raw.round(chunk, device, rawOnce);
-    await box.round(chunk, device, boxOnce);
+    for (const { tally, once } of tallies) await tally.round(chunk, device, once);
   }
-  return [raw.series(), box.series()];
+  return tallies.map(({ tally }) => tally.series());
 }
 
 // ---------------------------------------------------------------------------- output
@@ -368,22 +373,28 @@ async function main(): Promise<number> {
   log('');
   try {
     for (const concurrency of options.concurrency) {
-      const host = createHost({ maxIsolates: concurrency, warmIsolates: concurrency, threads: options.threads });
+      const hostOptions = { maxIsolates: concurrency, warmIsolates: concurrency, threads: options.threads };
+      const host = createHost(hostOptions);
+      const threaded = options.threadNetwork ? createHost({ ...hostOptions, networkInThreads: true }) : null;
       const agent = new Agent({ connections: options.connections, keepAliveTimeout: 10_000 });
       try {
         for (const driver of DRIVERS) {
-          const viaHost = (samples?: DriverboxSamples) => driverboxRun(host, driver, device.port, samples);
-          const viaUndici = () => undiciRun(agent, driver, device.port);
+          const sides: SideRun[] = [
+            { side: 'undici', make: () => undiciRun(agent, driver, device.port) },
+            { side: 'driverbox', make: (samples) => driverboxRun(host, driver, device.port, samples) },
+            ...(threaded ? [{ side: 'threadNetwork' as const, make: (samples?: DriverboxSamples) => driverboxRun(threaded, driver, device.port, samples) }] : []),
+          ];
           progress(`  warming up ${driver.name} at C=${concurrency} …`);
-          for (const [side, make] of [['driverbox', viaHost], ['undici', viaUndici]] as const) {
+          for (const { side, make } of sides) {
             const warm = await loop(options.warmup, concurrency, make());
             if (warm.failures > 0) throw new Error(`${side} ${driver.name} failed during warm-up (${warm.failures} of ${options.warmup} runs): ${warm.firstFailure}`);
           }
           progress(`  measuring ${driver.name} at C=${concurrency} …`);
-          series.push(...(await measurePair(driver, concurrency, runsFor(driver), options.rounds, device, viaHost, viaUndici)));
+          series.push(...(await measureSides(driver, concurrency, runsFor(driver), options.rounds, device, sides)));
         }
       } finally {
         await host.close();
+        await threaded?.close();
         await agent.close();
       }
     }
@@ -394,12 +405,24 @@ async function main(): Promise<number> {
   const totalSeconds = (performance.now() - started) / 1000;
 
   const find = (side: Side, driver: string, concurrency: number) =>
-    series.find((s) => s.side === side && s.driver === driver && s.concurrency === concurrency)!;
+    series.find((s) => s.side === side && s.driver === driver && s.concurrency === concurrency);
   const pairs = options.concurrency.flatMap((concurrency) =>
     DRIVERS.map((driver) => {
-      const box = find('driverbox', driver.name, concurrency);
-      const raw = find('undici', driver.name, concurrency);
-      return { driver: driver.name, requests: driver.requests, concurrency, driverbox: box, undici: raw, ratio: box.runsPerSecond / raw.runsPerSecond };
+      const box = find('driverbox', driver.name, concurrency)!;
+      const raw = find('undici', driver.name, concurrency)!;
+      const threaded = find('threadNetwork', driver.name, concurrency) ?? null;
+      return {
+        driver: driver.name,
+        requests: driver.requests,
+        concurrency,
+        driverbox: box,
+        undici: raw,
+        threaded,
+        ratio: box.runsPerSecond / raw.runsPerSecond,
+        threadedRatio: threaded ? threaded.runsPerSecond / raw.runsPerSecond : null,
+        issueBaseline: ISSUE_BASELINE[driver.name]?.[concurrency] ?? null,
+        issueTarget: ISSUE_TARGET[driver.name]?.[concurrency] ?? null,
+      };
     }),
   );
   const targetConcurrency = options.concurrency[options.concurrency.length - 1]!;
@@ -444,7 +467,10 @@ async function main(): Promise<number> {
         concurrency: p.concurrency,
         driverbox: out(p.driverbox),
         undici: out(p.undici),
+        ...(p.threaded ? { threadNetwork: out(p.threaded), threadNetworkRatio: round(p.threadedRatio) } : {}),
         runsPerSecondRatio: round(p.ratio),
+        issueBaselineRatio: p.issueBaseline,
+        issueTargetRatio: p.issueTarget,
       })),
       target: { ...target, ratio: round(target.ratio) },
     };
@@ -469,6 +495,22 @@ async function main(): Promise<number> {
       ),
     );
     log('runs/s = runs / wall time of the series; p50/p99 = one run (host.run, or the undici requests of one run); failures = driverbox/undici');
+    log('');
+    const ratio = (n: number | null) => (n === null ? '-' : `${n.toFixed(2)}x`);
+    log(
+      table(
+        ['driver', 'C', 'driverbox/undici now', ...(options.threadNetwork ? ['network on the sandbox thread, same run'] : []), 'issue 24 baseline', 'target', 'now/baseline'],
+        pairs.map((p) => [
+          p.driver,
+          String(p.concurrency),
+          ratio(p.ratio),
+          ...(options.threadNetwork ? [`${ratio(p.threadedRatio)} (${f0(p.threaded!.runsPerSecond)} runs/s, ${f2(p.threaded!.cpuMsPerRun)} CPU ms/run; driverbox ${f2(p.driverbox.cpuMsPerRun)})`] : []),
+          ratio(p.issueBaseline),
+          p.issueTarget === null ? '-' : `>= ${p.issueTarget.toFixed(2)}x ${p.ratio >= p.issueTarget ? 'met' : 'not met'}`,
+          p.issueBaseline === null ? '-' : `${(p.ratio / p.issueBaseline).toFixed(2)}`,
+        ]),
+      ),
+    );
     log('');
     log(
       table(

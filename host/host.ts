@@ -1,6 +1,7 @@
 // createHost: the programmatic entry point. A host owns its sandbox threads (each with a
-// pool of isolates) and the per-device HTTP sessions; host.run() executes one driver action
-// and resolves to a RunResult.
+// pool of isolates and the HTTP sessions of the devices pinned to it) and the sessions of the
+// runs whose network stays on the host thread (record, replay, deviceState); host.run()
+// executes one driver action and resolves to a RunResult.
 import { availableParallelism } from 'node:os';
 import { DeviceSessions } from './bridges/http/sessions.js';
 import { StateSessions } from './bridges/http/state-sessions.js';
@@ -24,7 +25,7 @@ import { canonicalHost } from './bridges/http/host-name.js';
 import { RunNetwork } from './bridges/run-network.js';
 import type { PoolStats, SandboxMemory } from './sandbox/figures.js';
 import { SandboxThreads } from './sandbox/threads.js';
-import { maskFor } from './secrets/secret-mask.js';
+import { maskRunText } from './secrets/secret-mask.js';
 import { parameterSecrets } from './secrets/secret-names.js';
 import { snmpSecrets } from './snmp-settings.js';
 
@@ -44,10 +45,17 @@ export interface HostOptions {
   maxIsolates?: number;
   /**
    * Sandbox threads: driver code runs on these worker threads, never on the host's event
-   * loop, while the network stays on the host thread (default: CPU cores - 1, at least 1;
-   * never more than maxIsolates).
+   * loop, and so does a run's network with networkInThreads (default: CPU cores - 1,
+   * at least 1; never more than maxIsolates).
    */
   threads?: number;
+  /**
+   * Where a run's network (HTTP, TLS reads, SSH / Telnet / SNMP / WinRM) is done: on its sandbox
+   * thread, which keeps the sessions of the devices pinned to it (true), or on the host thread,
+   * each call and answer a message between the two (default false: it measured no faster, see
+   * docs/ARCHITECTURE.md). Runs with record, replay or deviceState always do theirs on the host thread.
+   */
+  networkInThreads?: boolean;
   /** Replace an isolate after this many runs (default 1000). */
   recycleAfterRuns?: number;
   /**
@@ -140,14 +148,9 @@ function pinsOf(resolve: ResolveMap): RecordingFile['resolve'] {
   return Object.fromEntries([...resolve].map(([name, pin]) => [name, { ip: pin.ip, portMap: Object.fromEntries(Object.entries(pin.portMap)) }]));
 }
 
-/**
- * The run's result with every secret its network knew (passwords, parameters' secrets, values
- * sent under a secret's name) masked in what the run said: message, logs, warnings, exchanges.
- * Variables, tables and a backup are what the driver reported on purpose: they stay.
- */
-function maskRunText(result: RunResult, network: RunNetwork | null): RunResult {
-  const secrets = network?.secrets() ?? [];
-  return secrets.length ? maskFor(secrets).transcript(result) : result;
+/** The run's result masked with every secret its network (on the host thread) knew: maskRunText. */
+function maskWithNetwork(result: RunResult, network: RunNetwork | null): RunResult {
+  return maskRunText(result, network?.secrets() ?? []);
 }
 
 /**
@@ -208,6 +211,12 @@ function externalRules(allow: ExternalHosts, fallback: ExternalRules): ExternalR
 export function createHost(options: HostOptions = {}): Host {
   assertNodeFlags();
   const defaults = resolveLimits(options.limits);
+  if (options.networkInThreads !== undefined && typeof options.networkInThreads !== 'boolean') {
+    throw new DriverboxError('INVALID_OPTIONS', `networkInThreads must be true or false (got ${JSON.stringify(options.networkInThreads)})`);
+  }
+  const networkInThreads = options.networkInThreads ?? false;
+  const maxDeviceSessions = integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1);
+  const buffers = new ByteBudget(integerOption(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes', 1));
   const sandboxes = new SandboxThreads({
     threads: integerOption(options.threads, Math.max(1, availableParallelism() - 1), 'threads', 1),
     pool: {
@@ -217,11 +226,11 @@ export function createHost(options: HostOptions = {}): Host {
     },
     prewarmMemoryMb: defaults.memoryMb,
     recycleThreadAfterRuns: integerOption(options.recycleThreadAfterRuns, 0, 'recycleThreadAfterRuns', 0),
+    network: networkInThreads ? { trustedCAs: options.trustedCAs, maxDeviceSessions, buffers: buffers.shared, maxBufferedBytes: buffers.max } : null,
   });
   const trust = createTrustStore(options.trustedCAs);
-  const sessions = new DeviceSessions(trust, integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1));
+  const sessions = new DeviceSessions(trust, maxDeviceSessions);
   const hostRules = externalRules(options.externalHosts, DEFAULT_RULES);
-  const buffers = new ByteBudget(integerOption(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes', 1));
   let closed = false;
 
   return {
@@ -271,26 +280,31 @@ export function createHost(options: HostOptions = {}): Host {
       if (runDevice?.username && runDevice.password) secrets.push(`${runDevice.username}:${runDevice.password}`);
       let network: RunNetwork | null = null;
       const stateSessions = kept === undefined ? null : new StateSessions(sessions, kept);
+      if (!capture && !stateSessions && networkInThreads) {
+        // The run's sandbox thread does its network and masks its result (threads.ts).
+        const network = { transcript, resolve, secrets };
+        return sandboxes.run({ driver, action, device: request.device ?? {}, parameters, limits, network }, { policy: { reach: allowExternal, redirect: allowRedirect } });
+      }
       if (!capture) {
         const device = request.device ?? {};
         const runSessions = stateSessions ?? sessions;
-        const result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, driver, buffers, secrets })),
-        );
-        return withDeviceState(maskRunText(result, network), stateSessions);
+        const result = await sandboxes.run({ driver, action, device, parameters, limits }, {
+          network: () => (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, driver, buffers, secrets })),
+        });
+        return withDeviceState(maskWithNetwork(result, network), stateSessions);
       }
       const { device, wire } = capture;
       const runSessions = capture.sessions ?? stateSessions ?? sessions;
       let result: RunResult;
       try {
-        result = await sandboxes.run({ driver, action, device, parameters, limits }, () =>
-          (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, wire, driver, buffers, secrets })),
-        );
+        result = await sandboxes.run({ driver, action, device, parameters, limits }, {
+          network: () => (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, wire, driver, buffers, secrets })),
+        });
       } catch (error) {
         await capture.abandon();
         throw error;
       }
-      return withDeviceState(maskRunText(await capture.finish(result), network), stateSessions);
+      return withDeviceState(maskWithNetwork(await capture.finish(result), network), stateSessions);
     },
     stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads }),
     memory: (options) => sandboxes.memory(options?.gc === true),

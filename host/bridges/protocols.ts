@@ -7,11 +7,6 @@
 // ctx.signal aborts (the run ended).
 import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
 import type { SnmpSettings } from '../device.js';
-import { snmpRequest } from './snmp/index.js';
-import { sshCommand, sshShell } from './ssh/index.js';
-import { telnetCommand } from './telnet/index.js';
-import { tftpRequest } from './tftp/index.js';
-import { winrmCommand } from './winrm/index.js';
 
 export type { ProtocolAnswer, ProtocolModule };
 
@@ -73,13 +68,22 @@ export interface ProtocolContext {
 /** Serves one call of a module: never throws, never rejects (RunNetwork turns either into INTERNAL_ERROR). */
 export type ProtocolHandler = (ctx: ProtocolContext, options: Record<string, unknown>) => Promise<ProtocolAnswer>;
 
+/**
+ * A handler whose module loads on its first call: every sandbox thread does its runs' network,
+ * and one that never dials SSH need not load ssh2 (nor start slower for it).
+ */
+function onFirstCall<M>(load: () => Promise<M>, pick: (module: M) => ProtocolHandler): ProtocolHandler {
+  let handler: Promise<ProtocolHandler> | null = null;
+  return (ctx, options) => (handler ??= load().then(pick)).then((serve) => serve(ctx, options));
+}
+
 export const protocolHandlers: Readonly<Record<ProtocolModule, ProtocolHandler>> = {
-  ssh: sshCommand,
-  sshShell,
-  telnet: telnetCommand,
-  snmp: snmpRequest,
-  winrm: winrmCommand,
-  tftp: tftpRequest,
+  ssh: onFirstCall(() => import('./ssh/index.js'), (m) => m.sshCommand),
+  sshShell: onFirstCall(() => import('./ssh/index.js'), (m) => m.sshShell),
+  telnet: onFirstCall(() => import('./telnet/index.js'), (m) => m.telnetCommand),
+  snmp: onFirstCall(() => import('./snmp/index.js'), (m) => m.snmpRequest),
+  winrm: onFirstCall(() => import('./winrm/index.js'), (m) => m.winrmCommand),
+  tftp: onFirstCall(() => import('./tftp/index.js'), (m) => m.tftpRequest),
 };
 
 /** The method a module's exchanges show in the transcript. */

@@ -1,7 +1,8 @@
-// Everything one run does on the network, on the host thread: its targets (the device and
-// the external hosts it was allowed), its request bound and concurrency queue, the abort of
-// what is in flight when the run ends, and its transcript. The sandbox thread only sends
-// the driver's calls here and gets the answers back.
+// Everything one run does on the network: its targets (the device and the external hosts it
+// was allowed), its request bound and concurrency queue, the abort of what is in flight when
+// the run ends, and its transcript. It lives on the run's sandbox thread (a plain run:
+// host/sandbox/thread-network.ts), or on the host thread (a record, replay or deviceState run,
+// or HostOptions.networkInThreads false), where the sandbox thread sends it the driver's calls.
 import { createHash } from 'node:crypto';
 import type { ExternalDeviceCall, HttpAnswer, HttpCall, ProtocolAnswer, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
 import type { DeviceSpec } from '../device.js';
@@ -47,6 +48,11 @@ export interface NetworkPlan {
    * masked in the transcript and, like passwords, in a recording.
    */
   secrets?: ReadonlyArray<string>;
+  /**
+   * When the run started, as performance.timeOrigin + now (RunPlan.startedAt): the clock of its
+   * deadline and transcript. Default: when this object is made.
+   */
+  startedAt?: number;
 }
 
 /** D.createExternalDevice calls one run may make: each is a target, a session and a secret to mask. */
@@ -96,7 +102,7 @@ const DEADLINE_SLACK_MS = 250;
 
 export class RunNetwork {
   readonly #plan: NetworkPlan;
-  readonly #started = performance.now();
+  readonly #started: number;
   readonly #deadline: number;
   readonly #targets: HttpTarget[];
   readonly #abort = new AbortController();
@@ -123,6 +129,7 @@ export class RunNetwork {
 
   constructor(plan: NetworkPlan) {
     this.#plan = plan;
+    this.#started = plan.startedAt === undefined ? performance.now() : plan.startedAt - performance.timeOrigin;
     this.#deadline = this.#started + plan.limits.timeoutMs + DEADLINE_SLACK_MS;
     this.#targets = [deviceTarget(plan.device, plan.resolve)];
     this.#secrets.push(this.#targets[0]!.password);
@@ -402,7 +409,14 @@ export class RunNetwork {
     // Aborting dispatches an event (~10 us): only worth it when something is still in flight.
     if (this.#active > 0 || this.#holding) this.#abort.abort();
     this.#waiting.length = 0;
-    // Copies: a request cut short by the run's end would otherwise still change its record later.
+    return this.transcript();
+  }
+
+  /**
+   * The transcript as it would be if the run ended now (what is in flight: ABORTED). Copies: a
+   * request cut short by the run's end would otherwise still change its record later.
+   */
+  transcript(): HttpExchange[] {
     const now = performance.now() - this.#started;
     return this.#exchanges.map((e) => {
       const cut = e.method === 'TLS' ? this.#pendingTls.has(e) : this.#pendingCalls.size > 0 && this.#pendingCalls.has(e) ? true : e.status === null && e.error === null && !isProtocolMethod(e.method);

@@ -11,6 +11,8 @@ import { CryptoSession } from '../bridges/crypto/index.js';
 import type { DeviceSpec } from '../device.js';
 import { findImport } from '../driver/checks.js';
 import type { DriverSource } from '../driver/load.js';
+import type { ResolveMap } from '../bridges/http/target.js';
+import type { TranscriptMode } from '../bridges/http/transcript.js';
 import type { RunLimits } from '../limits.js';
 import type { LimitName, RunResult } from '../run-result.js';
 import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
@@ -31,13 +33,26 @@ export interface RunPlan {
    * (busy with other runs) does not stretch it past the host's bound on the run's requests.
    */
   startedAt?: number;
+  /**
+   * Given: the run does its network on its own sandbox thread (thread-network.ts), with these;
+   * absent: on the host thread, which the thread sends each call to (threads.ts).
+   */
+  network?: ThreadRunNetwork;
+}
+
+/** What a run's network needs besides the plan's device, limits and driver, when its thread does it. */
+export interface ThreadRunNetwork {
+  transcript: TranscriptMode;
+  resolve: ResolveMap;
+  /** The run's secrets besides the device's password (RunNetwork's NetworkPlan.secrets). */
+  secrets: string[];
 }
 
 /** The asynchronous operations served on the host thread, and their calls. */
 export type NetworkOp = 'http' | 'tls' | 'proto';
 export type NetworkCall = (HttpCall | TlsCall | ProtocolCall) & { id: number };
 
-/** The run's way to the network, which lives on the host thread (host/bridges/run-network.ts). */
+/** The run's way to the network (host/bridges/run-network.ts): on this thread, or the host thread's. */
 export interface SandboxNetwork {
   /** Starts an HTTP exchange, TLS read or protocol call; `answer` is called once (with JSON text), unless the run ended first. */
   start(op: NetworkOp, call: NetworkCall, answer: (json: string) => void): void;

@@ -1,13 +1,15 @@
 // A sandbox thread: owns a pool of isolates and executes the runs the host thread sends,
 // calling into the isolates synchronously. Driver code therefore never runs on the host's
-// event loop, and the network stays on the host thread (host/bridges/run-network.ts).
+// event loop. A plain run's network is done here too (thread-network.ts); a record, replay
+// or deviceState run's is the host thread's (host/bridges/run-network.ts), asked by message.
 import { getHeapStatistics } from 'node:v8';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { IsolatePool } from './pool.js';
 import { ReportSlot } from './report-slot.js';
 import { executeRun, type SandboxNetwork } from './run.js';
 import { useRuntimeDir } from './runtime-bundle.js';
-import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
+import type { LocalNetwork } from './thread-network.js';
+import type { FromThread, SyncReply, ThreadConfig, ThreadReport, ToThread } from './thread-protocol.js';
 
 const config = workerData as ThreadConfig;
 useRuntimeDir(config.runtimeDir);
@@ -72,7 +74,28 @@ function askHost(message: FromThread): SyncReply {
   return reply.message as SyncReply;
 }
 
-function networkFor(run: number, answers: Map<number, (json: string) => void>): SandboxNetwork {
+/**
+ * The network of runs that do theirs here (HostOptions.networkInThreads), loaded only then; the
+ * host's policy is asked for them, and a refusal to answer allows nothing.
+ */
+const networks = config.network
+  ? new (await import('./thread-network.js')).ThreadNetworks(config.network, (run, kind, host) => {
+      const reply = askHost({ t: 'policy', run, kind, host });
+      return reply.ok && reply.value === true;
+    })
+  : null;
+
+/** For the host to find if this thread stays busy (report-slot.ts); too large: posted at once. */
+function leaveReport(run: number, report: ThreadReport): void {
+  try {
+    if (!reports.write(run, JSON.stringify(report))) post([{ t: 'reported', run, ...report }]);
+  } catch {
+    // the run's 'ended' message carries the same result
+  }
+}
+
+/** A run's way to the host thread's network: each call a message, each answer one back. */
+function hostNetworkFor(run: number, answers: Map<number, (json: string) => void>): SandboxNetwork {
   return {
     start(op, call, answer) {
       answers.set(call.id, answer);
@@ -81,18 +104,13 @@ function networkFor(run: number, answers: Map<number, (json: string) => void>): 
     external(call) {
       const reply = askHost({ t: 'external', run, call });
       if (!reply.ok) throw new Error(reply.message);
-      return reply.target;
+      return reply.value as number;
     },
     close() {
       answers.clear();
     },
     reported(result) {
-      // For the host to find if this thread stays busy (report-slot.ts); too large: posted at once.
-      try {
-        if (!reports.write(run, JSON.stringify(result))) post([{ t: 'reported', run, result }]);
-      } catch {
-        // the run's 'ended' message carries the same result
-      }
+      leaveReport(run, { result });
     },
   };
 }
@@ -108,16 +126,20 @@ async function execute(run: number, plan: Extract<ToThread, { t: 'run' }>['plan'
   const answers = new Map<number, (json: string) => void>();
   runs.set(run, answers);
   if (WEDGE_MARK && plan.driver.source.includes(WEDGE_MARK)) for (;;);
+  let local: LocalNetwork | null = null;
   try {
     const warm = await pool.acquire(plan.limits.memoryMb);
     let outcome: Awaited<ReturnType<typeof executeRun>> | undefined;
     try {
-      outcome = await executeRun(warm, plan, networkFor(run, answers));
+      if (plan.network && !networks) throw new Error('this sandbox thread does no network of its own');
+      const network = plan.network && networks ? (local = networks.open(run, { ...plan, network: plan.network }, (report) => leaveReport(run, report))) : hostNetworkFor(run, answers);
+      outcome = await executeRun(warm, plan, network);
     } finally {
       pool.release(warm, outcome?.discard ?? true);
     }
-    send({ t: 'ended', run, result: outcome.result, stats: pool.stats() });
+    send({ t: 'ended', run, ...(local ? local.report(outcome.result) : { result: outcome.result }), stats: pool.stats() });
   } catch (error) {
+    (local as LocalNetwork | null)?.close(); // what it still has in flight is dropped
     send({ t: 'failed', run, message: error instanceof Error ? error.message : String(error), stats: pool.stats() });
   } finally {
     runs.delete(run);
@@ -176,6 +198,7 @@ function receive(message: ToThread): void {
   }
 }
 
+port.postMessage([{ t: 'ready' } satisfies FromThread]);
 void pool
   .prewarm(config.prewarmMemoryMb)
   .catch(() => {})

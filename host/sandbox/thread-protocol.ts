@@ -18,6 +18,18 @@ export interface ThreadConfig {
   syncFlag: SharedArrayBuffer;
   /** Where a run's result waits when its driver ends it (report-slot.ts). */
   reportSlot: SharedArrayBuffer;
+  /** What the thread's own network (its runs' HTTP, TLS and protocol calls) is made of; null: runs do theirs on the host thread. */
+  network: ThreadNetworkConfig | null;
+}
+
+/** thread-network.ts: the thread's sessions, trust store and share of the host's answer bytes. */
+export interface ThreadNetworkConfig {
+  trustedCAs: string[] | undefined;
+  /** Device sessions this thread keeps (its share of HostOptions.maxDeviceSessions). */
+  maxDeviceSessions: number;
+  /** The host's ByteBudget (its `shared` count and bound): one bound over every thread. */
+  buffers: SharedArrayBuffer;
+  maxBufferedBytes: number;
 }
 
 export type ToThread =
@@ -29,10 +41,12 @@ export type ToThread =
   | { t: 'close' };
 
 export type FromThread =
+  /** The thread's modules are loaded (the network's too): runs handed to it from now on start at once. */
+  | { t: 'ready' }
   | { t: 'net'; run: number; id: number; op: NetworkOp; call: NetworkCall }
-  | { t: 'ended'; run: number; result: RunResult; stats: PoolStats }
+  | ({ t: 'ended'; run: number; stats: PoolStats } & ThreadReport)
   /** The driver ended the run and its result did not fit the report slot (see SandboxNetwork.reported). */
-  | { t: 'reported'; run: number; result: RunResult }
+  | ({ t: 'reported'; run: number } & ThreadReport)
   /**
    * The run could not go on. `ofRun`: because of something in the run (a message of it that could
    * not be handled or sent): the run gets a failed RunResult; otherwise host.run rejects.
@@ -41,7 +55,22 @@ export type FromThread =
   | { t: 'stats'; stats: PoolStats }
   | { t: 'memory'; id: number; memory: SandboxMemory }
   /** Sent alone and answered on syncPort while the thread waits: D.createExternalDevice. */
-  | { t: 'external'; run: number; call: ExternalDeviceCall };
+  | { t: 'external'; run: number; call: ExternalDeviceCall }
+  /**
+   * Sent alone and answered on syncPort, for a run whose network is on its thread: may it reach
+   * this host (D.createExternalDevice), may a redirect lead there? The caller's policy may be a
+   * function, so it is asked where it lives.
+   */
+  | { t: 'policy'; run: number; kind: PolicyKind; host: string };
 
-/** The answer to an 'external' message: the target number, or the refusal's text. */
-export type SyncReply = { ok: true; target: number } | { ok: false; message: string };
+export type PolicyKind = 'reach' | 'redirect';
+
+/** The answer to an 'external' message (the target number) or a 'policy' one (allowed), or the refusal's text. */
+export type SyncReply = { ok: true; value: number | boolean } | { ok: false; message: string };
+
+/** What a run's result comes with when its network was on its thread: the secrets to mask it with. */
+export interface ThreadReport {
+  result: RunResult;
+  /** Every secret the run's network knew (RunNetwork.secrets); none when the network was the host's. */
+  secrets?: string[];
+}

@@ -1,5 +1,7 @@
-// The host thread's side of the sandbox threads: starts them, hands each run to the
-// least busy one, serves the runs' network calls (RunNetwork), and brings back results.
+// The host thread's side of the sandbox threads: starts them, hands each run to a thread (a
+// device's runs always to the same one, which keeps its sessions), answers the policy questions
+// of runs whose network is on their thread, serves the network calls of runs whose network is
+// here (RunNetwork: record, replay, deviceState), and brings back results.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -8,13 +10,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { HttpCall, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
 import type { RunNetwork } from '../bridges/run-network.js';
+import { deviceKey, type DeviceSpec } from '../device.js';
 import { DriverboxError } from '../errors.js';
 import type { RunResult } from '../run-result.js';
+import { maskRunText } from '../secrets/secret-mask.js';
 import type { PoolOptions, PoolStats, SandboxMemory } from './figures.js';
 import type { RunPlan } from './run.js';
 import { locateRuntimeDir } from './runtime-bundle.js';
 import { createReportSlot, ReportSlot, sharedClock as clock } from './report-slot.js';
-import type { FromThread, SyncReply, ThreadConfig, ToThread } from './thread-protocol.js';
+import type { FromThread, PolicyKind, SyncReply, ThreadConfig, ThreadNetworkConfig, ThreadReport, ToThread } from './thread-protocol.js';
 
 export interface ThreadsOptions {
   threads: number;
@@ -26,10 +30,23 @@ export interface ThreadsOptions {
    * takes new runs at once while the old one finishes its own.
    */
   recycleThreadAfterRuns: number;
+  /** The threads' own network (null: none, every run's network is here); `maxDeviceSessions` is the host's, shared out over the threads. */
+  network: ThreadNetworkConfig | null;
 }
 
+/** The caller's policy for a run whose network is on its thread (the thread asks: 'policy'). */
+export type NetworkPolicy = Record<PolicyKind, (host: string) => boolean>;
+
+/**
+ * Where a run's network is: on its thread (the plan carries `network`; the thread asks `policy`),
+ * or here, the RunNetwork made when the run starts.
+ */
+export type RunRoute = { policy: NetworkPolicy } | { network: () => RunNetwork };
+
 interface ActiveRun {
-  network: RunNetwork;
+  /** The run's network when it is on this (the host) thread; null when it is on the sandbox thread. */
+  network: RunNetwork | null;
+  policy: NetworkPolicy | null;
   /** The run's deadline, on the clock both threads share (sharedClock). */
   deadline: number;
   /** The entry point run, for the result the watchdog answers with. */
@@ -107,13 +124,38 @@ async function endWhenIdle(thread: SandboxThread): Promise<void> {
   await thread.exited;
 }
 
-/** The run's HTTP exchanges as its network ends; none when ending it fails (the run is answered all the same). */
+/**
+ * The run's HTTP exchanges as its network here ends; none when ending it fails (the run is answered
+ * all the same), nor when the network was on the sandbox thread and did not report (the thread is stuck).
+ */
 function closeNetwork(run: ActiveRun): RunResult['http'] {
   try {
-    return run.network.close();
+    return run.network?.close() ?? [];
   } catch {
     return [];
   }
+}
+
+/** The run's result as the thread reported it: with this thread's transcript, or masked with the thread's secrets. */
+function finalResult(run: ActiveRun, { result, secrets }: ThreadReport): RunResult {
+  return run.network ? { ...result, http: closeNetwork(run) } : maskRunText(result, secrets ?? []);
+}
+
+/** A string's FNV-1a hash: which thread a device's runs go to. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash >>> 0;
+}
+
+/**
+ * The thread index a device is pinned to, so that its sessions (cookie jars, connections) stay
+ * one; null for a run without a device (no id, address or host name), which any thread may take.
+ */
+function pinFor(device: DeviceSpec, threads: number): number | null {
+  const named = (value: unknown) => value !== undefined && value !== null && value !== '';
+  if (!named(device.id) && !named(device.ip) && !named(device.host)) return null;
+  return threads === 1 ? 0 : hashOf(deviceKey(device)) % threads;
 }
 
 /** Splits `total` over `parts`: the first ones get the remainder. */
@@ -131,6 +173,16 @@ class SandboxThread {
   readonly #idleWaiters: Array<() => void> = [];
   stats: PoolStats = EMPTY_STATS;
   readonly exited: Promise<void>;
+  /**
+   * Settled once the thread has loaded its modules (or ended): with a network of its own (its start
+   * loads undici and the bridges), a run waits for it before its clock starts, as it waits for room,
+   * so that a fresh thread's start is not taken from its deadline. Without, it is ready at once, as before.
+   */
+  readonly ready: Promise<void>;
+  isReady = false;
+  #onReady!: () => void;
+  /** Runs handed to this thread that wait for it to be ready: they count as its runs for room and idle(). */
+  reserved = 0;
   #outbox: ToThread[] = [];
   readonly #syncPort: MessagePort;
   readonly #syncFlag: Int32Array;
@@ -148,6 +200,7 @@ class SandboxThread {
   constructor(
     pool: PoolOptions,
     prewarmMemoryMb: number,
+    network: ThreadNetworkConfig | null,
     onGone: (thread: SandboxThread, error: Error) => void,
     onWedged: (thread: SandboxThread) => void,
     onFreed: () => void,
@@ -161,12 +214,16 @@ class SandboxThread {
     this.#syncFlag = new Int32Array(flag);
     const reportSlot = createReportSlot();
     this.#reports = new ReportSlot(reportSlot);
-    const config: ThreadConfig = { pool, prewarmMemoryMb, runtimeDir: locateRuntimeDir(), syncPort: channel.port2, syncFlag: flag, reportSlot };
+    const config: ThreadConfig = { pool, prewarmMemoryMb, runtimeDir: locateRuntimeDir(), syncPort: channel.port2, syncFlag: flag, reportSlot, network };
     this.worker = new Worker(threadModule(), {
       workerData: config,
       transferList: [channel.port2],
       name: 'driverbox-sandbox',
     });
+    this.ready = new Promise<void>((resolve) => (this.#onReady = resolve)).then(() => {
+      this.isReady = true;
+    });
+    if (!network) this.isReady = true;
     this.worker.unref(); // an idle host does not keep the process alive; runs in progress ref it
     this.worker.on('message', (batch: FromThread[]) => {
       if (!Array.isArray(batch)) return;
@@ -182,6 +239,8 @@ class SandboxThread {
     this.worker.on('error', (error) => onGone(this, error));
     this.exited = new Promise((resolve) =>
       this.worker.once('exit', () => {
+        this.#onReady();
+        for (const wake of this.#idleWaiters.splice(0)) wake(); // a run reserved on it waits no more
         this.#syncPort.close(); // a recycled thread's port would otherwise stay for the host's life
         for (const answer of this.#memoryAsked.values()) answer(null);
         this.#memoryAsked.clear();
@@ -279,7 +338,7 @@ class SandboxThread {
   }
 
   idle(): Promise<void> {
-    return this.runs.size === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
+    return this.runs.size === 0 && this.reserved === 0 ? Promise.resolve() : new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
   start(id: number, plan: RunPlan, run: ActiveRun): void {
@@ -308,6 +367,9 @@ class SandboxThread {
 
   #receive(message: FromThread): void {
     switch (message.t) {
+      case 'ready':
+        this.#onReady();
+        return;
       case 'net': {
         const network = this.runs.get(message.run)?.network;
         if (!network) return;
@@ -330,34 +392,32 @@ class SandboxThread {
         }
         return;
       }
-      case 'external': {
-        let reply: SyncReply;
-        try {
+      case 'external':
+        return this.#answerNow(() => {
           const network = this.runs.get(message.run)?.network;
           if (!network) throw new Error('the run is over');
-          reply = { ok: true, target: network.external(message.call) };
-        } catch (error) {
-          reply = { ok: false, message: error instanceof Error ? error.message : String(error) };
-        }
-        try {
-          this.#syncPort.postMessage(reply);
-        } catch {
-          this.#syncPort.postMessage({ ok: false, message: 'the answer could not be passed on' } satisfies SyncReply);
-        }
-        Atomics.store(this.#syncFlag, 0, 1);
-        Atomics.notify(this.#syncFlag, 0);
-        return;
-      }
+          return network.external(message.call);
+        });
+      case 'policy':
+        return this.#answerNow(() => {
+          const policy = this.runs.get(message.run)?.policy;
+          if (!policy || typeof message.host !== 'string') return false;
+          try {
+            return policy[message.kind === 'reach' ? 'reach' : 'redirect'](message.host) === true;
+          } catch {
+            return false; // a policy that throws allows nothing
+          }
+        });
       case 'reported': {
         // A result too large for the report slot comes as a message, at once.
         const run = this.runs.get(message.run);
-        if (run) this.#graceFor(run, message.result, clock());
+        if (run) this.#graceFor(run, message, clock());
         return;
       }
       case 'ended': {
         this.stats = message.stats;
         const run = this.#finish(message.run);
-        if (run && !run.answered) run.resolve({ ...message.result, http: closeNetwork(run) });
+        if (run && !run.answered) run.resolve(finalResult(run, message));
         return;
       }
       case 'failed': {
@@ -382,14 +442,32 @@ class SandboxThread {
     }
   }
 
+  /** Answers the thread's synchronous question (it waits on the shared flag): `compute`'s value, or what it threw. */
+  #answerNow(compute: () => number | boolean): void {
+    let reply: SyncReply;
+    try {
+      reply = { ok: true, value: compute() };
+    } catch (error) {
+      reply = { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+    try {
+      this.#syncPort.postMessage(reply);
+    } catch {
+      this.#syncPort.postMessage({ ok: false, message: 'the answer could not be passed on' } satisfies SyncReply);
+    }
+    Atomics.store(this.#syncFlag, 0, 1);
+    Atomics.notify(this.#syncFlag, 0);
+  }
+
   /** A run whose driver ended it: the host answers without it once the grace has run out, unless it ends first. */
-  #graceFor(run: ActiveRun, result: RunResult, reportedAt: number): void {
+  #graceFor(run: ActiveRun, report: ThreadReport, reportedAt: number): void {
     if (run.answered || run.grace) return;
     run.grace = setTimeout(() => {
       run.answered = true;
+      const { result } = report;
       result.warnings.push(`the driver's code was still running ${END_GRACE_MS} ms after it ended the run; its outcome stands, and its code is stopped at its time limit`);
       result.durationMs = Math.round((result.durationMs + clock() - reportedAt) * 100) / 100;
-      run.resolve({ ...result, http: closeNetwork(run) });
+      run.resolve(finalResult(run, report));
     }, Math.max(0, reportedAt + END_GRACE_MS - clock()));
   }
 
@@ -409,7 +487,7 @@ class SandboxThread {
     if (!report) return; // being written: next time
     this.#reportSeen = report.seq;
     const run = this.runs.get(report.run);
-    if (run) this.#graceFor(run, JSON.parse(report.json) as RunResult, report.at);
+    if (run) this.#graceFor(run, JSON.parse(report.json) as ThreadReport, report.at);
   }
 
   /** The thread died: its runs fail. */
@@ -444,39 +522,56 @@ export class SandboxThreads {
   }
 
   /**
-   * Runs `plan` on the least busy thread, once one has room. The run's network is made then,
-   * so that its clock (deadline, transcript times) starts with the run, not with the wait.
+   * Runs `plan` once a thread has room: a run whose network is on its thread on its device's
+   * thread (pinFor), any other on the least busy one. A network here is made then, so that
+   * its clock (deadline, transcript times) starts with the run, not with the wait.
    */
-  async run(plan: RunPlan, network: () => RunNetwork): Promise<RunResult> {
+  async run(plan: RunPlan, route: RunRoute): Promise<RunResult> {
+    const pin = 'policy' in route ? pinFor(plan.device, this.#threads.length) : null;
     for (;;) {
       if (this.#closed) throw new DriverboxError('HOST_CLOSED', 'the host is closed');
-      const thread = this.#leastBusy();
-      if (thread) {
-        return new Promise<RunResult>((resolve, reject) => {
-          const settle = () => this.#waiting.shift()?.();
-          const runNetwork = network();
-          const startedAt = performance.timeOrigin + performance.now();
-          thread.start(this.#nextRun++, { ...plan, startedAt }, {
-            network: runNetwork,
-            deadline: startedAt + plan.limits.timeoutMs,
-            action: plan.action,
-            timeoutMs: plan.limits.timeoutMs,
-            startedAt,
-            resolve: (result) => {
-              resolve(result);
-              settle();
-            },
-            reject: (error) => {
-              reject(error);
-              settle();
-            },
-          });
-          const limit = this.#options.recycleThreadAfterRuns;
-          if (limit > 0 && thread.started >= limit) this.#recycle(thread);
-        });
+      const thread = pin === null ? this.#leastBusy() : this.#withRoom(pin);
+      if (thread && !thread.isReady) {
+        // The run is the thread's from now on (close() waits for it), once the thread is ready.
+        thread.reserved++;
+        try {
+          await thread.ready;
+        } finally {
+          thread.reserved--;
+        }
+        if (this.#threads.includes(thread)) return this.#start(thread, plan, route);
+        continue; // the thread ended before it was ready: another one
       }
+      if (thread) return this.#start(thread, plan, route);
       await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
+  }
+
+  /** Starts the run on `thread` (which has room): its clock starts now. */
+  #start(thread: SandboxThread, plan: RunPlan, route: RunRoute): Promise<RunResult> {
+    return new Promise<RunResult>((resolve, reject) => {
+      const settle = () => this.#wake();
+      const runNetwork = 'network' in route ? route.network() : null;
+      const startedAt = performance.timeOrigin + performance.now();
+      thread.start(this.#nextRun++, { ...plan, startedAt }, {
+        network: runNetwork,
+        policy: 'policy' in route ? route.policy : null,
+        deadline: startedAt + plan.limits.timeoutMs,
+        action: plan.action,
+        timeoutMs: plan.limits.timeoutMs,
+        startedAt,
+        resolve: (result) => {
+          resolve(result);
+          settle();
+        },
+        reject: (error) => {
+          reject(error);
+          settle();
+        },
+      });
+      const limit = this.#options.recycleThreadAfterRuns;
+      if (limit > 0 && thread.started >= limit) this.#recycle(thread);
+    });
   }
 
   /** The heaps of every sandbox thread and of their isolates, summed. */
@@ -541,19 +636,30 @@ export class SandboxThreads {
     });
   }
 
+  /**
+   * Wakes the runs waiting for room: with several threads all of them, since a run pinned to
+   * another thread cannot take this room (each looks again, and waits again if it has none).
+   */
+  #wake(): void {
+    if (this.#threads.length === 1) this.#waiting.shift()?.();
+    else for (const wake of this.#waiting.splice(0)) wake();
+  }
+
   #thread(index: number): SandboxThread {
     const count = this.#threads.length;
-    const { pool } = this.#options;
+    const { pool, network } = this.#options;
     const thread = new SandboxThread(
       { max: share(pool.max, count, index), warm: share(pool.warm, count, index), recycleAfterRuns: pool.recycleAfterRuns },
       this.#options.prewarmMemoryMb,
+      // A recycled thread's replacement starts with no sessions: its devices' next runs log in afresh.
+      network && { ...network, maxDeviceSessions: Math.max(1, Math.ceil(network.maxDeviceSessions / count)) },
       (gone, error) => {
         gone.fail(error);
         if (this.#threads[index] === gone) this.#retire(gone);
-        this.#waiting.shift()?.();
+        this.#wake();
       },
       (wedged) => this.#stop(wedged),
-      () => this.#waiting.shift()?.(),
+      () => this.#wake(),
     );
     this.#threads[index] = thread;
     return thread;
@@ -582,12 +688,18 @@ export class SandboxThreads {
     this.#threads[index] = null;
   }
 
+  /** The thread at `index` (made anew if it is gone), when it has room. */
+  #withRoom(index: number): SandboxThread | null {
+    const thread = this.#threads[index] ?? this.#thread(index);
+    return thread.capacity > thread.runs.size + thread.reserved ? thread : null;
+  }
+
   #leastBusy(): SandboxThread | null {
     let best: SandboxThread | null = null;
     let bestFree = 0;
     for (let i = 0; i < this.#threads.length; i++) {
       const thread = this.#threads[i] ?? this.#thread(i);
-      const free = thread.capacity - thread.runs.size;
+      const free = thread.capacity - thread.runs.size - thread.reserved;
       if (free > bestFree) {
         best = thread;
         bestFree = free;

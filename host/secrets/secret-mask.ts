@@ -154,3 +154,12 @@ export function maskFor(secrets: ReadonlyArray<string | null | undefined>): Secr
   return mask;
 }
 
+
+/**
+ * The run's result with every secret its network knew (passwords, parameters' secrets, values
+ * sent under a secret's name) masked in what the run said: message, logs, warnings, exchanges.
+ * Variables, tables and a backup are what the driver reported on purpose: they stay.
+ */
+export function maskRunText(result: RunResult, secrets: ReadonlyArray<string>): RunResult {
+  return secrets.length ? maskFor(secrets).transcript(result) : result;
+}

@@ -6,7 +6,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { pinnedLookup } from '../http/pinned-lookup.js';
 import type { HttpTarget } from '../http/target.js';
-import { describeCertificate, type CertificateDescription } from './describe.js';
+import type { CertificateDescription } from './describe.js';
 import type { TrustStore } from './trust.js';
 
 export interface TlsCertificate extends CertificateDescription {
@@ -71,32 +71,39 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
     const timer = setTimeout(() => finish(failed('ETIMEDOUT', `no TLS handshake with ${where} within ${timeoutMs} ms`)), timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
 
+    // After the handshake the answer is the certificate's, whatever the socket does meanwhile.
+    let handshaken = false;
     socket.once('secureConnect', () => {
+      handshaken = true;
       const peer = socket.getPeerCertificate();
       if (!peer?.raw) return finish(failed('NO_CERTIFICATE', `${where} completed the TLS handshake without a certificate`));
-      let description: CertificateDescription;
-      try {
-        description = describeCertificate(peer.raw);
-      } catch (error) {
-        return finish(failed('CERTIFICATE_UNREADABLE', `the certificate of ${where} could not be read: ${(error as Error).message}`));
-      }
       // Node fills authorizationError with the chain's verify code, or with the identity check's.
       let certError = socket.authorized ? null : verifyCode(socket.authorizationError as unknown);
       if (certError === null) {
         const mismatch = tls.checkServerIdentity(host, peer);
         if (mismatch) certError = (mismatch as NodeJS.ErrnoException).code ?? 'ERR_TLS_CERT_ALTNAME_INVALID';
       }
-      const { issuer, expiry, ...details } = description; // the public spec's four fields first
-      finish({ error: null, certificate: { issuer, expiry, valid: certError === null, certError, ...details } });
+      // node-forge loads on the first read: a sandbox thread that reads none never loads it.
+      void import('./describe.js').then(({ describeCertificate }) => {
+        let description: CertificateDescription;
+        try {
+          description = describeCertificate(peer.raw);
+        } catch (error) {
+          return finish(failed('CERTIFICATE_UNREADABLE', `the certificate of ${where} could not be read: ${(error as Error).message}`));
+        }
+        const { issuer, expiry, ...details } = description; // the public spec's four fields first
+        finish({ error: null, certificate: { issuer, expiry, valid: certError === null, certError, ...details } });
+      }, (error: unknown) => finish(failed('CERTIFICATE_UNREADABLE', `the certificate of ${where} could not be read: ${error instanceof Error ? error.message : 'its reader did not load'}`)));
     });
     // 'on', not 'once': an error after settling must still have a listener.
     socket.on('error', (error: NodeJS.ErrnoException & { reason?: string }) => {
+      if (handshaken) return;
       const code = error.code ?? 'TLS_ERROR';
       // OpenSSL's message is a whole error-queue line; its reason alone reads better.
       const detail = error.reason ?? error.message.trim();
       const hint = NOT_TLS.has(code) ? ' (the port does not seem to speak TLS)' : '';
       finish(failed(code, `reading the TLS certificate of ${where} failed: ${detail}${hint}`));
     });
-    socket.once('close', () => finish(failed('ECONNRESET', `${where} closed the connection before the TLS handshake completed`)));
+    socket.once('close', () => handshaken || finish(failed('ECONNRESET', `${where} closed the connection before the TLS handshake completed`)));
   });
 }
