@@ -62,6 +62,7 @@ describe('fair share (unit, real Redis)', () => {
     expect(() => new FairShare({ client, name: 'a', deferMs: 2.5 })).toThrow(/deferMs/);
     expect(() => new FairShare({ client, name: 'a', tolerance: -1 })).toThrow(/tolerance must be a positive number/);
     expect(() => new FairShare({ client, name: 'a', heartbeatMs: 1000, ttlMs: 1000 })).toThrow(/ttlMs \(1000\) must exceed heartbeatMs/);
+    expect(() => new FairShare({ client, name: 'a', deferMs: 50, maxDeferMs: 20 })).toThrow(/maxDeferMs \(20\) must not be below deferMs \(50\)/);
     try {
       new FairShare({ client, name: 'a', heartbeatMs: -5 });
     } catch (error) {
@@ -75,15 +76,15 @@ describe('fair share (unit, real Redis)', () => {
     c.advance(10_000);
     for (let i = 0; i < 50; i++) lone.record();
     const view = await lone.beat();
-    expect(view).toMatchObject({ agents: 1, share: 1, over: false });
+    expect(view).toMatchObject({ agents: 1, share: 1, over: false, holdBackMs: 0 });
     expect(view.ownRate).toBeCloseTo(5, 6);
     expect(lone.holdBackMs()).toBe(0);
   });
 
-  it('works out N and each share from the heartbeats; the one over (1 + tolerance)/N holds back, the others do not', async () => {
+  it('works out N and each share from the heartbeats; the one over (1 + tolerance)/N holds back, longer while it stays over, the others not', async () => {
     const prefix = newPrefix();
     const c = clock();
-    const [a, b, d] = ['a', 'b', 'd'].map((name) => fairShare({ name, prefix, now: c.now, deferMs: 40 }));
+    const [a, b, d] = ['a', 'b', 'd'].map((name) => fairShare({ name, prefix, now: c.now, deferMs: 40, maxDeferMs: 100 }));
     // Over a full window: a took 60, b 30, d 30 (rates 6, 3, 3 per second).
     c.advance(10_000);
     for (let i = 0; i < 60; i++) a!.record();
@@ -95,6 +96,10 @@ describe('fair share (unit, real Redis)', () => {
     expect(viewA.totalRate).toBeCloseTo(12, 6);
     expect(viewA.share).toBeCloseTo(0.5, 6);
     expect(a!.holdBackMs()).toBe(40);
+    // Still over at the next heartbeats: the hold-back doubles up to maxDeferMs.
+    expect((await a!.beat()).holdBackMs).toBe(80);
+    expect((await a!.beat()).holdBackMs).toBe(100);
+    expect((await a!.beat()).holdBackMs).toBe(100);
     const viewB = await b!.beat();
     expect(viewB).toMatchObject({ agents: 3, over: false });
     expect(viewB.share).toBeCloseTo(0.25, 6);
@@ -109,7 +114,9 @@ describe('fair share (unit, real Redis)', () => {
     for (let i = 0; i < 33; i++) b!.record(), d!.record();
     await b!.beat();
     await d!.beat();
-    expect((await a!.beat()).over).toBe(false);
+    // Back within its share: the hold-back halves, and ends once below deferMs.
+    expect(await a!.beat()).toMatchObject({ over: false, holdBackMs: 50 });
+    expect(await a!.beat()).toMatchObject({ over: false, holdBackMs: 0 });
   });
 
   it('counts takes over the window only, and a young agent over at least a quarter of it', async () => {

@@ -3,10 +3,12 @@
 // job's time) and they race; the quickest process wins most races, and keeps winning (see
 // docs/SCALE-OUT.md, G4). So each agent advertises the rate at which it takes jobs (a key with a
 // TTL in Redis, renewed every heartbeat); every agent reads the others', and one taking more than
-// its 1/N share (plus a tolerance) holds back each fetch by deferMs, long enough for an idle agent
-// under its share to take the job first. The hold-back is short and bounded: when nobody else takes
-// the job, the agent over its share still does, so a lone survivor takes all the work, at most
-// deferMs later.
+// its 1/N share (plus a tolerance) holds back each fetch, long enough for an idle agent under its
+// share to take the job first. The hold-back starts at deferMs and doubles at each heartbeat that
+// still finds the agent over its share (the others may be slow to answer on a loaded machine), up to
+// maxDeferMs; it halves once the agent is back within its share. It is bounded: when nobody else
+// takes the job, the agent over its share still does, at most maxDeferMs later, and a lone agent
+// (the survivor of a crash, once the others' heartbeats expired) never holds back.
 import type { Redis } from 'ioredis';
 import { ScaleOutError, toError } from './scale-out-error.js';
 
@@ -14,6 +16,7 @@ export const DEFAULT_FAIR_WINDOW_MS = 20_000;
 export const DEFAULT_FAIR_HEARTBEAT_MS = 1_000;
 export const DEFAULT_FAIR_TOLERANCE = 0.05;
 export const DEFAULT_FAIR_DEFER_MS = 30;
+export const DEFAULT_FAIR_MAX_DEFER_MS = 120;
 
 export interface FairShareOptions {
   /** A connected client (the run worker's own). */
@@ -30,8 +33,10 @@ export interface FairShareOptions {
   ttlMs?: number;
   /** Over its share means above (1 + tolerance) / N of all the agents' rates (default 0.05). */
   tolerance?: number;
-  /** How long an agent over its share holds back each fetch, ms (default 30). */
+  /** The first hold-back of each fetch once over the share, ms (default 30). */
   deferMs?: number;
+  /** The longest hold-back, ms (default 120): the most a job waits when nobody else takes it. */
+  maxDeferMs?: number;
   /** Heartbeat trouble (Redis down): the view is kept, the next heartbeat tries again. */
   onError?: (error: Error) => void;
   now?: () => number;
@@ -48,9 +53,11 @@ export interface FairShareView {
   /** ownRate / totalRate (0 when nothing was taken). */
   share: number;
   over: boolean;
+  /** What each fetch waits now, ms. */
+  holdBackMs: number;
 }
 
-const LONE: FairShareView = { agents: 1, ownRate: 0, totalRate: 0, share: 0, over: false };
+const LONE: FairShareView = { agents: 1, ownRate: 0, totalRate: 0, share: 0, over: false, holdBackMs: 0 };
 
 function positive(name: string, value: number | undefined, fallback: number, integer = true): number {
   if (value === undefined) return fallback;
@@ -79,6 +86,7 @@ export class FairShare {
   readonly ttlMs: number;
   readonly tolerance: number;
   readonly deferMs: number;
+  readonly maxDeferMs: number;
   private readonly client: Redis;
   private readonly keys: ReturnType<typeof fairShareKeys>;
   private readonly now: () => number;
@@ -101,6 +109,8 @@ export class FairShare {
     if (this.ttlMs <= this.heartbeatMs) throw new ScaleOutError('INVALID_OPTIONS', `fair share: ttlMs (${this.ttlMs}) must exceed heartbeatMs (${this.heartbeatMs})`);
     this.tolerance = positive('tolerance', options.tolerance, DEFAULT_FAIR_TOLERANCE, false);
     this.deferMs = positive('deferMs', options.deferMs, DEFAULT_FAIR_DEFER_MS);
+    this.maxDeferMs = positive('maxDeferMs', options.maxDeferMs, Math.max(this.deferMs, DEFAULT_FAIR_MAX_DEFER_MS));
+    if (this.maxDeferMs < this.deferMs) throw new ScaleOutError('INVALID_OPTIONS', `fair share: maxDeferMs (${this.maxDeferMs}) must not be below deferMs (${this.deferMs})`);
     this.keys = fairShareKeys(options.prefix);
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => undefined);
@@ -124,9 +134,17 @@ export class FairShare {
     return this.current;
   }
 
-  /** How long to hold back the next fetch: deferMs while over the share, else 0. */
+  /** How long to hold back the next fetch, ms (0: fetch now). */
   holdBackMs(): number {
-    return this.current.over && !this.stopped ? this.deferMs : 0;
+    return this.stopped ? 0 : this.current.holdBackMs;
+  }
+
+  /** The next hold-back: up while over the share, down while within it, none when alone. */
+  private nextHoldBack(agents: number, over: boolean): number {
+    const held = this.current.holdBackMs;
+    if (agents === 1) return 0;
+    if (over) return held === 0 ? this.deferMs : Math.min(this.maxDeferMs, held * 2);
+    return held / 2 < this.deferMs ? 0 : held / 2;
   }
 
   /** First heartbeat now, then one every heartbeatMs. */
@@ -164,7 +182,8 @@ export class FairShare {
       const totalRate = ownRate + live.reduce((sum, rate) => sum + rate, 0);
       const agents = live.length + 1;
       const share = totalRate > 0 ? ownRate / totalRate : 0;
-      this.current = { agents, ownRate, totalRate, share, over: agents > 1 && share > (1 + this.tolerance) / agents };
+      const over = agents > 1 && share > (1 + this.tolerance) / agents;
+      this.current = { agents, ownRate, totalRate, share, over, holdBackMs: this.nextHoldBack(agents, over) };
     } catch (error) {
       this.onError(new Error(`fair share heartbeat of ${this.name} failed: ${toError(error).message}`));
     }

@@ -78,7 +78,7 @@ export interface RunWorkerOptions {
   now?: () => number;
   latenessWindow?: number;
   /** Fair share between agents (fair-share.ts): on by default; false takes jobs as BullMQ gives them. */
-  fairShare?: false | Pick<FairShareOptions, 'windowMs' | 'heartbeatMs' | 'ttlMs' | 'tolerance' | 'deferMs'>;
+  fairShare?: false | Pick<FairShareOptions, 'windowMs' | 'heartbeatMs' | 'ttlMs' | 'tolerance' | 'deferMs' | 'maxDeferMs'>;
 }
 
 export interface RunStarted {
