@@ -285,8 +285,8 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
 
   private async shutDown(graceMs: number, abortWaitMs: number): Promise<RunWorkerStopResult> {
     const atStop = this.inFlight.size;
-    // Withdrawn first: the others count one agent fewer while this one's runs finish.
-    await this.fair?.stop();
+    // Withdrawn first, so the others count one agent fewer while this one's runs finish (bounded: Redis may be gone).
+    if (this.fair) await settlesWithin(this.fair.stop(), 1_000);
     const closing = this.worker ? this.worker.close() : Promise.resolve();
     closing.catch((error: unknown) => this.report(toError(error)));
     const closedInGrace = await settlesWithin(closing, graceMs);
