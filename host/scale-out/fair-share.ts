@@ -8,7 +8,8 @@
 // still finds the agent over its share (the others may be slow to answer on a loaded machine), up to
 // maxDeferMs; it halves once the agent is back within its share. It is bounded: when nobody else
 // takes the job, the agent over its share still does, at most maxDeferMs later, and a lone agent
-// (the survivor of a crash, once the others' heartbeats expired) never holds back.
+// (the survivor of a crash, once the others' heartbeats expired) never holds back. Nor does an agent
+// that just took a job already lateMs late: there is a backlog, and being on time comes first.
 import type { Redis } from 'ioredis';
 import { ScaleOutError, toError } from './scale-out-error.js';
 
@@ -17,6 +18,8 @@ export const DEFAULT_FAIR_HEARTBEAT_MS = 1_000;
 export const DEFAULT_FAIR_TOLERANCE = 0.05;
 export const DEFAULT_FAIR_DEFER_MS = 30;
 export const DEFAULT_FAIR_MAX_DEFER_MS = 120;
+/** SCALE-OUT.md G3's p99 lateness. */
+export const DEFAULT_FAIR_LATE_MS = 250;
 
 export interface FairShareOptions {
   /** A connected client (the run worker's own). */
@@ -37,6 +40,8 @@ export interface FairShareOptions {
   deferMs?: number;
   /** The longest hold-back, ms (default 120): the most a job waits when nobody else takes it. */
   maxDeferMs?: number;
+  /** A job taken this late (ms after its slot) means a backlog: no hold-back for a heartbeat (default 250). */
+  lateMs?: number;
   /** Heartbeat trouble (Redis down): the view is kept, the next heartbeat tries again. */
   onError?: (error: Error) => void;
   now?: () => number;
@@ -87,6 +92,7 @@ export class FairShare {
   readonly tolerance: number;
   readonly deferMs: number;
   readonly maxDeferMs: number;
+  readonly lateMs: number;
   private readonly client: Redis;
   private readonly keys: ReturnType<typeof fairShareKeys>;
   private readonly now: () => number;
@@ -98,6 +104,8 @@ export class FairShare {
   private timer: NodeJS.Timeout | undefined;
   private beating: Promise<FairShareView> | undefined;
   private stopped = false;
+  /** No hold-back before this time (a late job was taken). */
+  private backlogUntil = -Infinity;
 
   constructor(options: FairShareOptions) {
     if (typeof options.name !== 'string' || options.name === '') throw new ScaleOutError('INVALID_OPTIONS', 'fair share: name must be a non-empty string');
@@ -111,15 +119,18 @@ export class FairShare {
     this.deferMs = positive('deferMs', options.deferMs, DEFAULT_FAIR_DEFER_MS);
     this.maxDeferMs = positive('maxDeferMs', options.maxDeferMs, Math.max(this.deferMs, DEFAULT_FAIR_MAX_DEFER_MS));
     if (this.maxDeferMs < this.deferMs) throw new ScaleOutError('INVALID_OPTIONS', `fair share: maxDeferMs (${this.maxDeferMs}) must not be below deferMs (${this.deferMs})`);
+    this.lateMs = positive('lateMs', options.lateMs, DEFAULT_FAIR_LATE_MS);
     this.keys = fairShareKeys(options.prefix);
     this.now = options.now ?? Date.now;
     this.onError = options.onError ?? (() => undefined);
     this.startedAt = this.now();
   }
 
-  /** Counts one job this agent took. */
-  record(): void {
-    this.takes.push(this.now());
+  /** Counts one job this agent took, latenessMs after its slot. */
+  record(latenessMs = 0): void {
+    const now = this.now();
+    this.takes.push(now);
+    if (latenessMs > this.lateMs) this.backlogUntil = now + this.heartbeatMs;
   }
 
   /** Jobs per second over the window; a young agent's over at least a quarter of it, so its first few jobs do not look like a flood. */
@@ -136,7 +147,7 @@ export class FairShare {
 
   /** How long to hold back the next fetch, ms (0: fetch now). */
   holdBackMs(): number {
-    return this.stopped ? 0 : this.current.holdBackMs;
+    return this.stopped || this.now() < this.backlogUntil ? 0 : this.current.holdBackMs;
   }
 
   /** The next hold-back: up while over the share, down while within it, none when alone. */

@@ -78,7 +78,7 @@ export interface RunWorkerOptions {
   now?: () => number;
   latenessWindow?: number;
   /** Fair share between agents (fair-share.ts): on by default; false takes jobs as BullMQ gives them. */
-  fairShare?: false | Pick<FairShareOptions, 'windowMs' | 'heartbeatMs' | 'ttlMs' | 'tolerance' | 'deferMs' | 'maxDeferMs'>;
+  fairShare?: false | Pick<FairShareOptions, 'windowMs' | 'heartbeatMs' | 'ttlMs' | 'tolerance' | 'deferMs' | 'maxDeferMs' | 'lateMs'>;
 }
 
 export interface RunStarted {
@@ -327,8 +327,8 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
       throw new WaitingError();
     }
     this.figures.count('taken');
-    this.fair?.record();
     const slotMs = slotOfJobId(jobId, job.repeatJobKey ?? schedulerIdOf(data.associationId)) ?? job.timestamp + (job.opts.delay ?? 0);
+    this.fair?.record(this.now() - slotMs);
     const latest = latestStartMs(slotMs, data.periodMs, this.deadlineMs);
     if (this.now() > latest) return this.skip(jobId, data, slotMs, latest, 'late');
     if (!(await this.devices.acquire(data.deviceKey, latest, this.now))) return this.skip(jobId, data, slotMs, latest, 'device-busy');
