@@ -4,12 +4,13 @@
 // docs/SCALE-OUT.md, G4). So each agent advertises the rate at which it takes jobs (a key with a
 // TTL in Redis, renewed every heartbeat); every agent reads the others', and one taking more than
 // its 1/N share (plus a tolerance) holds back each fetch, long enough for an idle agent under its
-// share to take the job first. The hold-back starts at deferMs and doubles at each heartbeat that
-// still finds the agent over its share (the others may be slow to answer on a loaded machine), up to
-// maxDeferMs; it halves once the agent is back within its share. It is bounded: when nobody else
-// takes the job, the agent over its share still does, at most maxDeferMs later, and a lone agent
-// (the survivor of a crash, once the others' heartbeats expired) never holds back. Nor does an agent
-// that just took a job already lateMs late: there is a backlog, and being on time comes first.
+// share to take the job first. The hold-back grows with the excess (deferMs at the tolerance,
+// twice that at twice the tolerance, up to maxDeferMs): a slight excess costs the jobs the agent
+// still takes little lateness, a large one gives slow competitors on a loaded machine time to
+// answer. It is bounded: when nobody else takes the job, the agent over its share still does, at
+// most maxDeferMs later, and a lone agent (the survivor of a crash, once the others' heartbeats
+// expired) never holds back. Nor does an agent that just took a job already lateMs late: there is
+// a backlog, and being on time comes first.
 import type { Redis } from 'ioredis';
 import { ScaleOutError, toError } from './scale-out-error.js';
 
@@ -36,7 +37,7 @@ export interface FairShareOptions {
   ttlMs?: number;
   /** Over its share means above (1 + tolerance) / N of all the agents' rates (default 0.05). */
   tolerance?: number;
-  /** The first hold-back of each fetch once over the share, ms (default 30). */
+  /** The hold-back of each fetch at an excess of `tolerance` over the share, ms (default 30); it grows in proportion. */
   deferMs?: number;
   /** The longest hold-back, ms (default 120): the most a job waits when nobody else takes it. */
   maxDeferMs?: number;
@@ -150,12 +151,11 @@ export class FairShare {
     return this.stopped || this.now() < this.backlogUntil ? 0 : this.current.holdBackMs;
   }
 
-  /** The next hold-back: up while over the share, down while within it, none when alone. */
-  private nextHoldBack(agents: number, over: boolean): number {
-    const held = this.current.holdBackMs;
-    if (agents === 1) return 0;
-    if (over) return held === 0 ? this.deferMs : Math.min(this.maxDeferMs, held * 2);
-    return held / 2 < this.deferMs ? 0 : held / 2;
+  /** The hold-back for a share of N agents: none within (1 + tolerance)/N, then in proportion to the excess. */
+  private holdBackFor(agents: number, share: number): number {
+    const excess = share * agents - 1;
+    if (agents === 1 || excess <= this.tolerance) return 0;
+    return Math.min(this.maxDeferMs, Math.round((this.deferMs * excess) / this.tolerance));
   }
 
   /** First heartbeat now, then one every heartbeatMs. */
@@ -193,8 +193,8 @@ export class FairShare {
       const totalRate = ownRate + live.reduce((sum, rate) => sum + rate, 0);
       const agents = live.length + 1;
       const share = totalRate > 0 ? ownRate / totalRate : 0;
-      const over = agents > 1 && share > (1 + this.tolerance) / agents;
-      this.current = { agents, ownRate, totalRate, share, over, holdBackMs: this.nextHoldBack(agents, over) };
+      const holdBackMs = this.holdBackFor(agents, share);
+      this.current = { agents, ownRate, totalRate, share, over: holdBackMs > 0, holdBackMs };
     } catch (error) {
       this.onError(new Error(`fair share heartbeat of ${this.name} failed: ${toError(error).message}`));
     }
