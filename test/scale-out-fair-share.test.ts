@@ -84,7 +84,7 @@ describe('fair share (unit, real Redis)', () => {
   it('works out N and each share from the heartbeats; the one over (1 + tolerance)/N holds back in proportion to its excess, the others not', async () => {
     const prefix = newPrefix();
     const c = clock();
-    const [a, b, d] = ['a', 'b', 'd'].map((name) => fairShare({ name, prefix, now: c.now, deferMs: 40, maxDeferMs: 100 }));
+    const [a, b, d] = ['a', 'b', 'd'].map((name) => fairShare({ name, prefix, now: c.now, tolerance: 0.05, deferMs: 40, maxDeferMs: 100 }));
     /** Over a full window (10 s): a, b and d took these many jobs; every one publishes, then a's view. */
     const round = async (takes: [number, number, number]) => {
       c.advance(10_000); // the window forgets every earlier take

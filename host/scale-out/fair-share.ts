@@ -16,7 +16,7 @@ import { ScaleOutError, toError } from './scale-out-error.js';
 
 export const DEFAULT_FAIR_WINDOW_MS = 20_000;
 export const DEFAULT_FAIR_HEARTBEAT_MS = 1_000;
-export const DEFAULT_FAIR_TOLERANCE = 0.05;
+export const DEFAULT_FAIR_TOLERANCE = 0.1;
 export const DEFAULT_FAIR_DEFER_MS = 30;
 export const DEFAULT_FAIR_MAX_DEFER_MS = 120;
 /** SCALE-OUT.md G3's p99 lateness. */
@@ -35,7 +35,7 @@ export interface FairShareOptions {
   heartbeatMs?: number;
   /** An agent whose heartbeat is older than this is gone, ms (default 3.5 heartbeats). */
   ttlMs?: number;
-  /** Over its share means above (1 + tolerance) / N of all the agents' rates (default 0.05). */
+  /** Over its share means above (1 + tolerance) / N of all the agents' rates (default 0.1: the noise of a 20 s window at a few runs a second). */
   tolerance?: number;
   /** The hold-back of each fetch at an excess of `tolerance` over the share, ms (default 30); it grows in proportion. */
   deferMs?: number;
