@@ -319,16 +319,12 @@ async function joinScenario(rig: Rig): Promise<ScenarioResult> {
     const first = Math.min(firstRun, firstPoll);
     const windowFrom = joinAt + (o.joinS - o.shareS) * 1000;
     const windowRuns = out.runs.filter((r) => r.started >= windowFrom && r.started <= joinAt + o.joinS * 1000);
-    const counts = shares(windowRuns);
     const n = o.agents + 1;
-    const total = windowRuns.length;
-    const shareOf = (agent: string) => (counts.get(agent) ?? 0) / Math.max(1, total);
-    const names = Array.from({ length: n }, (_, i) => `a${i + 1}`);
-    const worst = Math.max(...names.map((a) => Math.abs(shareOf(a) * n - 1)));
+    const { text, worst } = agentShares(windowRuns, n);
     figures.push(
       ['4th agent: spawn → ready', s(readyAt - joinAt)],
       ['4th agent: ready → first job', Number.isFinite(first) ? `${first - readyAt} ms` : 'never'],
-      [`shares over the last ${o.shareS} s (${total} runs)`, names.map((a) => `${a} ${pct(shareOf(a))}`).join(', ')],
+      [`shares over the last ${o.shareS} s (${windowRuns.length} runs)`, text],
     );
     const checks = [
       check('G4 first job', '≤ 2 s after it is ready', Number.isFinite(first) ? `${first - readyAt} ms (${first - joinAt} ms after spawn)` : 'never', Number.isFinite(first) && first - readyAt <= 2000),
@@ -339,6 +335,17 @@ async function joinScenario(rig: Rig): Promise<ScenarioResult> {
   } finally {
     await cluster.stopAll();
   }
+}
+
+/** Each of the agents a1…an's share of the runs, and the worst one's distance from 1/n (0.2: 20 % off). */
+function agentShares(runs: StoredRun[], n: number): { text: string; worst: number } {
+  const counts = shares(runs);
+  const shareOf = (agent: string) => (counts.get(agent) ?? 0) / Math.max(1, runs.length);
+  const names = Array.from({ length: n }, (_, i) => `a${i + 1}`);
+  return {
+    text: names.map((a) => `${a} ${pct(shareOf(a))}`).join(', '),
+    worst: Math.max(...names.map((a) => Math.abs(shareOf(a) * n - 1))),
+  };
 }
 
 // ---------------------------------------------------------------------------- steady
@@ -379,18 +386,21 @@ async function steadyScenario(rig: Rig): Promise<ScenarioResult> {
     const late = latenessOf(inWindow);
     const c = coverage(out.runs, out.associations, t0, t1);
     const completedInWindow = out.runs.filter((r) => r.started >= t0 && r.started < t1 && r.outcome === 'success').length;
+    const steadyShares = agentShares(out.runs.filter((r) => r.started >= t0 && r.started < t1), o.agents);
     const cpuTotal = split.agents! + split.redis! + split.postgres!;
     perRunScaleOut = cpuTotal / Math.max(1, completedInWindow);
     figures.push(
       ['window', `${s(t1 - t0)}, ${(completedInWindow / ((t1 - t0) / 1000)).toFixed(1)} runs/s`],
       ['start lateness (started − slot)', `p50 ${late.p50} ms, p99 ${late.p99} ms, max ${late.max} ms over ${late.count} runs`],
       ['due slots stored / succeeded', `${c.stored}/${c.due} stored, ${c.succeeded} succeeded`],
+      ['shares of the runs', steadyShares.text],
       ['CPU (scale-out)', `agents ${Math.round(split.agents!)} ms, Redis ${Math.round(split.redis!)} ms, PostgreSQL ${Math.round(split.postgres!)} ms`],
       ['CPU per run (scale-out)', `${perRunScaleOut.toFixed(2)} ms over ${completedInWindow} runs`],
     );
     checks = [
       check('G3 lateness', 'p99 start − slot ≤ 250 ms', `${late.p99} ms`, late.p99 <= 250),
       check('G3 completion', '≥ 99.9 % of due runs completed', pct(c.succeeded / Math.max(1, c.due)), c.succeeded / Math.max(1, c.due) >= 0.999),
+      check('G4 share (steady)', `each within ±20 % of 1/${o.agents}`, `worst ${(steadyShares.worst * 100).toFixed(1)} % off`, steadyShares.worst <= 0.2),
       ...(await g1(cluster, out, figures, notes)),
     ];
   } finally {

@@ -38,3 +38,4 @@ export {
   type SlotRun,
 } from './run-worker.js';
 export { type QueueCounts, type QueueFiguresSnapshot, type RunCounters } from './queue-figures.js';
+export { FairShare, fairShareKeys, type FairShareOptions, type FairShareView } from './fair-share.js';

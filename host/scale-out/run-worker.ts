@@ -8,9 +8,11 @@
 //   scheduler's chain goes on (BullMQ made the next slot's job when this one became active).
 // A job fetched after stop() began aborting runs goes back to wait for another agent.
 import { EventEmitter } from 'node:events';
-import { Queue, WaitingError, Worker, type Job } from 'bullmq';
+import { Queue, WaitingError, type Job, type Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { DeviceSlots } from './device-slots.js';
+import { FairShare, type FairShareOptions } from './fair-share.js';
+import { FairWorker } from './fair-worker.js';
 import { QueueFigures, pingQueue, readQueueCounts, type QueueCounts, type QueueFiguresSnapshot } from './queue-figures.js';
 import { connectCheckedClient, redisOptions } from './redis-connection.js';
 import { DEFAULT_LOCK_MARGIN_MS, checkLockRule, latestStartMs } from './run-rules.js';
@@ -75,6 +77,8 @@ export interface RunWorkerOptions {
   /** Wall clock for the start rule and lateness (default Date.now; the slot is epoch ms). */
   now?: () => number;
   latenessWindow?: number;
+  /** Fair share between agents (fair-share.ts): on by default; false takes jobs as BullMQ gives them. */
+  fairShare?: false | Pick<FairShareOptions, 'windowMs' | 'heartbeatMs' | 'ttlMs' | 'tolerance' | 'deferMs' | 'maxDeferMs' | 'lateMs'>;
 }
 
 export interface RunStarted {
@@ -169,6 +173,7 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
   private worker: Worker | undefined;
   private queue: Queue | undefined;
   private client: Redis | undefined;
+  private fair: FairShare | undefined;
   private stopping: Promise<RunWorkerStopResult> | undefined;
   /** Set once stop()'s grace ran out: jobs fetched after that go back to wait. */
   private refusing = false;
@@ -202,7 +207,13 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
     const prefixOption = prefix === undefined ? {} : { prefix };
     this.queue = new Queue(RUNS_QUEUE, { connection: redisOptions(url, 'producer', this.name), ...prefixOption });
     this.queue.on('error', (error) => this.report(error));
-    const worker = new Worker(RUNS_QUEUE, (job, token) => this.process(job, token), {
+    const { fairShare } = this.options;
+    if (fairShare !== false) {
+      this.fair = new FairShare({ ...fairShare, client: this.client, name: this.name, prefix, now: this.now, onError: (error) => this.report(error) });
+      await this.fair.start();
+    }
+    const gate = { holdBackMs: () => this.fair?.holdBackMs() ?? 0 };
+    const worker = new FairWorker(gate, RUNS_QUEUE, (job, token) => this.process(job, token), {
       connection: redisOptions(url, 'worker', this.name),
       ...prefixOption,
       name: this.name,
@@ -274,6 +285,8 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
 
   private async shutDown(graceMs: number, abortWaitMs: number): Promise<RunWorkerStopResult> {
     const atStop = this.inFlight.size;
+    // Withdrawn first, so the others count one agent fewer while this one's runs finish (bounded: Redis may be gone).
+    if (this.fair) await settlesWithin(this.fair.stop(), 1_000);
     const closing = this.worker ? this.worker.close() : Promise.resolve();
     closing.catch((error: unknown) => this.report(toError(error)));
     const closedInGrace = await settlesWithin(closing, graceMs);
@@ -315,6 +328,7 @@ export class RunWorker extends EventEmitter<RunWorkerEvents> {
     }
     this.figures.count('taken');
     const slotMs = slotOfJobId(jobId, job.repeatJobKey ?? schedulerIdOf(data.associationId)) ?? job.timestamp + (job.opts.delay ?? 0);
+    this.fair?.record(this.now() - slotMs);
     const latest = latestStartMs(slotMs, data.periodMs, this.deadlineMs);
     if (this.now() > latest) return this.skip(jobId, data, slotMs, latest, 'late');
     if (!(await this.devices.acquire(data.deviceKey, latest, this.now))) return this.skip(jobId, data, slotMs, latest, 'device-busy');

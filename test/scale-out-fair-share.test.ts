@@ -1,0 +1,233 @@
+// Fair share of the runs queue between agents (host/scale-out/fair-share.ts) on a real
+// redis-server: the heartbeat keys and the share each agent works out, then real run workers on
+// one queue with short periods, whose shares must stay within ±20 % of 1/N, and a lone worker
+// that must still take every due run.
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createReconciler,
+  createRunWorker,
+  FairShare,
+  fairShareKeys,
+  ScaleOutError,
+  type FairShareOptions,
+  type RunWorker,
+  type ScheduleEntry,
+} from '../host/scale-out/index.js';
+import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
+import { waitFor } from './helpers/wait-for.js';
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+let redis: RedisServer;
+let client: Redis;
+let prefixCount = 0;
+const cleanups: Array<() => Promise<unknown>> = [];
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  client = new Redis(redis.url);
+});
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+});
+
+afterAll(async () => {
+  client?.disconnect();
+  await redis?.stop();
+});
+
+function newPrefix(): string {
+  prefixCount += 1;
+  return `fair${prefixCount}`;
+}
+
+/** A settable clock, so rates are exact. */
+function clock(start = 1_000_000): { now: () => number; advance: (ms: number) => void } {
+  let t = start;
+  return { now: () => t, advance: (ms) => (t += ms) };
+}
+
+function fairShare(options: Partial<FairShareOptions> & Pick<FairShareOptions, 'name'>): FairShare {
+  const share = new FairShare({ client, windowMs: 10_000, heartbeatMs: 1000, ...options });
+  cleanups.push(() => share.stop());
+  return share;
+}
+
+describe('fair share (unit, real Redis)', () => {
+  it('refuses bad options with INVALID_OPTIONS, naming the option', () => {
+    expect(() => new FairShare({ client, name: '' })).toThrow(ScaleOutError);
+    expect(() => new FairShare({ client, name: 'a', windowMs: 0 })).toThrow(/windowMs must be a positive integer \(got 0\)/);
+    expect(() => new FairShare({ client, name: 'a', deferMs: 2.5 })).toThrow(/deferMs/);
+    expect(() => new FairShare({ client, name: 'a', tolerance: -1 })).toThrow(/tolerance must be a positive number/);
+    expect(() => new FairShare({ client, name: 'a', heartbeatMs: 1000, ttlMs: 1000 })).toThrow(/ttlMs \(1000\) must exceed heartbeatMs/);
+    expect(() => new FairShare({ client, name: 'a', deferMs: 50, maxDeferMs: 20 })).toThrow(/maxDeferMs \(20\) must not be below deferMs \(50\)/);
+    try {
+      new FairShare({ client, name: 'a', heartbeatMs: -5 });
+    } catch (error) {
+      expect((error as ScaleOutError).code).toBe('INVALID_OPTIONS');
+    }
+  });
+
+  it('a lone agent is never over its share, however much it takes', async () => {
+    const c = clock();
+    const lone = fairShare({ name: 'lone', prefix: newPrefix(), now: c.now });
+    c.advance(10_000);
+    for (let i = 0; i < 50; i++) lone.record();
+    const view = await lone.beat();
+    expect(view).toMatchObject({ agents: 1, share: 1, over: false, holdBackMs: 0 });
+    expect(view.ownRate).toBeCloseTo(5, 6);
+    expect(lone.holdBackMs()).toBe(0);
+  });
+
+  it('works out N and each share from the heartbeats; the one over (1 + tolerance)/N holds back in proportion to its excess, the others not', async () => {
+    const prefix = newPrefix();
+    const c = clock();
+    const [a, b, d] = ['a', 'b', 'd'].map((name) => fairShare({ name, prefix, now: c.now, tolerance: 0.05, deferMs: 40, maxDeferMs: 100 }));
+    /** Over a full window (10 s): a, b and d took these many jobs; every one publishes, then a's view. */
+    const round = async (takes: [number, number, number]) => {
+      c.advance(10_000); // the window forgets every earlier take
+      [a, b, d].forEach((share, i) => {
+        for (let k = 0; k < takes[i]!; k++) share!.record();
+      });
+      await b!.beat();
+      await d!.beat();
+      return a!.beat();
+    };
+    // 60, 30, 30: a has half (excess 0.5 over 1/3): far over, the longest hold-back.
+    const viewA = await round([60, 30, 30]);
+    expect(viewA).toMatchObject({ agents: 3, over: true, holdBackMs: 100 });
+    expect(viewA.totalRate).toBeCloseTo(12, 6);
+    expect(viewA.share).toBeCloseTo(0.5, 6);
+    expect(a!.holdBackMs()).toBe(100);
+    const viewB = await b!.beat();
+    expect(viewB).toMatchObject({ agents: 3, over: false, holdBackMs: 0 });
+    expect(viewB.share).toBeCloseTo(0.25, 6);
+    expect(b!.holdBackMs()).toBe(0);
+    // What Redis holds: the three names and each one's published rate.
+    const keys = fairShareKeys(prefix);
+    expect((await client.smembers(keys.agents)).sort()).toEqual(['a', 'b', 'd']);
+    expect(Number(await client.get(keys.agent('a')))).toBeCloseTo(6, 6);
+    // It takes a job later than lateMs: a backlog, so no hold-back for a heartbeat.
+    a!.record(251);
+    expect(a!.holdBackMs()).toBe(0);
+    c.advance(1000);
+    expect(a!.holdBackMs()).toBe(100);
+    // 36 of 100: excess 0.08, 1.6 tolerances: 1.6 × 40 ms.
+    expect(await round([36, 32, 32])).toMatchObject({ over: true, holdBackMs: 64 });
+    // 34 of 100 is within 1.05 / 3: none.
+    expect(await round([34, 33, 33])).toMatchObject({ over: false, holdBackMs: 0 });
+  });
+
+  it('counts takes over the window only, and a young agent over at least a quarter of it', async () => {
+    const c = clock();
+    const share = fairShare({ name: 'young', prefix: newPrefix(), now: c.now, windowMs: 8000 });
+    share.record();
+    share.record();
+    c.advance(500);
+    // Two takes in its first half second count as 2 per 2 s (a quarter of the window), not 4 per second.
+    expect(share.ownRate()).toBeCloseTo(1, 6);
+    c.advance(7600); // the two takes are now older than the window
+    share.record();
+    expect(share.ownRate()).toBeCloseTo(1000 / 8000, 6);
+  });
+
+  it('drops an agent whose heartbeat stopped (killed: its key expires) and one that stopped (at once)', async () => {
+    const prefix = newPrefix();
+    const keys = fairShareKeys(prefix);
+    const survivor = fairShare({ name: 'survivor', prefix, heartbeatMs: 100, ttlMs: 350 });
+    const killed = fairShare({ name: 'killed', prefix, heartbeatMs: 100, ttlMs: 2000 });
+    const leaving = fairShare({ name: 'leaving', prefix, heartbeatMs: 100, ttlMs: 350 });
+    await killed.beat(); // one heartbeat, then silence: a killed agent
+    await leaving.start();
+    await survivor.start();
+    expect((await survivor.beat()).agents).toBe(3);
+    await leaving.stop();
+    expect(await client.exists(keys.agent('leaving'))).toBe(0);
+    expect((await survivor.beat()).agents).toBe(2);
+    await waitFor('the killed agent to be dropped', async () => (await survivor.beat()).agents === 1, 5000);
+    expect(await client.smembers(keys.agents)).toEqual(['survivor']);
+    expect(leaving.holdBackMs()).toBe(0);
+  });
+
+  it('keeps its last view and reports the error when Redis does not answer', async () => {
+    const errors: Error[] = [];
+    const broken = new Redis({ port: 1, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+    broken.on('error', () => undefined);
+    const share = new FairShare({ client: broken, name: 'cut-off', onError: (error) => errors.push(error) });
+    expect(await share.beat()).toMatchObject({ agents: 1, over: false });
+    expect(errors[0]?.message).toMatch(/fair share heartbeat of cut-off failed/);
+    await share.stop();
+    broken.disconnect();
+  });
+});
+
+describe('fair share between real run workers', () => {
+  it('keeps each of 3 workers within ±20 % of 1/3 of the runs, and a lone worker then takes every due run', async () => {
+    const prefix = newPrefix();
+    const periodMs = 1000;
+    const ids = Array.from({ length: 30 }, (_, i) => i + 1);
+    const schedules: ScheduleEntry[] = ids.map((associationId) => ({ associationId, periodMs, version: 'v1' }));
+    const reconciler = createReconciler({ url: redis.url, prefix, loadSchedules: async () => schedules, deadlineMs: 300, driftEveryMs: 0 });
+    reconciler.on('error', () => undefined);
+    cleanups.push(() => reconciler.stop());
+    await reconciler.start();
+
+    const log: Array<{ worker: string; associationId: number; slotMs: number; at: number }> = [];
+    const workers = new Map<string, RunWorker>();
+    const start = async (name: string) => {
+      const worker = createRunWorker({
+        url: redis.url,
+        prefix,
+        name,
+        deadlineMs: 300,
+        marginMs: 1000,
+        lockDurationMs: 2000,
+        stalledIntervalMs: 500,
+        fairShare: { windowMs: 6000, heartbeatMs: 250 },
+        runSlot: async (run) => {
+          log.push({ worker: name, associationId: run.associationId, slotMs: run.slotMs, at: Date.now() });
+          await sleep(50);
+          return 'stored';
+        },
+      });
+      worker.on('error', () => undefined);
+      cleanups.push(() => worker.stop({ graceMs: 500, abortWaitMs: 500 }));
+      await worker.start();
+      workers.set(name, worker);
+    };
+    // The first one alone for a while, as in the fault rig, where the first agent started took most.
+    await start('w1');
+    await reconciler.waitForReconcile(await reconciler.requestReconcile(), 15_000);
+    await sleep(1500);
+    await start('w2');
+    await start('w3');
+    await sleep(5000);
+    const from = Date.now();
+    await sleep(12_000);
+    const to = Date.now();
+    const window = log.filter((run) => run.at >= from && run.at < to);
+    const shares = ['w1', 'w2', 'w3'].map((name) => window.filter((run) => run.worker === name).length / window.length);
+    // Every due slot ran: 30 associations × 12 periods, give or take the edges.
+    expect(window.length).toBeGreaterThanOrEqual(30 * 11);
+    for (const share of shares) expect(Math.abs(share * 3 - 1), `shares ${shares.map((s) => s.toFixed(3)).join(' ')}`).toBeLessThanOrEqual(0.2);
+
+    // The others leave: the one left takes every slot, none skipped or held back for long.
+    const skippedBefore = workers.get('w1')!.figures.counters.skippedLate;
+    await workers.get('w2')!.stop({ graceMs: 2000 });
+    await workers.get('w3')!.stop({ graceMs: 2000 });
+    const lonelyFrom = Date.now() + periodMs;
+    await sleep(periodMs + 4000);
+    const lonelyTo = Date.now() - 500;
+    const lonely = log.filter((run) => run.slotMs >= lonelyFrom && run.slotMs < lonelyTo);
+    expect(new Set(lonely.map((run) => run.worker))).toEqual(new Set(['w1']));
+    for (const id of ids) {
+      const slots = lonely.filter((run) => run.associationId === id).map((run) => run.slotMs).sort((a, b) => a - b);
+      expect(slots.length, `association ${id}`).toBeGreaterThanOrEqual(3);
+      expect(new Set(slots.slice(1).map((slot, i) => slot - slots[i]!)), `association ${id}`).toEqual(new Set([periodMs]));
+    }
+    // None skipped late (30 runs/s: a worker holding back 120 ms per fetch would fall behind).
+    expect(workers.get('w1')!.figures.counters.skippedLate - skippedBefore).toBe(0);
+  }, 60_000);
+});
