@@ -2,7 +2,7 @@
 // period. Variables a run of the association writes carry its id, so deleting the association
 // deletes them (ON DELETE CASCADE on variables.association_id).
 import { DRIVER_CREDENTIAL_SCOPES, setDeviceCredentials, type DeviceCredentials } from './credentials.js';
-import { getCustomDriver, type CustomDriverRow } from './custom-drivers.js';
+import { getCustomDriver, type CustomDriverRow, type RunDriverRow } from './custom-drivers.js';
 import { isDeviceMonitored } from './device-monitoring.js';
 import type { MonitoringState } from './devices.js';
 import { parameterValueProblem, refuseProblems, samplePeriodProblem, type InputProblem, type ParameterValueType } from './driver-input.js';
@@ -139,10 +139,20 @@ export async function getAssociation(store: Store, id: number): Promise<Associat
   return row ? await associationFromDb(store, row) : undefined;
 }
 
-/** The association for a scheduled run (getAssociation without usedVariables, one statement fewer). */
-export async function getRunAssociation(store: Store, id: number): Promise<RunAssociationRow | undefined> {
-  const row = await store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
-  return row ? await runAssociationFromDb(store, row) : undefined;
+/**
+ * The association for a scheduled run (getAssociation without usedVariables) with its driver as
+ * the run needs it (id, name, source), read in the same statement: a driver is deleted only with
+ * its associations.
+ */
+export async function getRunAssociation(store: Store, id: number): Promise<{ association: RunAssociationRow; driver: RunDriverRow } | undefined> {
+  const row = await store
+    .statement<[number], AssociationDbRow & { driver_name: string; driver_source: string }>(
+      `SELECT a.*, d.name AS driver_name, d.source AS driver_source
+       FROM custom_driver_associations a JOIN custom_drivers d ON d.id = a.custom_driver_id WHERE a.id = ?`,
+    )
+    .get(id);
+  if (!row) return undefined;
+  return { association: await runAssociationFromDb(store, row), driver: { id: Number(row.custom_driver_id), name: row.driver_name, source: row.driver_source } };
 }
 
 export async function findAssociation(store: Store, customDriverId: number, deviceId: number): Promise<AssociationRow | undefined> {
