@@ -5,11 +5,10 @@
 import type { RunLimits } from '../limits.js';
 import type { RunResult } from '../run-result.js';
 import { withSharedDeviceState } from '../device-state.js';
-import { getRunAssociation } from '../store/associations.js';
 import { isDeviceMonitored } from '../store/device-monitoring.js';
 import type { StoreDeviceStates } from '../store/device-states.js';
 import { writeScheduledRunResult, type WriteRunOptions } from '../store/report-run.js';
-import { readRunDevice } from '../store/run-device.js';
+import { readRunTarget } from '../store/run-target.js';
 import { runRequestOf } from '../store/run-request.js';
 import { StoreError } from '../store/store-error.js';
 import type { Store } from '../store/store.js';
@@ -78,14 +77,12 @@ export async function runAssociation(
   const done: ActionRun[] = [];
   for (const [index, action] of actions.entries()) {
     if (signal.aborted) break;
-    // The rows as a run needs them (no used-variable count, no driver parameters or device list).
-    const planned = await getRunAssociation(ctx.store, associationId);
-    // The device with its credentials, SNMP settings and kept state: read once for the run and its write.
-    const target = planned && await readRunDevice(ctx.store, ctx.agentId, planned.association.deviceId);
+    // The rows as a run needs them (no used-variable count, no driver parameters or device list),
+    // the device with its credentials, SNMP settings and kept state: read once for the run and its write.
+    const target = await readRunTarget(ctx.store, ctx.agentId, associationId);
     // Gone, disabled, or its device no longer monitored since the run was scheduled: stop here.
-    if (!planned || !target || planned.association.status !== 'ENABLED' || !isDeviceMonitored(target.device)) break;
-    const { association, driver } = planned;
-    const { device } = target;
+    if (!target || target.association.status !== 'ENABLED' || !isDeviceMonitored(target.device)) break;
+    const { association, driver, device } = target;
     if (index === 0) hooks.identified?.({ driverId: driver.id, driverName: driver.name, deviceId: device.id, deviceName: device.displayName });
     const request = runRequestOf({ driver, association, action }, target.spec, ctx.limits);
     const allowed = await externalHostsFor(ctx.store, driver.id, ctx.externalHosts);

@@ -2,7 +2,7 @@
 // period. Variables a run of the association writes carry its id, so deleting the association
 // deletes them (ON DELETE CASCADE on variables.association_id).
 import { DRIVER_CREDENTIAL_SCOPES, setDeviceCredentials, type DeviceCredentials } from './credentials.js';
-import { getCustomDriver, type CustomDriverRow, type RunDriverRow } from './custom-drivers.js';
+import { getCustomDriver, type CustomDriverRow } from './custom-drivers.js';
 import { isDeviceMonitored } from './device-monitoring.js';
 import type { MonitoringState } from './devices.js';
 import { parameterValueProblem, refuseProblems, samplePeriodProblem, type InputProblem, type ParameterValueType } from './driver-input.js';
@@ -52,7 +52,7 @@ export interface NewAssociation {
   credentials?: DeviceCredentials;
 }
 
-interface AssociationDbRow {
+export interface AssociationDbRow {
   id: number;
   custom_driver_id: number;
   agent_id: number;
@@ -105,7 +105,8 @@ async function associationFromDb(store: Store, row: AssociationDbRow): Promise<A
   return { ...association, usedVariables: used.n };
 }
 
-async function runAssociationFromDb(store: Store, row: AssociationDbRow): Promise<RunAssociationRow> {
+/** The association of a row, with its parameters' values (one statement): all but its used-variable count. */
+export async function runAssociationFromDb(store: Store, row: AssociationDbRow): Promise<RunAssociationRow> {
   const parameters = (await store
     .statement<[number, number], { id: number; name: string; description: string | null; value_type: ParameterValueType; default_value: string | null; value: string | null }>(
       `SELECT p.id, p.name, p.description, p.value_type, p.default_value, ap.value
@@ -137,22 +138,6 @@ async function runAssociationFromDb(store: Store, row: AssociationDbRow): Promis
 export async function getAssociation(store: Store, id: number): Promise<AssociationRow | undefined> {
   const row = await store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
   return row ? await associationFromDb(store, row) : undefined;
-}
-
-/**
- * The association for a scheduled run (getAssociation without usedVariables) with its driver as
- * the run needs it (id, name, source), read in the same statement: a driver is deleted only with
- * its associations.
- */
-export async function getRunAssociation(store: Store, id: number): Promise<{ association: RunAssociationRow; driver: RunDriverRow } | undefined> {
-  const row = await store
-    .statement<[number], AssociationDbRow & { driver_name: string; driver_source: string }>(
-      `SELECT a.*, d.name AS driver_name, d.source AS driver_source
-       FROM custom_driver_associations a JOIN custom_drivers d ON d.id = a.custom_driver_id WHERE a.id = ?`,
-    )
-    .get(id);
-  if (!row) return undefined;
-  return { association: await runAssociationFromDb(store, row), driver: { id: Number(row.custom_driver_id), name: row.driver_name, source: row.driver_source } };
 }
 
 export async function findAssociation(store: Store, customDriverId: number, deviceId: number): Promise<AssociationRow | undefined> {

@@ -156,7 +156,7 @@ export async function getCustomDriver(store: Store, id: number): Promise<CustomD
   return row ? await driverFromDb(store, row) : undefined;
 }
 
-/** What a scheduled run needs of its driver (getCustomDriver also reads its parameters and the devices of all its associations): getRunAssociation reads it. */
+/** What a scheduled run needs of its driver (getCustomDriver also reads its parameters and the devices of all its associations): readRunTarget reads it. */
 export type RunDriverRow = Pick<CustomDriverRow, 'id' | 'name' | 'source'>;
 
 export async function findCustomDriverByName(store: Store, name: string): Promise<CustomDriverRow | undefined> {
