@@ -1,12 +1,14 @@
 // The store work of one scheduled run (G7, docs/SCALE-OUT.md: CPU per run in scale-out mode):
 // the rows a run reads as it needs them (no used-variable count, no driver parameters or list of
-// the driver's devices), the association's re-check folded into marking it run, the driver
-// credentials' scopes in one statement, and a slot's record written whole in one statement (it
-// was a claim, then an update). The outcomes are those of before: the parameters reach the run,
-// a deleted association ends it unwritten, a second result for a slot is refused, nothing of it written.
+// the driver's devices), the association with its driver, device (with its SNMP settings) and kept
+// state in one statement, every scope of the device's credentials once (for the request and for
+// masking the result), the association marked run inside the result's transaction, a slot's
+// record written whole in one statement. The outcomes are those of
+// before: the parameters, credentials and kept state reach the run, the result is masked, a deleted
+// association ends it unwritten, a second result for a slot is refused, nothing of it written.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runAssociation, type AssociationRunContext, type AssociationRunHooks } from '../host/agent/association-run.js';
-import { withSharedDeviceState } from '../host/device-state.js';
+import type { DeviceStateSnapshot } from '../host/device-state.js';
 import type { RunRequest } from '../host/host.js';
 import type { RunExecutor } from '../host/executor/run-executor.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
@@ -14,13 +16,13 @@ import { createAssociation, deleteAssociation } from '../host/store/associations
 import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { StoreDeviceStates } from '../host/store/device-states.js';
-import { createDevice } from '../host/store/devices.js';
+import { createDevice, setSnmpAuthentication } from '../host/store/devices.js';
 import { getRun, runSlotOf } from '../host/store/runs.js';
 import { StoreError } from '../host/store/store-error.js';
 import { SqlStatement } from '../host/store/sql-statement.js';
 import type { Store } from '../host/store/store.js';
 import { openTestStore } from './helpers/store.js';
-import { success, variable } from './helpers/run-results.js';
+import { failure, success, variable } from './helpers/run-results.js';
 
 let store: Store;
 beforeEach(async () => {
@@ -72,7 +74,8 @@ async function seeded() {
   // As the scale-out agent runs it: the device's kept state loaded around the run.
   const ctx: AssociationRunContext = {
     store,
-    executor: withSharedDeviceState(executor, new StoreDeviceStates(store)),
+    executor,
+    deviceStates: new StoreDeviceStates(store),
     agentId: agent.id,
     write: { activity: false, keepRunsPerDevice: 100 },
   };
@@ -80,7 +83,7 @@ async function seeded() {
 }
 
 describe("a scheduled run's statements", () => {
-  it('a slot run of one action: 18 statements (26 before), each row read once; its request and record as before', async () => {
+  it('a slot run of one action: 10 statements on PostgreSQL, 11 on SQLite (26, then 18, before), each row read once; its request and record as before', async () => {
     const { association, ctx, requests } = await seeded();
     const slot = { slotMs: Date.UTC(2026, 10, 27, 12), runner: 'agent-a' };
     const statements = vi.spyOn(store, 'statement');
@@ -92,20 +95,59 @@ describe("a scheduled run's statements", () => {
     expect(run!.storeError).toBeNull();
     expect(requests[0]!.parameters).toEqual({ tag: 'a1' });
     expect(requests[0]!.filename).toBe('nas-driver.js');
-    // Before: 26 (the association read in full twice, the driver with its parameters and devices,
-    // a credentials statement per scope, the slot claimed then updated). On PostgreSQL, BEGIN and
-    // COMMIT besides.
-    expect(count).toBe(18);
-    expect(made).toHaveLength(18);
+    // 26 at first: the association read in full twice, the driver with its parameters and
+    // devices, a credentials statement per scope, the slot claimed then updated. 18 then: the
+    // device, its credentials and SNMP settings read again for the write, the kept state read on
+    // its own, the association marked run outside the write's transaction, the driver read on its
+    // own, the retention bound read on PostgreSQL (which drops whole days). On PostgreSQL, BEGIN
+    // and COMMIT besides.
+    const expected = store.dialect === 'sqlite' ? 11 : 10;
+    expect(count).toBe(expected);
+    expect(made).toHaveLength(expected);
     expect(made.filter((sql) => /count\(\*\)/.test(sql))).toEqual([]);
-    expect(made.filter((sql) => /FROM custom_driver_associations WHERE id/.test(sql))).toHaveLength(1);
+    // The association, its driver, device and kept state in one row.
+    expect(made.filter((sql) => /FROM custom_driver_associations/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /FROM custom_driver_associations a JOIN custom_drivers r .* JOIN devices d .* LEFT JOIN device_state s/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /custom_driver_associations WHERE custom_driver_id/.test(sql))).toEqual([]);
     expect(made.filter((sql) => /FROM custom_driver_parameters/.test(sql))).toHaveLength(1);
+    // The device once, with its SNMP settings; every scope of its credentials once.
+    expect(made.filter((sql) => /FROM devices|JOIN devices/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /device_credentials/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /device_state/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /^UPDATE custom_driver_associations SET last_inspection_time/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /FROM meta/.test(sql))).toHaveLength(store.dialect === 'sqlite' ? 2 : 1);
     expect(made.filter((sql) => /^UPDATE runs/.test(sql))).toEqual([]);
     expect(made.filter((sql) => /^INSERT INTO runs/.test(sql))).toHaveLength(1);
     const record = (await getRun(store, run!.runId!))!;
     expect(record).toMatchObject({ outcome: 'success', action: 'get_status', variableCount: 1, tableCount: 0, associationId: association.id, driverName: 'nas-driver' });
     expect(await runSlotOf(store, run!.runId!)).toEqual({ slotMs: slot.slotMs, runner: 'agent-a' });
+  });
+
+  it("the device read once gives the run its credentials, SNMP settings and kept state, and masks the result with every scope's secrets", async () => {
+    const { device, association, ctx } = await seeded();
+    await setDeviceCredentials(store, device.id, 'DEVICE_MANAGEMENT', { username: 'dm-user', password: 'dm-secret-1' });
+    await setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'cdm-user', password: 'cdm-secret-2' });
+    await setSnmpAuthentication(store, device.id, { version: 'V2', snmp_read_community: 'community-ro-3' });
+    const states = new StoreDeviceStates(store);
+    const kept: DeviceStateSnapshot = { version: 1, sessions: [{ key: 'old', savedAt: 1, cookies: [{ key: 'sid', value: 'kept-1' }] }] };
+    await states.save(device.id, kept);
+    const requests: RunRequest[] = [];
+    const leaking: RunExecutor = {
+      async run(request) {
+        requests.push(request);
+        const left: DeviceStateSnapshot = { version: 1, sessions: [{ key: 'new', savedAt: 2, cookies: [{ key: 'sid', value: 'left-2' }] }] };
+        return { ...failure('GENERIC_ERROR', 'device said dm-secret-1 cdm-secret-2 community-ro-3'), deviceState: left };
+      },
+      close: async () => {},
+    };
+    const [run] = await runAssociation({ ...ctx, executor: leaking, deviceStates: states }, association.id, ['get_status'], new AbortController().signal, hooks);
+    expect(run!.storeError).toBeNull();
+    expect(requests[0]!.device).toMatchObject({ username: 'cdm-user', password: 'cdm-secret-2', snmp: { version: 'v2c', community: 'community-ro-3' } });
+    expect(requests[0]!.deviceState).toEqual(kept);
+    const record = (await getRun(store, run!.runId!))!;
+    expect(record.errorMessage).toBe('device said *** *** ***');
+    // Merged with what was kept: both sessions.
+    expect((await states.load(device.id))!.sessions.map((s) => s.key).sort()).toEqual(['new', 'old']);
   });
 
   it('a second result for the slot is refused (DUPLICATE_RUN), nothing of it written', async () => {

@@ -44,6 +44,8 @@ export class AgentProcess {
   constructor(spec: AgentSpec) {
     this.spec = spec;
     const args = [
+      // Node flags for the agents, e.g. RIG_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' to profile them.
+      ...(process.env.RIG_NODE_ARGS ? process.env.RIG_NODE_ARGS.split(' ') : []),
       BIN,
       'agent',
       '--store', spec.store,

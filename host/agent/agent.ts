@@ -13,6 +13,7 @@ import type { RunLimits } from '../limits.js';
 import type { RunResult } from '../run-result.js';
 import { ensureLocalAgent } from '../store/agents.js';
 import { listAssociationSchedules, type AssociationSchedule } from '../store/associations.js';
+import type { StoreDeviceStates } from '../store/device-states.js';
 import type { Store } from '../store/store.js';
 import { agentRoutes } from './agent-routes.js';
 import { runAssociation, type ActionRun } from './association-run.js';
@@ -541,7 +542,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       },
       {
         actionsOf: (id) => this.#inventoryActions.get(id) ?? [...DEFAULT_ACTIONS],
-        run: (id, actions, signal, shared, slot) => this.#runSlot(id, actions, signal, shared, slot),
+        run: (id, actions, signal, executor, slot, deviceStates) => this.#runSlot(id, actions, signal, executor, slot, deviceStates),
         report: (error) => this.#report(error),
       },
     );
@@ -557,7 +558,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     await queue.start();
   }
 
-  async #runSlot(associationId: number, actions: string[], signal: AbortSignal, executor: RunExecutor, slot: { slotMs: number; runner: string }): Promise<ActionRun[]> {
+  async #runSlot(associationId: number, actions: string[], signal: AbortSignal, executor: RunExecutor, slot: { slotMs: number; runner: string }, deviceStates: StoreDeviceStates): Promise<ActionRun[]> {
     const ctx = {
       store: this.#options.store,
       executor,
@@ -566,6 +567,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       externalHosts: this.#externalHosts,
       write: { activity: this.#options.activityLog ?? false, keepRunsPerDevice: this.#keepRuns },
       slot,
+      deviceStates,
     };
     const startedAt = Date.now();
     const key = `queue-${associationId}-${slot.slotMs}`;

@@ -4,12 +4,12 @@
 // device no longer monitored, simply ends the run.
 import type { RunLimits } from '../limits.js';
 import type { RunResult } from '../run-result.js';
-import { getRunAssociation, markAssociationRun } from '../store/associations.js';
-import { getRunDriver } from '../store/custom-drivers.js';
+import { withSharedDeviceState } from '../device-state.js';
 import { isDeviceMonitored } from '../store/device-monitoring.js';
-import { getDevice } from '../store/devices.js';
-import { writeRunResult, type WriteRunOptions } from '../store/report-run.js';
-import { buildRunRequest } from '../store/run-request.js';
+import type { StoreDeviceStates } from '../store/device-states.js';
+import { writeScheduledRunResult, type WriteRunOptions } from '../store/report-run.js';
+import { readRunTarget } from '../store/run-target.js';
+import { runRequestOf } from '../store/run-request.js';
 import { StoreError } from '../store/store-error.js';
 import type { Store } from '../store/store.js';
 import { externalHostsFor } from '../executor/external-hosts.js';
@@ -28,6 +28,11 @@ export interface AssociationRunContext {
    * store's write rule); when another agent's result has it already, this run stops there.
    */
   slot?: { slotMs: number; runner: string };
+  /**
+   * Scale-out: what a device's runs keep between runs (cookies) lives in the store; it is read
+   * with the device's row and saved after the run when the run changed it (withSharedDeviceState).
+   */
+  deviceStates?: StoreDeviceStates;
 }
 
 export interface ActionRun {
@@ -72,20 +77,21 @@ export async function runAssociation(
   const done: ActionRun[] = [];
   for (const [index, action] of actions.entries()) {
     if (signal.aborted) break;
-    // The rows as a run needs them (no used-variable count, no driver parameters or device list).
-    const association = await getRunAssociation(ctx.store, associationId);
-    const driver = association && await getRunDriver(ctx.store, association.customDriverId);
-    const device = association && await getDevice(ctx.store, ctx.agentId, association.deviceId);
+    // The rows as a run needs them (no used-variable count, no driver parameters or device list),
+    // the device with its credentials, SNMP settings and kept state: read once for the run and its write.
+    const target = await readRunTarget(ctx.store, ctx.agentId, associationId);
     // Gone, disabled, or its device no longer monitored since the run was scheduled: stop here.
-    if (!association || !driver || !device || association.status !== 'ENABLED' || !isDeviceMonitored(device)) break;
+    if (!target || target.association.status !== 'ENABLED' || !isDeviceMonitored(target.device)) break;
+    const { association, driver, device } = target;
     if (index === 0) hooks.identified?.({ driverId: driver.id, driverName: driver.name, deviceId: device.id, deviceName: device.displayName });
-    const request = await buildRunRequest(ctx.store, { driver, association, device, action }, ctx.limits);
+    const request = runRequestOf({ driver, association, action }, target.spec, ctx.limits);
     const allowed = await externalHostsFor(ctx.store, driver.id, ctx.externalHosts);
     if (allowed) request.externalHosts = allowed;
+    const executor = ctx.deviceStates ? withSharedDeviceState(ctx.executor, ctx.deviceStates.preloaded(target.sealedState)) : ctx.executor;
     hooks.started(action);
     let result: RunResult;
     try {
-      result = await ctx.executor.run(request);
+      result = await executor.run(request);
     } catch (error) {
       const reason = error instanceof Error ? error : new Error(String(error));
       hooks.abandoned(action, reason);
@@ -94,18 +100,19 @@ export async function runAssociation(
     let runId: number | null = null;
     let storeError: Error | null = null;
     try {
-      // Re-checked: the association may have been deleted while the run was going (marking it
-      // run answers whether it is still there: one statement, not a read and then an update).
-      if (await markAssociationRun(ctx.store, associationId)) {
-        runId = (await writeRunResult(
-          ctx.store,
-          { agentId: ctx.agentId, deviceId: device.id, customDriverId: driver.id, associationId, driverName: driver.name, user: 'driverbox agent' },
-          result,
-          // Scale-out: the slot is claimed by the first action's result, and every result commits
-          // only within the run's deadline (the signal), never after its job may have moved on.
-          ctx.slot ? { ...ctx.write, until: signal, ...(index === 0 ? { slot: ctx.slot } : {}) } : ctx.write,
-        )).runId;
-      }
+      // The association may have been deleted while the run was going: the write marks it run
+      // first, in its transaction, and writes nothing when it is gone. The device's secrets mask
+      // the result as the run read them.
+      const write = { ...ctx.write, deviceSecrets: target.secrets };
+      const written = await writeScheduledRunResult(
+        ctx.store,
+        { agentId: ctx.agentId, deviceId: device.id, customDriverId: driver.id, associationId, driverName: driver.name, user: 'driverbox agent' },
+        result,
+        // Scale-out: the slot is claimed by the first action's result, and every result commits
+        // only within the run's deadline (the signal), never after its job may have moved on.
+        ctx.slot ? { ...write, until: signal, ...(index === 0 ? { slot: ctx.slot } : {}) } : write,
+      );
+      runId = written?.runId ?? null;
     } catch (error) {
       storeError = error instanceof Error ? error : new Error(String(error));
     }

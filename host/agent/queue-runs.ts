@@ -5,7 +5,6 @@
 // result of a slot is written once (the write rule) and what a device's runs keep between runs
 // travels through the store (StoreDeviceStates).
 import { createHash } from 'node:crypto';
-import { withSharedDeviceState } from '../device-state.js';
 import type { RunExecutor } from '../executor/run-executor.js';
 import { createReconciler, RunWorker, type Reconciler, type ScheduleEntry, type SlotOutcome, type SlotRun } from '../scale-out/index.js';
 import type { QueueFiguresSnapshot } from '../scale-out/queue-figures.js';
@@ -37,8 +36,8 @@ export interface AgentQueueOptions {
 export interface QueueRunHooks {
   /** The actions an association runs (the inventory's, else get_status). */
   actionsOf(associationId: number): string[];
-  /** Runs one slot's actions with the given executor and write options; answers the action runs. */
-  run(associationId: number, actions: string[], signal: AbortSignal, executor: RunExecutor, slot: { slotMs: number; runner: string }): Promise<ActionRun[] | null>;
+  /** Runs one slot's actions with the given executor, the device's kept state from deviceStates; answers the action runs. */
+  run(associationId: number, actions: string[], signal: AbortSignal, executor: RunExecutor, slot: { slotMs: number; runner: string }, deviceStates: StoreDeviceStates): Promise<ActionRun[] | null>;
   report(error: Error): void;
 }
 
@@ -57,7 +56,7 @@ export class QueueRuns {
   constructor(store: Store, agentId: number, executor: RunExecutor, options: AgentQueueOptions & { deadlineMs: number; concurrency: number; maxPerDevice: number }, hooks: QueueRunHooks) {
     this.name = options.name ?? `driverbox-${process.pid}`;
     const prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
-    const shared = withSharedDeviceState(executor, new StoreDeviceStates(store));
+    const deviceStates = new StoreDeviceStates(store);
     const loadSchedules = async (): Promise<ScheduleEntry[]> => {
       const schedules = await listAssociationSchedules(store, agentId);
       return schedules
@@ -73,7 +72,7 @@ export class QueueRuns {
         });
     };
     const runSlot = async (slot: SlotRun): Promise<SlotOutcome> => {
-      const runs = await hooks.run(slot.associationId, hooks.actionsOf(slot.associationId), slot.signal, shared, { slotMs: slot.slotMs, runner: this.name });
+      const runs = await hooks.run(slot.associationId, hooks.actionsOf(slot.associationId), slot.signal, executor, { slotMs: slot.slotMs, runner: this.name }, deviceStates);
       if (runs === null || runs.length === 0) return 'gone';
       if (runs.some((r) => r.storeError instanceof StoreError && r.storeError.code === 'DUPLICATE_RUN')) return 'refused-duplicate';
       // Past its deadline before the result could commit (a store cut off or slow): nothing was

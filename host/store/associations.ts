@@ -52,7 +52,7 @@ export interface NewAssociation {
   credentials?: DeviceCredentials;
 }
 
-interface AssociationDbRow {
+export interface AssociationDbRow {
   id: number;
   custom_driver_id: number;
   agent_id: number;
@@ -105,7 +105,8 @@ async function associationFromDb(store: Store, row: AssociationDbRow): Promise<A
   return { ...association, usedVariables: used.n };
 }
 
-async function runAssociationFromDb(store: Store, row: AssociationDbRow): Promise<RunAssociationRow> {
+/** The association of a row, with its parameters' values (one statement): all but its used-variable count. */
+export async function runAssociationFromDb(store: Store, row: AssociationDbRow): Promise<RunAssociationRow> {
   const parameters = (await store
     .statement<[number, number], { id: number; name: string; description: string | null; value_type: ParameterValueType; default_value: string | null; value: string | null }>(
       `SELECT p.id, p.name, p.description, p.value_type, p.default_value, ap.value
@@ -137,12 +138,6 @@ async function runAssociationFromDb(store: Store, row: AssociationDbRow): Promis
 export async function getAssociation(store: Store, id: number): Promise<AssociationRow | undefined> {
   const row = await store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
   return row ? await associationFromDb(store, row) : undefined;
-}
-
-/** The association for a scheduled run (getAssociation without usedVariables, one statement fewer). */
-export async function getRunAssociation(store: Store, id: number): Promise<RunAssociationRow | undefined> {
-  const row = await store.statement<[number], AssociationDbRow>('SELECT * FROM custom_driver_associations WHERE id = ?').get(id);
-  return row ? await runAssociationFromDb(store, row) : undefined;
 }
 
 export async function findAssociation(store: Store, customDriverId: number, deviceId: number): Promise<AssociationRow | undefined> {

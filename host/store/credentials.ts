@@ -28,10 +28,31 @@ export async function getDeviceCredentials(
   if (scopes.length === 0) return undefined;
   // One statement for all the scopes (a run reads them per action); the first scope given wins.
   const rows = await store
-    .statement<[number, ...string[]], { scope: string; username: string; password_sealed: string }>(
+    .statement<[number, ...string[]], SealedCredentials>(
       `SELECT scope, username, password_sealed FROM device_credentials WHERE device_id = ? AND scope IN (${scopes.map(() => '?').join(', ')})`,
     )
     .all(deviceId, ...scopes);
+  return firstCredentials(store, rows, scopes);
+}
+
+/** A device_credentials row as stored: the password sealed. */
+export interface SealedCredentials {
+  scope: string;
+  username: string;
+  password_sealed: string;
+}
+
+/** Every scope's credentials of a device, sealed (a run reads them once: its own, and the secrets to mask). */
+export async function listSealedCredentials(store: Store, deviceId: number): Promise<SealedCredentials[]> {
+  return await store.statement<[number], SealedCredentials>('SELECT scope, username, password_sealed FROM device_credentials WHERE device_id = ?').all(deviceId);
+}
+
+/** The first of the scopes given that has credentials among the rows, opened. */
+export function firstCredentials(
+  store: Store,
+  rows: readonly SealedCredentials[],
+  scopes: readonly string[] = DRIVER_CREDENTIAL_SCOPES,
+): (DeviceCredentials & { scope: string }) | undefined {
   for (const scope of scopes) {
     const row = rows.find((r) => r.scope === scope);
     if (row) return { scope, username: row.username, password: store.secrets.decrypt(row.password_sealed) };

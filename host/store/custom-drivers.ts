@@ -156,17 +156,8 @@ export async function getCustomDriver(store: Store, id: number): Promise<CustomD
   return row ? await driverFromDb(store, row) : undefined;
 }
 
-/** What a scheduled run needs of its driver. */
+/** What a scheduled run needs of its driver (getCustomDriver also reads its parameters and the devices of all its associations): readRunTarget reads it. */
 export type RunDriverRow = Pick<CustomDriverRow, 'id' | 'name' | 'source'>;
-
-/**
- * The driver for a scheduled run: its id, name and source in one statement (getCustomDriver also
- * reads its parameters and the devices of all its associations, and parses its inspection).
- */
-export async function getRunDriver(store: Store, id: number): Promise<RunDriverRow | undefined> {
-  const row = await store.statement<[number], RunDriverRow>('SELECT id, name, source FROM custom_drivers WHERE id = ?').get(id);
-  return row ? { id: Number(row.id), name: row.name, source: row.source } : undefined;
-}
 
 export async function findCustomDriverByName(store: Store, name: string): Promise<CustomDriverRow | undefined> {
   const row = await store.statement<[string], DriverDbRow>('SELECT * FROM custom_drivers WHERE name = ? ORDER BY id LIMIT 1').get(name);

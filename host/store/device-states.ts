@@ -15,7 +15,22 @@ export class StoreDeviceStates implements DeviceStateStore {
 
   async load(deviceId: number): Promise<DeviceStateSnapshot | null> {
     const row = await this.#store.statement<[number], { state: string }>('SELECT state FROM device_state WHERE device_id = ?').get(deviceId);
-    return row ? readDeviceState(JSON.parse(this.#store.secrets.decrypt(row.state)), 'stored device state') : null;
+    return row ? this.#open(row.state) : null;
+  }
+
+  /**
+   * These states with one device's kept state read already, sealed (readRunDevice joins it to the
+   * device's row): its load opens that instead of reading it again; its save is this one's.
+   */
+  preloaded(sealed: string | null): DeviceStateStore {
+    return {
+      load: async () => (sealed === null ? null : this.#open(sealed)),
+      save: (deviceId, state) => this.save(deviceId, state),
+    };
+  }
+
+  #open(sealed: string): DeviceStateSnapshot {
+    return readDeviceState(JSON.parse(this.#store.secrets.decrypt(sealed)), 'stored device state');
   }
 
   async save(deviceId: number, state: DeviceStateSnapshot): Promise<void> {
@@ -24,7 +39,7 @@ export class StoreDeviceStates implements DeviceStateStore {
     const lock = store.dialect === 'postgres' ? ' FOR UPDATE' : '';
     await store.transaction(async () => {
       const row = await store.statement<[number], { state: string }>(`SELECT state FROM device_state WHERE device_id = ?${lock}`).get(deviceId);
-      const kept = row ? readDeviceState(JSON.parse(store.secrets.decrypt(row.state)), 'stored device state') : null;
+      const kept = row ? this.#open(row.state) : null;
       const merged = mergeDeviceState(kept, update);
       if (merged.sessions.length === 0) {
         await store.statement('DELETE FROM device_state WHERE device_id = ?').run(deviceId);

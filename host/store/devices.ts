@@ -54,7 +54,7 @@ export interface NewDevice {
   userData?: Record<string, unknown>;
 }
 
-interface DeviceDbRow {
+export interface DeviceDbRow {
   id: number;
   agent_id: number;
   main_id: number | null;
@@ -260,9 +260,19 @@ export async function createExternalHost(store: Store, agentId: number, input: {
 
 /** The sealed SNMP authentication of a device, opened; undefined when never set. */
 export async function getSnmpAuthentication<T>(store: Store, deviceId: number): Promise<T | undefined> {
+  return openSnmpAuthentication<T>(store, await sealedSnmpAuthentication(store, deviceId));
+}
+
+/** A device's snmp_authentication column as stored (sealed); null when never set. */
+export async function sealedSnmpAuthentication(store: Store, deviceId: number): Promise<string | null> {
   const row = await store.statement<[number], { snmp_authentication: string | null }>('SELECT snmp_authentication FROM devices WHERE id = ?').get(deviceId);
-  if (!row?.snmp_authentication) return undefined;
-  return JSON.parse(store.secrets.decrypt(row.snmp_authentication)) as T;
+  return row?.snmp_authentication ?? null;
+}
+
+/** A device row's sealed snmp_authentication column, opened; undefined when never set. */
+export function openSnmpAuthentication<T>(store: Store, sealed: string | null | undefined): T | undefined {
+  if (!sealed) return undefined;
+  return JSON.parse(store.secrets.decrypt(sealed)) as T;
 }
 
 /** Seals and stores a device's SNMP authentication (it holds keys and communities). */

@@ -4,6 +4,7 @@
 import { backupBounds } from '../../runtime/constants.js';
 import type { RunResult, VariableRecord } from '../run-result.js';
 import { addActivity } from './activity-log.js';
+import { markAssociationRun } from './associations.js';
 import { saveConfiguration } from './configurations.js';
 import { getDevice } from './devices.js';
 import { deviceSecrets, maskFor } from './run-secrets.js';
@@ -12,7 +13,7 @@ import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 import { writeDeviceTable } from './tables.js';
 import { ensureHistoryPartitions } from './history-partitions.js';
-import { historyRetentionMs, writeVariables } from './variables.js';
+import { writeRetentionMs, writeVariables } from './variables.js';
 
 export interface ReportTarget {
   agentId: number;
@@ -35,6 +36,11 @@ export interface WriteRunOptions {
    * e.g. credentials given on the command line: masked as *** in everything written.
    */
   secrets?: ReadonlyArray<string | null | undefined>;
+  /**
+   * The device's stored secrets (deviceSecrets) as the caller read them for the run
+   * (readRunDevice): given, they are not read again in the write's transaction.
+   */
+  deviceSecrets?: readonly string[];
   /**
    * The scheduled slot this result is for (scale-out): at most one result per association and
    * slot is stored; a second one throws DUPLICATE_RUN and writes nothing.
@@ -64,17 +70,35 @@ export interface ReportedRun {
 }
 
 export async function writeRunResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions = {}): Promise<ReportedRun> {
+  return (await writeResult(store, target, unmasked, options, false))!;
+}
+
+/**
+ * writeRunResult for an association's scheduled run: in the same transaction, marks the
+ * association run (last_inspection_time) and writes nothing, answering null, when it is gone
+ * (deleted during the run, or with its device). That update locks the association's row, which
+ * stands for the device check: a device is deleted only with its associations.
+ */
+export async function writeScheduledRunResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions = {}): Promise<ReportedRun | null> {
+  return await writeResult(store, target, unmasked, options, true);
+}
+
+async function writeResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions, scheduled: boolean): Promise<ReportedRun | null> {
   checkResult(unmasked);
+  if (scheduled && target.associationId == null) throw new StoreError('INVALID', 'a scheduled run\'s result needs its association');
   const what = options.slot ? `the result for the slot of ${new Date(options.slot.slotMs).toISOString()}` : 'the result';
   tooLate(options.until, what);
   // Before the transaction: a new day's history partition is made on a connection of its own.
   await ensureHistoryPartitions(store, store.now());
   return await store.transaction(async () => {
-    if (!await getDevice(store, target.agentId, target.deviceId)) {
+    if (scheduled) {
+      if (!await markAssociationRun(store, target.associationId!)) return null;
+    } else if (!await getDevice(store, target.agentId, target.deviceId)) {
       throw new StoreError('NOT_FOUND', `device ${target.deviceId} of agent ${target.agentId} not found`);
     }
     // Nothing of the run's secrets is written: logs, message, warnings, exchanges, values.
-    const result = maskFor([...await deviceSecrets(store, target.deviceId), ...(options.secrets ?? [])]).result(unmasked);
+    const stored = options.deviceSecrets ?? await deviceSecrets(store, target.deviceId);
+    const result = maskFor([...stored, ...(options.secrets ?? [])]).result(unmasked);
     const now = store.now();
     const associationId = target.associationId ?? null;
     if (options.slot && associationId === null) throw new StoreError('INVALID', 'a result for a slot needs its association');
@@ -119,7 +143,7 @@ export async function writeRunResult(store: Store, target: ReportTarget, unmaske
     let variableIds: number[] = [];
     if (result.status === 'success') {
       const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
-      variableIds = await writeVariables(store, owner, writes, now, await historyRetentionMs(store));
+      variableIds = await writeVariables(store, owner, writes, now, await writeRetentionMs(store));
       for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now);
     }
     const runId = slotRunId ?? await insertRun(store, record);

@@ -1,11 +1,11 @@
 // The RunRequest for an action of a library driver on an associated device, built from the
 // store: the device's address and port map, its sealed driver credentials, the association's
 // parameter values. The API's execute operation and the agent's scheduled runs both use it.
-import type { DeviceSpec } from '../device.js';
+import type { DeviceSpec, SnmpSettings } from '../device.js';
 import type { RunRequest } from '../host.js';
 import type { RunLimits } from '../limits.js';
 import { runParameters, type AssociationRow } from './associations.js';
-import { getDeviceCredentials } from './credentials.js';
+import { getDeviceCredentials, type DeviceCredentials } from './credentials.js';
 import type { CustomDriverRow } from './custom-drivers.js';
 import { getSnmpAuthentication, type DeviceRow } from './devices.js';
 import { snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
@@ -22,6 +22,11 @@ export interface PlannedRun {
 /** The device as the sandbox reaches it: its address, port map, driver credentials and SNMP settings. */
 export async function deviceSpecOf(store: Store, device: DeviceRow): Promise<DeviceSpec> {
   const credentials = await getDeviceCredentials(store, device.id);
+  return deviceSpecFrom(device, credentials, snmpSettingsFromApi(await getSnmpAuthentication<ApiSnmpAuthentication>(store, device.id)));
+}
+
+/** deviceSpecOf of what was read already: the device row, its driver credentials, its SNMP settings. */
+export function deviceSpecFrom(device: DeviceRow, credentials: DeviceCredentials | undefined, snmp: SnmpSettings | null): DeviceSpec {
   const portMap: Record<number, number> = {};
   for (const [from, to] of Object.entries(device.portMap)) portMap[Number(from)] = to;
   return {
@@ -35,7 +40,7 @@ export async function deviceSpecOf(store: Store, device: DeviceRow): Promise<Dev
     macAddress: device.macAddress,
     serial: device.details.serial ?? null,
     // As set through the Public API (PUT …/snmp-authentication) or an inventory; none: v2c "public".
-    snmp: snmpSettingsFromApi(await getSnmpAuthentication<ApiSnmpAuthentication>(store, device.id)),
+    snmp,
   };
 }
 
@@ -53,11 +58,16 @@ export function driverFilename(driver: Pick<CustomDriverRow, 'id' | 'name'>): st
 }
 
 export async function buildRunRequest(store: Store, plan: RunPlan, limits?: Partial<RunLimits>): Promise<RunRequest> {
+  return runRequestOf(plan, await deviceSpecOf(store, plan.device), limits);
+}
+
+/** buildRunRequest with the device's spec made already (a scheduled run reads it with the device row). */
+export function runRequestOf(plan: Omit<RunPlan, 'device'>, device: DeviceSpec, limits?: Partial<RunLimits>): RunRequest {
   return {
     source: plan.driver.source,
     filename: driverFilename(plan.driver),
     action: plan.action,
-    device: await deviceSpecOf(store, plan.device),
+    device,
     parameters: runParameters(plan.association),
     ...(limits ? { limits } : {}),
   };

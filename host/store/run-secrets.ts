@@ -6,7 +6,8 @@
 // already (host.ts), in what the run said. This stops a secret leaking by accident; a driver
 // written to leak one can still transform it.
 import type { Store } from './store.js';
-import { getSnmpAuthentication } from './devices.js';
+import { listSealedCredentials, type SealedCredentials } from './credentials.js';
+import { openSnmpAuthentication, sealedSnmpAuthentication } from './devices.js';
 import { snmpSecrets, snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
 
 export { MASK, MIN_SECRET_LENGTH, SecretMask, maskFor, secretForms } from '../secrets/secret-mask.js';
@@ -20,9 +21,12 @@ export function credentialSecrets(username: string | null | undefined, password:
 
 /** The secrets of runs against a stored device: its credentials of every scope, those the store can read. */
 export async function deviceSecrets(store: Store, deviceId: number): Promise<string[]> {
-  const rows = await store
-    .statement<[number], { username: string; password_sealed: string }>('SELECT username, password_sealed FROM device_credentials WHERE device_id = ?')
-    .all(deviceId);
+  const rows = await listSealedCredentials(store, deviceId);
+  return secretsOf(store, rows, await sealedSnmpAuthentication(store, deviceId));
+}
+
+/** deviceSecrets of rows already read: every scope's credentials and the sealed SNMP column. */
+export function secretsOf(store: Store, rows: readonly SealedCredentials[], sealedSnmp: string | null | undefined): string[] {
   const secrets: string[] = [];
   for (const row of rows) {
     try {
@@ -34,7 +38,7 @@ export async function deviceSecrets(store: Store, deviceId: number): Promise<str
   }
   try {
     // Its SNMP communities and v3 keys (a driver never sees them, but a device may echo them).
-    secrets.push(...snmpSecrets(snmpSettingsFromApi(await getSnmpAuthentication<ApiSnmpAuthentication>(store, deviceId))));
+    secrets.push(...snmpSecrets(snmpSettingsFromApi(openSnmpAuthentication<ApiSnmpAuthentication>(store, sealedSnmp))));
   } catch {
     // unreadable without the store's key: not usable by a run either
   }

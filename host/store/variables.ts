@@ -112,7 +112,7 @@ export async function writeVariables(
   at: number = store.now(),
   retention?: number | null,
 ): Promise<number[]> {
-  if (retention === undefined) retention = await historyRetentionMs(store);
+  if (retention === undefined) retention = await writeRetentionMs(store);
   if (writes.some((w) => w.hasHistory !== false)) await ensureHistoryPartitions(store, at);
   const ids: number[] = [];
   let batch: VariableWrite[] = [];
@@ -410,6 +410,14 @@ export async function historyRetentionDays(store: Store): Promise<number | null>
 export async function historyRetentionMs(store: Store): Promise<number | null> {
   const days = await historyRetentionDays(store);
   return days === null ? null : days * DAY_MS;
+}
+
+/**
+ * The bound writeVariables deletes a variable's older samples by: SQLite's only. PostgreSQL drops
+ * whole days instead (history-partitions.ts), so a write there needs no read of the bound.
+ */
+export async function writeRetentionMs(store: Store): Promise<number | null> {
+  return store.dialect === 'sqlite' ? await historyRetentionMs(store) : null;
 }
 
 /** Drops every sample older than the retention bound; answers how many. */
