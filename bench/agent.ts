@@ -21,7 +21,8 @@
 // Run:     npm run bench:agent
 //          npm run bench:agent -- --devices 50 --duration 15 --json
 // Options: --devices N (default 1000), --period S (default 10), --duration S (default 60),
-//          --max-concurrent N (the scheduler's global bound, default 32), --json.
+//          --max-concurrent N (the scheduler's global bound, default 32), --json,
+//          --child-cpu-prof DIR (the sandbox child's CPU profile; the host's: node --cpu-prof).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,6 +38,8 @@ interface Options {
   durationS: number;
   maxConcurrent: number;
   json: boolean;
+  /** A folder for the sandbox child's CPU profile (node --cpu-prof); '' for none. */
+  childProfile: string;
 }
 
 /** The scheduler's per-device bound (the agent's default): one association per device never reaches it. */
@@ -84,15 +87,18 @@ function get_status() {
 function parseArgs(argv: string[]): Options {
   const options = parseFlags<Options>(
     argv,
-    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false },
+    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false, childProfile: '' },
     {
       '--devices': intFlag('devices'),
       '--period': intFlag('periodS'),
       '--duration': intFlag('durationS'),
       '--max-concurrent': intFlag('maxConcurrent'),
       '--json': switchFlag('json'),
+      '--child-cpu-prof': (options, value, flag) => {
+        options.childProfile = value() ?? usage(`${flag} needs a folder`);
+      },
     },
-    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json]',
+    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json] [--child-cpu-prof DIR]',
   );
   if (options.periodS > 86_400) usage(`--period must be at most 86400 seconds (got ${options.periodS})`);
   return options;
@@ -208,6 +214,7 @@ async function main(): Promise<number> {
     store,
     inventory: inventoryFile,
     scheduler: { maxConcurrent: options.maxConcurrent, maxPerDevice: MAX_PER_DEVICE, jitterMs: periodMs },
+    ...(options.childProfile ? { sandbox: { execArgv: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.childProfile)}`] } } : {}),
   });
   const lateness: number[] = [];
   const inSandbox: number[] = [];

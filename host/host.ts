@@ -2,7 +2,7 @@
 // pool of isolates) and the per-device HTTP sessions; host.run() executes one driver action
 // and resolves to a RunResult.
 import { availableParallelism } from 'node:os';
-import { DeviceSessions } from './bridges/http/sessions.js';
+import { DEFAULT_SESSION_IDLE_MS, DeviceSessions } from './bridges/http/sessions.js';
 import { StateSessions } from './bridges/http/state-sessions.js';
 import { recordCapture, replayCapture, type RunCapture } from './bridges/record/capture.js';
 import type { RecordingFile } from './bridges/record/format.js';
@@ -72,6 +72,12 @@ export interface HostOptions {
    * the least recently used beyond this are dropped (default 10000).
    */
   maxDeviceSessions?: number;
+  /**
+   * How long a device's cookie jar is kept after its last request, ms (default 3600000, 1 h).
+   * Its connections are closed after 30 s idle whatever this says, and a session without
+   * cookies goes with them: what the host keeps of an idle device is a jar that has cookies.
+   */
+  deviceSessionIdleMs?: number;
   /**
    * Bytes of device answers all runs may hold in memory at once (default 256 MiB); a request
    * whose answer would pass it fails with HOST_BUFFERS_FULL.
@@ -208,6 +214,11 @@ function externalRules(allow: ExternalHosts, fallback: ExternalRules): ExternalR
 export function createHost(options: HostOptions = {}): Host {
   assertNodeFlags();
   const defaults = resolveLimits(options.limits);
+  // Checked before the threads start, so a wrong value leaves nothing running.
+  const sessionBounds = {
+    maxSessions: integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1),
+    sessionIdleMs: integerOption(options.deviceSessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'deviceSessionIdleMs', 1),
+  };
   const sandboxes = new SandboxThreads({
     threads: integerOption(options.threads, Math.max(1, availableParallelism() - 1), 'threads', 1),
     pool: {
@@ -219,7 +230,7 @@ export function createHost(options: HostOptions = {}): Host {
     recycleThreadAfterRuns: integerOption(options.recycleThreadAfterRuns, 0, 'recycleThreadAfterRuns', 0),
   });
   const trust = createTrustStore(options.trustedCAs);
-  const sessions = new DeviceSessions(trust, integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1));
+  const sessions = new DeviceSessions(trust, sessionBounds);
   const hostRules = externalRules(options.externalHosts, DEFAULT_RULES);
   const buffers = new ByteBudget(integerOption(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes', 1));
   let closed = false;
