@@ -433,8 +433,10 @@ export class Agent extends EventEmitter<AgentEvents> {
     const sandboxOptions = this.#options.sandbox ?? {};
     const sandbox = await startSandboxProcess({
       ...sandboxOptions,
-      // The scheduler already bounds runs; the child gets an isolate for each so none queues there.
-      host: { maxIsolates: maxConcurrent, ...sandboxOptions.host },
+      // The scheduler already bounds runs; the child gets an isolate for each so none queues there,
+      // and keeps them warm: with the pool's default (2 kept), every run past the second at once
+      // made an isolate and disposed of it after (~5-10 ms of CPU, more than the run itself).
+      host: { maxIsolates: maxConcurrent, warmIsolates: maxConcurrent, ...sandboxOptions.host },
       // stop() waits for the grace itself: what is left then is ended at once.
       closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
     });
