@@ -5,8 +5,18 @@
 // what it writes, so later entries see earlier ones.
 import { DRIVER_CREDENTIAL_SCOPES, type DeviceCredentials } from '../../store/credentials.js';
 import { ASSOCIATION_CREDENTIAL_SCOPE } from '../../store/associations.js';
-import { deviceFromDb, type DeviceRow } from '../../store/devices.js';
+import { parseJsonColumn } from '../../store/json-column.js';
 import type { Store } from '../../store/store.js';
+
+/** A device as the sync compares it with the inventory (its address; not the whole row). */
+export interface ViewDevice {
+  displayName: string;
+  ip: string | null;
+  hostName: string | null;
+  portMap: Record<string, number>;
+  macAddress: string | null;
+  details: Record<string, string>;
+}
 
 /** An association as the sync compares it. */
 export interface ViewAssociation {
@@ -19,7 +29,7 @@ export interface ViewAssociation {
 
 export class SyncView {
   readonly #store: Store;
-  readonly #devices = new Map<number, DeviceRow>();
+  readonly #devices = new Map<number, ViewDevice>();
   /** Device name → the oldest device of the agent with that name. */
   readonly #deviceByName = new Map<string, number>();
   readonly #sealedSnmp = new Map<number, string>();
@@ -39,9 +49,20 @@ export class SyncView {
 
   static async read(store: Store, agentId: number): Promise<SyncView> {
     const view = new SyncView(store);
-    const devices = await store.statement<[number], Parameters<typeof deviceFromDb>[0] & { snmp_authentication: string | null }>('SELECT * FROM devices WHERE agent_id = ? ORDER BY id').all(agentId);
+    const devices = await store
+      .statement<[number], { id: number; display_name: string; ip: string | null; host_name: string | null; port_map: string; mac_address: string | null; details: string; snmp_authentication: string | null }>(
+        'SELECT id, display_name, ip, host_name, port_map, mac_address, details, snmp_authentication FROM devices WHERE agent_id = ? ORDER BY id',
+      )
+      .all(agentId);
     for (const row of devices) {
-      view.#devices.set(row.id, deviceFromDb(row));
+      view.#devices.set(row.id, {
+        displayName: row.display_name,
+        ip: row.ip,
+        hostName: row.host_name,
+        portMap: parseJsonColumn(row.port_map, {}),
+        macAddress: row.mac_address,
+        details: parseJsonColumn(row.details, {}),
+      });
       if (!view.#deviceByName.has(row.display_name)) view.#deviceByName.set(row.display_name, row.id);
       if (row.snmp_authentication) view.#sealedSnmp.set(row.id, row.snmp_authentication);
     }
@@ -78,7 +99,7 @@ export class SyncView {
     return view;
   }
 
-  device(id: number): DeviceRow | undefined {
+  device(id: number): ViewDevice | undefined {
     return this.#devices.get(id);
   }
 

@@ -6,13 +6,13 @@ import { ensureLocalAgent } from '../../store/agents.js';
 import { ASSOCIATION_CREDENTIAL_SCOPE, createAssociation, updateAssociationParameters } from '../../store/associations.js';
 import { setDeviceCredentials } from '../../store/credentials.js';
 import { createCustomDriver, deleteCustomDriver, findCustomDriverByName, getCustomDriverDefinition, updateCustomDriver, type CustomDriverDefinition } from '../../store/custom-drivers.js';
-import { createDevice, deleteDevice, setSnmpAuthentication, type DeviceRow } from '../../store/devices.js';
+import { createDevice, deleteDevice, setSnmpAuthentication } from '../../store/devices.js';
 import { snmpSettingsToApi } from '../../snmp-settings.js';
 import { StoreError } from '../../store/store-error.js';
 import type { Store } from '../../store/store.js';
 import { InventoryError } from './inventory-error.js';
 import { readOwnership, writeOwnership, type InventoryOwnership } from './ownership.js';
-import { SyncView } from './sync-view.js';
+import { SyncView, type ViewDevice } from './sync-view.js';
 import { associationKey, type Inventory, type InventoryAssociation, type InventoryDevice, type InventoryDriver } from './types.js';
 
 export interface NamedId {
@@ -149,7 +149,7 @@ async function syncDriver(store: Store, d: InventoryDriver, owned: InventoryOwne
   return created;
 }
 
-function sameAddress(row: DeviceRow, d: InventoryDevice): boolean {
+function sameAddress(row: ViewDevice, d: InventoryDevice): boolean {
   const ports = (map: Record<string | number, number>) => JSON.stringify(Object.entries(map).map(([k, v]) => [Number(k), v]).sort((a, b) => a[0]! - b[0]!));
   return (
     row.displayName === d.name &&
