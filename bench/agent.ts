@@ -21,7 +21,8 @@
 // Run:     npm run bench:agent
 //          npm run bench:agent -- --devices 50 --duration 15 --json
 // Options: --devices N (default 1000), --period S (default 10), --duration S (default 60),
-//          --max-concurrent N (the scheduler's global bound, default 32), --json.
+//          --max-concurrent N (the scheduler's global bound, default 32), --json,
+//          --child-cpu-prof DIR (the sandbox child's CPU profile; the host's: node --cpu-prof).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -30,6 +31,7 @@ import { openStore } from '../host/store/index.js';
 import { ensureHostBuild, intFlag, parseFlags, percentile, runBench, switchFlag, table, usage } from './lib/common.js';
 import { processCpuMs, processRssBytes } from './lib/proc.js';
 import { startStatusDevice } from './lib/status-device.js';
+import { compareWithIssue } from './lib/agent-targets.js';
 
 interface Options {
   devices: number;
@@ -37,6 +39,8 @@ interface Options {
   durationS: number;
   maxConcurrent: number;
   json: boolean;
+  /** A folder for the sandbox child's CPU profile (node --cpu-prof); '' for none. */
+  childProfile: string;
 }
 
 /** The scheduler's per-device bound (the agent's default): one association per device never reaches it. */
@@ -84,15 +88,18 @@ function get_status() {
 function parseArgs(argv: string[]): Options {
   const options = parseFlags<Options>(
     argv,
-    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false },
+    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false, childProfile: '' },
     {
       '--devices': intFlag('devices'),
       '--period': intFlag('periodS'),
       '--duration': intFlag('durationS'),
       '--max-concurrent': intFlag('maxConcurrent'),
       '--json': switchFlag('json'),
+      '--child-cpu-prof': (options, value, flag) => {
+        options.childProfile = value() ?? usage(`${flag} needs a folder`);
+      },
     },
-    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json]',
+    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json] [--child-cpu-prof DIR]',
   );
   if (options.periodS > 86_400) usage(`--period must be at most 86400 seconds (got ${options.periodS})`);
   return options;
@@ -208,6 +215,7 @@ async function main(): Promise<number> {
     store,
     inventory: inventoryFile,
     scheduler: { maxConcurrent: options.maxConcurrent, maxPerDevice: MAX_PER_DEVICE, jitterMs: periodMs },
+    ...(options.childProfile ? { sandbox: { execArgv: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.childProfile)}`] } } : {}),
   });
   const lateness: number[] = [];
   const inSandbox: number[] = [];
@@ -235,13 +243,17 @@ async function main(): Promise<number> {
 
   const hostRss = new Gauge();
   const childRss = new Gauge();
+  /** Isolates alive in the child (each holds its own heap): RSS follows them. */
+  const isolates = new Gauge();
   const childCpu = new ChildCpu();
   /** Every sample, for --json: whether RSS levels off or keeps growing shows there. */
   const series: Array<{ t: number; hostRss: number; hostHeapUsed: number; childRss: number | null }> = [];
   let seriesT0: number | null = null;
   const sample = () => {
     const { rss: host, heapUsed } = process.memoryUsage();
-    const pid = agent.stats().sandbox?.pid ?? null;
+    const sandboxStats = agent.stats().sandbox;
+    const pid = sandboxStats?.pid ?? null;
+    isolates.add(sandboxStats?.pool?.alive ?? null);
     const child = pid === null ? null : processRssBytes(pid);
     hostRss.add(host);
     childRss.add(child);
@@ -360,14 +372,27 @@ async function main(): Promise<number> {
       requests: device1.requests - device0.requests,
       connections: device1.connections - device0.connections,
     },
-    sandbox: { restarts: stats.sandbox?.restarts ?? null, lostRuns: stats.sandbox?.lostRuns ?? null },
+    sandbox: {
+      restarts: stats.sandbox?.restarts ?? null,
+      lostRuns: stats.sandbox?.lostRuns ?? null,
+      isolatesAlive: { ...isolates },
+      isolatesCreated: stats.sandbox?.pool?.created ?? null,
+    },
     store: { bytesOpen, bytesClosed, rows },
     problems: problems.length,
     firstProblems: problems.slice(0, 5),
   };
+  const issue24 = compareWithIssue(options.devices, options.periodS, {
+    startMs: report.startMs,
+    cpuMsPerRun: perRun(hostCpuMs + childCpuMs),
+    hostCpuMsPerRun: perRun(hostCpuMs),
+    latenessP99Ms: report.latenessMs.p99,
+    peakRssBytes: hostRss.peak !== null && childRss.peak !== null ? hostRss.peak + childRss.peak : null,
+    childPeakRssBytes: childRss.peak,
+  });
 
   if (options.json) {
-    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...report, issue24: issue24 && Object.fromEntries(issue24.rows.map((r) => [r[0], Object.fromEntries(r.slice(1).map((v, i) => [issue24.headers[i + 1], v]))])) }, null, 2)}\n`);
   } else {
     const r = report.runs;
     log(
@@ -413,7 +438,17 @@ async function main(): Promise<number> {
       `store: ${mib(bytesClosed)} after close (${mib(bytesOpen)} with WAL while open); rows: runs ${rows.runs}, variables ${rows.variables}, ` +
         `history samples ${rows.historySamples}`,
     );
+    log(
+      `isolates alive in the child: start ${report.sandbox.isolatesAlive.start ?? '-'}, peak ${report.sandbox.isolatesAlive.peak ?? '-'}, ` +
+        `end ${report.sandbox.isolatesAlive.end ?? '-'}; created since the child started ${report.sandbox.isolatesCreated ?? '-'}`,
+    );
     log(`unexpected outcomes: ${problems.length}`);
+    if (issue24) {
+      log('');
+      log(`issue 24 (flat cost as the inventory grows), ${options.devices} devices at ${options.periodS} s: this run beside the figures before the fix and the targets`);
+      log(table(issue24.headers, issue24.rows, 2));
+      log(`load average now: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (${os.cpus().length} CPUs): figures taken under load are inflated`);
+    }
   }
   for (const problem of problems.slice(0, 10)) process.stderr.write(`bench:agent: ${problem}\n`);
   if (problems.length > 10) process.stderr.write(`bench:agent: … and ${problems.length - 10} more\n`);

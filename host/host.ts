@@ -3,7 +3,7 @@
 // runs whose network stays on the host thread (record, replay, deviceState); host.run()
 // executes one driver action and resolves to a RunResult.
 import { availableParallelism } from 'node:os';
-import { DeviceSessions } from './bridges/http/sessions.js';
+import { DEFAULT_SESSION_IDLE_MS, DeviceSessions } from './bridges/http/sessions.js';
 import { StateSessions } from './bridges/http/state-sessions.js';
 import { recordCapture, replayCapture, type RunCapture } from './bridges/record/capture.js';
 import type { RecordingFile } from './bridges/record/format.js';
@@ -80,6 +80,12 @@ export interface HostOptions {
    * the least recently used beyond this are dropped (default 10000).
    */
   maxDeviceSessions?: number;
+  /**
+   * How long a device's cookie jar is kept after its last request, ms (default 3600000, 1 h).
+   * Its connections are closed after 30 s idle whatever this says, and a session without
+   * cookies goes with them: what the host keeps of an idle device is a jar that has cookies.
+   */
+  deviceSessionIdleMs?: number;
   /**
    * Bytes of device answers all runs may hold in memory at once (default 256 MiB); a request
    * whose answer would pass it fails with HOST_BUFFERS_FULL.
@@ -215,8 +221,12 @@ export function createHost(options: HostOptions = {}): Host {
     throw new DriverboxError('INVALID_OPTIONS', `networkInThreads must be true or false (got ${JSON.stringify(options.networkInThreads)})`);
   }
   const networkInThreads = options.networkInThreads ?? false;
-  const maxDeviceSessions = integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1);
   const buffers = new ByteBudget(integerOption(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes', 1));
+  // Checked before the threads start, so a wrong value leaves nothing running.
+  const sessionBounds = {
+    maxSessions: integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1),
+    sessionIdleMs: integerOption(options.deviceSessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'deviceSessionIdleMs', 1),
+  };
   const sandboxes = new SandboxThreads({
     threads: integerOption(options.threads, Math.max(1, availableParallelism() - 1), 'threads', 1),
     pool: {
@@ -226,10 +236,10 @@ export function createHost(options: HostOptions = {}): Host {
     },
     prewarmMemoryMb: defaults.memoryMb,
     recycleThreadAfterRuns: integerOption(options.recycleThreadAfterRuns, 0, 'recycleThreadAfterRuns', 0),
-    network: networkInThreads ? { trustedCAs: options.trustedCAs, maxDeviceSessions, buffers: buffers.shared, maxBufferedBytes: buffers.max } : null,
+    network: networkInThreads ? { trustedCAs: options.trustedCAs, maxDeviceSessions: sessionBounds.maxSessions, deviceSessionIdleMs: sessionBounds.sessionIdleMs, buffers: buffers.shared, maxBufferedBytes: buffers.max } : null,
   });
   const trust = createTrustStore(options.trustedCAs);
-  const sessions = new DeviceSessions(trust, maxDeviceSessions);
+  const sessions = new DeviceSessions(trust, sessionBounds);
   const hostRules = externalRules(options.externalHosts, DEFAULT_RULES);
   let closed = false;
 

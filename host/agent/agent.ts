@@ -34,6 +34,8 @@ import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } f
 export const DEFAULT_GRACE_MS = 30_000;
 /** Runs kept per device in the store by default (older records are pruned as new ones come). */
 export const DEFAULT_KEEP_RUNS_PER_DEVICE = 100;
+/** Isolates the agent's sandbox child keeps warm at most (runs at once beyond it make their own). */
+export const AGENT_WARM_ISOLATES = 8;
 /** How often the agent re-reads its associations by default (to see changes other processes made). */
 export const DEFAULT_STORE_REFRESH_MS = 30_000;
 
@@ -456,7 +458,11 @@ export class Agent extends EventEmitter<AgentEvents> {
     const sandbox = await startSandboxProcess({
       ...sandboxOptions,
       // The scheduler already bounds runs; the child gets an isolate for each so none queues there.
-      host: { maxIsolates: maxConcurrent, ...sandboxOptions.host },
+      // Up to AGENT_WARM_ISOLATES are kept warm: with the pool's default (2 kept), every run past
+      // the second at once made an isolate and disposed of it after (~5-10 ms of CPU, more than
+      // the run itself). Not all of them: an isolate kept warm grows with the garbage of its runs
+      // (~20 MB each at bench:agent's peak), where one made for a burst is small and goes after it.
+      host: { maxIsolates: maxConcurrent, warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES), ...sandboxOptions.host },
       // stop() waits for the grace itself: what is left then is ended at once.
       closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
     });

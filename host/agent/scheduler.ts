@@ -25,7 +25,8 @@ export const DEFAULT_MAX_CONCURRENT = 32;
 export const DEFAULT_MAX_PER_DEVICE = 2;
 export const DEFAULT_JITTER_MS = 30_000;
 const GLOBAL_LATENESS_WINDOW = 4096;
-const JOB_LATENESS_WINDOW = 128;
+/** Per job, so kept for every association: small (10,000 jobs × 16 samples ≈ 1.3 MB once full). */
+const JOB_LATENESS_WINDOW = 16;
 
 export interface SchedulerOptions {
   /** Runs in flight at once, all jobs together. Default 32. */

@@ -27,6 +27,8 @@ export interface ThreadNetworkConfig {
   trustedCAs: string[] | undefined;
   /** Device sessions this thread keeps (its share of HostOptions.maxDeviceSessions). */
   maxDeviceSessions: number;
+  /** HostOptions.deviceSessionIdleMs: how long an idle device's cookie jar is kept. */
+  deviceSessionIdleMs: number;
   /** The host's ByteBudget (its `shared` count and bound): one bound over every thread. */
   buffers: SharedArrayBuffer;
   maxBufferedBytes: number;

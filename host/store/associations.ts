@@ -2,7 +2,7 @@
 // period. Variables a run of the association writes carry its id, so deleting the association
 // deletes them (ON DELETE CASCADE on variables.association_id).
 import { DRIVER_CREDENTIAL_SCOPES, setDeviceCredentials, type DeviceCredentials } from './credentials.js';
-import { getCustomDriver, type CustomDriverRow } from './custom-drivers.js';
+import { getCustomDriverDefinition, type CustomDriverDefinition } from './custom-drivers.js';
 import { isDeviceMonitored } from './device-monitoring.js';
 import type { MonitoringState } from './devices.js';
 import { parameterValueProblem, refuseProblems, samplePeriodProblem, type InputProblem, type ParameterValueType } from './driver-input.js';
@@ -64,7 +64,7 @@ export interface AssociationDbRow {
 }
 
 /** Problems of parameter values given for a driver: unknown ids, ids given twice, values of the wrong type. */
-export function parameterValueProblems(driver: CustomDriverRow, values: readonly ParameterValueInput[], where: Array<string | number>): InputProblem[] {
+export function parameterValueProblems(driver: CustomDriverDefinition, values: readonly ParameterValueInput[], where: Array<string | number>): InputProblem[] {
   const problems: InputProblem[] = [];
   const seen = new Set<number>();
   values.forEach((v, i) => {
@@ -84,7 +84,7 @@ export function parameterValueProblems(driver: CustomDriverRow, values: readonly
 }
 
 /** Parameters that would have no value at all: no default on the driver, none given. */
-export function missingParameterProblems(driver: CustomDriverRow, values: readonly ParameterValueInput[], where: Array<string | number>): InputProblem[] {
+export function missingParameterProblems(driver: CustomDriverDefinition, values: readonly ParameterValueInput[], where: Array<string | number>): InputProblem[] {
   const given = new Set(values.filter((v) => v.value !== undefined && v.value !== null).map((v) => v.parameterId));
   return driver.parameters
     .filter((p) => p.defaultValue === null && !given.has(p.id))
@@ -158,7 +158,7 @@ export async function listAssociations(store: Store, agentId: number): Promise<A
  * Why the association cannot be made in the current state of the library and the device
  * (the API answers these as 201 {error}); null when it can.
  */
-export async function associationRefusal(store: Store, driver: CustomDriverRow, deviceId: number, credentialsGiven: boolean): Promise<string | null> {
+export async function associationRefusal(store: Store, driver: CustomDriverDefinition, deviceId: number, credentialsGiven: boolean): Promise<string | null> {
   if (!driver.isValid) {
     const first = driver.inspection.errors[0]!;
     return `custom driver ${driver.id} has invalid code (${first.type}${first.line ? ` at line ${first.line}` : ''}: ${first.message}); fix it before applying it`;
@@ -192,7 +192,7 @@ async function writeParameterValues(store: Store, associationId: number, values:
  */
 export async function createAssociation(store: Store, input: NewAssociation): Promise<AssociationRow> {
   return await store.transaction(async () => {
-    const driver = await getCustomDriver(store, input.customDriverId);
+    const driver = await getCustomDriverDefinition(store, input.customDriverId);
     if (!driver) throw new StoreError('NOT_FOUND', `custom driver ${input.customDriverId} not found`);
     const device = await store.statement<[number, number], { id: number }>('SELECT id FROM devices WHERE id = ? AND agent_id = ?').get(input.deviceId, input.agentId);
     if (!device) throw new StoreError('NOT_FOUND', `device ${input.deviceId} of agent ${input.agentId} not found`);
@@ -233,7 +233,7 @@ export async function getDriverAssociation(store: Store, customDriverId: number,
 export async function updateAssociationParameters(store: Store, customDriverId: number, associationId: number, values: readonly ParameterValueInput[]): Promise<AssociationRow> {
   return await store.transaction(async () => {
     const association = await getDriverAssociation(store, customDriverId, associationId);
-    const driver = (await getCustomDriver(store, customDriverId))!;
+    const driver = (await getCustomDriverDefinition(store, customDriverId))!;
     const after = new Map(association.parameters.map((p) => [p.parameterId, p.value]));
     for (const v of values) after.set(v.parameterId, v.value ?? driver.parameters.find((p) => p.id === v.parameterId)?.defaultValue ?? null);
     refuseProblems([

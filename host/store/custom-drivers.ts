@@ -47,6 +47,12 @@ export interface CustomDriverRow {
   updateTime: number;
 }
 
+/**
+ * A driver without the devices it is applied to: what checking or making one association needs
+ * (the device list grows with the inventory, and reading it per association is quadratic).
+ */
+export type CustomDriverDefinition = Omit<CustomDriverRow, 'deviceIds'>;
+
 export interface NewCustomDriver {
   name: string;
   description?: string | null;
@@ -124,6 +130,17 @@ function parameterFromDb(row: ParameterDbRow): CustomDriverParameter {
 }
 
 async function driverFromDb(store: Store, row: DriverDbRow): Promise<CustomDriverRow> {
+  const definition = await definitionFromDb(store, row);
+  return {
+    ...definition,
+    deviceIds: (await store
+      .statement<[number], { device_id: number }>('SELECT device_id FROM custom_driver_associations WHERE custom_driver_id = ? ORDER BY device_id')
+      .all(row.id))
+      .map((r) => r.device_id),
+  };
+}
+
+async function definitionFromDb(store: Store, row: DriverDbRow): Promise<CustomDriverDefinition> {
   const inspection = parseJsonColumn<DriverInspection>(row.inspection, EMPTY_INSPECTION);
   // Inspections stored before data_saving_functions existed (reference 1.14.0) get it from the code.
   inspection.code_inspection.data_saving_functions ??= dataSavingFunctions(row.source);
@@ -142,10 +159,6 @@ async function driverFromDb(store: Store, row: DriverDbRow): Promise<CustomDrive
       .statement<[number], ParameterDbRow>('SELECT * FROM custom_driver_parameters WHERE custom_driver_id = ? ORDER BY id')
       .all(row.id))
       .map(parameterFromDb),
-    deviceIds: (await store
-      .statement<[number], { device_id: number }>('SELECT device_id FROM custom_driver_associations WHERE custom_driver_id = ? ORDER BY device_id')
-      .all(row.id))
-      .map((r) => r.device_id),
     creationTime: row.creation_time,
     updateTime: row.update_time,
   };
@@ -154,6 +167,12 @@ async function driverFromDb(store: Store, row: DriverDbRow): Promise<CustomDrive
 export async function getCustomDriver(store: Store, id: number): Promise<CustomDriverRow | undefined> {
   const row = await store.statement<[number], DriverDbRow>('SELECT * FROM custom_drivers WHERE id = ?').get(id);
   return row ? await driverFromDb(store, row) : undefined;
+}
+
+/** The driver without its device list (getCustomDriver reads that too). */
+export async function getCustomDriverDefinition(store: Store, id: number): Promise<CustomDriverDefinition | undefined> {
+  const row = await store.statement<[number], DriverDbRow>('SELECT * FROM custom_drivers WHERE id = ?').get(id);
+  return row ? await definitionFromDb(store, row) : undefined;
 }
 
 /** What a scheduled run needs of its driver (getCustomDriver also reads its parameters and the devices of all its associations): readRunTarget reads it. */

@@ -4,6 +4,11 @@
 import type { Store } from '../../store/store.js';
 
 const META_KEY = 'agent_inventory_entities';
+/**
+ * The inventory's driver ids alone, written beside the whole record: every run reads them (its
+ * external-host policy), and the whole record grows with the devices (~70 bytes each).
+ */
+const DRIVERS_META_KEY = 'agent_inventory_driver_ids';
 
 export interface InventoryOwnership {
   /** Device name → id, and whether the inventory set its credentials (so it may remove them). */
@@ -16,10 +21,13 @@ export interface InventoryOwnership {
 export async function readOwnership(store: Store): Promise<InventoryOwnership> {
   const row = await store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
   const saved = row ? (JSON.parse(row.value) as Partial<InventoryOwnership>) : {};
-  const exists = async (table: string, id: number) => !!await store.statement(`SELECT 1 FROM ${table} WHERE id = ?`).get(id);
+  // One statement per table, not one per entity: the record lists every device of the inventory.
   const keep = async <T>(entries: Record<string, T> | undefined, table: string, idOf: (v: T) => number): Promise<Record<string, T>> => {
     const kept: Record<string, T> = {};
-    for (const [key, v] of Object.entries(entries ?? {})) if (await exists(table, idOf(v))) kept[key] = v;
+    const listed = Object.entries(entries ?? {});
+    if (listed.length === 0) return kept;
+    const ids = new Set((await store.statement<[], { id: number }>(`SELECT id FROM ${table}`).all()).map((r) => Number(r.id)));
+    for (const [key, v] of listed) if (ids.has(idOf(v))) kept[key] = v;
     return kept;
   };
   return {
@@ -30,21 +38,26 @@ export async function readOwnership(store: Store): Promise<InventoryOwnership> {
 }
 
 export async function writeOwnership(store: Store, ownership: InventoryOwnership): Promise<void> {
-  await store.statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(META_KEY, JSON.stringify(ownership));
+  const upsert = store.statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+  await upsert.run(META_KEY, JSON.stringify(ownership));
+  await upsert.run(DRIVERS_META_KEY, JSON.stringify(Object.values(ownership.drivers)));
 }
 
 let lastDriverIds: { raw: string; ids: ReadonlySet<number> } | null = null;
 
 /**
  * Ids of the drivers the inventory made (the operator's own code), read per run to choose a
- * run's external-host policy: cached on the stored text, so an unchanged inventory is parsed once.
+ * run's external-host policy: the short record of driver ids (a store synced before it existed:
+ * the whole record), cached on the stored text, so an unchanged inventory is parsed once.
  */
 export async function inventoryDriverIds(store: Store): Promise<ReadonlySet<number>> {
-  const row = await store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(META_KEY);
+  const read = store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
+  const row = (await read.get(DRIVERS_META_KEY)) ?? (await read.get(META_KEY));
   if (!row) return new Set();
   if (lastDriverIds?.raw !== row.value) {
-    const drivers = (JSON.parse(row.value) as Partial<InventoryOwnership>).drivers ?? {};
-    lastDriverIds = { raw: row.value, ids: new Set(Object.values(drivers).filter((id) => Number.isInteger(id))) };
+    const parsed = JSON.parse(row.value) as unknown;
+    const ids = Array.isArray(parsed) ? parsed : Object.values((parsed as Partial<InventoryOwnership>).drivers ?? {});
+    lastDriverIds = { raw: row.value, ids: new Set(ids.filter((id): id is number => Number.isInteger(id))) };
   }
   return lastDriverIds.ids;
 }

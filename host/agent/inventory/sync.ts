@@ -3,15 +3,16 @@
 // by name); those it made earlier and no longer lists are removed; those made through the API
 // are left alone. Answers what changed, so a reload reschedules only what it must.
 import { ensureLocalAgent } from '../../store/agents.js';
-import { ASSOCIATION_CREDENTIAL_SCOPE, createAssociation, hasDriverCredentials, listAssociations, updateAssociationParameters } from '../../store/associations.js';
-import { getDeviceCredentials, setDeviceCredentials } from '../../store/credentials.js';
-import { createCustomDriver, deleteCustomDriver, findCustomDriverByName, getCustomDriver, updateCustomDriver, type CustomDriverRow } from '../../store/custom-drivers.js';
-import { createDevice, deleteDevice, getDevice, getSnmpAuthentication, setSnmpAuthentication, type DeviceRow } from '../../store/devices.js';
+import { ASSOCIATION_CREDENTIAL_SCOPE, createAssociation, updateAssociationParameters } from '../../store/associations.js';
+import { setDeviceCredentials } from '../../store/credentials.js';
+import { createCustomDriver, deleteCustomDriver, findCustomDriverByName, getCustomDriverDefinition, updateCustomDriver, type CustomDriverDefinition } from '../../store/custom-drivers.js';
+import { createDevice, deleteDevice, setSnmpAuthentication } from '../../store/devices.js';
 import { snmpSettingsToApi } from '../../snmp-settings.js';
 import { StoreError } from '../../store/store-error.js';
 import type { Store } from '../../store/store.js';
 import { InventoryError } from './inventory-error.js';
 import { readOwnership, writeOwnership, type InventoryOwnership } from './ownership.js';
+import { SyncView, type ViewDevice } from './sync-view.js';
 import { associationKey, type Inventory, type InventoryAssociation, type InventoryDevice, type InventoryDriver } from './types.js';
 
 export interface NamedId {
@@ -58,6 +59,7 @@ export async function syncInventory(store: Store, inventory: Inventory): Promise
     await store.lock('inventory');
     const agentId = (await ensureLocalAgent(store)).id;
     const owned = await readOwnership(store);
+    const view = await SyncView.read(store, agentId);
     const result: InventorySyncResult = {
       agentId,
       devices: emptyChanges(),
@@ -70,25 +72,32 @@ export async function syncInventory(store: Store, inventory: Inventory): Promise
     const next: InventoryOwnership = { devices: {}, drivers: {}, associations: {} };
     const where = inventory.file ?? null;
 
-    for (const d of inventory.drivers) next.drivers[d.name] = await guard(where, `drivers "${d.name}"`, async () => await syncDriver(store, d, owned, result.drivers));
-    for (const d of inventory.devices) next.devices[d.name] = await guard(where, `devices "${d.name}"`, async () => await syncDevice(store, agentId, d, owned, result.devices));
+    // Read once per driver: every association of a driver is checked against the same definition.
+    const drivers = new Map<string, CustomDriverDefinition>();
+    for (const d of inventory.drivers) {
+      const driver = await guard(where, `drivers "${d.name}"`, async () => await syncDriver(store, d, owned, result.drivers));
+      drivers.set(d.name, driver);
+      next.drivers[d.name] = driver.id;
+    }
+    for (const d of inventory.devices) next.devices[d.name] = await guard(where, `devices "${d.name}"`, async () => await syncDevice(store, agentId, d, owned, result.devices, view));
     for (const a of inventory.associations) {
       const key = associationKey(a);
-      const driverId = next.drivers[a.driver]!;
+      const driver = drivers.get(a.driver)!;
+      const driverId = driver.id;
       const deviceId = next.devices[a.device]!.id;
-      const id = await guard(where, `associations "${key}"`, async () => await syncAssociation(store, agentId, a, driverId, deviceId, owned, result.associations));
+      const id = await guard(where, `associations "${key}"`, async () => await syncAssociation(store, agentId, a, driver, deviceId, owned, result.associations, view));
       next.associations[key] = id;
       result.scheduled.push({ id, name: key, driverId, deviceId, samplePeriod: a.samplePeriod, actions: [...a.actions], enabled: a.enabled });
     }
 
-    await removeUnlisted(store, agentId, owned, next, result);
+    await removeUnlisted(store, agentId, owned, next, result, view);
     await writeOwnership(store, next);
 
     const touched = new Set([...result.associations.added, ...result.associations.updated].map((a) => a.id));
     const updatedDrivers = new Set(result.drivers.updated.map((d) => d.id));
     const updatedDevices = new Set(result.devices.updated.map((d) => d.id));
-    for (const a of await listAssociations(store, agentId)) {
-      if (updatedDrivers.has(a.customDriverId) || updatedDevices.has(a.deviceId)) touched.add(a.id);
+    for (const a of view.allAssociations()) {
+      if (updatedDrivers.has(a.driverId) || updatedDevices.has(a.deviceId)) touched.add(a.id);
     }
     result.reschedule = [...touched].sort((x, y) => x - y);
     result.changed = [result.devices, result.drivers, result.associations].some((c) => c.added.length + c.updated.length + c.removed.length > 0);
@@ -115,21 +124,21 @@ function driverDefinition(d: InventoryDriver) {
   };
 }
 
-function sameDriver(row: CustomDriverRow, d: InventoryDriver): boolean {
+function sameDriver(row: CustomDriverDefinition, d: InventoryDriver): boolean {
   const normal = (list: Array<{ name: string; type: string; default: unknown; description: string | null }>) =>
     JSON.stringify([...list].sort((a, b) => a.name.localeCompare(b.name)).map((p) => [p.name, p.type, p.default ?? null, p.description ?? null]));
   const stored = row.parameters.map((p) => ({ name: p.name, type: p.valueType, default: p.defaultValue, description: p.description }));
   return row.source === d.source && row.description === d.description && normal(stored) === normal(d.parameters);
 }
 
-async function syncDriver(store: Store, d: InventoryDriver, owned: InventoryOwnership, changes: ChangeSet): Promise<number> {
+async function syncDriver(store: Store, d: InventoryDriver, owned: InventoryOwnership, changes: ChangeSet): Promise<CustomDriverDefinition> {
   const id = owned.drivers[d.name];
   if (id !== undefined) {
-    if (!sameDriver((await getCustomDriver(store, id))!, d)) {
-      await updateCustomDriver(store, id, driverDefinition(d));
-      changes.updated.push({ name: d.name, id });
-    }
-    return id;
+    const stored = (await getCustomDriverDefinition(store, id))!;
+    if (sameDriver(stored, d)) return stored;
+    const updated = await updateCustomDriver(store, id, driverDefinition(d));
+    changes.updated.push({ name: d.name, id });
+    return updated;
   }
   const taken = await findCustomDriverByName(store, d.name);
   if (taken) {
@@ -137,10 +146,10 @@ async function syncDriver(store: Store, d: InventoryDriver, owned: InventoryOwne
   }
   const created = await createCustomDriver(store, driverDefinition(d));
   changes.added.push({ name: d.name, id: created.id });
-  return created.id;
+  return created;
 }
 
-function sameAddress(row: DeviceRow, d: InventoryDevice): boolean {
+function sameAddress(row: ViewDevice, d: InventoryDevice): boolean {
   const ports = (map: Record<string | number, number>) => JSON.stringify(Object.entries(map).map(([k, v]) => [Number(k), v]).sort((a, b) => a[0]! - b[0]!));
   return (
     row.displayName === d.name &&
@@ -152,13 +161,20 @@ function sameAddress(row: DeviceRow, d: InventoryDevice): boolean {
   );
 }
 
-async function syncDevice(store: Store, agentId: number, d: InventoryDevice, owned: InventoryOwnership, changes: ChangeSet): Promise<{ id: number; credentials: boolean }> {
+async function syncDevice(
+  store: Store,
+  agentId: number,
+  d: InventoryDevice,
+  owned: InventoryOwnership,
+  changes: ChangeSet,
+  view: SyncView,
+): Promise<{ id: number; credentials: boolean }> {
   const mine = owned.devices[d.name];
   let id: number;
   let updated = false;
   if (mine) {
     id = mine.id;
-    const row = (await getDevice(store, agentId, id))!;
+    const row = view.device(id)!;
     if (!sameAddress(row, d)) {
       const details: Record<string, string> = { ...row.details };
       if (d.serial === null) delete details.serial;
@@ -169,10 +185,8 @@ async function syncDevice(store: Store, agentId: number, d: InventoryDevice, own
       updated = true;
     }
   } else {
-    const taken = await store
-      .statement<[number, string], { id: number }>('SELECT id FROM devices WHERE agent_id = ? AND display_name = ? ORDER BY id LIMIT 1')
-      .get(agentId, d.name);
-    if (taken) throw new StoreError('CONFLICT', `the agent already has a device named "${d.name}" (id ${taken.id}) made through the API or a report; rename one of them`);
+    const taken = view.deviceNamed(d.name);
+    if (taken !== undefined) throw new StoreError('CONFLICT', `the agent already has a device named "${d.name}" (id ${taken}) made through the API or a report; rename one of them`);
     id = (await createDevice(store, agentId, {
       displayName: d.name,
       ip: d.ip,
@@ -181,23 +195,26 @@ async function syncDevice(store: Store, agentId: number, d: InventoryDevice, own
       macAddress: d.mac,
       details: d.serial === null ? {} : { serial: d.serial },
     })).id;
+    view.addDevice(id, d.name);
     changes.added.push({ name: d.name, id });
   }
   if (d.credentials) {
-    const current = await getDeviceCredentials(store, id, [ASSOCIATION_CREDENTIAL_SCOPE]);
+    const current = view.credentials(id);
     if (current?.username !== d.credentials.username || current.password !== d.credentials.password) {
       await setDeviceCredentials(store, id, ASSOCIATION_CREDENTIAL_SCOPE, d.credentials);
+      view.setCredentials(id, d.credentials);
       updated = updated || !!mine;
     }
   } else if (mine?.credentials) {
     // Credentials the inventory set and now leaves out are removed; others (set through the API) stay.
     await store.statement('DELETE FROM device_credentials WHERE device_id = ? AND scope = ?').run(id, ASSOCIATION_CREDENTIAL_SCOPE);
+    view.setCredentials(id, null);
     updated = true;
   }
   if (d.snmp) {
     // Kept as the Public API keeps it; left alone when the inventory gives none (the API may have set it).
     const wanted = snmpSettingsToApi(d.snmp);
-    if (JSON.stringify(await getSnmpAuthentication(store, id)) !== JSON.stringify(wanted)) {
+    if (JSON.stringify(view.snmp(id)) !== JSON.stringify(wanted)) {
       await setSnmpAuthentication(store, id, wanted);
       updated = updated || !!mine;
     }
@@ -206,54 +223,40 @@ async function syncDevice(store: Store, agentId: number, d: InventoryDevice, own
   return { id, credentials: d.credentials !== null };
 }
 
-/** The values an association was given (not the defaults it falls back on), by parameter name. */
-async function givenValues(store: Store, associationId: number): Promise<Record<string, unknown>> {
-  const rows = await store
-    .statement<[number], { name: string; value: string | null }>(
-      `SELECT p.name, ap.value FROM custom_driver_association_parameters ap JOIN custom_driver_parameters p ON p.id = ap.parameter_id
-       WHERE ap.association_id = ? AND ap.value IS NOT NULL`,
-    )
-    .all(associationId);
-  return Object.fromEntries(rows.map((r) => [r.name, JSON.parse(r.value!) as unknown]));
-}
-
 const sortedJson = (values: Record<string, unknown>) => JSON.stringify(Object.entries(values).sort(([a], [b]) => a.localeCompare(b)));
 
 async function syncAssociation(
   store: Store,
   agentId: number,
   a: InventoryAssociation,
-  driverId: number,
+  driver: CustomDriverDefinition,
   deviceId: number,
   owned: InventoryOwnership,
   changes: ChangeSet,
+  view: SyncView,
 ): Promise<number> {
   const key = associationKey(a);
-  const driver = (await getCustomDriver(store, driverId))!;
+  const driverId = driver.id;
   const values = driver.parameters.map((p) => ({ parameterId: p.id, value: a.parameters[p.name] ?? null }));
   const status = a.enabled ? 'ENABLED' : 'DISABLED';
   // Inventory periods are any whole number of seconds (an agent may poll every 10 s), not only
   // the platform's list that createAssociation enforces, so period and status are set here.
-  const setPeriodAndStatus = async (id: number) =>
+  const setPeriodAndStatus = async (id: number) => {
     await store.statement('UPDATE custom_driver_associations SET sample_period = ?, status = ?, disabled_reason = NULL WHERE id = ?').run(a.samplePeriod, status, id);
+    view.addAssociation({ id, driverId, deviceId, samplePeriod: a.samplePeriod, status });
+  };
   const id = owned.associations[key];
-  if (id !== undefined) {
-    const row = (await store.statement<[number], { sample_period: number; status: string; custom_driver_id: number; device_id: number }>(
-      'SELECT sample_period, status, custom_driver_id, device_id FROM custom_driver_associations WHERE id = ?',
-    ).get(id))!;
-    if (row.custom_driver_id === driverId && row.device_id === deviceId) {
-      const sameValues = sortedJson(await givenValues(store, id)) === sortedJson(a.parameters);
-      if (!sameValues) await updateAssociationParameters(store, driverId, id, values);
-      if (row.sample_period !== a.samplePeriod || row.status !== status) await setPeriodAndStatus(id);
-      if (!sameValues || row.sample_period !== a.samplePeriod || row.status !== status) changes.updated.push({ name: key, id });
-      return id;
-    }
+  const row = id === undefined ? undefined : view.association(id);
+  if (id !== undefined && row && row.driverId === driverId && row.deviceId === deviceId) {
+    const sameValues = sortedJson(view.givenValues(id)) === sortedJson(a.parameters);
+    if (!sameValues) await updateAssociationParameters(store, driverId, id, values);
+    if (row.samplePeriod !== a.samplePeriod || row.status !== status) await setPeriodAndStatus(id);
+    if (!sameValues || row.samplePeriod !== a.samplePeriod || row.status !== status) changes.updated.push({ name: key, id });
+    return id;
   }
-  const existing = await store
-    .statement<[number, number], { id: number }>('SELECT id FROM custom_driver_associations WHERE custom_driver_id = ? AND device_id = ?')
-    .get(driverId, deviceId);
-  if (existing) throw new StoreError('CONFLICT', `driver "${a.driver}" is already applied to device "${a.device}" through the API (association ${existing.id}); delete that association or this entry`);
-  if (driver.requiresCredentials && !await hasDriverCredentials(store, deviceId)) {
+  const existing = view.associationOf(driverId, deviceId);
+  if (existing !== undefined) throw new StoreError('CONFLICT', `driver "${a.driver}" is already applied to device "${a.device}" through the API (association ${existing}); delete that association or this entry`);
+  if (driver.requiresCredentials && !view.hasDriverCredentials(deviceId)) {
     throw new StoreError('CONFLICT', `driver "${a.driver}" uses the device's credentials and device "${a.device}" has none: give the device credentials`);
   }
   const created = await createAssociation(store, { customDriverId: driverId, agentId, deviceId, parameters: values.filter((v) => v.value !== null) });
@@ -279,21 +282,20 @@ async function removeAssociations(store: Store, ids: number[], changes: ChangeSe
   }
 }
 
-async function removeUnlisted(store: Store, agentId: number, owned: InventoryOwnership, next: InventoryOwnership, result: InventorySyncResult): Promise<void> {
+async function removeUnlisted(store: Store, agentId: number, owned: InventoryOwnership, next: InventoryOwnership, result: InventorySyncResult, view: SyncView): Promise<void> {
   const keptAssociations = new Set(Object.values(next.associations));
   await removeAssociations(store, Object.values(owned.associations).filter((id) => !keptAssociations.has(id)), result.associations);
-  const idsWhere = async (column: 'custom_driver_id' | 'device_id', value: number) =>
-    await store.statement<[number], { id: number }>(`SELECT id FROM custom_driver_associations WHERE ${column} = ?`).all(value);
   for (const [name, id] of Object.entries(owned.drivers)) {
     if (next.drivers[name] === id) continue;
-    // A driver cannot stay without its code source: associations made on it through the API go with it.
-    await removeAssociations(store, (await idsWhere('custom_driver_id', id)).map((r) => r.id), result.associations);
+    // A driver cannot stay without its code source: associations made on it through the API (any agent's) go with it.
+    const onDriver = await store.statement<[number], { id: number }>('SELECT id FROM custom_driver_associations WHERE custom_driver_id = ?').all(id);
+    await removeAssociations(store, onDriver.map((r) => r.id), result.associations);
     await deleteCustomDriver(store, id);
     result.drivers.removed.push({ name, id });
   }
   for (const [name, { id }] of Object.entries(owned.devices)) {
     if (next.devices[name]?.id === id) continue;
-    await removeAssociations(store, (await idsWhere('device_id', id)).map((r) => r.id), result.associations);
+    await removeAssociations(store, view.associationsOnDevice(id), result.associations);
     await deleteDevice(store, agentId, id);
     result.devices.removed.push({ name, id });
   }

@@ -256,6 +256,9 @@ function associations(c: FieldChecker, top: Record<string, unknown>, inventory: 
   const deviceNames = namesOf(top.devices);
   const driverNames = namesOf(top.drivers);
   const drivers = new Map(inventory.drivers.map((d) => [d.name, d]));
+  // Looked up once per association: a Set, since inventories list thousands of devices.
+  const knownDevices = new Set(deviceNames);
+  const knownDrivers = new Set(driverNames);
   const seen = new Map<string, string>();
   const out: InventoryAssociation[] = [];
   for (const [value, at] of list(c, top.associations, 'associations')) {
@@ -264,8 +267,8 @@ function associations(c: FieldChecker, top: Record<string, unknown>, inventory: 
     c.knownFields(o, at, ASSOCIATION_FIELDS);
     const driverName = c.string(o.driver, fieldPath(at, 'driver'));
     const deviceName = c.string(o.device, fieldPath(at, 'device'));
-    if (driverName !== null && !driverNames.includes(driverName)) c.problem(fieldPath(at, 'driver'), `no driver is named "${driverName}"${suggestion(driverName, driverNames)}`);
-    if (deviceName !== null && !deviceNames.includes(deviceName)) c.problem(fieldPath(at, 'device'), `no device is named "${deviceName}"${suggestion(deviceName, deviceNames)}`);
+    if (driverName !== null && !knownDrivers.has(driverName)) c.problem(fieldPath(at, 'driver'), `no driver is named "${driverName}"${suggestion(driverName, driverNames)}`);
+    if (deviceName !== null && !knownDevices.has(deviceName)) c.problem(fieldPath(at, 'device'), `no device is named "${deviceName}"${suggestion(deviceName, deviceNames)}`);
     const samplePeriod = samplePeriodOf(c, o.samplePeriod, fieldPath(at, 'samplePeriod'));
     let enabled = true;
     if (o.enabled !== undefined) {
@@ -279,7 +282,7 @@ function associations(c: FieldChecker, top: Record<string, unknown>, inventory: 
     seen.set(key, at);
     const driver = drivers.get(driverName);
     const parameters = driver ? associationParameters(c, o.parameters, fieldPath(at, 'parameters'), driver) : {};
-    if (!driver || !deviceNames.includes(deviceName) || earlier) continue;
+    if (!driver || !knownDevices.has(deviceName) || earlier) continue;
     out.push({ driver: driverName, device: deviceName, parameters, samplePeriod: samplePeriod ?? driver.samplePeriod, actions: driver.actions, enabled });
   }
   return out;

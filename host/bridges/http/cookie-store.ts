@@ -23,6 +23,14 @@ export class BoundedCookieStore extends MemoryCookieStore {
     return done;
   }
 
+  /** No cookie kept (expired ones count until tough-cookie drops them on a read). */
+  get empty(): boolean {
+    for (const paths of Object.values(this.idx)) {
+      for (const byKey of Object.values(paths)) if (Object.keys(byKey).length > 0) return false;
+    }
+    return true;
+  }
+
   /** Drops the oldest cookies of a domain past the bound (at most one or two per put). */
   #trim(domain: string): void {
     const paths = this.idx[domain];

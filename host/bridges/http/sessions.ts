@@ -1,17 +1,27 @@
 // What the host keeps of each device between runs: its undici dispatcher (keep-alive,
 // bounded connections) and its cookie jar. A device's requests only ever use its own
-// session, so cookies never travel to another device or external host. Sessions are
-// kept for the most recently used devices and closed when the host closes.
+// session, so cookies never travel to another device or external host.
+//
+// What is kept of an idle device is bounded (DeviceSessions): its dispatchers are closed once it
+// has made no request for CONNECTION_IDLE_MS (past keep-alive, so no open socket is lost), and
+// a session whose jar is then empty goes with them; a jar with cookies is kept until the device
+// has been idle for sessionIdleMs (default 1 h: far longer than any poll period, so a login
+// survives between runs), at most maxSessions jars (the least recently used go first).
 import type { Socket } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { CookieJar } from 'tough-cookie';
 import { BoundedCookieStore } from './cookie-store.js';
+import { IdleExpiringMap } from './idle-expiring-map.js';
 import type { TrustStore } from '../tls/trust.js';
 import { pinnedLookup } from './pinned-lookup.js';
 
 /** Connections one device may hold open per origin: devices are small servers. */
 const CONNECTIONS_PER_ORIGIN = 6;
 const KEEP_ALIVE_MS = 10_000;
+/** A device idle this long has its dispatchers closed (their sockets closed at keep-alive's end already). */
+export const CONNECTION_IDLE_MS = 3 * KEEP_ALIVE_MS;
+/** How long a device's cookie jar outlives its last request by default. */
+export const DEFAULT_SESSION_IDLE_MS = 60 * 60_000;
 
 /** What one request needs of a session: the jar, and a dispatcher for the verification mode. */
 export interface HttpSession {
@@ -27,7 +37,8 @@ export interface SessionSource {
 }
 
 export class DeviceSession implements HttpSession {
-  readonly jar = new CookieJar(new BoundedCookieStore());
+  readonly #cookies = new BoundedCookieStore();
+  readonly jar = new CookieJar(this.#cookies);
   // One agent per verification mode: undici fixes TLS options per dispatcher, not per request.
   readonly #agents = new Map<boolean, Agent>();
   readonly #trust: TrustStore;
@@ -65,6 +76,16 @@ export class DeviceSession implements HttpSession {
   readonly #connecting = new Set<Socket>();
   /** Requests of any run of this device that are not over yet. */
   #inFlight = 0;
+
+  /** Requests of this device are going. */
+  get busy(): boolean {
+    return this.#inFlight > 0;
+  }
+
+  /** Nothing to keep once the connections are closed: no cookie. */
+  get empty(): boolean {
+    return this.#cookies.empty;
+  }
 
   begin(): () => void {
     this.#inFlight++;
@@ -110,41 +131,71 @@ export class DeviceSession implements HttpSession {
   }
 }
 
-export class DeviceSessions implements SessionSource {
-  readonly #sessions = new Map<string, DeviceSession>();
-  readonly #trust: TrustStore;
-  readonly #max: number;
+export interface DeviceSessionsOptions {
+  /** Sessions kept at most (the least recently used go first). */
+  maxSessions: number;
+  /** A session with cookies is kept this long after its last request (ms); default 1 h. */
+  sessionIdleMs?: number;
+  /** Default performance.now (tests move it). */
+  now?: () => number;
+}
 
-  constructor(trust: TrustStore, maxSessions: number) {
+export class DeviceSessions implements SessionSource {
+  readonly #trust: TrustStore;
+  /** Every session kept: jars until sessionIdleMs. close() lets requests in flight finish. */
+  readonly #sessions: IdleExpiringMap<string, DeviceSession>;
+  /** The sessions that may hold dispatchers: used within CONNECTION_IDLE_MS. */
+  readonly #connected: IdleExpiringMap<string, DeviceSession>;
+
+  constructor(trust: TrustStore, options: DeviceSessionsOptions) {
     this.#trust = trust;
-    this.#max = maxSessions;
+    const inUse = (session: DeviceSession) => session.busy;
+    this.#sessions = new IdleExpiringMap({
+      idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
+      maxEntries: options.maxSessions,
+      now: options.now,
+      inUse,
+      onEvict: (key, session) => {
+        this.#connected.delete(key);
+        void session.close();
+      },
+    });
+    this.#connected = new IdleExpiringMap({
+      idleMs: CONNECTION_IDLE_MS,
+      maxEntries: options.maxSessions,
+      now: options.now,
+      inUse,
+      onEvict: (key, session) => {
+        void session.close(); // a later request makes new dispatchers
+        if (session.empty) this.#sessions.delete(key);
+      },
+    });
   }
 
   /** The session of a target; `pinnedIp` (part of its key) is where its host name is dialled. */
   get(key: string, pinnedIp: string | null = null): DeviceSession {
     let session = this.#sessions.get(key);
-    if (session) {
-      this.#sessions.delete(key); // re-inserted last: the Map's order is the recency order
-    } else {
+    if (!session) {
       session = new DeviceSession(this.#trust, pinnedIp);
-      if (this.#sessions.size >= this.#max) {
-        const [oldestKey, oldest] = this.#sessions.entries().next().value as [string, DeviceSession];
-        this.#sessions.delete(oldestKey);
-        void oldest.close(); // close() lets requests in flight finish
-      }
+      this.#sessions.set(key, session);
     }
-    this.#sessions.set(key, session);
+    this.#connected.set(key, session);
     return session;
   }
 
+  /** Sessions kept (with cookies, or used lately). */
   get size(): number {
     return this.#sessions.size;
   }
 
+  /** Sessions that may hold connections (used within CONNECTION_IDLE_MS). */
+  get connected(): number {
+    return this.#connected.size;
+  }
+
   /** The host closes once its runs are over: nothing left in a session belongs to a run any more. */
   async close(): Promise<void> {
-    const sessions = [...this.#sessions.values()];
-    this.#sessions.clear();
-    await Promise.all(sessions.map((s) => s.destroy()));
+    this.#connected.clear();
+    await Promise.all(this.#sessions.clear().map((s) => s.destroy()));
   }
 }
