@@ -51,8 +51,9 @@ let lastDriverIds: { raw: string; ids: ReadonlySet<number> } | null = null;
  * the whole record), cached on the stored text, so an unchanged inventory is parsed once.
  */
 export async function inventoryDriverIds(store: Store): Promise<ReadonlySet<number>> {
-  const read = store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?');
-  const row = (await read.get(DRIVERS_META_KEY)) ?? (await read.get(META_KEY));
+  // Both keys in one statement: a run pays one read whether or not the short record exists.
+  const rows = await store.statement<[string, string], { key: string; value: string }>('SELECT key, value FROM meta WHERE key IN (?, ?)').all(DRIVERS_META_KEY, META_KEY);
+  const row = rows.find((r) => r.key === DRIVERS_META_KEY) ?? rows.find((r) => r.key === META_KEY);
   if (!row) return new Set();
   if (lastDriverIds?.raw !== row.value) {
     const parsed = JSON.parse(row.value) as unknown;
