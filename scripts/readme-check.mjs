@@ -78,6 +78,9 @@ function start(command, { cwd, ready, timeoutMs = 60_000 }) {
   background.add(child);
   let output = '';
   child.output = () => output;
+  // 'close', not 'exit': the launcher (npx, bin/driverbox.js) may exit before the process it
+  // started has written its last lines into the shared pipes.
+  child.closed = new Promise((resolve) => child.once('close', resolve));
   return new Promise((resolve) => {
     const timer = setTimeout(() => fail(`\`${command}\` did not get ready within ${timeoutMs} ms:\n${output}`), timeoutMs);
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -101,13 +104,10 @@ function start(command, { cwd, ready, timeoutMs = 60_000 }) {
 
 /** Ctrl-C: SIGINT to the process group; resolves with what the command printed, once it exited. */
 async function stop(child) {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    process.kill(-child.pid, 'SIGINT');
-    const timer = setTimeout(() => fail(`the command did not stop within 15 s of Ctrl-C:\n${child.output()}`), 15_000);
-    await exited;
-    clearTimeout(timer);
-  }
+  if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGINT');
+  const timer = setTimeout(() => fail(`the command did not stop within 15 s of Ctrl-C:\n${child.output()}`), 15_000);
+  await child.closed;
+  clearTimeout(timer);
   return child.output();
 }
 
