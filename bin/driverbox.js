@@ -26,7 +26,11 @@ if (hasFlag) {
   child.channel?.unref();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => {
-    if (signal) process.kill(process.pid, signal);
+    if (signal) {
+      // Die of the same signal; our forwarding handler would otherwise swallow it (and exit 0).
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    }
     else process.exit(code ?? 1);
   });
 }

@@ -137,7 +137,8 @@ async function noDeviceFlow(cwd) {
   const sim = await start(fromReadme('npx driverbox simulate my-nas/device.json'), { cwd, ready: /^ {2}(.*driverbox run .*)$/m });
   // The run line the simulator prints, pasted as it is.
   run(sim.match[1].trim(), { cwd });
-  if (!/Stopped \(SIGINT\)/.test(await stop(sim.child))) fail('driverbox simulate did not stop cleanly on Ctrl-C');
+  const stopped = await stop(sim.child);
+  if (!/Stopped \(SIGINT\)/.test(stopped)) fail(`driverbox simulate did not stop cleanly on Ctrl-C:\n${stopped}`);
   run(fromReadme('npx vitest run my-nas'), { cwd });
   // The same tests from inside the driver's folder.
   run('npx vitest run', { cwd: path.join(cwd, 'my-nas') });

@@ -124,7 +124,8 @@ describe('driverbox simulate: the real CLI', () => {
     let stderr = '';
     proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    // 'close': the launcher can exit before its child's last lines are through the shared pipes.
+    const exited = new Promise<number | null>((resolve) => proc.on('close', (code) => resolve(code)));
     const ready = new Promise<void>((resolve, reject) => {
       proc.stdout.on('data', () => /Requests \(.*Ctrl-C to stop\):/.test(stdout) && resolve());
       void exited.then((code) => reject(new Error(`simulate exited ${code} before it was ready: ${stderr}`)));

@@ -105,6 +105,7 @@ export async function serveDemo(io: CliIo, options: DemoServeOptions): Promise<n
         if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
         server = await start(0);
       }
+      const stopped = untilStopped(); // before the "Ctrl-C to stop" line
       io.stdout(
         [
           '',
@@ -114,7 +115,7 @@ export async function serveDemo(io: CliIo, options: DemoServeOptions): Promise<n
           'Ctrl-C to stop.',
         ].join('\n'),
       );
-      const signal = await untilStopped();
+      const signal = await stopped;
       io.stdout(`Stopped (${signal}).`);
       return 0;
     } finally {

@@ -140,6 +140,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       io.stderr(`driverbox serve: cannot listen on ${config.listen.host}:${config.listen.port}: ${(error as Error).message}`);
       return 1;
     }
+    const stopped = untilStopped(); // before the "Ctrl-C to stop" line
     io.stdout(
       [
         `driverbox Monitoring API on ${server.url}/public-api/v1`,
@@ -159,7 +160,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
       ].join('\n'),
     );
     prober.start();
-    const signal = await untilStopped();
+    const signal = await stopped;
     await prober.stop();
     await server.close();
     io.stdout(`Stopped (${signal}).`);

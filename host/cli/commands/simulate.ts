@@ -239,6 +239,8 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
     const lines = [`Simulating ${shown}${fixture.description ? ` — ${fixture.description}` : ''}`, ...servedLines(sim, fixture)];
     if (taken.length) lines.push(`  (the port${taken.length > 1 ? 's' : ''} of the last run, ${taken.join(', ')}, ${taken.length > 1 ? 'are' : 'is'} in use: served on ${taken.length > 1 ? 'free ones' : 'a free one'} instead, so the run line changed)`);
     lines.push('', 'Run a driver against it:', `  ${line}`, '', `Requests (${values.watch ? `reloaded when ${shown} changes; ` : ''}Ctrl-C to stop):`);
+    // Listening before saying "Ctrl-C to stop": a Ctrl-C right after the line must stop cleanly.
+    const stopped = untilStopped();
     io.stdout(lines.join('\n'));
 
     if (values.watch) {
@@ -292,7 +294,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
         await reloading;
       };
     }
-    const signal = await untilStopped();
+    const signal = await stopped;
     await stopWatching();
     io.stdout(`Stopped (${signal}) after ${served} request${served === 1 ? '' : 's'}.`);
     return 0;
