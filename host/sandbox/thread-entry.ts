@@ -3,12 +3,13 @@
 // event loop. A plain run's network is done here too (thread-network.ts); a record, replay
 // or deviceState run's is the host thread's (host/bridges/run-network.ts), asked by message.
 import { getHeapStatistics } from 'node:v8';
+import { measureMemory } from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { IsolatePool } from './pool.js';
 import { ReportSlot } from './report-slot.js';
 import { executeRun, type SandboxNetwork } from './run.js';
 import { useRuntimeDir } from './runtime-bundle.js';
-import type { LocalNetwork } from './thread-network.js';
+import type { LocalNetwork, ThreadNetworks } from './thread-network.js';
 import type { FromThread, SyncReply, ThreadConfig, ThreadReport, ToThread } from './thread-protocol.js';
 
 const config = workerData as ThreadConfig;
@@ -76,14 +77,20 @@ function askHost(message: FromThread): SyncReply {
 
 /**
  * The network of runs that do theirs here (HostOptions.networkInThreads), loaded only then; the
- * host's policy is asked for them, and a refusal to answer allows nothing.
+ * host's policy is asked for them, and a refusal to answer allows nothing. Loaded before 'ready'
+ * (no run comes earlier), and not by a top-level await: a worker whose module awaits at top level
+ * and then calls process.exit() aborted in isolated-vm 5's teardown
+ * (IsolateEnvironment::GetCurrent() assertion) one thread in a few on Node 20.
  */
-const networks = config.network
-  ? new (await import('./thread-network.js')).ThreadNetworks(config.network, (run, kind, host) => {
-      const reply = askHost({ t: 'policy', run, kind, host });
-      return reply.ok && reply.value === true;
-    })
-  : null;
+let networks: ThreadNetworks | null = null;
+const loading = (async () => {
+  if (!config.network) return;
+  const { ThreadNetworks } = await import('./thread-network.js');
+  networks = new ThreadNetworks(config.network, (run, kind, host) => {
+    const reply = askHost({ t: 'policy', run, kind, host });
+    return reply.ok && reply.value === true;
+  });
+})();
 
 /** For the host to find if this thread stays busy (report-slot.ts); too large: posted at once. */
 function leaveReport(run: number, report: ThreadReport): void {
@@ -159,6 +166,22 @@ port.on('message', (batch: ToThread[]) => {
   }
 });
 
+/**
+ * Ends the thread after a full garbage collection. A worker's teardown (Node's ~IsolateData)
+ * finishes any incremental marking under way, and isolated-vm 5's handles that die in that
+ * collection abort the whole process (ClassHandle::WeakCallback finds no IsolateEnvironment,
+ * which is gone by then). Collecting first leaves nothing for that pass. vm.measureMemory's
+ * eager mode is the one way to ask for a full collection without --expose-gc (which a worker
+ * cannot be given); its experimental warning is not the user's concern, so the thread's
+ * warning printer goes first.
+ */
+function collectThenExit(): void {
+  process.removeAllListeners('warning');
+  measureMemory({ execution: 'eager' })
+    .catch(() => {})
+    .finally(() => process.exit(0));
+}
+
 function receive(message: ToThread): void {
   switch (message.t) {
     case 'run':
@@ -191,15 +214,19 @@ function receive(message: ToThread): void {
       break;
     }
     case 'close':
-      // Sent once no run is left: the isolates go, the last counts go out, the thread ends.
+      // Sent once no run is left: the isolates go, the last counts go out, the thread ends
+      // (after its modules are in: a close can come before 'ready').
       pool.close();
       port.postMessage([{ t: 'stats', stats: pool.stats() } satisfies FromThread]);
-      process.exit(0);
+      void loading.finally(collectThenExit);
   }
 }
 
-port.postMessage([{ t: 'ready' } satisfies FromThread]);
-void pool
-  .prewarm(config.prewarmMemoryMb)
-  .catch(() => {})
-  .then(() => send({ t: 'stats', stats: pool.stats() }));
+void loading.then(
+  () => {
+    port.postMessage([{ t: 'ready' } satisfies FromThread]);
+    return pool.prewarm(config.prewarmMemoryMb).catch(() => {});
+  },
+  // Without its network module the thread is of no use: the host sees it end and replaces it.
+  () => process.exit(1),
+).then(() => send({ t: 'stats', stats: pool.stats() }));

@@ -3,7 +3,7 @@
 // of runs whose network is on their thread, serves the network calls of runs whose network is
 // here (RunNetwork: record, replay, deviceState), and brings back results.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -79,10 +79,13 @@ let sourceBuild: URL | null = null;
 /**
  * The thread's module: thread-entry.js next to this one; or, when the host runs from source
  * (tsx, vitest), thread-entry.ts bundled on the fly with esbuild, since a worker thread does
- * not inherit the TypeScript loader. Dependencies stay external, resolved from node_modules;
- * the bundle is named by its content, so processes share it and nothing needs cleaning up.
+ * not inherit the TypeScript loader. Dependencies stay external, resolved from node_modules.
+ * Split into chunks, so that what the entry imports only when asked (thread-network.ts, with
+ * undici, ssh2, net-snmp, node-forge) is not loaded by every thread, as in the built package.
+ * The chunks go to a folder named by their content, so processes share it and nothing needs
+ * cleaning up.
  */
-function threadModule(): URL {
+export function threadModule(): URL {
   const here = fileURLToPath(import.meta.url);
   if (!here.endsWith('.ts')) {
     const file = path.join(path.dirname(here), 'thread-entry.js');
@@ -93,25 +96,33 @@ function threadModule(): URL {
     const root = path.resolve(path.dirname(here), '..', '..');
     const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
     const built = esbuild.buildSync({
-      entryPoints: [path.join(path.dirname(here), 'thread-entry.ts')],
+      entryPoints: { 'thread-entry': path.join(path.dirname(here), 'thread-entry.ts') },
       write: false,
-      outfile: 'thread-entry.mjs',
+      outdir: '/',
+      outExtension: { '.js': '.mjs' },
       bundle: true,
+      splitting: true,
       platform: 'node',
       format: 'esm',
       packages: 'external',
       logLevel: 'warning',
     });
-    const code = built.outputFiles[0]!.text;
-    const dir = path.join(root, 'node_modules', '.cache', 'driverbox');
-    const file = path.join(dir, `thread-entry-${createHash('sha256').update(code).digest('hex').slice(0, 16)}.mjs`);
-    if (!existsSync(file)) {
-      mkdirSync(dir, { recursive: true });
-      const temp = `${file}.${process.pid}.tmp`;
-      writeFileSync(temp, code);
-      renameSync(temp, file); // atomic: another process may be writing the same file
+    const hash = createHash('sha256');
+    for (const out of built.outputFiles) hash.update(out.path).update('\0').update(out.text);
+    const dir = path.join(root, 'node_modules', '.cache', 'driverbox', `thread-${hash.digest('hex').slice(0, 16)}`);
+    if (!existsSync(dir)) {
+      // Written whole under a temporary name, then renamed: another process may be writing it too.
+      const temp = `${dir}.${process.pid}.tmp`;
+      mkdirSync(temp, { recursive: true });
+      for (const out of built.outputFiles) writeFileSync(path.join(temp, path.basename(out.path)), out.text);
+      try {
+        renameSync(temp, dir);
+      } catch (error) {
+        rmSync(temp, { recursive: true, force: true });
+        if (!existsSync(dir)) throw error;
+      }
     }
-    sourceBuild = pathToFileURL(file);
+    sourceBuild = pathToFileURL(path.join(dir, 'thread-entry.mjs'));
   }
   return sourceBuild;
 }
