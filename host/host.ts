@@ -2,6 +2,7 @@
 // pool of isolates and the HTTP sessions of the devices pinned to it) and the sessions of the
 // runs whose network stays on the host thread (record, replay, deviceState); host.run()
 // executes one driver action and resolves to a RunResult.
+import { X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_SESSION_IDLE_MS, DeviceSessions } from './bridges/http/sessions.js';
 import { StateSessions } from './bridges/http/state-sessions.js';
@@ -10,7 +11,7 @@ import type { RecordingFile } from './bridges/record/format.js';
 import type { ResolveMap } from './bridges/http/target.js';
 import { loadRecording } from './bridges/record/load.js';
 import type { TranscriptMode } from './bridges/http/transcript.js';
-import { createTrustStore } from './bridges/tls/trust.js';
+import { createTrustStore, type TrustStore } from './bridges/tls/trust.js';
 import type { DeviceSpec } from './device.js';
 import { readDeviceState, type DeviceStateSnapshot } from './device-state.js';
 import { ENTRY_POINT } from './driver/entry-points.js';
@@ -22,7 +23,7 @@ import type { RunResult } from './run-result.js';
 import { assertNodeFlags } from './sandbox/node-flags.js';
 import { ByteBudget, DEFAULT_MAX_BUFFERED_BYTES } from './bridges/http/buffer-budget.js';
 import { canonicalHost } from './bridges/http/host-name.js';
-import { RunNetwork } from './bridges/run-network.js';
+import { MAX_EXTERNAL_DEVICES, RunNetwork } from './bridges/run-network.js';
 import type { PoolStats, SandboxMemory } from './sandbox/figures.js';
 import { SandboxThreads } from './sandbox/threads.js';
 import { maskRunText } from './secrets/secret-mask.js';
@@ -135,6 +136,13 @@ export interface RunRequest {
    * each jar's bounds (BoundedCookieStore). Not with `replay`, whose sessions are its own.
    */
   deviceState?: DeviceStateSnapshot | null;
+  /**
+   * Certificate authorities (PEM) this run alone trusts, on top of the host's: for a caller that
+   * started the HTTPS server itself and knows its certificate (the API's trial run against a
+   * simulated device). The run gets HTTP sessions of its own, closed when it ends, so no other
+   * run reuses a connection this trust verified; its network is on the host thread.
+   */
+  trustedCAs?: string[];
 }
 
 export interface Host {
@@ -214,6 +222,24 @@ function externalRules(allow: ExternalHosts, fallback: ExternalRules): ExternalR
   return { reach: (host) => any || named(host), redirect: named };
 }
 
+/**
+ * The trust of a run given CAs of its own (RunRequest.trustedCAs): the host's and those; null
+ * without any, when the host's own store serves it.
+ */
+function trustOfRun(runCAs: unknown, hostCAs: readonly string[] | undefined): TrustStore | null {
+  if (runCAs === undefined) return null;
+  if (!Array.isArray(runCAs) || runCAs.some((pem) => typeof pem !== 'string' || !pem.includes('-----BEGIN CERTIFICATE-----'))) {
+    throw new DriverboxError('INVALID_OPTIONS', 'trustedCAs must be a list of PEM certificates ("-----BEGIN CERTIFICATE-----…")');
+  }
+  if (runCAs.length === 0) return null;
+  try {
+    for (const pem of runCAs) new X509Certificate(pem); // node:tls would skip one it cannot read
+    return createTrustStore([...(hostCAs ?? []), ...runCAs]);
+  } catch (error) {
+    throw new DriverboxError('INVALID_OPTIONS', `trustedCAs: a certificate could not be read (${(error as Error).message})`);
+  }
+}
+
 export function createHost(options: HostOptions = {}): Host {
   assertNodeFlags();
   const defaults = resolveLimits(options.limits);
@@ -271,6 +297,7 @@ export function createHost(options: HostOptions = {}): Host {
       if (transcript !== 'summary' && transcript !== 'full') {
         throw new DriverboxError('INVALID_OPTIONS', `transcript must be 'summary' or 'full' (got ${JSON.stringify(transcript)})`);
       }
+      const runTrust = trustOfRun(request.trustedCAs, options.trustedCAs);
       const driver = await loadDriver(request);
       const rules = externalRules(request.externalHosts, hostRules);
       const allowExternal = rules.reach;
@@ -289,32 +316,39 @@ export function createHost(options: HostOptions = {}): Host {
       // user:password too, so that a Basic token (whose base64 straddles both) is masked whole.
       if (runDevice?.username && runDevice.password) secrets.push(`${runDevice.username}:${runDevice.password}`);
       let network: RunNetwork | null = null;
-      const stateSessions = kept === undefined ? null : new StateSessions(sessions, kept);
-      if (!capture && !stateSessions && networkInThreads) {
+      // A run with CAs of its own has sessions of its own: no connection it verified is shared.
+      const ownSessions = runTrust ? new DeviceSessions(runTrust, { maxSessions: MAX_EXTERNAL_DEVICES + 1 }) : null;
+      const runTrustStore = runTrust ?? trust;
+      const stateSessions = kept === undefined ? null : new StateSessions(ownSessions ?? sessions, kept);
+      if (!capture && !stateSessions && !ownSessions && networkInThreads) {
         // The run's sandbox thread does its network and masks its result (threads.ts).
         const network = { transcript, resolve, secrets };
         return sandboxes.run({ driver, action, device: request.device ?? {}, parameters, limits, network }, { policy: { reach: allowExternal, redirect: allowRedirect } });
       }
-      if (!capture) {
-        const device = request.device ?? {};
-        const runSessions = stateSessions ?? sessions;
-        const result = await sandboxes.run({ driver, action, device, parameters, limits }, {
-          network: () => (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, driver, buffers, secrets })),
-        });
-        return withDeviceState(maskWithNetwork(result, network), stateSessions);
-      }
-      const { device, wire } = capture;
-      const runSessions = capture.sessions ?? stateSessions ?? sessions;
-      let result: RunResult;
       try {
-        result = await sandboxes.run({ driver, action, device, parameters, limits }, {
-          network: () => (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust, allowExternal, allowRedirect, resolve, wire, driver, buffers, secrets })),
-        });
-      } catch (error) {
-        await capture.abandon();
-        throw error;
+        if (!capture) {
+          const device = request.device ?? {};
+          const runSessions = stateSessions ?? ownSessions ?? sessions;
+          const result = await sandboxes.run({ driver, action, device, parameters, limits }, {
+            network: () => (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust: runTrustStore, allowExternal, allowRedirect, resolve, driver, buffers, secrets })),
+          });
+          return withDeviceState(maskWithNetwork(result, network), stateSessions);
+        }
+        const { device, wire } = capture;
+        const runSessions = capture.sessions ?? stateSessions ?? ownSessions ?? sessions;
+        let result: RunResult;
+        try {
+          result = await sandboxes.run({ driver, action, device, parameters, limits }, {
+            network: () => (network = new RunNetwork({ device, limits, sessions: runSessions, transcript, trust: runTrustStore, allowExternal, allowRedirect, resolve, wire, driver, buffers, secrets })),
+          });
+        } catch (error) {
+          await capture.abandon();
+          throw error;
+        }
+        return withDeviceState(maskWithNetwork(await capture.finish(result), network), stateSessions);
+      } finally {
+        await ownSessions?.close();
       }
-      return withDeviceState(maskWithNetwork(await capture.finish(result), network), stateSessions);
     },
     stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads }),
     memory: (options) => sandboxes.memory(options?.gc === true),

@@ -158,6 +158,28 @@ describe('trial run', () => {
     await expect(fetch(body.http[0]!.url)).rejects.toThrow();
   });
 
+  it("trusts the certificates of an HTTPS simulated device's simulators it started, and takes no CA from the client", async () => {
+    const example = (name: string) => readFileSync(new URL(`../drivers-examples/${name}/driver.js`, import.meta.url), 'utf8');
+    const post = (name: string, payload: object) => app.inject({ method: 'POST', url: `/driverbox-api/v1/simulated-device/${name}/trial-run`, headers: { 'x-api-key': KEY }, payload });
+    const value = (answer: TrialRunAnswer, uid: string) => answer.variables.find((v) => v.uid === uid)?.value;
+    // tls-expiry reads its device's certificate: the simulator's, made at its start, verifies.
+    const tls = (await post('tls-expiry', { code: example('tls-expiry') })).json() as TrialRunAnswer;
+    expect(tls.outcome, tls.error_message ?? '').toBe('success');
+    expect([value(tls, 'valid'), value(tls, 'cert-error'), value(tls, 'issuer'), value(tls, 'expiring')]).toEqual(['true', 'none', 'driverbox simulator', 'true']);
+    expect(Number(value(tls, 'days-to-expiry'))).toBeGreaterThanOrEqual(19);
+    // cloud-energy reaches its vendor's cloud (the fixture's hosts/, HTTPS) by name.
+    const cloud = (await post('cloud-energy', { code: example('cloud-energy') })).json() as TrialRunAnswer;
+    expect(cloud.outcome, cloud.error_message ?? JSON.stringify(cloud.log)).toBe('success');
+    expect(cloud.variables.map((v) => [v.uid, v.value])).toEqual([['power', '3650'], ['energy-today', '18.42'], ['energy-lifetime', '48213'], ['last-update', '2026-11-21 11:45:00']]);
+    expect(cloud.http[0]).toMatchObject({ method: 'GET', status: 200 });
+    expect(cloud.http[0]!.url).toMatch(/^https:\/\/api\.solar-cloud\.example:\d+\/v1\/sites\/4711\/overview\?api_key=/);
+    // A client cannot bring a CA of its own: the body has no such field.
+    const injected = await post('tls-expiry', { code: example('tls-expiry'), trustedCAs: ['-----BEGIN CERTIFICATE-----'] });
+    expect(injected.statusCode).toBe(422);
+    const storeDevice = await trial({ code: CODE, trustedCAs: ['-----BEGIN CERTIFICATE-----'] });
+    expect(storeDevice.status).toBe(422);
+  });
+
   it('refuses an unknown or badly named simulated device, and answers 503 without a host', async () => {
     const post = (name: string, target = app) => target.inject({ method: 'POST', url: `/driverbox-api/v1/simulated-device/${name}/trial-run`, headers: { 'x-api-key': KEY }, payload: { code: CODE } });
     expect((await post('no-such-device')).statusCode).toBe(404);

@@ -3,6 +3,8 @@
 // the store's devices. A trial against one starts the fixture's simulators for that run only (free
 // loopback ports; the hosts/ beside it served too, as `driverbox run --simulate` does), runs the
 // code as sent, answers as a trial against a stored device does, and stops them. Nothing is stored.
+// The run trusts the certificates those simulators made at their start (RunRequest.trustedCAs),
+// and nothing else beyond the server's trust.
 //
 //   GET  /driverbox-api/v1/simulated-device                    the fixtures, by name
 //   POST /driverbox-api/v1/simulated-device/{name}/trial-run   edited code, run against one
@@ -80,7 +82,11 @@ export function registerSimulatedDevices(api: FastifyInstance, options: Simulate
         const pinned = Object.keys(sim.resolve);
         const externalHosts = allowed && !allowed.includes(ANY_EXTERNAL_HOST) ? [...allowed, ...pinned] : allowed;
         const mask = maskFor(credentialSecrets(sim.device.username, sim.device.password));
-        return await runTrial(host, body, { device: sim.device, parameters, resolve: sim.resolve, ...(externalHosts ? { externalHosts } : {}) }, mask);
+        // This run alone trusts the certificates of the simulators started just above for it (the
+        // fixture's HTTPS, its hosts/' HTTPS): from the server's own simulation, never the body,
+        // whose schema has no such field.
+        const trustedCAs = sim.trustedCAs.length > 0 ? { trustedCAs: sim.trustedCAs } : {};
+        return await runTrial(host, body, { device: sim.device, parameters, resolve: sim.resolve, ...trustedCAs, ...(externalHosts ? { externalHosts } : {}) }, mask);
       } finally {
         await sim.close();
       }
