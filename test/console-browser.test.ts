@@ -65,6 +65,7 @@ let thermometerId: number;
 let driverId: number;
 let sim: Simulator;
 let upsDriverId: number;
+let cloudDriverId: number;
 let slowDevice: DeviceServer;
 let agent: Agent | undefined;
 let agentStore: Store | undefined;
@@ -159,6 +160,8 @@ async function seed(now: number): Promise<void> {
   await createAssociation(store, { customDriverId: driverId, agentId: benchAgentId, deviceId: thermometerId, parameters: [{ parameterId: siteId, value: 'lab 2' }] });
   // The UPS example's driver, to run against the simulated UPS driverbox ships.
   upsDriverId = (await createCustomDriver(store, { name: 'UPS status', code: readFileSync(new URL('../drivers-examples/ups-status/driver.js', import.meta.url), 'utf8') })).id;
+  // The cloud example's driver, whose simulated device answers over HTTPS (its vendor's cloud).
+  cloudDriverId = (await createCustomDriver(store, { name: 'Cloud energy', code: readFileSync(new URL('../drivers-examples/cloud-energy/driver.js', import.meta.url), 'utf8') })).id;
   // Older runs than a page holds.
   busyRunIds = [];
   for (let i = 0; i < BUSY_RUNS; i++) {
@@ -567,6 +570,20 @@ describe('web console (chromium)', () => {
     // The fixture's password is masked as a stored device's would be.
     expect(await result.textContent()).not.toContain('ups-secret');
     await shoot('editor-simulated-laptop');
+  });
+
+  it('runs a driver against a simulated device served over HTTPS, its certificate trusted for that run', async () => {
+    const { page } = browser;
+    await page.goto(`${server.url}/#/driver/${cloudDriverId}/edit?simulated=cloud-energy`);
+    await page.getByRole('heading', { level: 1, name: 'Edit Cloud energy' }).waitFor();
+    await page.locator('.code-host[data-ready="true"]').waitFor();
+    expect(await page.locator('.simulated-about').textContent()).toContain("vendor's cloud");
+    await page.getByRole('button', { name: 'Run' }).click();
+    const result = page.locator('.trial-result[data-outcome="success"]');
+    await result.waitFor();
+    expect(await result.locator('table.trial-variables tbody tr').count()).toBe(4);
+    expect(await result.locator('table.trial-variables').textContent()).toMatch(/Current power.*power.*3650/);
+    expect(await result.locator('table.exchanges tbody tr th').first().textContent()).toMatch(/^GET https:\/\/api\.solar-cloud\.example:\d+\/v1\/sites\/4711\/overview/);
   });
 
   it('shows the editor at a phone width without sideways scrolling', async () => {

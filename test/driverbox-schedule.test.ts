@@ -97,7 +97,7 @@ describe('driverbox extension API: the agent schedule', () => {
     expect(nextDue).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - 1000);
     expect(nextDue).toBeLessThanOrEqual(before + 2000);
     expect(good.started).toBeGreaterThanOrEqual(2);
-    expect(good.due).toBeGreaterThanOrEqual(good.started);
+    expect(good.due).toBeGreaterThanOrEqual(good.started!);
     // The last run is the last one the agent reported for it, and it is stored.
     const lastGood = finished.filter((r) => r.name === 'good@d1').at(-1)!;
     expect(good.last_run).toMatchObject({ action: 'get_status', outcome: 'success', error_type: null });
@@ -109,7 +109,7 @@ describe('driverbox extension API: the agent schedule', () => {
     expect(slow.skipped.total).toBe(slow.skipped.running + slow.skipped.waiting + slow.skipped.missed);
     const reported = skipped.filter((s) => s.name === 'slow@d2').reduce((n, s) => n + s.count, 0);
     expect(slow.skipped.total).toBeGreaterThanOrEqual(reported);
-    expect(slow.due).toBeGreaterThanOrEqual(slow.started + slow.skipped.running);
+    expect(slow.due).toBeGreaterThanOrEqual(slow.started! + slow.skipped.running);
     expect(['running', 'idle', 'waiting']).toContain(slow.state);
     // By association id, so pages stay put as due times pass.
     const ids = body.associations.map((a) => a.association_id);

@@ -29,6 +29,7 @@ import type { RunCounters } from '../scale-out/queue-figures.js';
 import { defaultLimits } from '../limits.js';
 import { createStatusSource, type HealthProbe } from './status.js';
 import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } from './schedule-view.js';
+import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 
 /** How long stop() lets runs in flight finish by default. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -362,6 +363,12 @@ export class Agent extends EventEmitter<AgentEvents> {
     return [...this.#planned.values()].map(({ schedule, name, actions }) => ({ associationId: schedule.id, name, deviceId: schedule.deviceId, driverId: schedule.customDriverId, actions: [...actions] }));
   }
 
+  /** Scale-out mode: the queue's schedule, read-only, for the schedule page; null in embedded mode or before start. */
+  queueSchedule(): { reader: ScheduleReader; name: string; actionsOf(associationId: number): string[] } | null {
+    const queue = this.#queue;
+    return queue ? { reader: queue.schedule, name: queue.name, actionsOf: (id) => this.#inventoryActions.get(id) ?? [...DEFAULT_ACTIONS] } : null;
+  }
+
   /** The scheduler's figures of one association (its next due time in wall-clock ms); undefined when it is not scheduled. */
   scheduleFigures(associationId: number): ScheduleFigures | undefined {
     const stats = this.#scheduler?.jobStats(jobKey(associationId));
@@ -498,7 +505,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       extraRoutes: async (app) => {
         await app.register(agentRoutes, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } });
         await app.register(marketplaceRoutes, { ...api.marketplace, store: this.#options.store, apiKeys: api.apiKeys });
-        await app.register(driverboxApiRoutes, { store: this.#options.store, apiKeys: api.apiKeys, host: this.#executor ?? undefined, externalHosts: this.#externalHosts, schedule: createScheduleView(this) });
+        await app.register(driverboxApiRoutes, { store: this.#options.store, apiKeys: api.apiKeys, host: this.#executor ?? undefined, externalHosts: this.#externalHosts, schedule: createScheduleView(this, this.#options.store) });
         await app.register(consoleRoutes);
       },
     });

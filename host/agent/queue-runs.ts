@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import type { RunExecutor } from '../executor/run-executor.js';
 import { createReconciler, RunWorker, type Reconciler, type ScheduleEntry, type SlotOutcome, type SlotRun } from '../scale-out/index.js';
 import type { QueueFiguresSnapshot } from '../scale-out/queue-figures.js';
+import { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { listAssociationSchedules } from '../store/associations.js';
 import { StoreDeviceStates } from '../store/device-states.js';
 import { StoreError } from '../store/store-error.js';
@@ -51,6 +52,8 @@ function scheduleVersion(parts: unknown[]): string {
 export class QueueRuns {
   readonly worker: RunWorker;
   readonly reconciler: Reconciler;
+  /** The queue's schedule, read-only (the console's schedule page). */
+  readonly schedule: ScheduleReader;
   readonly name: string;
 
   constructor(store: Store, agentId: number, executor: RunExecutor, options: AgentQueueOptions & { deadlineMs: number; concurrency: number; maxPerDevice: number }, hooks: QueueRunHooks) {
@@ -95,6 +98,7 @@ export class QueueRuns {
       prefix,
     });
     this.worker.on('error', (error: Error) => hooks.report(new Error(`agent: the queue worker: ${error.message}`)));
+    this.schedule = new ScheduleReader({ url: options.url, prefix, name: this.name });
   }
 
   async start(): Promise<void> {
@@ -119,6 +123,7 @@ export class QueueRuns {
   async stop(graceMs: number): Promise<{ finished: number; aborted: number; dropped: number }> {
     await this.reconciler.stop();
     const stopped = await this.worker.stop({ graceMs });
+    await this.schedule.close();
     return { finished: stopped.finished, aborted: stopped.aborted + stopped.abandoned, dropped: 0 };
   }
 }

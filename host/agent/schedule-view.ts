@@ -7,8 +7,14 @@
 // Cost: a job's figures include its lateness summary (a sort of its recent samples), so they are
 // read for the page asked for only; the list is paged in association order (cheap, and a page does
 // not shift as due times pass), the console sorts a page by next due time.
+//
+// In scale-out mode there is no scheduler here: the page is read from the queue and the store
+// (queue-schedule-view.ts), with this agent's skips counted here as well.
 import type { EventEmitter } from 'node:events';
 import type { ScheduleSource } from '../api/driverbox/schedule-routes.js';
+import type { ScheduleReader } from '../scale-out/schedule-reader.js';
+import type { Store } from '../store/store.js';
+import { queueSchedulePage } from './queue-schedule-view.js';
 import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from '../api/driverbox/run-records.js';
 import { formatApiTime } from '../store/time.js';
 import type { SampleSummary, SkipReason } from './scheduler.js';
@@ -41,6 +47,8 @@ export interface ScheduleViewAgent extends Pick<EventEmitter, 'on'> {
   stats(): { mode: 'embedded' | 'queue' };
   scheduledAssociations(): ScheduledAssociation[] | null;
   scheduleFigures(associationId: number): ScheduleFigures | undefined;
+  /** Scale-out mode: the queue's schedule, read-only, and this agent process's name on it; null otherwise. */
+  queueSchedule(): { reader: ScheduleReader; name: string; actionsOf(associationId: number): string[] } | null;
 }
 
 interface Seen {
@@ -48,9 +56,10 @@ interface Seen {
   lastRun: ScheduleLastRun | null;
 }
 
-const noSkips = (): SkipCounts => ({ running: 0, waiting: 0, missed: 0, total: 0 });
+export const noSkips = (): SkipCounts => ({ running: 0, waiting: 0, missed: 0, total: 0 });
 
-export function createScheduleView(agent: ScheduleViewAgent): ScheduleSource {
+/** The view; `store` is where scale-out mode reads the associations and their last runs. */
+export function createScheduleView(agent: ScheduleViewAgent, store: Store): ScheduleSource {
   const seen = new Map<number, Seen>();
   const of = (associationId: number): Seen => {
     let entry = seen.get(associationId);
@@ -97,6 +106,11 @@ export function createScheduleView(agent: ScheduleViewAgent): ScheduleSource {
     agentId: () => agent.agentId,
     mode: () => agent.stats().mode,
     page: ({ deviceId, offset, limit }) => {
+      const queue = agent.queueSchedule();
+      if (queue && agent.agentId !== null) {
+        const skippedOf = (id: number) => ({ ...(seen.get(id)?.skipped ?? noSkips()) });
+        return queueSchedulePage({ ...queue, store, agentId: agent.agentId, skippedOf }, { deviceId, offset, limit });
+      }
       const all = (agent.scheduledAssociations() ?? []).filter((a) => deviceId === undefined || a.deviceId === deviceId);
       all.sort((a, b) => a.associationId - b.associationId);
       const entries: ScheduleEntry[] = [];

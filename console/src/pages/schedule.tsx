@@ -1,7 +1,8 @@
 // An agent's schedule (driverbox extension API: /driverbox-api/v1/agent/{id}/schedule): in
 // `driverbox agent` mode, each association as the scheduler has it: next due time, state, last
-// run, skipped due times by reason. Re-read every 5 s while the tab is visible. `driverbox serve`
-// schedules nothing, and the page says so.
+// run, skipped due times by reason. In scale-out mode the same from the shared queue (next slot,
+// period, last run and which agent ran it, this agent's skips) and who shares the queue. Re-read
+// every 5 s while the tab is visible. `driverbox serve` schedules nothing, and the page says so.
 import { EXTENSION_PREFIX, parseApiTime } from '../api.js';
 import { ago, count, localTime, timeZoneName } from '../format.js';
 import { href, NO_RUN_FILTERS } from '../router.js';
@@ -25,12 +26,13 @@ function dueIn(due: number, now: number): string {
   return `in ${Math.round(s / 3600)} h`;
 }
 
-function Skipped({ skipped }: { skipped: ScheduleEntry['skipped'] }) {
+function Skipped({ skipped, queue }: { skipped: ScheduleEntry['skipped']; queue: boolean }) {
   if (skipped.total === 0) return <span class="mono">0</span>;
   const parts = [
     skipped.running ? `${skipped.running} still running` : '',
     skipped.waiting ? `${skipped.waiting} waiting for a slot` : '',
-    skipped.missed ? `${skipped.missed} missed (late timer)` : '',
+    // A queue's worker skips a slot taken too late to finish within its period (the start rule).
+    skipped.missed ? `${skipped.missed} ${queue ? 'taken too late' : 'missed (late timer)'}` : '',
   ].filter(Boolean);
   return (
     <>
@@ -40,7 +42,7 @@ function Skipped({ skipped }: { skipped: ScheduleEntry['skipped'] }) {
   );
 }
 
-function Row({ entry, agentId, serverNow, deviceName }: { entry: ScheduleEntry; agentId: number; serverNow: number; deviceName: string }) {
+function Row({ entry, agentId, serverNow, deviceName, queue }: { entry: ScheduleEntry; agentId: number; serverNow: number; deviceName: string; queue: boolean }) {
   const due = entry.next_due ? parseApiTime(entry.next_due) : NaN;
   const last = entry.last_run;
   return (
@@ -75,6 +77,7 @@ function Row({ entry, agentId, serverNow, deviceName }: { entry: ScheduleEntry; 
             {last.error_type ? <span class="mono"> {last.error_type}</span> : null}
             <span class="path" title={localTime(parseApiTime(last.started))}>
               {last.action}, {ago(parseApiTime(last.started), serverNow)}, {duration(last.elapsed_ms)}
+              {last.runner ? `, by ${last.runner}` : ''}
             </span>
           </>
         ) : (
@@ -82,14 +85,12 @@ function Row({ entry, agentId, serverNow, deviceName }: { entry: ScheduleEntry; 
         )}
       </td>
       <td class="skipped">
-        <Skipped skipped={entry.skipped} />
+        <Skipped skipped={entry.skipped} queue={queue} />
       </td>
       <td class="wide-only mono">
-        {entry.started} / {entry.due}
+        {entry.started ?? '—'} / {entry.due}
       </td>
-      <td class="wide-only mono">
-        {entry.lateness_ms.p50} / {entry.lateness_ms.p99} ms
-      </td>
+      <td class="wide-only mono">{entry.lateness_ms ? `${entry.lateness_ms.p50} / ${entry.lateness_ms.p99} ms` : '—'}</td>
     </tr>
   );
 }
@@ -118,17 +119,24 @@ export function SchedulePage({ apiKey, agentId }: { apiKey: string; agentId: num
           <a href={href({ page: 'runs', agentId, filters: NO_RUN_FILTERS })}>The runs it recorded</a> are still here.
         </p>
       ) : null}
-      {data && data.scheduler === 'queue' ? (
+      {data && data.queue ? (
         <p class="notice" data-scheduler="queue">
-          This agent runs in scale-out mode: its schedule is in the shared queue (Redis), not in this process, so no per-association plan is shown
-          here. Its runs are in <a href={href({ page: 'runs', agentId, filters: NO_RUN_FILTERS })}>the runs</a>, the queue's figures in <code>/metrics</code>.
+          Scheduled by the shared queue (Redis), one job scheduler per association, shared by {count(data.queue.agents.length, 'agent')}:{' '}
+          {data.queue.agents.map((name, i) => (
+            <span key={name} class="queue-agent">
+              {i > 0 ? ', ' : ''}
+              <code>{name}</code>
+              {name === data.queue!.this_agent ? ' (this one)' : ''}
+            </span>
+          ))}
+          . Any of them runs a slot; skipped counts are this one's, each agent's lateness is in its <code>/metrics</code>.
         </p>
       ) : null}
-      {data && data.scheduler === 'embedded' ? (
+      {data && data.scheduler !== 'none' ? (
         <>
           <p class="meta live">
             <span>
-              {count(data.total, 'association')} scheduled, {count(skippedTotal, 'skipped due time')} since the agent started; re-read every {LIVE_MS / 1000} s
+              {count(data.total, 'association')} scheduled, {count(skippedTotal, 'skipped due time')} {data.queue ? 'by this agent ' : ''}since it started; re-read every {LIVE_MS / 1000} s
               {schedule.at ? ` · last at ${localTime(schedule.at).slice(11)}` : ''}
             </span>
             <button type="button" onClick={schedule.reload} disabled={schedule.loading}>
@@ -144,7 +152,7 @@ export function SchedulePage({ apiKey, agentId }: { apiKey: string; agentId: num
               columns={['Association', 'Next due', 'Last run', 'Skipped', { label: 'Started / due', wide: true }, { label: 'Lateness p50 / p99', wide: true }]}
             >
               {rows.map((entry) => (
-                <Row key={entry.association_id} entry={entry} agentId={agentId} serverNow={serverNow} deviceName={deviceName.get(entry.device_id) ?? `device ${entry.device_id}`} />
+                <Row key={entry.association_id} entry={entry} agentId={agentId} serverNow={serverNow} deviceName={deviceName.get(entry.device_id) ?? `device ${entry.device_id}`} queue={data.scheduler === 'queue'} />
               ))}
             </ListTable>
           ) : null}

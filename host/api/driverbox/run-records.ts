@@ -124,6 +124,8 @@ export interface ScheduleLastRun {
   elapsed_ms: number;
   outcome: 'success' | 'failure';
   error_type: string | null;
+  /** Scale-out mode: the agent process that ran it (its queue name); null when not recorded. */
+  runner?: string | null;
 }
 
 /** One association as the agent's scheduler has it (GET …/agent/{agent_id}/schedule). */
@@ -136,27 +138,45 @@ export interface ScheduleEntry {
   actions: string[];
   /** Seconds between two due times. */
   sample_period: number;
-  /** yyyy-mm-ddThh:mm:ss in UTC; null while the scheduler is stopping. */
+  /**
+   * yyyy-mm-ddThh:mm:ss in UTC; null while the scheduler is stopping, or in scale-out mode while
+   * the queue has no job scheduler for it (not reconciled yet, or refused).
+   */
   next_due: string | null;
-  /** running: a run is in flight; waiting: a due run waits for a slot. */
+  /** Scale-out mode: ms into each period where its slots fall (the queue spreads one period's associations). */
+  offset_ms?: number;
+  /** running: a run is in flight (on any agent, in scale-out mode); waiting: a due run waits for a slot. */
   state: 'running' | 'waiting' | 'idle';
-  /** Due times and runs started since the association was scheduled. */
+  /**
+   * Due times since the association was scheduled (scale-out: the job scheduler's iterations since
+   * it was last upserted), and runs started (null in scale-out mode: any agent starts them).
+   */
   due: number;
-  started: number;
-  /** Skipped due times since the agent started. */
+  started: number | null;
+  /** Skipped due times since the agent started (scale-out: the ones this agent process skipped). */
   skipped: SkipCounts;
-  /** Lateness of its recent runs (start − due time), ms. */
-  lateness_ms: { p50: number; p99: number; max: number };
+  /** Lateness of its recent runs (start − due time), ms; null in scale-out mode (each agent's /metrics has its own). */
+  lateness_ms: { p50: number; p99: number; max: number } | null;
   last_run: ScheduleLastRun | null;
+}
+
+/** Scale-out mode: the queue that schedules the agent's runs. */
+export interface ScheduleQueue {
+  /** The agent processes taking run jobs now (their queue names), this one among them. */
+  agents: string[];
+  /** This agent process's name. */
+  this_agent: string;
 }
 
 export interface ScheduleAnswer {
   /**
    * embedded: this process's scheduler runs the agent's associations (`driverbox agent`);
-   * queue: scale-out, the schedule lives in the shared Redis queue and is not listed here;
+   * queue: scale-out, the schedule lives in the shared Redis queue (one job scheduler per association), read from there;
    * none: nothing schedules this agent's runs in this process (`driverbox serve`, or another agent).
    */
   scheduler: 'embedded' | 'queue' | 'none';
+  /** With scheduler "queue": who shares the queue. */
+  queue?: ScheduleQueue;
   /** The server's time of the answer, yyyy-mm-ddThh:mm:ss in UTC. */
   now: string;
   /** Associations scheduled (matching device_id), before paging. */

@@ -1,0 +1,173 @@
+// The driverbox extension API's schedule in scale-out mode (GET /driverbox-api/v1/agent/{id}/schedule
+// of `driverbox agent --queue …`): two real agents on one Redis and one PostgreSQL store, each with
+// its sandbox process, against a device on loopback. Every entry is checked against what BullMQ and
+// the store hold: the job scheduler's next slot, period and offset, the association's latest run
+// with the agent that ran it, a run in flight seen as running, and both agents named as sharing it.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAgent, type Agent, type AgentRunSkipped } from '../host/agent/agent.js';
+import type { ScheduleAnswer } from '../host/api/driverbox/runs-routes.js';
+import { offsetOf, RUNS_QUEUE } from '../host/scale-out/index.js';
+import { redisOptions } from '../host/scale-out/redis-connection.js';
+import { openStore, type Store } from '../host/store/store.js';
+import { parseApiTime } from '../host/store/time.js';
+import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
+import { startPostgres, type PostgresServer } from './helpers/postgres-server.js';
+import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
+
+const KEY = 'queue-schedule-key';
+const PERIOD_S = 2;
+const PREFIX = `qs${process.pid}`;
+/** Quick on d1 and d2; 900 ms on d3, so a poll of the page finds it in flight. */
+const DRIVER = `
+function validate() { D.success(); }
+function get_status() {
+  D.device.http.get({ url: '/slow?ms=' + D.getParameter('ms') }, function (error) {
+    if (error) return D.failure(D.errorType.GENERIC_ERROR);
+    D.success();
+  });
+}`;
+
+let postgres: PostgresServer;
+let redis: RedisServer;
+let device: DeviceServer;
+let storeUrl: string;
+let queue: Queue;
+const stores: Store[] = [];
+const agents: Agent[] = [];
+const skipped: AgentRunSkipped[] = [];
+
+async function startAgent(name: string, inventory?: string): Promise<Agent> {
+  const store = await openStore({ path: storeUrl, secretKey: 'queue-schedule-secret' });
+  stores.push(store);
+  const agent = createAgent({
+    store,
+    inventory,
+    storeRefreshMs: 0,
+    limits: { timeoutMs: 1200 },
+    queue: { url: redis.url, name, deadlineMs: 1500, stalledIntervalMs: 1000, prefix: PREFIX },
+    api: { apiKeys: [KEY] },
+  });
+  agent.on('error', () => {});
+  agents.push(agent);
+  await agent.start();
+  return agent;
+}
+
+async function query<R>(text: string, values: unknown[] = []): Promise<R[]> {
+  const client = new pg.Client({ connectionString: storeUrl });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as R[];
+  } finally {
+    await client.end();
+  }
+}
+
+const schedule = async (agent: Agent, q = '') => {
+  const response = await fetch(`${agent.url}/driverbox-api/v1/agent/${agent.agentId}/schedule${q}`, { headers: { 'x-api-key': KEY } });
+  expect(response.status).toBe(200);
+  return (await response.json()) as ScheduleAnswer;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  [postgres, redis, device] = await Promise.all([startPostgres(), startRedisServer(), startDeviceServer()]);
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  await admin.query('CREATE DATABASE queue_schedule');
+  await admin.end();
+  storeUrl = postgres.urlOf('queue_schedule');
+  queue = new Queue(RUNS_QUEUE, { connection: redisOptions(redis.url, 'producer', 'test'), prefix: PREFIX });
+}, 60_000);
+
+afterAll(async () => {
+  for (const agent of agents) await agent.stop({ graceMs: 0 }).catch(() => {});
+  for (const store of stores) await store.close().catch(() => {});
+  await queue?.close().catch(() => {});
+  await device?.close();
+  await redis?.stop().catch(() => {});
+  postgres?.destroy();
+}, 60_000);
+
+describe('the schedule of an agent in scale-out mode', () => {
+  let a: Agent;
+  let b: Agent;
+
+  it('answers each association from its job scheduler and the store, and names the agents sharing the queue', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'driverbox-queue-schedule-'));
+    writeFileSync(join(dir, 'paced.js'), DRIVER);
+    const lines = ['version: 1', 'devices:'];
+    for (let i = 1; i <= 3; i++) lines.push(`  - { name: d${i}, ip: 127.0.0.1, portMap: { 80: ${device.port} } }`);
+    lines.push('drivers:', `  - { name: paced, path: paced.js, samplePeriod: ${PERIOD_S}, parameters: { ms: { type: string, default: '1' } } }`, 'associations:');
+    lines.push('  - { driver: paced, device: d1 }', '  - { driver: paced, device: d2 }', "  - { driver: paced, device: d3, parameters: { ms: '900' } }");
+    writeFileSync(join(dir, 'inventory.yaml'), `${lines.join('\n')}\n`);
+    a = await startAgent('sched-a', join(dir, 'inventory.yaml'));
+    b = await startAgent('sched-b');
+    for (const agent of [a, b]) agent.on('runSkipped', (event) => skipped.push(event));
+    // A run of every association is stored (any agent's).
+    const end = Date.now() + 20_000;
+    while ((await query<{ n: number }>("SELECT count(DISTINCT association_id)::int AS n FROM runs WHERE outcome <> 'pending'"))[0]!.n < 3) {
+      if (Date.now() > end) throw new Error('timed out waiting for a run of every association');
+      await sleep(200);
+    }
+
+    const before = Date.now();
+    const body = await schedule(b);
+    expect(body.scheduler).toBe('queue');
+    expect(body.queue).toEqual({ agents: ['sched-a', 'sched-b'], this_agent: 'sched-b' });
+    expect(body.total).toBe(3);
+    expect(body.associations.map((e) => e.name)).toEqual(['paced@d1', 'paced@d2', 'paced@d3']);
+    for (const entry of body.associations) {
+      const scheduler = (await queue.getJobScheduler(String(entry.association_id)))!;
+      expect(entry).toMatchObject({ sample_period: PERIOD_S, actions: ['get_status'], offset_ms: offsetOf(entry.association_id, PERIOD_S * 1000), started: null, lateness_ms: null });
+      // The next slot as BullMQ holds it (whole seconds on the API; it may have moved on by one period since).
+      const next = parseApiTime(entry.next_due!);
+      expect(next).toBeGreaterThanOrEqual(Math.floor((scheduler.next! - PERIOD_S * 1000) / 1000) * 1000);
+      expect(next).toBeLessThanOrEqual(scheduler.next!);
+      expect(next).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - PERIOD_S * 1000);
+      expect(entry.due).toBeGreaterThanOrEqual(1);
+      expect(entry.due).toBeLessThanOrEqual(scheduler.iterationCount!);
+      // The last run is the store's latest finished one of the association, with the agent that ran it.
+      const [latest] = await query<{ id: number; runner: string; outcome: string }>(
+        "SELECT id::int AS id, runner, outcome FROM runs WHERE association_id = $1 AND outcome <> 'pending' ORDER BY id DESC LIMIT 1",
+        [entry.association_id],
+      );
+      expect(entry.last_run!.run_id).toBeGreaterThanOrEqual(latest!.id);
+      expect(entry.last_run).toMatchObject({ action: 'get_status', outcome: 'success', error_type: null });
+      expect(['sched-a', 'sched-b']).toContain(entry.last_run!.runner);
+      // Skips are this agent's, as its worker reported them.
+      const mine = skipped.filter((s) => s.associationId === entry.association_id).length;
+      expect(entry.skipped.total).toBeLessThanOrEqual(mine);
+    }
+    // The other agent answers the same plan, naming itself.
+    const fromA = await schedule(a);
+    expect(fromA.queue).toEqual({ agents: ['sched-a', 'sched-b'], this_agent: 'sched-a' });
+    expect(fromA.associations.map((e) => e.offset_ms)).toEqual(body.associations.map((e) => e.offset_ms));
+  }, 60_000);
+
+  it('shows a run in flight on either agent as running, and filters by device', async () => {
+    const slowId = (await schedule(b)).associations.find((e) => e.name === 'paced@d3')!;
+    const end = Date.now() + 15_000;
+    let seenRunning = false;
+    while (!seenRunning && Date.now() < end) {
+      const body = await schedule(b, `?device_id=${slowId.device_id}`);
+      expect(body.associations.map((e) => e.name)).toEqual(['paced@d3']);
+      expect(body.total).toBe(1);
+      seenRunning = body.associations[0]!.state === 'running';
+      if (!seenRunning) await sleep(100);
+    }
+    expect(seenRunning).toBe(true);
+  }, 30_000);
+
+  it('drops an agent that left the queue from the ones sharing it', async () => {
+    await a.stop({ graceMs: 2000 });
+    const body = await schedule(b);
+    expect(body.queue).toEqual({ agents: ['sched-b'], this_agent: 'sched-b' });
+    expect(body.total).toBe(3);
+  }, 30_000);
+});
