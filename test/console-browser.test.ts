@@ -393,15 +393,25 @@ describe('web console (chromium)', () => {
     const rows = page.locator('table.runs tbody tr');
     await expect.poll(() => rows.count()).toBe(200);
     expect(await page.locator('table.runs caption').textContent()).toContain(`${BUSY_RUNS} runs, the first 200 shown`);
+    const before = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-run-id'))));
+    const all = (await (await fetch(`${server.url}/driverbox-api/v1/agent/${benchAgentId}/run?order=newest&page_size=500`, { headers: { 'x-api-key': KEY } })).json()) as { runs: Array<{ id: number; outcome: string }> };
+    // Between the two loads a run is recorded and two shown ones (successes) are pruned: offset
+    // paging would now skip the 201st run; the cursor starts right after the last one shown.
+    const added = (await writeRunResult(store, { agentId: benchAgentId, deviceId: thermometerId, driverName: 'thermometer.js' }, success([], { durationMs: 5 }))).runId;
+    const pruned = all.runs.slice(50, 60).filter((r) => r.outcome === 'success').slice(0, 2).map((r) => r.id);
+    for (const id of pruned) await store.statement<[number]>('DELETE FROM runs WHERE id = ?').run(id);
     await page.getByRole('button', { name: /^Older runs/ }).click();
     await expect.poll(() => rows.count()).toBe(BUSY_RUNS);
     // Every run once, in the API's order (newest first) across both pages, and the button gone once all are shown.
     const ids = await rows.evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-run-id'))));
-    const all = (await (await fetch(`${server.url}/driverbox-api/v1/agent/${benchAgentId}/run?order=newest&page_size=500`, { headers: { 'x-api-key': KEY } })).json()) as { runs: Array<{ id: number }> };
+    expect(ids.slice(0, 200)).toEqual(before);
     expect(ids).toEqual(all.runs.map((r) => r.id));
     expect(new Set(ids)).toEqual(new Set(busyRunIds));
+    expect(ids).not.toContain(added);
     expect(await page.getByRole('button', { name: /^Older runs/ }).count()).toBe(0);
     expect(await page.locator('table.runs caption').textContent()).not.toContain('shown');
+    await store.statement<[number]>('DELETE FROM runs WHERE id = ?').run(added);
+    busyRunIds = busyRunIds.filter((id) => !pruned.includes(id));
     // A filter starts again from the first page: failures only (5 of them) fit in one.
     await page.getByLabel('Outcome').selectOption('failure');
     await expect.poll(() => rows.count()).toBe(busyRunIds.filter((_, i) => i % 50 === 7).length);

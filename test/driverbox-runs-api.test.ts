@@ -101,6 +101,56 @@ describe('driverbox extension API: runs', () => {
     expect((await get('/driverbox-api/v1/agent/999/run')).status).toBe(404);
   });
 
+  it('pages by cursor: a run recorded or pruned between two page loads neither repeats nor skips one', async () => {
+    const agent = (await createAgentRecord(store, { displayName: 'paged' })).id;
+    const device = (await createDevice(store, agent, { displayName: 'busy', ip: '10.0.0.20' })).id;
+    const record = async (fails: boolean) => {
+      clock.now += 1000;
+      return (await writeRunResult(store, { agentId: agent, deviceId: device, driverName: 'busy.js' }, fails ? failure('RESOURCE_UNAVAILABLE', 'down') : success([]))).runId;
+    };
+    for (let i = 0; i < 8; i++) await record(i % 3 === 1);
+    const url = (query: string, size = 3) => `/driverbox-api/v1/agent/${agent}/run?page_size=${size}&${query}`;
+    for (const order of ['newest', 'failures_first'] as const) {
+      const expected = (await get<RunListAnswer>(url(`order=${order}`, 500))).body.runs.map((r) => r.id);
+      const first = (await get<RunListAnswer>(url(`order=${order}`))).body;
+      expect(first.runs.map((r) => r.id)).toEqual(expected.slice(0, 3));
+      // Meanwhile: a new success and a new failure are recorded (both sort before the page loaded),
+      // and one run of that page is pruned.
+      const added = [await record(false), await record(true)];
+      await store.statement<[number]>('DELETE FROM runs WHERE id = ?').run(first.runs[1]!.id);
+      // Offset paging now goes wrong: a run of the first page again, or one recorded since.
+      const byOffset = (await get<RunListAnswer>(url(`order=${order}&page_number=1`))).body.runs.map((r) => r.id);
+      expect([...first.runs.map((r) => r.id), ...byOffset]).not.toEqual(expected.slice(0, 6));
+      const listed = first.runs.map((r) => r.id);
+      let cursor = first.next_cursor;
+      while (cursor !== null) {
+        const next = await get<RunListAnswer>(url(`order=${order}&cursor=${encodeURIComponent(cursor)}`));
+        expect(next.status).toBe(200);
+        listed.push(...next.body.runs.map((r) => r.id));
+        cursor = next.body.next_cursor;
+      }
+      // After the first page: the list as it is now from right after that page's last run, each
+      // run once (newest first, the new runs are above it; failures first, the new success is below).
+      const now = (await get<RunListAnswer>(url(`order=${order}`, 500))).body.runs.map((r) => r.id);
+      expect(listed).toEqual([...first.runs.map((r) => r.id), ...now.slice(now.indexOf(first.runs[2]!.id) + 1)]);
+      expect(new Set(listed).size).toBe(listed.length);
+      // Nothing that was there at the first load is skipped, but the pruned run.
+      expect(expected.filter((id) => id !== first.runs[1]!.id).every((id) => listed.includes(id))).toBe(true);
+      expect(listed.filter((id) => added.includes(id))).toEqual(order === 'newest' ? [] : [added[0]]);
+      // The next load from the top starts with what was added (failures first: the new failure).
+      const top = (await get<RunListAnswer>(url(`order=${order}`))).body.runs.map((r) => r.id);
+      expect(order === 'newest' ? top.slice(0, 2) : top.slice(0, 1)).toEqual(order === 'newest' ? [added[1], added[0]] : [added[1]]);
+    }
+    // A cursor of the other order, one that is not a cursor, and a cursor with a page number are refused.
+    const newest = (await get<RunListAnswer>(url('order=newest'))).body.next_cursor!;
+    expect(newest).toMatch(/^n\./);
+    const refused = await get<{ message: string }>(url(`order=failures_first&cursor=${newest}`));
+    expect(refused.status).toBe(422);
+    expect(refused.body.message).toContain('order=newest');
+    expect((await get(url('cursor=12'))).status).toBe(422);
+    expect((await get(url(`cursor=${newest}&page_number=1`))).status).toBe(422);
+  });
+
   it('answers one run with its log, warnings and HTTP exchanges; not another agent\'s', async () => {
     const run = await get<RunDetail>(`/driverbox-api/v1/agent/${agentId}/run/${runIds[1]}`);
     expect(run.status).toBe(200);

@@ -16,6 +16,33 @@ export interface RunListQuery extends RunFilters {
   failuresFirst?: boolean;
   limit: number;
   offset: number;
+  /**
+   * Keyset paging: only the runs after this one in the list's order (its sort key, so a run
+   * recorded or pruned meanwhile shifts nothing). `failure` is used with failuresFirst.
+   */
+  after?: RunListKey;
+}
+
+/** Where a run sits in the list's order: its outcome (failures first), started time, id. */
+export interface RunListKey {
+  failure: boolean;
+  started: number;
+  id: number;
+}
+
+/** The key of a listed run, to page on after it. */
+export function runListKey(run: { outcome: string; started: number; id: number }): RunListKey {
+  return { failure: run.outcome === 'failure', started: run.started, id: run.id };
+}
+
+const FAILURE_RANK = "CASE WHEN outcome = 'failure' THEN 0 ELSE 1 END";
+
+/** The rows after `key` in the order below: newer-first by (started, id), after failures first by rank. */
+function afterKey(key: RunListKey, failuresFirst: boolean): { sql: string; args: unknown[] } {
+  const newer = '(started < ? OR (started = ? AND id < ?))';
+  if (!failuresFirst) return { sql: newer, args: [key.started, key.started, key.id] };
+  const rank = key.failure ? 0 : 1;
+  return { sql: `(${FAILURE_RANK} > ? OR (${FAILURE_RANK} = ? AND ${newer}))`, args: [rank, rank, key.started, key.started, key.id] };
 }
 
 function where(filters: RunFilters): { sql: string; args: unknown[] } {
@@ -37,8 +64,11 @@ function where(filters: RunFilters): { sql: string; args: unknown[] } {
 }
 
 export async function listRuns(store: Store, query: RunListQuery): Promise<RunRow[]> {
-  const { sql, args } = where(query);
-  const order = `${query.failuresFirst ? "CASE WHEN outcome = 'failure' THEN 0 ELSE 1 END, " : ''}started DESC, id DESC`;
+  const filters = where(query);
+  const after = query.after ? afterKey(query.after, query.failuresFirst === true) : null;
+  const sql = after ? `${filters.sql} AND ${after.sql}` : filters.sql;
+  const args = after ? [...filters.args, ...after.args] : filters.args;
+  const order = `${query.failuresFirst ? `${FAILURE_RANK}, ` : ''}started DESC, id DESC`;
   const rows = await store.statement<unknown[], RunDbRow>(`SELECT * FROM runs WHERE ${sql} ORDER BY ${order} LIMIT ? OFFSET ?`).all(...args, query.limit, query.offset);
   return rows.map(runFromDb);
 }

@@ -15,9 +15,9 @@ import { duration, OutcomeBadge } from '../components/run-result.js';
 /** Runs per page: the first page is re-read every 30 s, the older ones are added on request. */
 export const RUNS_PAGE = 200;
 
-function query(filters: RunFilters, pageNumber = 0): string {
+function query(filters: RunFilters, cursor: string | null = null): string {
   const q = new URLSearchParams({ order: filters.order, page_size: String(RUNS_PAGE) });
-  if (pageNumber > 0) q.set('page_number', String(pageNumber));
+  if (cursor !== null) q.set('cursor', cursor);
   if (filters.device !== null) q.set('device_id', String(filters.device));
   if (filters.driver) q.set('driver', filters.driver);
   if (filters.outcome) q.set('outcome', filters.outcome);
@@ -29,20 +29,28 @@ export function RunsPage({ apiKey, agentId, filters }: { apiKey: string; agentId
   const devices = useApi<Device[]>(`/agent/${agentId}/device`, apiKey);
   const path = `${EXTENSION_PREFIX}/agent/${agentId}/run?`;
   const runs = useApi<RunListAnswer>(`${path}${query(filters)}`, apiKey, { refreshMs: 30_000 });
-  // The pages after the first, loaded with "Older runs"; a new filter starts again from the first.
-  const [older, setOlder] = useState<{ pages: number; runs: RunSummary[]; loading: boolean; error: ApiFailure | null }>({ pages: 0, runs: [], loading: false, error: null });
-  useEffect(() => setOlder({ pages: 0, runs: [], loading: false, error: null }), [agentId, query(filters)]);
+  // The pages after the first, loaded with "Older runs" by cursor (each starts right after the last
+  // run listed, so a run recorded or pruned meanwhile shifts nothing). `cursor` undefined: none
+  // loaded yet, the live first page's next_cursor applies; null: nothing more. A new filter starts
+  // again from the first page.
+  const empty = { runs: [] as RunSummary[], cursor: undefined as string | null | undefined, loading: false, error: null as ApiFailure | null };
+  const [older, setOlder] = useState(empty);
+  useEffect(() => setOlder(empty), [agentId, query(filters)]);
+  const nextCursor = older.cursor === undefined ? (runs.data?.next_cursor ?? null) : older.cursor;
   async function loadOlder() {
-    const next = older.pages + 1;
+    if (nextCursor === null) return;
+    // What is listed now is kept as it is: the live first page, re-read every 30 s, may drop runs
+    // that newer ones push down, and those come before the cursor.
+    const shown = listed;
     setOlder((o) => ({ ...o, loading: true, error: null }));
     try {
-      const answer = await apiGet<RunListAnswer>(`${path}${query(filters, next)}`, apiKey);
-      setOlder((o) => ({ pages: next, runs: [...o.runs, ...answer.runs], loading: false, error: null }));
+      const answer = await apiGet<RunListAnswer>(`${path}${query(filters, nextCursor)}`, apiKey);
+      setOlder((o) => ({ runs: [...(o.cursor === undefined ? shown : o.runs), ...answer.runs], cursor: answer.next_cursor, loading: false, error: null }));
     } catch (error) {
       setOlder((o) => ({ ...o, loading: false, error: error instanceof ApiFailure ? error : new ApiFailure(0, String(error)) }));
     }
   }
-  // Runs recorded meanwhile push the older pages down: a run seen twice is listed once.
+  // The live first page over the kept runs: a run in both is listed once, where the first page has it.
   const seen = new Set<number>();
   const listed = [...(runs.data?.runs ?? []), ...older.runs].filter((r) => !seen.has(r.id) && (seen.add(r.id), true));
   const agentName = agent.name;
@@ -130,7 +138,7 @@ export function RunsPage({ apiKey, agentId, filters }: { apiKey: string; agentId
             The older runs could not be loaded: {older.error.message}
           </p>
         ) : null}
-        {runs.data.total > listed.length ? (
+        {nextCursor !== null ? (
           <p class="meta">
             <button type="button" class="more-runs" onClick={() => void loadOlder()} disabled={older.loading}>
               {older.loading ? 'Loading…' : filters.order === 'newest' ? `Older runs (${RUNS_PAGE} more)` : `More runs (${RUNS_PAGE} more)`}

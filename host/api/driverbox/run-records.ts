@@ -58,6 +58,8 @@ export interface RunListAnswer {
   runs: RunSummary[];
   /** The drivers with runs of this agent, for a filter. */
   drivers: string[];
+  /** The next page's `cursor` (the runs after this page's last one); null when there are none. */
+  next_cursor: string | null;
 }
 
 /** A variable a trial run reported (host/run-result.ts VariableRecord). */

@@ -3,7 +3,7 @@
 // and any client. Under its own prefix, behind the same X-Api-Key as the Public API, with the
 // same error body. See docs/CONSOLE.md#the-driverbox-extension-api.
 //
-//   GET /driverbox-api/v1/agent/{agent_id}/run            the runs, newest (or failures) first
+//   GET /driverbox-api/v1/agent/{agent_id}/run            the runs, newest (or failures) first, paged by cursor (or offset)
 //   GET /driverbox-api/v1/agent/{agent_id}/run/{run_id}   one run with its log and exchanges
 //   POST /driverbox-api/v1/agent/{agent_id}/device/{device_id}/trial-run   edited code, run, not stored (trial-run-routes.ts)
 //   GET /driverbox-api/v1/agent/{agent_id}/schedule        the agent's scheduler, per association (schedule-routes.ts)
@@ -13,7 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import type { RunDetail, RunListAnswer, RunSummary, TrialRunAnswer, TrialRunRequest } from './run-records.js';
 import type { RunRow } from '../../store/runs.js';
 import { getRun } from '../../store/runs.js';
-import { countRuns, listRuns, runDriverNames } from '../../store/run-list.js';
+import { countRuns, listRuns, runDriverNames, runListKey } from '../../store/run-list.js';
+import { decodeRunCursor, encodeRunCursor, RUN_CURSOR_PATTERN } from './run-cursor.js';
 import type { Store } from '../../store/store.js';
 import type { RunExecutor } from '../../executor/run-executor.js';
 import { registerTrialRun } from './trial-run-routes.js';
@@ -23,7 +24,7 @@ import { registerSimulatedDevices } from './simulated-devices.js';
 import { packagePath } from '../../package-path.js';
 import { formatApiTime } from '../../store/time.js';
 import { requireAgent } from '../monitoring/access.js';
-import { notFound } from '../monitoring/api-error.js';
+import { invalid, notFound } from '../monitoring/api-error.js';
 import { apiKeyCheck } from '../monitoring/auth.js';
 import { noSuchOperation } from '../monitoring/error-handler.js';
 import { page } from '../monitoring/query.js';
@@ -62,6 +63,7 @@ interface ListQuery {
   order?: 'newest' | 'failures_first';
   page_size?: number;
   page_number?: number;
+  cursor?: string;
 }
 
 export interface DriverboxApiOptions {
@@ -96,6 +98,7 @@ export async function driverboxApiRoutes(app: FastifyInstance, options: Driverbo
               outcome: { type: 'string', enum: ['success', 'failure'] },
               driver: { type: 'string' },
               order: { type: 'string', enum: ['newest', 'failures_first'], default: 'newest' },
+              cursor: { type: 'string', pattern: RUN_CURSOR_PATTERN, description: "the page before's next_cursor: the runs after its last one" },
             },
           },
         },
@@ -105,12 +108,19 @@ export async function driverboxApiRoutes(app: FastifyInstance, options: Driverbo
           const q = request.query;
           const filters = { agentId, deviceId: q.device_id, outcome: q.outcome, driverName: q.driver };
           const { limit, offset } = page(q, 50, 500);
-          const [runs, total, drivers] = await Promise.all([
-            listRuns(store, { ...filters, failuresFirst: q.order === 'failures_first', limit, offset }),
+          const failuresFirst = q.order === 'failures_first';
+          if (q.cursor !== undefined && offset > 0) throw invalid(['query', 'cursor'], 'goes with page_number 0 (the cursor says where the page starts)');
+          const after = q.cursor === undefined ? undefined : decodeRunCursor(q.cursor, failuresFirst);
+          // One more than the page: whether a next page exists, so next_cursor is null at the end.
+          const [rows, total, drivers] = await Promise.all([
+            listRuns(store, { ...filters, failuresFirst, limit: limit + 1, offset, after }),
             countRuns(store, filters),
             runDriverNames(store, agentId),
           ]);
-          return { total, runs: runs.map(summary), drivers };
+          const runs = rows.slice(0, limit);
+          const last = runs.at(-1);
+          const next_cursor = rows.length > limit && last ? encodeRunCursor(runListKey(last), failuresFirst) : null;
+          return { total, runs: runs.map(summary), drivers, next_cursor };
         },
       });
 
