@@ -7,7 +7,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type AgentRunSkipped } from '../host/agent/agent.js';
 import type { ScheduleAnswer } from '../host/api/driverbox/runs-routes.js';
@@ -16,7 +15,7 @@ import { redisOptions } from '../host/scale-out/redis-connection.js';
 import { openStore, type Store } from '../host/store/store.js';
 import { parseApiTime } from '../host/store/time.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
-import { startPostgres, type PostgresServer } from './helpers/postgres-server.js';
+import { createDatabase, queryOnce, startPostgres, type PostgresServer } from './helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 
 const KEY = 'queue-schedule-key';
@@ -58,15 +57,7 @@ async function startAgent(name: string, inventory?: string): Promise<Agent> {
   return agent;
 }
 
-async function query<R>(text: string, values: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({ connectionString: storeUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, values)).rows as R[];
-  } finally {
-    await client.end();
-  }
-}
+const query = <R>(text: string, values: unknown[] = []) => queryOnce<R>(storeUrl, text, values);
 
 const schedule = async (agent: Agent, q = '') => {
   const response = await fetch(`${agent.url}/driverbox-api/v1/agent/${agent.agentId}/schedule${q}`, { headers: { 'x-api-key': KEY } });
@@ -77,11 +68,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   [postgres, redis, device] = await Promise.all([startPostgres(), startRedisServer(), startDeviceServer()]);
-  const admin = new pg.Client({ connectionString: postgres.url });
-  await admin.connect();
-  await admin.query('CREATE DATABASE queue_schedule');
-  await admin.end();
-  storeUrl = postgres.urlOf('queue_schedule');
+  storeUrl = await createDatabase(postgres, 'queue_schedule');
   queue = new Queue(RUNS_QUEUE, { connection: redisOptions(redis.url, 'producer', 'test'), prefix: PREFIX });
 }, 60_000);
 

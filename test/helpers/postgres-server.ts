@@ -119,3 +119,21 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     },
   };
 }
+
+/** Creates a database on the server (one per test file, so files sharing a server stay apart) and answers its URL. */
+export async function createDatabase(server: PostgresServer, name: string): Promise<string> {
+  await queryOnce(server.url, `CREATE DATABASE ${name}`);
+  return server.urlOf(name);
+}
+
+/** One query on a connection of its own: a test's look at what the code under test stored. */
+export async function queryOnce<R>(url: string, text: string, values: unknown[] = []): Promise<R[]> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as R[];
+  } finally {
+    await client.end();
+  }
+}
