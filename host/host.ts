@@ -1,7 +1,7 @@
 // createHost: the programmatic entry point. A host owns its sandbox threads (each with a
 // pool of isolates and the HTTP sessions of the devices pinned to it) and the sessions of the
-// runs whose network stays on the host thread (record, replay, deviceState); host.run()
-// executes one driver action and resolves to a RunResult.
+// runs whose network stays on the host thread (record, replay, deviceState, a run's own
+// trustedCAs); host.run() executes one driver action and resolves to a RunResult.
 import { X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { DEFAULT_SESSION_IDLE_MS, DeviceSessions } from './bridges/http/sessions.js';
@@ -54,7 +54,8 @@ export interface HostOptions {
    * Where a run's network (HTTP, TLS reads, SSH / Telnet / SNMP / WinRM) is done: on its sandbox
    * thread, which keeps the sessions of the devices pinned to it (true), or on the host thread,
    * each call and answer a message between the two (default false: it measured no faster, see
-   * docs/ARCHITECTURE.md). Runs with record, replay or deviceState always do theirs on the host thread.
+   * docs/ARCHITECTURE.md). Runs with record, replay, deviceState or trustedCAs of their own
+   * always do theirs on the host thread.
    */
   networkInThreads?: boolean;
   /** Replace an isolate after this many runs (default 1000). */
