@@ -2,8 +2,9 @@
 // of `driverbox agent --queue …`): two real agents on one Redis and one PostgreSQL store, each with
 // its sandbox process, against a device on loopback. Every entry is checked against what BullMQ and
 // the store hold: the job scheduler's next slot, period and offset, the association's latest run
-// with the agent that ran it, a run in flight seen as running, and both agents named as sharing it.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// with the agent that ran it, a run in flight seen as running, and both agents named as sharing it;
+// then the console's schedule page in chromium showing that.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
@@ -14,6 +15,7 @@ import { offsetOf, RUNS_QUEUE } from '../host/scale-out/index.js';
 import { redisOptions } from '../host/scale-out/redis-connection.js';
 import { openStore, type Store } from '../host/store/store.js';
 import { parseApiTime } from '../host/store/time.js';
+import { chromiumInstalled, openBrowser } from './helpers/browser.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { createDatabase, queryOnce, startPostgres, type PostgresServer } from './helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
@@ -21,6 +23,8 @@ import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 const KEY = 'queue-schedule-key';
 const PERIOD_S = 2;
 const PREFIX = `qs${process.pid}`;
+/** DRIVERBOX_CONSOLE_SCREENSHOTS=docs/console: where the page's screenshot goes (as console-browser.test.ts does). */
+const screenshots = process.env.DRIVERBOX_CONSOLE_SCREENSHOTS;
 /** Quick on d1 and d2; 900 ms on d3, so a poll of the page finds it in flight. */
 const DRIVER = `
 function validate() { D.success(); }
@@ -150,6 +154,33 @@ describe('the schedule of an agent in scale-out mode', () => {
     }
     expect(seenRunning).toBe(true);
   }, 30_000);
+
+  it.skipIf(!chromiumInstalled())("shows it on the console's schedule page: the agents sharing the queue and each association's plan", async () => {
+    const browser = await openBrowser({ width: 1280, height: 860 });
+    try {
+      const { page } = browser;
+      await page.goto(`${b.url}/#/agent/${b.agentId}/schedule`);
+      await page.getByLabel('API key').fill(KEY);
+      await page.getByLabel('API key').press('Enter');
+      await page.getByRole('heading', { level: 1, name: /^Schedule of / }).waitFor();
+      const notice = page.locator('[data-scheduler="queue"]');
+      await notice.waitFor();
+      expect(await notice.textContent()).toMatch(/shared by 2 agents: sched-a, sched-b \(this one\)/);
+      const rows = page.locator('table.schedule tbody tr');
+      await expect.poll(() => rows.count()).toBe(3);
+      const d1 = page.locator('table.schedule tr', { hasText: 'paced@d1' });
+      expect(await d1.locator('th .path').textContent()).toMatch(/d1 · every 2 s · get_status/);
+      expect(await d1.locator('.next-due').textContent()).toMatch(/^\d\d:\d\d:\d\d(in \d+ s|now|\d+ s overdue)/);
+      expect(await d1.locator('.last-run').textContent()).toMatch(/success.*get_status.*, by sched-[ab]/);
+      if (screenshots) {
+        mkdirSync(screenshots, { recursive: true });
+        await page.screenshot({ path: join(screenshots, 'schedule-queue-laptop.png'), fullPage: true });
+      }
+      expect(browser.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it('drops an agent that left the queue from the ones sharing it', async () => {
     await a.stop({ graceMs: 2000 });
