@@ -11,6 +11,7 @@ import { runAssociation, type AssociationRunContext, type AssociationRunHooks } 
 import type { DeviceStateSnapshot } from '../host/device-state.js';
 import type { RunRequest } from '../host/host.js';
 import type { RunExecutor } from '../host/executor/run-executor.js';
+import { writeOwnership } from '../host/agent/inventory/ownership.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createAssociation, deleteAssociation } from '../host/store/associations.js';
 import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';
@@ -86,7 +87,7 @@ async function seeded() {
 }
 
 describe("a scheduled run's statements", () => {
-  it('a slot run of one action: 8 statements on PostgreSQL, 9 on SQLite (26, then 18, then 10, before), each row read once; its request and record as before', async () => {
+  it('a slot run of one action: 7 statements on PostgreSQL, 8 on SQLite (26, then 18, then 10, before), each row read once; its request and record as before', async () => {
     const { association, ctx, requests } = await seeded();
     const slot = { slotMs: Date.UTC(2026, 10, 27, 12), runner: 'agent-a' };
     const statements = vi.spyOn(store, 'statement');
@@ -104,12 +105,13 @@ describe("a scheduled run's statements", () => {
     // device, its credentials and SNMP settings read again for the write, the kept state read on
     // its own, the association marked run outside the write's transaction, the driver read on its
     // own, the retention bound read on PostgreSQL (which drops whole days). 10 then: the
-    // parameters and credentials each read on their own. On PostgreSQL, BEGIN and COMMIT besides.
-    const expected = store.dialect === 'sqlite' ? 9 : 8;
+    // parameters, credentials and the inventory's driver ids (a meta row) each read on their own.
+    // On PostgreSQL, BEGIN and COMMIT besides.
+    const expected = store.dialect === 'sqlite' ? 8 : 7;
     expect(count).toBe(expected);
     expect(made).toHaveLength(expected);
     expect(made.filter((sql) => /count\(\*\)/.test(sql))).toEqual([]);
-    // The association, its driver, device, kept state, parameters and credentials in one row.
+    // The association, its driver, device, kept state, parameters, credentials and the driver's origin in one row.
     const target = made.filter((sql) => /FROM custom_driver_associations a JOIN custom_drivers r .* JOIN devices d .* LEFT JOIN device_state s/.test(sql));
     expect(target).toHaveLength(1);
     expect(target[0]).toMatch(/FROM custom_driver_parameters .* FROM device_credentials .* FROM custom_driver_associations a/);
@@ -121,6 +123,8 @@ describe("a scheduled run's statements", () => {
     expect(made.filter((sql) => /device_credentials/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /device_state/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /^UPDATE custom_driver_associations SET last_inspection_time/.test(sql))).toHaveLength(1);
+    expect(target[0]).toMatch(/FROM meta WHERE key = 'agent_inventory_driver_ids'/);
+    // Besides the target, the retention bound on SQLite.
     expect(made.filter((sql) => /FROM meta/.test(sql))).toHaveLength(store.dialect === 'sqlite' ? 2 : 1);
     expect(made.filter((sql) => /^UPDATE runs/.test(sql))).toEqual([]);
     expect(made.filter((sql) => /^INSERT INTO runs/.test(sql))).toHaveLength(1);
@@ -183,6 +187,23 @@ describe("a scheduled run's statements", () => {
     expect(run).toMatchObject({ runId: null, storeError: null });
     const runs = await store.statement<[], { n: number }>('SELECT count(*) AS n FROM runs').get();
     expect(Number(runs!.n)).toBe(0);
+  });
+
+  it("the driver's origin comes with the target: an inventory driver may reach any host, an API driver none; a store with the whole record alone too", async () => {
+    const { driver, association, ctx, requests } = await seeded();
+    const run = async () => {
+      requests.length = 0;
+      await runAssociation(ctx, association.id, ['get_status'], new AbortController().signal, hooks);
+      return requests[0]!.externalHosts;
+    };
+    expect(await run()).toEqual([]);
+    await writeOwnership(store, { devices: {}, drivers: { 'nas-driver': driver.id }, associations: {} });
+    expect(await run()).toBeUndefined();
+    // A store synced before the short record of driver ids: the whole record is read.
+    await store.statement('DELETE FROM meta WHERE key = ?').run('agent_inventory_driver_ids');
+    expect(await run()).toBeUndefined();
+    await writeOwnership(store, { devices: {}, drivers: {}, associations: {} });
+    expect(await run()).toEqual([]);
   });
 
   it('driver credentials: the first scope given wins, read in one statement', async () => {

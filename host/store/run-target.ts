@@ -1,9 +1,11 @@
 // What a scheduled run of an association reads before it runs, once for the run and its write, in
 // one statement: the association with its driver (id, name, source), its device (with the sealed
-// SNMP settings), the device's kept state (the scale-out mode's cookies), and as JSON arrays in
-// that row the association's parameter values and every scope of the device's credentials. From
+// SNMP settings), the device's kept state (the scale-out mode's cookies), whether the inventory
+// made the driver (its external-host policy), and as JSON arrays in that row the association's
+// parameter values and every scope of the device's credentials. From
 // them come the run's request and the secrets its result is masked with; each was read on its
 // own, some twice, before (G7, docs/SCALE-OUT.md).
+import { INVENTORY_DRIVER_COLUMNS, inventoryDriverIdsFrom, type InventoryDriverColumns } from '../agent/inventory/ownership.js';
 import type { DeviceSpec } from '../device.js';
 import { snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
 import { associationWithParameters, type AssociationDbRow, type AssociationParameterDbRow, type RunAssociationRow } from './associations.js';
@@ -23,6 +25,8 @@ export interface RunTarget {
   spec: DeviceSpec;
   /** What the run's result is masked with: every scope's credentials, the SNMP secrets (deviceSecrets). */
   secrets: string[];
+  /** The inventory made the driver (the operator's own code): it may reach any host (externalHostsOf). */
+  inventoryDriver: boolean;
   /** The device's kept state (device_state, what the scale-out mode keeps between runs) as stored, sealed; null when none. */
   sealedState: string | null;
 }
@@ -58,6 +62,7 @@ export async function readRunTarget(store: Store, agentId: number, associationId
     device,
     spec: deviceSpecFrom(device, firstCredentials(store, credentials), snmp),
     secrets: secretsOf(store, credentials, row.snmp_authentication),
+    inventoryDriver: (await inventoryDriverIdsFrom(store, row)).has(Number(row.custom_driver_id)),
     sealedState: row.kept_state ?? null,
   };
 }
@@ -78,7 +83,7 @@ function targetSql(store: Store): string {
   );
   return `SELECT d.*, a.id AS association_id, a.custom_driver_id, a.sample_period, a.status AS association_status,
       a.creation_time AS association_creation_time, a.last_inspection_time, r.name AS driver_name, r.source AS driver_source,
-      s.state AS kept_state, ${parameters} AS parameters, ${credentials} AS credentials
+      s.state AS kept_state, ${parameters} AS parameters, ${credentials} AS credentials, ${INVENTORY_DRIVER_COLUMNS}
     FROM custom_driver_associations a
     JOIN custom_drivers r ON r.id = a.custom_driver_id
     JOIN devices d ON d.id = a.device_id
@@ -86,7 +91,7 @@ function targetSql(store: Store): string {
     WHERE a.id = ? AND d.agent_id = ?`;
 }
 
-interface TargetDbRow extends DeviceDbRow {
+interface TargetDbRow extends DeviceDbRow, InventoryDriverColumns {
   snmp_authentication: string | null;
   association_id: number;
   custom_driver_id: number;
