@@ -11,6 +11,7 @@ import { runAssociation, type AssociationRunContext, type AssociationRunHooks } 
 import type { DeviceStateSnapshot } from '../host/device-state.js';
 import type { RunRequest } from '../host/host.js';
 import type { RunExecutor } from '../host/executor/run-executor.js';
+import { DeviceRunPruner } from '../host/agent/device-run-pruner.js';
 import { writeOwnership } from '../host/agent/inventory/ownership.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createAssociation, deleteAssociation } from '../host/store/associations.js';
@@ -81,13 +82,14 @@ async function seeded() {
     executor,
     deviceStates: new StoreDeviceStates(store),
     agentId: agent.id,
-    write: { activity: false, keepRunsPerDevice: 100 },
+    write: { activity: false },
+    runPruner: new DeviceRunPruner(store, { keep: 100, onError: () => {} }),
   };
   return { agent, device, driver, association, ctx, requests };
 }
 
 describe("a scheduled run's statements", () => {
-  it('a slot run of one action: 7 statements on PostgreSQL, 8 on SQLite (26, then 18, then 10, before), each row read once; its request and record as before', async () => {
+  it('a slot run of one action: 6 statements on PostgreSQL, 7 on SQLite (26, then 18, then 10, before), each row read once; its request and record as before', async () => {
     const { association, ctx, requests } = await seeded();
     const slot = { slotMs: Date.UTC(2026, 10, 27, 12), runner: 'agent-a' };
     const statements = vi.spyOn(store, 'statement');
@@ -105,9 +107,10 @@ describe("a scheduled run's statements", () => {
     // device, its credentials and SNMP settings read again for the write, the kept state read on
     // its own, the association marked run outside the write's transaction, the driver read on its
     // own, the retention bound read on PostgreSQL (which drops whole days). 10 then: the
-    // parameters, credentials and the inventory's driver ids (a meta row) each read on their own.
-    // On PostgreSQL, BEGIN and COMMIT besides.
-    const expected = store.dialect === 'sqlite' ? 8 : 7;
+    // parameters, credentials and the inventory's driver ids (a meta row) each read on their own,
+    // the device's old runs pruned per result (now in batches: DeviceRunPruner). On PostgreSQL,
+    // BEGIN and COMMIT besides.
+    const expected = store.dialect === 'sqlite' ? 7 : 6;
     expect(count).toBe(expected);
     expect(made).toHaveLength(expected);
     expect(made.filter((sql) => /count\(\*\)/.test(sql))).toEqual([]);
@@ -128,6 +131,7 @@ describe("a scheduled run's statements", () => {
     expect(made.filter((sql) => /FROM meta/.test(sql))).toHaveLength(store.dialect === 'sqlite' ? 2 : 1);
     expect(made.filter((sql) => /^UPDATE runs/.test(sql))).toEqual([]);
     expect(made.filter((sql) => /^INSERT INTO runs/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /^DELETE/.test(sql))).toEqual([]);
     const record = (await getRun(store, run!.runId!))!;
     expect(record).toMatchObject({ outcome: 'success', action: 'get_status', variableCount: 1, tableCount: 0, associationId: association.id, driverName: 'nas-driver' });
     expect(await runSlotOf(store, run!.runId!)).toEqual({ slotMs: slot.slotMs, runner: 'agent-a' });

@@ -14,6 +14,7 @@ import { StoreError } from '../store/store-error.js';
 import type { Store } from '../store/store.js';
 import { externalHostsOf } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../executor/run-executor.js';
+import type { DeviceRunPruner } from './device-run-pruner.js';
 
 export interface AssociationRunContext {
   store: Store;
@@ -33,6 +34,8 @@ export interface AssociationRunContext {
    * with the device's row and saved after the run when the run changed it (withSharedDeviceState).
    */
   deviceStates?: StoreDeviceStates;
+  /** Keeps each device's newest runs: told of each result written (the write itself prunes nothing). */
+  runPruner?: DeviceRunPruner;
 }
 
 export interface ActionRun {
@@ -113,6 +116,7 @@ export async function runAssociation(
         ctx.slot ? { ...write, until: signal, ...(index === 0 ? { slot: ctx.slot } : {}) } : write,
       );
       runId = written?.runId ?? null;
+      if (runId !== null) ctx.runPruner?.noted(device.id);
     } catch (error) {
       storeError = error instanceof Error ? error : new Error(String(error));
     }

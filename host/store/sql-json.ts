@@ -31,3 +31,9 @@ export function jsonRowsOf<T>(value: unknown): T[] {
   if (value === null || value === undefined) return [];
   return (typeof value === 'string' ? JSON.parse(value) : value) as T[];
 }
+
+/** A subquery of the integers in one parameter given as JSON text ('[1,2]'): one statement for a list of any length. */
+export function jsonIntegers(dialect: SqlDialect): string {
+  if (dialect === 'postgres') return '(SELECT jsonb_array_elements_text(?::jsonb)::bigint)';
+  return '(SELECT value FROM json_each(?))';
+}
