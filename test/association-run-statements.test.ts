@@ -1,9 +1,9 @@
 // The store work of one scheduled run (G7, docs/SCALE-OUT.md: CPU per run in scale-out mode):
 // the rows a run reads as it needs them (no used-variable count, no driver parameters or list of
-// the driver's devices), the association with its driver, device (with its SNMP settings) and kept
-// state in one statement, every scope of the device's credentials once (for the request and for
-// masking the result), the association marked run inside the result's transaction, a slot's
-// record written whole in one statement. The outcomes are those of
+// the driver's devices), the association with its driver, device (with its SNMP settings), kept
+// state, parameter values and every scope of the device's credentials (for the request and for
+// masking the result) in one statement, the association marked run inside the result's
+// transaction, a slot's record written whole in one statement. The outcomes are those of
 // before: the parameters, credentials and kept state reach the run, the result is masked, a deleted
 // association ends it unwritten, a second result for a slot is refused, nothing of it written.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -11,6 +11,8 @@ import { runAssociation, type AssociationRunContext, type AssociationRunHooks } 
 import type { DeviceStateSnapshot } from '../host/device-state.js';
 import type { RunRequest } from '../host/host.js';
 import type { RunExecutor } from '../host/executor/run-executor.js';
+import { DeviceRunPruner } from '../host/agent/device-run-pruner.js';
+import { writeOwnership } from '../host/agent/inventory/ownership.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createAssociation, deleteAssociation } from '../host/store/associations.js';
 import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';
@@ -47,7 +49,10 @@ async function seeded() {
   const driver = await createCustomDriver(store, {
     name: 'nas-driver',
     code: 'function validate() { D.success(); } function get_status() { D.success(); }',
-    parameters: [{ name: 'tag', valueType: 'STRING', defaultValue: 'x' }],
+    parameters: [
+      { name: 'tag', valueType: 'STRING', defaultValue: 'x' },
+      { name: 'zone', valueType: 'STRING', defaultValue: 'z0' },
+    ],
     minimalSamplePeriod: 300,
     requiresCredentials: false,
   });
@@ -77,13 +82,14 @@ async function seeded() {
     executor,
     deviceStates: new StoreDeviceStates(store),
     agentId: agent.id,
-    write: { activity: false, keepRunsPerDevice: 100 },
+    write: { activity: false },
+    runPruner: new DeviceRunPruner(store, { keep: 100, onError: () => {} }),
   };
   return { agent, device, driver, association, ctx, requests };
 }
 
 describe("a scheduled run's statements", () => {
-  it('a slot run of one action: 10 statements on PostgreSQL, 11 on SQLite (26, then 18, before), each row read once; its request and record as before', async () => {
+  it('a slot run of one action: 6 statements on PostgreSQL, 7 on SQLite (26, then 18, then 10, before), each row read once; its request and record as before', async () => {
     const { association, ctx, requests } = await seeded();
     const slot = { slotMs: Date.UTC(2026, 10, 27, 12), runner: 'agent-a' };
     const statements = vi.spyOn(store, 'statement');
@@ -93,21 +99,26 @@ describe("a scheduled run's statements", () => {
     const count = executed();
     vi.restoreAllMocks();
     expect(run!.storeError).toBeNull();
-    expect(requests[0]!.parameters).toEqual({ tag: 'a1' });
+    // A value set, and a parameter left at its default.
+    expect(requests[0]!.parameters).toEqual({ tag: 'a1', zone: 'z0' });
     expect(requests[0]!.filename).toBe('nas-driver.js');
     // 26 at first: the association read in full twice, the driver with its parameters and
     // devices, a credentials statement per scope, the slot claimed then updated. 18 then: the
     // device, its credentials and SNMP settings read again for the write, the kept state read on
     // its own, the association marked run outside the write's transaction, the driver read on its
-    // own, the retention bound read on PostgreSQL (which drops whole days). On PostgreSQL, BEGIN
-    // and COMMIT besides.
-    const expected = store.dialect === 'sqlite' ? 11 : 10;
+    // own, the retention bound read on PostgreSQL (which drops whole days). 10 then: the
+    // parameters, credentials and the inventory's driver ids (a meta row) each read on their own,
+    // the device's old runs pruned per result (now in batches: DeviceRunPruner). On PostgreSQL,
+    // BEGIN and COMMIT besides.
+    const expected = store.dialect === 'sqlite' ? 7 : 6;
     expect(count).toBe(expected);
     expect(made).toHaveLength(expected);
     expect(made.filter((sql) => /count\(\*\)/.test(sql))).toEqual([]);
-    // The association, its driver, device and kept state in one row.
+    // The association, its driver, device, kept state, parameters, credentials and the driver's origin in one row.
+    const target = made.filter((sql) => /FROM custom_driver_associations a JOIN custom_drivers r .* JOIN devices d .* LEFT JOIN device_state s/.test(sql));
+    expect(target).toHaveLength(1);
+    expect(target[0]).toMatch(/FROM custom_driver_parameters .* FROM device_credentials .* FROM custom_driver_associations a/);
     expect(made.filter((sql) => /FROM custom_driver_associations/.test(sql))).toHaveLength(1);
-    expect(made.filter((sql) => /FROM custom_driver_associations a JOIN custom_drivers r .* JOIN devices d .* LEFT JOIN device_state s/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /custom_driver_associations WHERE custom_driver_id/.test(sql))).toEqual([]);
     expect(made.filter((sql) => /FROM custom_driver_parameters/.test(sql))).toHaveLength(1);
     // The device once, with its SNMP settings; every scope of its credentials once.
@@ -115,9 +126,12 @@ describe("a scheduled run's statements", () => {
     expect(made.filter((sql) => /device_credentials/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /device_state/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /^UPDATE custom_driver_associations SET last_inspection_time/.test(sql))).toHaveLength(1);
+    expect(target[0]).toMatch(/FROM meta WHERE key = 'agent_inventory_driver_ids'/);
+    // Besides the target, the retention bound on SQLite.
     expect(made.filter((sql) => /FROM meta/.test(sql))).toHaveLength(store.dialect === 'sqlite' ? 2 : 1);
     expect(made.filter((sql) => /^UPDATE runs/.test(sql))).toEqual([]);
     expect(made.filter((sql) => /^INSERT INTO runs/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /^DELETE/.test(sql))).toEqual([]);
     const record = (await getRun(store, run!.runId!))!;
     expect(record).toMatchObject({ outcome: 'success', action: 'get_status', variableCount: 1, tableCount: 0, associationId: association.id, driverName: 'nas-driver' });
     expect(await runSlotOf(store, run!.runId!)).toEqual({ slotMs: slot.slotMs, runner: 'agent-a' });
@@ -177,6 +191,23 @@ describe("a scheduled run's statements", () => {
     expect(run).toMatchObject({ runId: null, storeError: null });
     const runs = await store.statement<[], { n: number }>('SELECT count(*) AS n FROM runs').get();
     expect(Number(runs!.n)).toBe(0);
+  });
+
+  it("the driver's origin comes with the target: an inventory driver may reach any host, an API driver none; a store with the whole record alone too", async () => {
+    const { driver, association, ctx, requests } = await seeded();
+    const run = async () => {
+      requests.length = 0;
+      await runAssociation(ctx, association.id, ['get_status'], new AbortController().signal, hooks);
+      return requests[0]!.externalHosts;
+    };
+    expect(await run()).toEqual([]);
+    await writeOwnership(store, { devices: {}, drivers: { 'nas-driver': driver.id }, associations: {} });
+    expect(await run()).toBeUndefined();
+    // A store synced before the short record of driver ids: the whole record is read.
+    await store.statement('DELETE FROM meta WHERE key = ?').run('agent_inventory_driver_ids');
+    expect(await run()).toBeUndefined();
+    await writeOwnership(store, { devices: {}, drivers: {}, associations: {} });
+    expect(await run()).toEqual([]);
   });
 
   it('driver credentials: the first scope given wins, read in one statement', async () => {

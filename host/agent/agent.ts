@@ -30,6 +30,7 @@ import { defaultLimits } from '../limits.js';
 import { createStatusSource, type HealthProbe } from './status.js';
 import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } from './schedule-view.js';
 import type { ScheduleReader } from '../scale-out/schedule-reader.js';
+import { DeviceRunPruner } from './device-run-pruner.js';
 
 /** How long stop() lets runs in flight finish by default. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -207,6 +208,8 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly #started = new Map<string, AgentRunStarted>();
   readonly #results = { success: 0, failure: 0 };
   #stopping: Promise<AgentStopResult> | null = null;
+  /** Keeps keepRunsPerDevice runs per device, pruned in batches (null: all kept). */
+  #runPruner: DeviceRunPruner | null = null;
 
   constructor(options: AgentOptions) {
     super();
@@ -246,6 +249,9 @@ export class Agent extends EventEmitter<AgentEvents> {
     const { store } = this.#options;
     try {
       this.#agentId = (await ensureLocalAgent(store)).id;
+      if (this.#keepRuns !== null) {
+        this.#runPruner = new DeviceRunPruner(store, { keep: this.#keepRuns, onError: (error) => this.#report(new Error(`agent: ${error.message}`)) });
+      }
       if (this.#options.inventory !== undefined) this.#applySync(await syncInventory(store, this.#readInventory(this.#options.inventory)));
       if (!this.#options.queue) this.#scheduler = this.#makeScheduler();
       await this.#startExecutor();
@@ -406,6 +412,8 @@ export class Agent extends EventEmitter<AgentEvents> {
     // Runs past the grace end when their sandbox is stopped; idle() then sees their results written.
     if (this.#executor) await this.#executor.close();
     if (scheduler) await scheduler.idle();
+    // The runs' last results pruned like the others, before the store may close.
+    await this.#runPruner?.prune();
     if (this.#server) await this.#server.close();
     if (this.#options.closeStore) await this.#options.store.close();
     return { finished: drained.finished, aborted: drained.aborted.length, dropped: drained.dropped };
@@ -578,7 +586,8 @@ export class Agent extends EventEmitter<AgentEvents> {
       agentId: this.#agentId!,
       limits: this.#options.limits,
       externalHosts: this.#externalHosts,
-      write: { activity: this.#options.activityLog ?? false, keepRunsPerDevice: this.#keepRuns },
+      write: { activity: this.#options.activityLog ?? false },
+      runPruner: this.#runPruner ?? undefined,
       slot,
       deviceStates,
     };
@@ -630,7 +639,8 @@ export class Agent extends EventEmitter<AgentEvents> {
       agentId: this.#agentId,
       limits: this.#options.limits,
       externalHosts: this.#externalHosts,
-      write: { activity: this.#options.activityLog ?? false, keepRunsPerDevice: this.#keepRuns },
+      write: { activity: this.#options.activityLog ?? false },
+      runPruner: this.#runPruner ?? undefined,
     };
     const runs = await runAssociation(ctx, job.schedule.id, job.actions, signal, {
       // Counted per action, so runs_total and runs_in_flight agree.

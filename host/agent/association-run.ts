@@ -12,8 +12,9 @@ import { readRunTarget } from '../store/run-target.js';
 import { runRequestOf } from '../store/run-request.js';
 import { StoreError } from '../store/store-error.js';
 import type { Store } from '../store/store.js';
-import { externalHostsFor } from '../executor/external-hosts.js';
+import { externalHostsOf } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../executor/run-executor.js';
+import type { DeviceRunPruner } from './device-run-pruner.js';
 
 export interface AssociationRunContext {
   store: Store;
@@ -33,6 +34,8 @@ export interface AssociationRunContext {
    * with the device's row and saved after the run when the run changed it (withSharedDeviceState).
    */
   deviceStates?: StoreDeviceStates;
+  /** Keeps each device's newest runs: told of each result written (the write itself prunes nothing). */
+  runPruner?: DeviceRunPruner;
 }
 
 export interface ActionRun {
@@ -78,14 +81,14 @@ export async function runAssociation(
   for (const [index, action] of actions.entries()) {
     if (signal.aborted) break;
     // The rows as a run needs them (no used-variable count, no driver parameters or device list),
-    // the device with its credentials, SNMP settings and kept state: read once for the run and its write.
+    // the device with its credentials, SNMP settings and kept state, the driver's origin: read once for the run and its write.
     const target = await readRunTarget(ctx.store, ctx.agentId, associationId);
     // Gone, disabled, or its device no longer monitored since the run was scheduled: stop here.
     if (!target || target.association.status !== 'ENABLED' || !isDeviceMonitored(target.device)) break;
     const { association, driver, device } = target;
     if (index === 0) hooks.identified?.({ driverId: driver.id, driverName: driver.name, deviceId: device.id, deviceName: device.displayName });
     const request = runRequestOf({ driver, association, action }, target.spec, ctx.limits);
-    const allowed = await externalHostsFor(ctx.store, driver.id, ctx.externalHosts);
+    const allowed = externalHostsOf(target.inventoryDriver, ctx.externalHosts);
     if (allowed) request.externalHosts = allowed;
     const executor = ctx.deviceStates ? withSharedDeviceState(ctx.executor, ctx.deviceStates.preloaded(target.sealedState)) : ctx.executor;
     hooks.started(action);
@@ -113,6 +116,7 @@ export async function runAssociation(
         ctx.slot ? { ...write, until: signal, ...(index === 0 ? { slot: ctx.slot } : {}) } : write,
       );
       runId = written?.runId ?? null;
+      if (runId !== null) ctx.runPruner?.noted(device.id);
     } catch (error) {
       storeError = error instanceof Error ? error : new Error(String(error));
     }

@@ -26,7 +26,12 @@ export function externalHostList(value: unknown, where: string): string[] {
  * redirect may lead (a redirect never follows the bare "*"), for every driver.
  */
 export async function externalHostsFor(store: Store, driverId: number, apiDriverHosts: readonly string[] = []): Promise<string[] | undefined> {
-  if ((await inventoryDriverIds(store)).has(driverId) || apiDriverHosts.includes(ANY_EXTERNAL_HOST)) {
+  return externalHostsOf((await inventoryDriverIds(store)).has(driverId), apiDriverHosts);
+}
+
+/** externalHostsFor, the driver's origin known (a scheduled run reads it with its target). */
+export function externalHostsOf(inventoryDriver: boolean, apiDriverHosts: readonly string[] = []): string[] | undefined {
+  if (inventoryDriver || apiDriverHosts.includes(ANY_EXTERNAL_HOST)) {
     const named = apiDriverHosts.filter((h) => h !== ANY_EXTERNAL_HOST);
     return named.length ? [ANY_EXTERNAL_HOST, ...named] : undefined;
   }

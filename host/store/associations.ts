@@ -105,23 +105,31 @@ async function associationFromDb(store: Store, row: AssociationDbRow): Promise<A
   return { ...association, usedVariables: used.n };
 }
 
+/** An association's parameter with its value for the association, as read (ap.value: null when unset). */
+export interface AssociationParameterDbRow {
+  id: number;
+  name: string;
+  description: string | null;
+  value_type: ParameterValueType;
+  default_value: string | null;
+  value: string | null;
+}
+
 /** The association of a row, with its parameters' values (one statement): all but its used-variable count. */
 export async function runAssociationFromDb(store: Store, row: AssociationDbRow): Promise<RunAssociationRow> {
-  const parameters = (await store
-    .statement<[number, number], { id: number; name: string; description: string | null; value_type: ParameterValueType; default_value: string | null; value: string | null }>(
+  const parameters = await store
+    .statement<[number, number], AssociationParameterDbRow>(
       `SELECT p.id, p.name, p.description, p.value_type, p.default_value, ap.value
        FROM custom_driver_parameters p
        LEFT JOIN custom_driver_association_parameters ap ON ap.parameter_id = p.id AND ap.association_id = ?
        WHERE p.custom_driver_id = ? ORDER BY p.id`,
     )
-    .all(row.id, row.custom_driver_id))
-    .map((p) => ({
-      parameterId: p.id,
-      name: p.name,
-      description: p.description,
-      valueType: p.value_type,
-      value: parseJsonColumn<unknown>(p.value, null) ?? parseJsonColumn<unknown>(p.default_value, null),
-    }));
+    .all(row.id, row.custom_driver_id);
+  return associationWithParameters(row, parameters);
+}
+
+/** The association of a row and its parameters' rows (in the driver's order: by id). */
+export function associationWithParameters(row: AssociationDbRow, parameters: readonly AssociationParameterDbRow[]): RunAssociationRow {
   return {
     id: row.id,
     customDriverId: row.custom_driver_id,
@@ -131,7 +139,13 @@ export async function runAssociationFromDb(store: Store, row: AssociationDbRow):
     status: row.status,
     creationTime: row.creation_time,
     lastInspectionTime: row.last_inspection_time,
-    parameters,
+    parameters: parameters.map((p) => ({
+      parameterId: p.id,
+      name: p.name,
+      description: p.description,
+      valueType: p.value_type,
+      value: parseJsonColumn<unknown>(p.value, null) ?? parseJsonColumn<unknown>(p.default_value, null),
+    })),
   };
 }
 

@@ -1,17 +1,20 @@
 // What a scheduled run of an association reads before it runs, once for the run and its write, in
-// three statements: the association with its driver (id, name, source), its device (with the sealed
-// SNMP settings) and the device's kept state (the scale-out mode's cookies) in one row; the
-// association's parameter values; every scope of the device's credentials. From them come the
-// run's request and the secrets its result is masked with; each was read on its own, some twice,
-// before (G7, docs/SCALE-OUT.md).
+// one statement: the association with its driver (id, name, source), its device (with the sealed
+// SNMP settings), the device's kept state (the scale-out mode's cookies), whether the inventory
+// made the driver (its external-host policy), and as JSON arrays in that row the association's
+// parameter values and every scope of the device's credentials. From
+// them come the run's request and the secrets its result is masked with; each was read on its
+// own, some twice, before (G7, docs/SCALE-OUT.md).
+import { INVENTORY_DRIVER_COLUMNS, inventoryDriverIdsFrom, type InventoryDriverColumns } from '../agent/inventory/ownership.js';
 import type { DeviceSpec } from '../device.js';
 import { snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
-import { runAssociationFromDb, type AssociationDbRow, type RunAssociationRow } from './associations.js';
-import { firstCredentials, listSealedCredentials } from './credentials.js';
+import { associationWithParameters, type AssociationDbRow, type AssociationParameterDbRow, type RunAssociationRow } from './associations.js';
+import { firstCredentials, type SealedCredentials } from './credentials.js';
 import type { RunDriverRow } from './custom-drivers.js';
 import { deviceFromDb, openSnmpAuthentication, type DeviceDbRow, type DeviceRow } from './devices.js';
 import { deviceSpecFrom } from './run-request.js';
 import { secretsOf } from './run-secrets.js';
+import { jsonRows, jsonRowsOf } from './sql-json.js';
 import type { Store } from './store.js';
 
 export interface RunTarget {
@@ -22,6 +25,8 @@ export interface RunTarget {
   spec: DeviceSpec;
   /** What the run's result is masked with: every scope's credentials, the SNMP secrets (deviceSecrets). */
   secrets: string[];
+  /** The inventory made the driver (the operator's own code): it may reach any host (externalHostsOf). */
+  inventoryDriver: boolean;
   /** The device's kept state (device_state, what the scale-out mode keeps between runs) as stored, sealed; null when none. */
   sealedState: string | null;
 }
@@ -32,31 +37,24 @@ export interface RunTarget {
  */
 export async function readRunTarget(store: Store, agentId: number, associationId: number): Promise<RunTarget | undefined> {
   // The kept state joined in costs the embedded mode (no rows there) next to nothing.
-  const row = await store
-    .statement<[number, number], TargetDbRow>(
-      `SELECT d.*, a.id AS association_id, a.custom_driver_id, a.sample_period, a.status AS association_status,
-         a.creation_time AS association_creation_time, a.last_inspection_time, r.name AS driver_name, r.source AS driver_source,
-         s.state AS kept_state
-       FROM custom_driver_associations a
-       JOIN custom_drivers r ON r.id = a.custom_driver_id
-       JOIN devices d ON d.id = a.device_id
-       LEFT JOIN device_state s ON s.device_id = d.id
-       WHERE a.id = ? AND d.agent_id = ?`,
-    )
-    .get(associationId, agentId);
+  const row = await store.statement<[number, number], TargetDbRow>(targetSql(store)).get(associationId, agentId);
   if (!row) return undefined;
-  const association = await runAssociationFromDb(store, {
-    id: row.association_id,
-    custom_driver_id: row.custom_driver_id,
-    agent_id: row.agent_id,
-    device_id: row.id,
-    sample_period: row.sample_period,
-    status: row.association_status,
-    creation_time: row.association_creation_time,
-    last_inspection_time: row.last_inspection_time,
-  });
+  const parameters = jsonRowsOf<AssociationParameterDbRow>(row.parameters).sort((a, b) => a.id - b.id);
+  const association = associationWithParameters(
+    {
+      id: row.association_id,
+      custom_driver_id: row.custom_driver_id,
+      agent_id: row.agent_id,
+      device_id: row.id,
+      sample_period: row.sample_period,
+      status: row.association_status,
+      creation_time: row.association_creation_time,
+      last_inspection_time: row.last_inspection_time,
+    },
+    parameters,
+  );
   const device = deviceFromDb(row);
-  const credentials = await listSealedCredentials(store, device.id);
+  const credentials = jsonRowsOf<SealedCredentials>(row.credentials);
   const snmp = snmpSettingsFromApi(openSnmpAuthentication<ApiSnmpAuthentication>(store, row.snmp_authentication));
   return {
     association,
@@ -64,11 +62,36 @@ export async function readRunTarget(store: Store, agentId: number, associationId
     device,
     spec: deviceSpecFrom(device, firstCredentials(store, credentials), snmp),
     secrets: secretsOf(store, credentials, row.snmp_authentication),
+    inventoryDriver: (await inventoryDriverIdsFrom(store, row)).has(Number(row.custom_driver_id)),
     sealedState: row.kept_state ?? null,
   };
 }
 
-interface TargetDbRow extends DeviceDbRow {
+/** The target's statement: its SQL differs by dialect in the JSON functions alone. */
+function targetSql(store: Store): string {
+  const parameters = jsonRows(
+    store.dialect,
+    { id: 'p.id', name: 'p.name', description: 'p.description', value_type: 'p.value_type', default_value: 'p.default_value', value: 'ap.value' },
+    `FROM custom_driver_parameters p
+     LEFT JOIN custom_driver_association_parameters ap ON ap.parameter_id = p.id AND ap.association_id = a.id
+     WHERE p.custom_driver_id = a.custom_driver_id`,
+  );
+  const credentials = jsonRows(
+    store.dialect,
+    { scope: 'c.scope', username: 'c.username', password_sealed: 'c.password_sealed' },
+    'FROM device_credentials c WHERE c.device_id = d.id',
+  );
+  return `SELECT d.*, a.id AS association_id, a.custom_driver_id, a.sample_period, a.status AS association_status,
+      a.creation_time AS association_creation_time, a.last_inspection_time, r.name AS driver_name, r.source AS driver_source,
+      s.state AS kept_state, ${parameters} AS parameters, ${credentials} AS credentials, ${INVENTORY_DRIVER_COLUMNS}
+    FROM custom_driver_associations a
+    JOIN custom_drivers r ON r.id = a.custom_driver_id
+    JOIN devices d ON d.id = a.device_id
+    LEFT JOIN device_state s ON s.device_id = d.id
+    WHERE a.id = ? AND d.agent_id = ?`;
+}
+
+interface TargetDbRow extends DeviceDbRow, InventoryDriverColumns {
   snmp_authentication: string | null;
   association_id: number;
   custom_driver_id: number;
@@ -79,4 +102,8 @@ interface TargetDbRow extends DeviceDbRow {
   driver_name: string;
   driver_source: string;
   kept_state: string | null;
+  /** jsonRows: AssociationParameterDbRow[]. */
+  parameters: unknown;
+  /** jsonRows: SealedCredentials[]. */
+  credentials: unknown;
 }

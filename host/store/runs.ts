@@ -1,6 +1,7 @@
 // The record of every reported run, failed ones included, with its log, warnings and HTTP
 // exchanges: what a run said is kept even when it wrote no variables.
 import { parseJsonColumn } from './json-column.js';
+import { jsonIntegers } from './sql-json.js';
 import type { Store } from './store.js';
 import type { HttpExchange, LimitName, LogMessage, RunResult } from '../run-result.js';
 
@@ -150,6 +151,23 @@ export async function listDeviceRuns(store: Store, deviceId: number, limit = 100
     .statement<[number, number], RunDbRow>('SELECT * FROM runs WHERE device_id = ? ORDER BY started DESC, id DESC LIMIT ?')
     .all(deviceId, limit))
     .map(runFromDb);
+}
+
+/**
+ * pruneDeviceRuns for many devices in one statement (an agent's batched prune: DeviceRunPruner);
+ * answers how many runs went.
+ */
+export async function pruneRunsOfDevices(store: Store, deviceIds: readonly number[], keep: number): Promise<number> {
+  if (deviceIds.length === 0) return 0;
+  return (await store
+    .statement<[string, number]>(
+      `DELETE FROM runs WHERE id IN (
+         SELECT id FROM (
+           SELECT id, row_number() OVER (PARTITION BY device_id ORDER BY started DESC, id DESC) AS newer
+           FROM runs WHERE device_id IN ${jsonIntegers(store.dialect)}
+         ) ranked WHERE newer > ?)`,
+    )
+    .run(JSON.stringify(deviceIds), keep)).changes;
 }
 
 /**

@@ -11,3 +11,29 @@ export function jsonText(dialect: SqlDialect, column: string, keys: readonly str
   if (dialect === 'postgres') return `(${column}::jsonb #>> '{${keys.join(',')}}')`;
   return `(CASE WHEN json_valid(${column}) THEN CAST(json_extract(${column}, '$.${keys.join('.')}') AS TEXT) END)`;
 }
+
+/**
+ * One column holding a JSON array of an object per row of `from` (its FROM … WHERE …, which may
+ * name the outer query's tables), with the fields given (key → SQL expression): rows that would
+ * be a statement of their own come with the outer row. Read it with jsonRowsOf.
+ */
+export function jsonRows(dialect: SqlDialect, fields: Readonly<Record<string, string>>, from: string): string {
+  const pairs = Object.entries(fields).map(([key, expression]) => {
+    if (!KEY.test(key)) throw new Error(`jsonRows: not a plain key: ${key}`);
+    return `'${key}', ${expression}`;
+  });
+  if (dialect === 'postgres') return `(SELECT json_agg(json_build_object(${pairs.join(', ')})) ${from})`;
+  return `(SELECT json_group_array(json_object(${pairs.join(', ')})) ${from})`;
+}
+
+/** A jsonRows column's rows: SQLite gives the text ('[]' for none), PostgreSQL the parsed array (NULL for none). */
+export function jsonRowsOf<T>(value: unknown): T[] {
+  if (value === null || value === undefined) return [];
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T[];
+}
+
+/** A subquery of the integers in one parameter given as JSON text ('[1,2]'): one statement for a list of any length. */
+export function jsonIntegers(dialect: SqlDialect): string {
+  if (dialect === 'postgres') return '(SELECT jsonb_array_elements_text(?::jsonb)::bigint)';
+  return '(SELECT value FROM json_each(?))';
+}

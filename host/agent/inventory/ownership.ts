@@ -54,11 +54,32 @@ export async function inventoryDriverIds(store: Store): Promise<ReadonlySet<numb
   // Both keys in one statement: a run pays one read whether or not the short record exists.
   const rows = await store.statement<[string, string], { key: string; value: string }>('SELECT key, value FROM meta WHERE key IN (?, ?)').all(DRIVERS_META_KEY, META_KEY);
   const row = rows.find((r) => r.key === DRIVERS_META_KEY) ?? rows.find((r) => r.key === META_KEY);
-  if (!row) return new Set();
-  if (lastDriverIds?.raw !== row.value) {
-    const parsed = JSON.parse(row.value) as unknown;
+  return row ? driverIdsOf(row.value) : new Set();
+}
+
+/**
+ * Columns for a statement a run reads anyway (its target row): the short record of driver ids,
+ * and whether the whole record is there, so the run reads no meta row of its own.
+ */
+export const INVENTORY_DRIVER_COLUMNS = `(SELECT value FROM meta WHERE key = '${DRIVERS_META_KEY}') AS inventory_driver_ids,
+  (SELECT 1 FROM meta WHERE key = '${META_KEY}') AS inventory_record`;
+
+export interface InventoryDriverColumns {
+  inventory_driver_ids: string | null;
+  inventory_record: unknown;
+}
+
+/** inventoryDriverIds from the INVENTORY_DRIVER_COLUMNS of a row: a statement only for a store synced before the short record. */
+export async function inventoryDriverIdsFrom(store: Store, row: InventoryDriverColumns): Promise<ReadonlySet<number>> {
+  if (row.inventory_driver_ids !== null) return driverIdsOf(row.inventory_driver_ids);
+  return row.inventory_record === null || row.inventory_record === undefined ? new Set() : await inventoryDriverIds(store);
+}
+
+function driverIdsOf(raw: string): ReadonlySet<number> {
+  if (lastDriverIds?.raw !== raw) {
+    const parsed = JSON.parse(raw) as unknown;
     const ids = Array.isArray(parsed) ? parsed : Object.values((parsed as Partial<InventoryOwnership>).drivers ?? {});
-    lastDriverIds = { raw: row.value, ids: new Set(ids.filter((id): id is number => Number.isInteger(id))) };
+    lastDriverIds = { raw, ids: new Set(ids.filter((id): id is number => Number.isInteger(id))) };
   }
   return lastDriverIds.ids;
 }
