@@ -67,8 +67,16 @@ export async function readRunTarget(store: Store, agentId: number, associationId
   };
 }
 
-/** The target's statement: its SQL differs by dialect in the JSON functions alone. */
+/** The target's statement, made once per dialect (every scheduled run reads it). */
+const targetSqlByDialect = new Map<Store['dialect'], string>();
 function targetSql(store: Store): string {
+  let sql = targetSqlByDialect.get(store.dialect);
+  if (sql === undefined) targetSqlByDialect.set(store.dialect, (sql = buildTargetSql(store)));
+  return sql;
+}
+
+/** Its SQL differs by dialect in the JSON functions alone. */
+function buildTargetSql(store: Store): string {
   const parameters = jsonRows(
     store.dialect,
     { id: 'p.id', name: 'p.name', description: 'p.description', value_type: 'p.value_type', default_value: 'p.default_value', value: 'ap.value' },
