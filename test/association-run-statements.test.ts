@@ -20,6 +20,9 @@ import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { StoreDeviceStates } from '../host/store/device-states.js';
 import { createDevice, setSnmpAuthentication } from '../host/store/devices.js';
 import { getRun, runSlotOf } from '../host/store/runs.js';
+import { writeScheduledRunResult, type WriteRunOptions } from '../host/store/report-run.js';
+import { listDeviceTables } from '../host/store/tables.js';
+import type { RunResult } from '../host/run-result.js';
 import { StoreError } from '../host/store/store-error.js';
 import { SqlStatement } from '../host/store/sql-statement.js';
 import type { Store } from '../host/store/store.js';
@@ -89,7 +92,7 @@ async function seeded() {
 }
 
 describe("a scheduled run's statements", () => {
-  it('a slot run of one action: 6 statements on PostgreSQL, 7 on SQLite (26, then 18, then 10, before), each row read once; its request and record as before', async () => {
+  it('a slot run of one action: 2 statements on PostgreSQL, 7 on SQLite (26, then 18, then 10, then 6 on PostgreSQL, before), each row read once; its request and record as before', async () => {
     const { association, ctx, requests } = await seeded();
     const slot = { slotMs: Date.UTC(2026, 10, 27, 12), runner: 'agent-a' };
     const statements = vi.spyOn(store, 'statement');
@@ -110,7 +113,10 @@ describe("a scheduled run's statements", () => {
     // parameters, credentials and the inventory's driver ids (a meta row) each read on their own,
     // the device's old runs pruned per result (now in batches: DeviceRunPruner). On PostgreSQL,
     // BEGIN and COMMIT besides.
-    const expected = store.dialect === 'sqlite' ? 7 : 6;
+    // 6 on PostgreSQL then (8 round trips with BEGIN and COMMIT): the write is now one statement
+    // (slot-result-statement.ts).
+    const postgres = store.dialect === 'postgres';
+    const expected = postgres ? 2 : 7;
     expect(count).toBe(expected);
     expect(made).toHaveLength(expected);
     expect(made.filter((sql) => /count\(\*\)/.test(sql))).toEqual([]);
@@ -118,20 +124,26 @@ describe("a scheduled run's statements", () => {
     const target = made.filter((sql) => /FROM custom_driver_associations a JOIN custom_drivers r .* JOIN devices d .* LEFT JOIN device_state s/.test(sql));
     expect(target).toHaveLength(1);
     expect(target[0]).toMatch(/FROM custom_driver_parameters .* FROM device_credentials .* FROM custom_driver_associations a/);
-    expect(made.filter((sql) => /FROM custom_driver_associations/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /FROM custom_driver_associations a JOIN/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /custom_driver_associations WHERE custom_driver_id/.test(sql))).toEqual([]);
     expect(made.filter((sql) => /FROM custom_driver_parameters/.test(sql))).toHaveLength(1);
     // The device once, with its SNMP settings; every scope of its credentials once.
     expect(made.filter((sql) => /FROM devices|JOIN devices/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /device_credentials/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /device_state/.test(sql))).toHaveLength(1);
-    expect(made.filter((sql) => /^UPDATE custom_driver_associations SET last_inspection_time/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /UPDATE custom_driver_associations SET last_inspection_time/.test(sql))).toHaveLength(1);
     expect(target[0]).toMatch(/FROM meta WHERE key = 'agent_inventory_driver_ids'/);
     // Besides the target, the retention bound on SQLite.
-    expect(made.filter((sql) => /FROM meta/.test(sql))).toHaveLength(store.dialect === 'sqlite' ? 2 : 1);
+    expect(made.filter((sql) => /FROM meta/.test(sql))).toHaveLength(postgres ? 1 : 2);
     expect(made.filter((sql) => /^UPDATE runs/.test(sql))).toEqual([]);
-    expect(made.filter((sql) => /^INSERT INTO runs/.test(sql))).toHaveLength(1);
+    expect(made.filter((sql) => /INSERT INTO runs/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /^DELETE/.test(sql))).toEqual([]);
+    if (postgres) {
+      // Mark, record, variables and history: one statement, its own transaction.
+      const write = made.filter((sql) => /^ WITH mark AS \(/.test(sql));
+      expect(write).toHaveLength(1);
+      expect(write[0]).toMatch(/INSERT INTO runs .* UPDATE variables .* INSERT INTO variables .* INSERT INTO variable_history/);
+    }
     const record = (await getRun(store, run!.runId!))!;
     expect(record).toMatchObject({ outcome: 'success', action: 'get_status', variableCount: 1, tableCount: 0, associationId: association.id, driverName: 'nas-driver' });
     expect(await runSlotOf(store, run!.runId!)).toEqual({ slotMs: slot.slotMs, runner: 'agent-a' });
@@ -228,5 +240,114 @@ describe("a scheduled run's statements", () => {
     await setDeviceCredentials(store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'cdm', password: 'p2' });
     expect(await getDeviceCredentials(store, device.id, ['DEVICE_MANAGEMENT', 'CUSTOM_DRIVER_MANAGEMENT'])).toMatchObject({ scope: 'DEVICE_MANAGEMENT' });
     expect(await getDeviceCredentials(store, device.id, [])).toBeUndefined();
+  });
+});
+
+// On PostgreSQL a slot's result is one statement (slot-result-statement.ts); on SQLite the
+// transaction. Both must store the same: these run on both databases.
+describe("a slot's result, as stored", () => {
+  async function slotWriter() {
+    const { agent, device, association, driver } = await seeded();
+    const target = { agentId: agent.id, deviceId: device.id, customDriverId: driver.id, associationId: association.id, driverName: driver.name };
+    let slotMs = Date.UTC(2026, 10, 28, 0);
+    const write = (result: RunResult, extra: WriteRunOptions = {}) =>
+      writeScheduledRunResult(store, target, result, { activity: false, deviceSecrets: [], slot: { slotMs: (slotMs += 60_000), runner: 'agent-a' }, ...extra });
+    const rows = () =>
+      store
+        .statement<[number], { id: number; path: string; value: string | null; previous_value: string | null; label: string | null; unit: string | null; value_type: string | null; creation_time: number; value_update_time: number; association_id: number }>(
+          'SELECT id, path, value, previous_value, label, unit, value_type, creation_time, value_update_time, association_id FROM variables WHERE device_id = ? ORDER BY path',
+        )
+        .all(device.id);
+    const samples = async (id: number) =>
+      (await store.statement<[number], { value: string | null; timestamp: number }>('SELECT value, timestamp FROM variable_history WHERE variable_id = ? ORDER BY timestamp').all(id)).map((r) => [Number(r.timestamp), r.value]);
+    return { device, association, write, rows, samples };
+  }
+
+  it('updates what the device has (its previous value kept), inserts the rest, one history sample each, ids in the order reported', async () => {
+    const { association, write, rows, samples } = await slotWriter();
+    const first = (await write(success([variable('v', '1', { unit: 'C' }), variable('w', 'x')])))!;
+    const before = await rows();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = (await write(success([variable('w', 'y', { label: 'Dubya' }), variable('v', '2', { unit: 'F', valueType: 'NUMBER' }), variable('z', null)])))!;
+    const after = await rows();
+    const byPath = new Map(after.map((row) => [row.path, row]));
+    expect(after.map((row) => row.path)).toEqual(['v', 'w', 'z']);
+    expect(second.variableIds).toEqual(['w', 'v', 'z'].map((path) => Number(byPath.get(path)!.id)));
+    expect(first.variableIds).toEqual(['v', 'w'].map((path) => Number(byPath.get(path)!.id)));
+    expect(byPath.get('v')).toMatchObject({ value: '2', previous_value: '1', unit: 'F', value_type: 'NUMBER', label: 'V' });
+    expect(byPath.get('w')).toMatchObject({ value: 'y', previous_value: 'x', label: 'Dubya' });
+    expect(byPath.get('z')).toMatchObject({ value: null, previous_value: null });
+    // Kept: the id and creation time; moved: the update time.
+    const v0 = before.find((row) => row.path === 'v')!;
+    expect(Number(byPath.get('v')!.creation_time)).toBe(Number(v0.creation_time));
+    expect(Number(byPath.get('v')!.value_update_time)).toBeGreaterThan(Number(v0.value_update_time));
+    expect(Number(byPath.get('z')!.creation_time)).toBe(Number(byPath.get('z')!.value_update_time));
+    expect(after.every((row) => Number(row.association_id) === association.id)).toBe(true);
+    const t1 = Number(v0.value_update_time);
+    const t2 = Number(byPath.get('v')!.value_update_time);
+    expect(await samples(Number(byPath.get('v')!.id))).toEqual([[t1, '1'], [t2, '2']]);
+    expect(await samples(Number(byPath.get('z')!.id))).toEqual([[t2, null]]);
+    const record = (await getRun(store, second.runId))!;
+    expect(record).toMatchObject({ outcome: 'success', variableCount: 3, tableCount: 0, associationId: association.id });
+    const marked = await store.statement<[number], { t: number }>('SELECT last_inspection_time AS t FROM custom_driver_associations WHERE id = ?').get(association.id);
+    expect(Number(marked!.t)).toBe(t2);
+  });
+
+  it("a failure stores its record and leaves the device's variables as they were", async () => {
+    const { write, rows } = await slotWriter();
+    await write(success([variable('v', '1')]));
+    const before = await rows();
+    const failed = (await write(failure('TIMEOUT_ERROR', 'no answer')))!;
+    expect(failed.variableIds).toEqual([]);
+    expect(await rows()).toEqual(before);
+    expect(await getRun(store, failed.runId)).toMatchObject({ outcome: 'failure', errorType: 'TIMEOUT_ERROR', errorMessage: 'no answer', variableCount: 0 });
+  });
+
+  it('tables, or more variables than one statement takes, go through the transaction and are stored whole', async () => {
+    const { device, write, rows } = await slotWriter();
+    const table = { label: 'disks', columnHeaders: [{ label: 'Name' }], rows: [['d1', 'sda']] };
+    const executed = countExecuted();
+    const withTable = (await write(success([variable('v', '1')], { tables: [table] as RunResult['tables'] })))!;
+    if (store.dialect === 'postgres') expect(executed()).toBeGreaterThan(1);
+    expect((await listDeviceTables(store, device.id)).map((t) => t.label)).toEqual(['disks']);
+    expect(await getRun(store, withTable.runId)).toMatchObject({ tableCount: 1, variableCount: 1 });
+    const many = Array.from({ length: 150 }, (_, i) => variable(`m${String(i).padStart(3, '0')}`, String(i)));
+    const written = (await write(success(many)))!;
+    const stored = new Map((await rows()).map((row) => [row.path, Number(row.id)]));
+    expect(written.variableIds).toEqual(many.map((v) => stored.get(v.uid)));
+  });
+
+  it('a NUL in a path or value is kept as U+FFFD on PostgreSQL; paths that become one are written in turn', async () => {
+    const { write, rows } = await slotWriter();
+    const postgres = store.dialect === 'postgres';
+    await write(success([variable('a\u0000b', 'x\u0000')]));
+    expect((await rows()).map((row) => [row.path, row.value])).toEqual([[postgres ? 'a\uFFFDb' : 'a\u0000b', postgres ? 'x\uFFFD' : 'x\u0000']]);
+    const both = (await write(success([variable('p\u0000', '1'), variable('p\uFFFD', '2')])))!;
+    expect(both.variableIds).toHaveLength(2);
+    const p = (await rows()).filter((row) => row.path.startsWith('p'));
+    expect(p.map((row) => row.value)).toEqual(postgres ? ['2'] : ['1', '2']);
+  });
+
+  it('an association gone before the write stores nothing and answers null; a run out of time writes nothing (RUN_TOO_LATE)', async () => {
+    const { association, write, rows } = await slotWriter();
+    const late = new AbortController();
+    late.abort(new Error('deadline'));
+    await expect(write(success([variable('v', '1')]), { until: late.signal })).rejects.toMatchObject({ code: 'RUN_TOO_LATE' });
+    expect(await rows()).toEqual([]);
+    await store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(association.id);
+    expect(await write(success([variable('v', '1')]))).toBeNull();
+    expect(await rows()).toEqual([]);
+    const runs = await store.statement<[], { n: number }>('SELECT count(*) AS n FROM runs').get();
+    expect(Number(runs!.n)).toBe(0);
+  });
+
+  it('a second result for the slot is refused and leaves the first as stored', async () => {
+    const { write, rows } = await slotWriter();
+    const slot = { slotMs: Date.UTC(2026, 10, 28, 6), runner: 'agent-a' };
+    const first = (await write(success([variable('v', '1')]), { slot }))!;
+    const stored = await rows();
+    await expect(write(success([variable('v', '2'), variable('w', '3')]), { slot: { ...slot, runner: 'agent-b' } })).rejects.toMatchObject({ code: 'DUPLICATE_RUN' });
+    expect(await rows()).toEqual(stored);
+    expect(await runSlotOf(store, first.runId)).toEqual({ slotMs: slot.slotMs, runner: 'agent-a' });
   });
 });

@@ -14,6 +14,7 @@ import type { Store } from './store.js';
 import { writeDeviceTable } from './tables.js';
 import { ensureHistoryPartitions } from './history-partitions.js';
 import { writeRetentionMs, writeVariables } from './variables.js';
+import { distinctStoredPaths, SLOT_STATEMENT_MAX_VARIABLES, writeSlotResultStatement, type SlotVariable } from './slot-result-statement.js';
 
 export interface ReportTarget {
   agentId: number;
@@ -48,8 +49,9 @@ export interface WriteRunOptions {
   slot?: { slotMs: number; runner?: string | null };
   /**
    * Scale-out: the write commits only while this signal is not aborted (the run's deadline D,
-   * its lost job lock). Checked before the transaction and again just before it commits; an
-   * aborted one rolls everything back and throws RUN_TOO_LATE. An agent cut off from the store
+   * its lost job lock). Checked before the transaction and again just before it commits (on
+   * PostgreSQL a slot's result is often one statement: just before it is sent); an aborted one
+   * rolls everything back and throws RUN_TOO_LATE. An agent cut off from the store
    * would otherwise land its result long after its job could have gone to another agent.
    */
   until?: AbortSignal;
@@ -90,46 +92,26 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
   tooLate(options.until, what);
   // Before the transaction: a new day's history partition is made on a connection of its own.
   await ensureHistoryPartitions(store, store.now());
+  if (scheduled && options.slot && options.deviceSecrets && store.dialect === 'postgres') {
+    const plan = planWrite(target, unmasked, options, options.deviceSecrets, store.now());
+    const atOnce = oneStatementShape(plan, options);
+    if (atOnce) {
+      // One statement is its own transaction: this is the last check before it commits.
+      tooLate(options.until, what);
+      const outcome = await writeSlotResultStatement(store, { ...plan.record, associationId: target.associationId!, deviceId: target.deviceId }, options.slot, atOnce, plan.now);
+      if (outcome === 'gone') return null;
+      if (outcome === 'duplicate') throw duplicateRun(target.associationId!, options.slot.slotMs);
+      return outcome;
+    }
+  }
   return await store.transaction(async () => {
     if (scheduled) {
       if (!await markAssociationRun(store, target.associationId!)) return null;
     } else if (!await getDevice(store, target.agentId, target.deviceId)) {
       throw new StoreError('NOT_FOUND', `device ${target.deviceId} of agent ${target.agentId} not found`);
     }
-    // Nothing of the run's secrets is written: logs, message, warnings, exchanges, values.
     const stored = options.deviceSecrets ?? await deviceSecrets(store, target.deviceId);
-    const result = maskFor([...stored, ...(options.secrets ?? [])]).result(unmasked);
-    const now = store.now();
-    const associationId = target.associationId ?? null;
-    if (options.slot && associationId === null) throw new StoreError('INVALID', 'a result for a slot needs its association');
-    const warnings = [...result.warnings];
-    // What is written is known before anything is: the run's record can be written first, whole.
-    const writes =
-      result.status === 'success'
-        ? firstOfEachUid(result.variables, warnings).map((variable) => ({
-            path: variable.uid,
-            label: variable.label,
-            unit: variable.unit,
-            value: variable.value,
-            valueType: variable.valueType,
-            metric: null,
-            hasHistory: true,
-          }))
-        : [];
-    const tableCount = result.status === 'success' ? result.tables.length : 0;
-    const record = {
-      agentId: target.agentId,
-      deviceId: target.deviceId,
-      customDriverId: target.customDriverId,
-      associationId,
-      driverName: target.driverName,
-      ended: now,
-      result,
-      warnings,
-      // writeVariables answers one id per write.
-      variableCount: writes.length,
-      tableCount,
-    };
+    const { result, now, associationId, writes, tableCount, record } = planWrite(target, unmasked, options, stored, store.now());
     let slotRunId: number | null = null;
     if (options.slot) {
       // The slot's record, whole, in one statement (it was a claim, then an update at the end),
@@ -137,7 +119,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
       // refused (DUPLICATE_RUN) with nothing written.
       slotRunId = await insertSlotRun(store, { ...record, associationId: associationId! }, options.slot);
       if (slotRunId === null) {
-        throw new StoreError('DUPLICATE_RUN', `association ${associationId} already has a result for the slot of ${new Date(options.slot.slotMs).toISOString()}`);
+        throw duplicateRun(associationId!, options.slot.slotMs);
       }
     }
     let variableIds: number[] = [];
@@ -181,6 +163,59 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
     tooLate(options.until, what);
     return configuration ? { runId, variableIds, configuration } : { runId, variableIds };
   });
+}
+
+/** What a run's result writes, known before anything is written: the result masked, its variables, its record. */
+function planWrite(target: ReportTarget, unmasked: RunResult, options: WriteRunOptions, stored: readonly string[], now: number) {
+  // Nothing of the run's secrets is written: logs, message, warnings, exchanges, values.
+  const result = maskFor([...stored, ...(options.secrets ?? [])]).result(unmasked);
+  const associationId = target.associationId ?? null;
+  if (options.slot && associationId === null) throw new StoreError('INVALID', 'a result for a slot needs its association');
+  const warnings = [...result.warnings];
+  const writes =
+    result.status === 'success'
+      ? firstOfEachUid(result.variables, warnings).map((variable) => ({
+          path: variable.uid,
+          label: variable.label,
+          unit: variable.unit,
+          value: variable.value,
+          valueType: variable.valueType,
+          metric: null,
+          hasHistory: true,
+        }))
+      : [];
+  const tableCount = result.status === 'success' ? result.tables.length : 0;
+  const record = {
+    agentId: target.agentId,
+    deviceId: target.deviceId,
+    customDriverId: target.customDriverId,
+    associationId,
+    driverName: target.driverName,
+    ended: now,
+    result,
+    warnings,
+    // writeVariables answers one id per write.
+    variableCount: writes.length,
+    tableCount,
+  };
+  return { result, now, associationId, writes, tableCount, record };
+}
+
+/**
+ * The variables to write when the plan fits the one-statement write of a slot's result
+ * (slot-result-statement.ts): nothing but the record and at most one batch of distinct
+ * variables. Anything else (tables, a backup, an activity entry, a prune) takes the transaction.
+ */
+function oneStatementShape(plan: ReturnType<typeof planWrite>, options: WriteRunOptions): SlotVariable[] | null {
+  if ((options.activity ?? true) || options.keepRunsPerDevice != null) return null;
+  if (plan.result.status === 'success' && (plan.result.tables.length || plan.result.backup)) return null;
+  if (plan.writes.length > SLOT_STATEMENT_MAX_VARIABLES) return null;
+  const variables = plan.writes.map((w) => ({ path: w.path, label: w.label ?? null, unit: w.unit ?? null, value: w.value, valueType: w.valueType ?? null }));
+  return distinctStoredPaths(variables) ? variables : null;
+}
+
+function duplicateRun(associationId: number, slotMs: number): StoreError {
+  return new StoreError('DUPLICATE_RUN', `association ${associationId} already has a result for the slot of ${new Date(slotMs).toISOString()}`);
 }
 
 /** "driver.js get_status: success, 12 variables" / "driver.js get_status: failure (AUTHENTICATION_ERROR: …)" */

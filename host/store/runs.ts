@@ -85,10 +85,10 @@ export interface NewRun {
   tableCount: number;
 }
 
-const RUN_FIELDS = `agent_id, device_id, custom_driver_id, association_id, driver_name, action, started, elapsed_ms,
+export const RUN_FIELDS = `agent_id, device_id, custom_driver_id, association_id, driver_name, action, started, elapsed_ms,
   outcome, error_type, error_message, limit_exceeded, log, warnings, http, variable_count, table_count`;
 
-function runValues(run: NewRun): unknown[] {
+export function runValues(run: NewRun): unknown[] {
   const { result } = run;
   const elapsed = Math.max(0, Math.round(result.durationMs));
   return [
