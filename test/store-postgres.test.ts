@@ -11,7 +11,8 @@ import { ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { createAssociation } from '../host/store/associations.js';
-import { writeRunResult } from '../host/store/report-run.js';
+import { writeRunResult, writeScheduledRunResult } from '../host/store/report-run.js';
+import { readRunTarget } from '../host/store/run-target.js';
 import { listVariables, setHistoryRetention, pruneVariableHistory, variableHistory } from '../host/store/variables.js';
 import { DAY_MS, historyPartitionName } from '../host/store/history-partitions.js';
 import { StoreError } from '../host/store/store-error.js';
@@ -209,5 +210,68 @@ describe('the write rule: one result per association and slot', () => {
     expect(refused.map((o) => (o.reason as StoreError).code)).toEqual(Array(7).fill('DUPLICATE_RUN'));
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM runs WHERE association_id = ${association.id} AND slot_ms = ${slotMs}`.execute(store.kysely);
     expect(rows[0]!.n).toBe(1);
+  });
+});
+
+describe("a slot's result in one statement (scheduled runs)", () => {
+  let store: Store;
+  let other: Store;
+  beforeAll(async () => {
+    const url = await newDatabase();
+    store = await openStore({ path: url, secretKey: 'k' });
+    other = await openStore({ path: url, secretKey: 'k' });
+  });
+  afterAll(async () => {
+    await store.close();
+    await other.close();
+  });
+
+  it('lets exactly one of many racing writers of one slot in, from two processes, and stores its variables alone', async () => {
+    const { agent, device, association } = await seeded(store);
+    const target = { agentId: agent.id, deviceId: device.id, associationId: association.id };
+    const slotMs = Date.UTC(2026, 10, 28, 9);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) =>
+        writeScheduledRunResult(i % 2 ? store : other, target, success([['v', `w${i}`], [`only${i}`, 'x']]), { activity: false, deviceSecrets: [], slot: { slotMs, runner: `w${i}` } }),
+      ),
+    );
+    const won = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
+    expect(won).toHaveLength(1);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused.map((o) => (o.reason as StoreError).code)).toEqual(Array(7).fill('DUPLICATE_RUN'));
+    const variables = await listVariables(store, { kind: 'device', agentId: agent.id, deviceId: device.id }, { limit: 20, offset: 0, sortBy: 'path' });
+    expect(variables.map((v) => [v.path, v.value])).toEqual([[`only${won[0]}`, 'x'], ['v', `w${won[0]}`]]);
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM variable_history`.execute(store.kysely);
+    expect(rows[0]!.n).toBe(2);
+  });
+});
+
+describe('named statements (parsed and planned once per connection)', () => {
+  it("a run's target is read through one; a table of its * changed by another process is read again under a new name", async () => {
+    const url = await newDatabase();
+    // One connection: what it has prepared can be read on it.
+    const store = await openStore({ path: url, secretKey: 'k', pool: { max: 1 } });
+    try {
+      const { agent, association } = await seeded(store);
+      const prepared = async () =>
+        (await sql<{ name: string; statement: string }>`SELECT name, statement FROM pg_prepared_statements`.execute(store.kysely)).rows;
+      expect(await prepared()).toEqual([]);
+      const first = await readRunTarget(store, agent.id, association.id);
+      await readRunTarget(store, agent.id, association.id);
+      const named = await prepared();
+      expect(named).toHaveLength(1);
+      expect(named[0]!.name).toMatch(/^driverbox_\d+$/);
+      expect(named[0]!.statement).toMatch(/FROM custom_driver_associations a/);
+      // Another process migrates a table the statement reads with d.*.
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query('ALTER TABLE devices ADD COLUMN added_later TEXT');
+      await admin.end();
+      const again = await readRunTarget(store, agent.id, association.id);
+      expect(again!.device).toEqual(first!.device);
+      expect((await prepared()).map((p) => p.name)).toEqual(expect.arrayContaining([named[0]!.name, expect.stringMatching(/^driverbox_\d+_r\d+$/)]));
+    } finally {
+      await store.close();
+    }
   });
 });

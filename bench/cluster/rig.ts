@@ -7,6 +7,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { startPostgres, freePort, type PostgresServer } from '../../test/helpers/postgres-server.js';
+import { STATEMENT_STATS_SETTINGS } from './pg-statements.js';
 import { startRedisServer, type RedisServer } from '../../test/helpers/redis-server.js';
 import { AgentProcess, sleep } from './agents.js';
 import { startLoggingDevice, type LoggingDevice } from './device.js';
@@ -67,7 +68,7 @@ export class Rig {
       const host = network.hostAddress;
       const listen = host === '127.0.0.1' ? ['127.0.0.1'] : [host, '127.0.0.1'];
       [rig.postgres, rig.redis, rig.device] = await Promise.all([
-        startPostgres({ listenAddresses: listen, trustNetworks: network.subnet ? [network.subnet] : [] }),
+        startPostgres({ listenAddresses: listen, trustNetworks: network.subnet ? [network.subnet] : [], settings: STATEMENT_STATS_SETTINGS }),
         startRedisServer({ bind: listen }),
         startLoggingDevice({ host, answerMs: options.deviceMs }),
       ]);

@@ -17,6 +17,7 @@ import {
 } from './analysis.js';
 import { cpuSpent, readCpu, type CpuTargets } from './cpu.js';
 import { commandsPerRun, readCommandCalls } from './redis-commands.js';
+import { readStatementStats, resetStatementStats, statementsPerRun } from './pg-statements.js';
 import type { ScenarioName } from './options.js';
 import { check, type Check, type ScenarioResult } from './report.js';
 import type { Cluster, Rig, RigAssociation, StoredRun } from './rig.js';
@@ -376,12 +377,15 @@ async function steadyScenario(rig: Rig): Promise<ScenarioResult> {
       postgres: { groups: [], trees: [rig.postgres.pid() ?? -1] },
     };
     const commands0 = await readCommandCalls(rig.redis.port);
+    const adminUrl = rig.postgres.urlOf('postgres').replace(rig.network.hostAddress, '127.0.0.1');
+    await resetStatementStats(adminUrl);
     const cpu0 = readCpu(targets);
     const t0 = Date.now();
     await sleep(o.steadyS * 1000);
     const t1 = Date.now();
     split = cpuSpent(cpu0, readCpu(targets));
     const commands1 = await readCommandCalls(rig.redis.port);
+    const statements = await readStatementStats(adminUrl, new URL(cluster.storeUrl).pathname.slice(1));
     await sleep(o.runDeadlineS * 1000 + 1000);
     await cluster.scrapeAll();
     const out = await readOut(cluster);
@@ -400,6 +404,7 @@ async function steadyScenario(rig: Rig): Promise<ScenarioResult> {
       ['CPU (scale-out)', `agents ${Math.round(split.agents!)} ms, Redis ${Math.round(split.redis!)} ms, PostgreSQL ${Math.round(split.postgres!)} ms`],
       ['CPU per run (scale-out)', `${perRunScaleOut.toFixed(2)} ms over ${completedInWindow} runs`],
       ['Redis commands', commandsPerRun(commands0, commands1, completedInWindow)],
+      ['PostgreSQL statements', statementsPerRun(statements, completedInWindow)],
     );
     checks = [
       check('G3 lateness', 'p99 start − slot ≤ 250 ms', `${late.p99} ms`, late.p99 <= 250),

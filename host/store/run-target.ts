@@ -37,7 +37,7 @@ export interface RunTarget {
  */
 export async function readRunTarget(store: Store, agentId: number, associationId: number): Promise<RunTarget | undefined> {
   // The kept state joined in costs the embedded mode (no rows there) next to nothing.
-  const row = await store.statement<[number, number], TargetDbRow>(targetSql(store)).get(associationId, agentId);
+  const row = await store.statement<[number, number], TargetDbRow>(targetSql(store), { named: true }).get(associationId, agentId);
   if (!row) return undefined;
   const parameters = jsonRowsOf<AssociationParameterDbRow>(row.parameters).sort((a, b) => a.id - b.id);
   const association = associationWithParameters(

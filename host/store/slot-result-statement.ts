@@ -103,7 +103,7 @@ export async function writeSlotResultStatement(
     ...runValues(run),
   ];
   // The text has no ?: its $n pass the store's placeholder numbering unchanged.
-  const row = (await store.statement<unknown[], { taken: boolean; marked: number | null; run_id: number | null; variable_ids: number[] | null }>(SQL).get(...params))!;
+  const row = (await store.statement<unknown[], { taken: boolean; marked: number | null; run_id: number | null; variable_ids: number[] | null }>(SQL, { named: true }).get(...params))!;
   // Not marked: the slot had its result already, or the association is gone.
   if (row.marked === null) return row.taken ? 'duplicate' : 'gone';
   if (row.run_id === null) return 'duplicate';

@@ -2,7 +2,7 @@
 // and the subset of SQL both SQLite and PostgreSQL read alike; for Postgres the placeholders
 // become $1, $2… (outside quoted strings and identifiers), once per text.
 import { CompiledQuery } from 'kysely';
-import type { SqlDialect, StoreKysely } from './database.js';
+import { nameTextOnEveryConnection, type SqlDialect, type StoreKysely } from './database.js';
 
 export interface RunInfo {
   /** Rows the statement changed. */
@@ -48,19 +48,30 @@ function postgresParameter(value: unknown): unknown {
   return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
+export interface StatementOptions {
+  /**
+   * PostgreSQL: parse and plan once per connection (a named statement), for the statements of
+   * every run. SQLite prepares every statement once anyway (database.ts).
+   */
+  named?: boolean;
+}
+
 export class SqlStatement<P extends unknown[] = unknown[], R = unknown> {
   readonly #sql: string;
   readonly #on: SqlExecutor;
+  readonly #named: boolean;
 
-  constructor(on: SqlExecutor, sql: string) {
+  constructor(on: SqlExecutor, sql: string, options: StatementOptions = {}) {
     this.#on = on;
     this.#sql = sql;
+    this.#named = options.named ?? false;
   }
 
   async #execute(params: unknown[], suffix = ''): Promise<{ rows: R[]; changes: number }> {
     const postgres = this.#on.dialect === 'postgres';
     const sql = this.#sql + suffix;
     const text = postgres ? postgresPlaceholders(sql) : sql;
+    if (postgres && this.#named) nameTextOnEveryConnection(text);
     const values = postgres ? params.map(postgresParameter) : params;
     const result = await this.#on.executor().executeQuery<R>(CompiledQuery.raw(text, values));
     return { rows: result.rows as R[], changes: Number(result.numAffectedRows ?? 0n) };

@@ -15,7 +15,7 @@ import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './file-m
 import { DAY_MS, ensureHistoryPartitions } from './history-partitions.js';
 import { migrate } from './migrations.js';
 import { deriveKey, keyMatchesCheck, lockedSecretBox, makeCheck, makeSecretBox, type SecretBox } from './secret-box.js';
-import { SqlStatement, type SqlExecutor } from './sql-statement.js';
+import { SqlStatement, type SqlExecutor, type StatementOptions } from './sql-statement.js';
 import { StoreError } from './store-error.js';
 
 export type { SqlDialect } from './database.js';
@@ -80,11 +80,11 @@ export class Store implements SqlExecutor {
     return transaction && !transaction.done ? transaction.kysely : this.kysely;
   }
 
-  /** A statement of one SQL text (? placeholders), made once per store. */
-  statement<P extends unknown[] = unknown[], R = unknown>(sql: string): SqlStatement<P, R> {
+  /** A statement of one SQL text (? placeholders), made once per store (its options are the first call's). */
+  statement<P extends unknown[] = unknown[], R = unknown>(sql: string, options?: StatementOptions): SqlStatement<P, R> {
     let statement = this.#statements.get(sql);
     if (!statement) {
-      statement = new SqlStatement(this, sql) as SqlStatement<never, unknown>;
+      statement = new SqlStatement(this, sql, options) as SqlStatement<never, unknown>;
       this.#statements.set(sql, statement);
     }
     return statement as unknown as SqlStatement<P, R>;

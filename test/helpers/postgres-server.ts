@@ -28,6 +28,8 @@ export interface PostgresOptions {
   listenAddresses?: string[];
   /** Client networks (CIDR) allowed in without a password besides loopback, e.g. '10.231.0.0/24'. */
   trustNetworks?: string[];
+  /** Server settings added to the defaults, e.g. { shared_preload_libraries: "'pg_stat_statements'" } (values as SQL text). */
+  settings?: Record<string, string>;
 }
 
 export function postgresBinDir(): string {
@@ -85,6 +87,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
       'full_page_writes = off',
       'max_connections = 200',
       'shared_buffers = 64MB',
+      ...Object.entries(options.settings ?? {}).map(([name, value]) => `${name} = ${value}`),
       '',
     ].join('\n'),
   );
