@@ -66,3 +66,19 @@ export function readCpu(targets: Record<string, CpuTargets>): Record<string, num
 export function cpuSpent(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
   return Object.fromEntries(Object.keys(after).map((name) => [name, Math.max(0, after[name]! - (before[name] ?? 0))]));
 }
+
+/** A process is a sandbox process (the child an agent runs its drivers in) by its command line. */
+function isSandboxProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sandbox-process/child');
+  } catch {
+    return false;
+  }
+}
+
+/** CPU ms of the sandbox processes in these process groups, read now: the part of an agent's figure its drivers' runs take. */
+export function readSandboxCpu(groups: readonly number[]): number {
+  return allStats()
+    .filter((stat) => groups.includes(stat.pgrp) && isSandboxProcess(stat.pid))
+    .reduce((sum, stat) => sum + stat.cpuMs, 0);
+}

@@ -15,7 +15,7 @@ import {
   staleStarts,
   type PolledSlot,
 } from './analysis.js';
-import { cpuSpent, readCpu, type CpuTargets } from './cpu.js';
+import { cpuSpent, readCpu, readSandboxCpu, type CpuTargets } from './cpu.js';
 import { commandsPerRun, readCommandCalls } from './redis-commands.js';
 import { readStatementStats, resetStatementStats, statementsPerRun } from './pg-statements.js';
 import type { ScenarioName } from './options.js';
@@ -380,10 +380,12 @@ async function steadyScenario(rig: Rig): Promise<ScenarioResult> {
     const adminUrl = rig.postgres.urlOf('postgres').replace(rig.network.hostAddress, '127.0.0.1');
     await resetStatementStats(adminUrl);
     const cpu0 = readCpu(targets);
+    const sandbox0 = readSandboxCpu(targets.agents!.groups);
     const t0 = Date.now();
     await sleep(o.steadyS * 1000);
     const t1 = Date.now();
     split = cpuSpent(cpu0, readCpu(targets));
+    const sandboxMs = readSandboxCpu(targets.agents!.groups) - sandbox0;
     const commands1 = await readCommandCalls(rig.redis.port);
     const statements = await readStatementStats(adminUrl, new URL(cluster.storeUrl).pathname.slice(1));
     await sleep(o.runDeadlineS * 1000 + 1000);
@@ -401,7 +403,7 @@ async function steadyScenario(rig: Rig): Promise<ScenarioResult> {
       ['start lateness (started − slot)', `p50 ${late.p50} ms, p99 ${late.p99} ms, max ${late.max} ms over ${late.count} runs`],
       ['due slots stored / succeeded', `${c.stored}/${c.due} stored, ${c.succeeded} succeeded`],
       ['shares of the runs', steadyShares.text],
-      ['CPU (scale-out)', `agents ${Math.round(split.agents!)} ms, Redis ${Math.round(split.redis!)} ms, PostgreSQL ${Math.round(split.postgres!)} ms`],
+      ['CPU (scale-out)', `agents ${Math.round(split.agents!)} ms (of which sandbox processes ${Math.round(sandboxMs)} ms), Redis ${Math.round(split.redis!)} ms, PostgreSQL ${Math.round(split.postgres!)} ms`],
       ['CPU per run (scale-out)', `${perRunScaleOut.toFixed(2)} ms over ${completedInWindow} runs`],
       ['Redis commands', commandsPerRun(commands0, commands1, completedInWindow)],
       ['PostgreSQL statements', statementsPerRun(statements, completedInWindow)],
@@ -422,16 +424,18 @@ async function steadyScenario(rig: Rig): Promise<ScenarioResult> {
     await sleep(o.warmupS * 1000);
     const targets = { agent: { groups: [agent.pid], trees: [] } };
     const cpu0 = readCpu(targets);
+    const sandbox0 = readSandboxCpu([agent.pid]);
     const t0 = Date.now();
     await sleep(o.steadyS * 1000);
     const t1 = Date.now();
     const spent = cpuSpent(cpu0, readCpu(targets)).agent!;
+    const sandboxMs = readSandboxCpu([agent.pid]) - sandbox0;
     await sleep(o.runTimeoutS * 1000 + 1000);
     const runs = embeddedRunsBetween(sqlite, t0, t1);
     const perRunEmbedded = spent / Math.max(1, runs);
     const ratio = perRunScaleOut / perRunEmbedded;
     figures.push(
-      ['CPU per run (embedded, SQLite)', `${perRunEmbedded.toFixed(2)} ms over ${runs} runs (${Math.round(spent)} ms)`],
+      ['CPU per run (embedded, SQLite)', `${perRunEmbedded.toFixed(2)} ms over ${runs} runs (${Math.round(spent)} ms, of which its sandbox process ${Math.round(sandboxMs)} ms)`],
       ['CPU per run scale-out / embedded', `${ratio.toFixed(2)}×`],
     );
     checks.push(check('G7 CPU per run', '≤ 2× embedded', `${perRunScaleOut.toFixed(2)} vs ${perRunEmbedded.toFixed(2)} ms = ${ratio.toFixed(2)}×`, ratio <= 2));
