@@ -23,6 +23,8 @@ export interface AgentSpec {
   queue?: string;
   runTimeoutS: number;
   runDeadlineS?: number;
+  /** --max-concurrent (default: the agent's, 32). */
+  maxConcurrent?: number;
   logFile: string;
 }
 
@@ -56,6 +58,7 @@ export class AgentProcess {
       '--summary-interval', '0',
       '--probe-interval', '3600',
     ];
+    if (spec.maxConcurrent !== undefined) args.push('--max-concurrent', String(spec.maxConcurrent));
     if (spec.queue) args.push('--queue', spec.queue, '--name', spec.name, '--run-deadline', String(spec.runDeadlineS ?? spec.runTimeoutS * 2));
     const [command, argv] = spec.net.namespace ? ['ip', ['netns', 'exec', spec.net.namespace, process.execPath, ...args]] : [process.execPath, args];
     this.log = createWriteStream(spec.logFile, { flags: 'a' });

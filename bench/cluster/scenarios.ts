@@ -435,7 +435,10 @@ async function steadyScenario(rig: Rig): Promise<ScenarioResult> {
     const perRunEmbedded = spent / Math.max(1, runs);
     const ratio = perRunScaleOut / perRunEmbedded;
     figures.push(
-      ['CPU per run (embedded, SQLite)', `${perRunEmbedded.toFixed(2)} ms over ${runs} runs (${Math.round(spent)} ms, of which its sandbox process ${Math.round(sandboxMs)} ms)`],
+      [
+        'CPU per run (embedded, SQLite)',
+        `${perRunEmbedded.toFixed(2)} ms over ${runs} runs, ${(runs / ((t1 - t0) / 1000)).toFixed(1)} runs/s (${Math.round(spent)} ms, of which its sandbox process ${Math.round(sandboxMs)} ms)`,
+      ],
       ['CPU per run scale-out / embedded', `${ratio.toFixed(2)}×`],
     );
     checks.push(check('G7 CPU per run', '≤ 2× embedded', `${perRunScaleOut.toFixed(2)} vs ${perRunEmbedded.toFixed(2)} ms = ${ratio.toFixed(2)}×`, ratio <= 2));
