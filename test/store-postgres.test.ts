@@ -180,6 +180,15 @@ describe('the write rule: one result per association and slot', () => {
     await other.close();
   });
 
+  /** A device of its own with an association, for writers racing on its slot. */
+  async function raceTarget(name: string, ip: string) {
+    const agent = await ensureLocalAgent(store);
+    const device = await createDevice(store, agent.id, { displayName: name, ip });
+    const driver = await createCustomDriver(store, { name: `${name}-driver`, code: 'function validate() { D.success(); } function get_status() { D.success(); }', minimalSamplePeriod: 300, requiresCredentials: false });
+    const association = await createAssociation(store, { customDriverId: driver.id, agentId: agent.id, deviceId: device.id, samplePeriod: 300 });
+    return { agent, device, association, target: { agentId: agent.id, deviceId: device.id, associationId: association.id } };
+  }
+
   it('keeps the first result for a slot, refuses a second from another process, and writes nothing of it', async () => {
     const { agent, device, association } = await seeded(store);
     const target = { agentId: agent.id, deviceId: device.id, associationId: association.id };
@@ -196,11 +205,7 @@ describe('the write rule: one result per association and slot', () => {
   });
 
   it('lets exactly one of many racing writers of one slot in', async () => {
-    const agent = await ensureLocalAgent(store);
-    const device = await createDevice(store, agent.id, { displayName: 'race', ip: '10.0.0.12' });
-    const driver = await createCustomDriver(store, { name: 'race-driver', code: 'function validate() { D.success(); } function get_status() { D.success(); }', minimalSamplePeriod: 300, requiresCredentials: false });
-    const association = await createAssociation(store, { customDriverId: driver.id, agentId: agent.id, deviceId: device.id, samplePeriod: 300 });
-    const target = { agentId: agent.id, deviceId: device.id, associationId: association.id };
+    const { association, target } = await raceTarget('race', '10.0.0.12');
     const slotMs = Date.UTC(2026, 10, 25, 13);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) => writeRunResult(i % 2 ? store : other, target, success([['v', `w${i}`]]), { slot: { slotMs, runner: `w${i}` } })),
@@ -211,24 +216,9 @@ describe('the write rule: one result per association and slot', () => {
     const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM runs WHERE association_id = ${association.id} AND slot_ms = ${slotMs}`.execute(store.kysely);
     expect(rows[0]!.n).toBe(1);
   });
-});
 
-describe("a slot's result in one statement (scheduled runs)", () => {
-  let store: Store;
-  let other: Store;
-  beforeAll(async () => {
-    const url = await newDatabase();
-    store = await openStore({ path: url, secretKey: 'k' });
-    other = await openStore({ path: url, secretKey: 'k' });
-  });
-  afterAll(async () => {
-    await store.close();
-    await other.close();
-  });
-
-  it('lets exactly one of many racing writers of one slot in, from two processes, and stores its variables alone', async () => {
-    const { agent, device, association } = await seeded(store);
-    const target = { agentId: agent.id, deviceId: device.id, associationId: association.id };
+  it('a scheduled result (one statement): lets exactly one of many racing writers of a slot in, from two processes, and stores its variables alone', async () => {
+    const { agent, device, target } = await raceTarget('race-once', '10.0.0.13');
     const slotMs = Date.UTC(2026, 10, 28, 9);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 8 }, (_, i) =>
@@ -241,7 +231,7 @@ describe("a slot's result in one statement (scheduled runs)", () => {
     expect(refused.map((o) => (o.reason as StoreError).code)).toEqual(Array(7).fill('DUPLICATE_RUN'));
     const variables = await listVariables(store, { kind: 'device', agentId: agent.id, deviceId: device.id }, { limit: 20, offset: 0, sortBy: 'path' });
     expect(variables.map((v) => [v.path, v.value])).toEqual([[`only${won[0]}`, 'x'], ['v', `w${won[0]}`]]);
-    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM variable_history`.execute(store.kysely);
+    const { rows } = await sql<{ n: number }>`SELECT count(*) AS n FROM variable_history h JOIN variables v ON v.id = h.variable_id WHERE v.device_id = ${device.id}`.execute(store.kysely);
     expect(rows[0]!.n).toBe(2);
   });
 });

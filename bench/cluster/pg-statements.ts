@@ -1,7 +1,7 @@
 // PostgreSQL's own count of the statements it ran and the time it spent on each
 // (pg_stat_statements, preloaded in the rig's server), to say what a run costs the database in
 // the steady window: which statements, how many per run, and their planning and execution time.
-import pg from 'pg';
+import { withPgClient as withClient } from '../lib/pg-client.js';
 
 /** The server settings the counts need (the module is part of Debian's postgresql package). */
 export const STATEMENT_STATS_SETTINGS: Record<string, string> = {
@@ -16,16 +16,6 @@ export interface StatementStats {
   /** Planning + execution, ms. */
   totalMs: number;
   planMs: number;
-}
-
-async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Zeroes the counts (at the start of a window). `url` is any database of the server. */

@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { withPgClient } from './pg-client.js';
 import { openStore, type Store } from '../../host/store/store.js';
 import { startPostgres, type PostgresServer } from '../../test/helpers/postgres-server.js';
 
@@ -65,16 +65,6 @@ function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-async function onServer<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
 /**
  * PostgreSQL: the bench's own throwaway server (url undefined), or an existing one, where the
  * bench makes a database per phase (driverbox_bench_<pid>_<phase>; the URL's role needs
@@ -97,7 +87,7 @@ export async function postgresTarget(url: string | undefined, durable: boolean):
     // The test helper's 64 MB of shared buffers is for tests; a server is given a share of its
     // RAM. 512 MB holds the 10,000 × 50 store's variables and indexes, as the OS cache holds
     // SQLite's file. shared_buffers needs a restart; the durability settings come with it.
-    await onServer(url, async (client) => {
+    await withPgClient(url, async (client) => {
       await client.query(`ALTER SYSTEM SET shared_buffers = '512MB'`);
       if (durable) for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`ALTER SYSTEM SET ${setting} = on`);
     });
@@ -105,7 +95,7 @@ export async function postgresTarget(url: string | undefined, durable: boolean):
     server.start();
   }
   const base = url;
-  const settings = await onServer(base, async (client) => {
+  const settings = await withPgClient(base, async (client) => {
     const read = async (name: string) => ((await client.query(`SHOW ${name}`)).rows[0] as Record<string, string>)[name];
     return { version: await read('server_version'), fsync: await read('fsync'), synchronousCommit: await read('synchronous_commit'), sharedBuffers: await read('shared_buffers') };
   });
@@ -121,7 +111,7 @@ export async function postgresTarget(url: string | undefined, durable: boolean):
     describe: `PostgreSQL ${settings.version}, ${where}, shared_buffers ${settings.sharedBuffers}, ${durability}`,
     async open(name, clock) {
       const database = `${prefix}${name}`;
-      await onServer(base, (client) => client.query(`CREATE DATABASE ${database}`));
+      await withPgClient(base, (client) => client.query(`CREATE DATABASE ${database}`));
       made.add(database);
       const store = await openStore({ path: withDatabase(base, database), clock });
       return {
@@ -129,7 +119,7 @@ export async function postgresTarget(url: string | undefined, durable: boolean):
         bytes: async () => ((await store.statement<[string], { n: number }>('SELECT pg_database_size(?) AS n').get(database))!.n),
         async dispose() {
           await store.close();
-          await onServer(base, (client) => client.query(`DROP DATABASE IF EXISTS ${database}`));
+          await withPgClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${database}`));
           made.delete(database);
         },
       };
@@ -139,7 +129,7 @@ export async function postgresTarget(url: string | undefined, durable: boolean):
         server.destroy();
         return;
       }
-      for (const database of made) await onServer(base, (client) => client.query(`DROP DATABASE IF EXISTS ${database}`)).catch(() => {});
+      for (const database of made) await withPgClient(base, (client) => client.query(`DROP DATABASE IF EXISTS ${database}`)).catch(() => {});
     },
   };
 }
