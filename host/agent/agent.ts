@@ -22,7 +22,7 @@ import { DEFAULT_ACTIONS } from './inventory/types.js';
 import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './metrics.js';
 import { externalHostList } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../executor/run-executor.js';
-import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from '../executor/sandbox-process/index.js';
+import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from '../executor/sandbox-process/index.js';
 import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, systemClock, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
 import { QueueRuns, type AgentQueueOptions } from './queue-runs.js';
 import type { RunCounters } from '../scale-out/queue-figures.js';
@@ -357,6 +357,11 @@ export class Agent extends EventEmitter<AgentEvents> {
       queue: this.#queue ? { ...this.#queue.worker.figures.counters } : null,
       sandbox: this.#sandbox?.stats() ?? null,
     };
+  }
+
+  /** Where the sandbox process's memory is (its heaps, its isolates'); null without one (an executor given, not started, stopped). */
+  sandboxMemory(): Promise<SandboxProcessMemory | null> {
+    return this.#sandbox?.memory() ?? Promise.resolve(null);
   }
 
   /**

@@ -61,6 +61,10 @@ export class DeviceSession implements HttpSession {
       agent = new Agent({
         connections: CONNECTIONS_PER_ORIGIN,
         keepAliveTimeout: KEEP_ALIVE_MS,
+        // Also when the device's Keep-Alive header offers longer (undici would keep it up to
+        // 10 min): an open connection holds its pool (a 16 KiB queue), socket and parser, and
+        // at a poll period past this it would never be used again before it closes.
+        keepAliveMaxTimeout: KEEP_ALIVE_MS,
         connect: (options, callback) => this.#track(connector, options, callback),
       });
       this.#agents.set(rejectUnauthorized, agent);
