@@ -38,6 +38,12 @@ export const DEFAULT_GRACE_MS = 30_000;
 export const DEFAULT_KEEP_RUNS_PER_DEVICE = 100;
 /** Isolates the agent's sandbox child keeps warm at most (runs at once beyond it make their own). */
 export const AGENT_WARM_ISOLATES = 8;
+/**
+ * How long the child keeps an isolate nobody used, ms: the warm set follows the runs at once of
+ * the last seconds, not the largest burst since start (~12 MB each at bench:agent's load; making
+ * one again costs ~5-10 ms of CPU).
+ */
+export const AGENT_WARM_IDLE_MS = 5_000;
 /** How often the agent re-reads its associations by default (to see changes other processes made). */
 export const DEFAULT_STORE_REFRESH_MS = 30_000;
 
@@ -482,7 +488,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       // the second at once made an isolate and disposed of it after (~5-10 ms of CPU, more than
       // the run itself). Not all of them: an isolate kept warm grows with the garbage of its runs
       // (~20 MB each at bench:agent's peak), where one made for a burst is small and goes after it.
-      host: { maxIsolates: maxConcurrent, warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES), ...sandboxOptions.host },
+      host: { maxIsolates: maxConcurrent, warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES), warmIsolateIdleMs: AGENT_WARM_IDLE_MS, ...sandboxOptions.host },
       // stop() waits for the grace itself: what is left then is ended at once.
       closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
     });
