@@ -37,7 +37,7 @@ export const DEFAULT_GRACE_MS = 30_000;
 /** Runs kept per device in the store by default (older records are pruned as new ones come). */
 export const DEFAULT_KEEP_RUNS_PER_DEVICE = 100;
 /** Isolates the agent's sandbox child keeps warm at most (runs at once beyond it make their own). */
-export const AGENT_WARM_ISOLATES = 8;
+export const AGENT_WARM_ISOLATES = 4;
 /**
  * How long the child keeps an isolate nobody used, ms: the warm set follows the runs at once of
  * the last seconds, not the largest burst since start (~12 MB each at bench:agent's load; making
