@@ -92,7 +92,7 @@ export interface HostOptions {
   maxDeviceSessions?: number;
   /**
    * How long a device's cookie jar is kept after its last request, ms (default 3600000, 1 h).
-   * Its connections are closed after 30 s idle whatever this says, and a session without
+   * Its connections are closed after 12 s idle whatever this says, and a session without
    * cookies goes with them: what the host keeps of an idle device is a jar that has cookies.
    */
   deviceSessionIdleMs?: number;

@@ -79,7 +79,8 @@ export class IsolatePool {
         return idle.warm;
       }
       if (this.#alive < this.#options.max) {
-        if (this.#alive >= this.#options.warm) {
+        // Only while a lent one may come back (with warmIsolates 0, a lone run makes its own at once).
+        if (this.#alive >= this.#options.warm && this.#busy > 0) {
           makeAt ??= performance.now() + MAKE_AFTER_WAIT_MS;
           const left = makeAt - performance.now();
           if (left > 0 || this.#threadBusy()) {
