@@ -35,6 +35,7 @@ associations: []
 `,
   'flow items (bench:agent)': 'version: 1\ndevices:\n  - { name: dev-1, ip: 127.0.0.1, portMap: { 80: 8080 } }\n  - { name: dev-2, ip: 127.0.0.1, portMap: { 80: 8080 } }\ndrivers:\n  - { name: status, path: status.js, samplePeriod: 60 }\nassociations:\n  - { driver: status, device: dev-1 }\n',
   'a sequence at the key\'s own indentation, CRLF, an empty entry': 'version: 1\r\ndevices:\r\n- name: a\r\n  ip: 10.0.0.2\r\n-\r\n  name: b\r\n  ip: 10.0.0.3\r\nassociations:\r\n',
+  'trailing spaces and a comment after a key': 'version: 1   \ndevices:   # the list\n  - a\ndrivers:  \n  - b\n',
   'an item spread over lines in flow style': 'devices:\n  - { name: a,\n      ip: 10.0.0.4 }\n  - "plain string item"\n  - 42\n',
 };
 

@@ -31,7 +31,7 @@ export function parseYamlByItems(text: string): Record<string, unknown> | null {
     // The entry's block: every line up to the next one at column 0 that is not a sequence item.
     let end = at + 1;
     while (end < lines.length && (isBlankOrComment(lines[end]!) || /^[ -]/.test(lines[end]!))) end++;
-    const inline = key[2] !== undefined && !/^#/.test(key[2]);
+    const inline = key[2] !== undefined && key[2].trim() !== '' && !key[2].startsWith('#');
     const value = inline ? parseOne(lines.slice(at, end).join('\n'), key[1]!) : parseSequence(lines, at + 1, end);
     if (value === NOT_SPLIT) return null;
     result[key[1]!] = value;
