@@ -36,7 +36,11 @@ import { DeviceRunPruner } from './device-run-pruner.js';
 export const DEFAULT_GRACE_MS = 30_000;
 /** Runs kept per device in the store by default (older records are pruned as new ones come). */
 export const DEFAULT_KEEP_RUNS_PER_DEVICE = 100;
-/** Isolates the agent's sandbox child keeps warm at most (runs at once beyond it make their own). */
+/**
+ * Isolates the agent's sandbox child keeps warm at most. Runs at once beyond it first wait for one
+ * (host/sandbox/pool.ts): 4 served bench:agent's 10,000 devices / 60 s with 8's lateness and
+ * ~50 MB less (each holds its runs' garbage, ~12 MB).
+ */
 export const AGENT_WARM_ISOLATES = 4;
 /**
  * How long the child keeps an isolate nobody used, ms: the warm set follows the runs at once of
@@ -484,10 +488,9 @@ export class Agent extends EventEmitter<AgentEvents> {
     const sandbox = await startSandboxProcess({
       ...sandboxOptions,
       // The scheduler already bounds runs; the child gets an isolate for each so none queues there.
-      // Up to AGENT_WARM_ISOLATES are kept warm: with the pool's default (2 kept), every run past
-      // the second at once made an isolate and disposed of it after (~5-10 ms of CPU, more than
-      // the run itself). Not all of them: an isolate kept warm grows with the garbage of its runs
-      // (~20 MB each at bench:agent's peak), where one made for a burst is small and goes after it.
+      // Up to AGENT_WARM_ISOLATES are kept warm, each until AGENT_WARM_IDLE_MS unused. Not one per
+      // slot: an isolate kept warm holds the garbage of its runs, and a run at once past the warm
+      // set waits for one to come back before one is made (host/sandbox/pool.ts).
       host: { maxIsolates: maxConcurrent, warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES), warmIsolateIdleMs: AGENT_WARM_IDLE_MS, ...sandboxOptions.host },
       // stop() waits for the grace itself: what is left then is ended at once.
       closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
