@@ -12,7 +12,9 @@
 // Reported: runs due / started / completed (succeeded, failed) / skipped / dropped; completion
 // ratio (completed / due); lateness p50/p99/max over every runStarted event; run duration
 // p50/p99 (in the sandbox: RunResult.durationMs; end to end: slot taken → result stored);
-// host and child RSS sampled every second (start, peak, end; --json adds every sample); host
+// host and child RSS sampled every second (start, peak, end; --json adds every sample), the
+// host's RSS after start(), and the child's heaps (its main thread, sandbox threads, isolates:
+// SandboxProcess.memory()) with each sample; host
 // and child CPU per run; the device server's CPU, requests and TCP connections; store size and
 // rows written.
 // Any run that does not succeed with the expected variables, any aborted run or agent error
