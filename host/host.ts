@@ -38,7 +38,7 @@ export interface HostStats extends PoolStats {
 }
 
 /** How long an idle warm isolate is kept, ms (HostOptions.warmIsolateIdleMs). */
-export const DEFAULT_WARM_IDLE_MS = 30_000;
+const DEFAULT_WARM_IDLE_MS = 30_000;
 
 export interface HostOptions {
   /** Defaults for every run of this host; each run may override them. */
