@@ -12,7 +12,9 @@
 // Reported: runs due / started / completed (succeeded, failed) / skipped / dropped; completion
 // ratio (completed / due); lateness p50/p99/max over every runStarted event; run duration
 // p50/p99 (in the sandbox: RunResult.durationMs; end to end: slot taken → result stored);
-// host and child RSS sampled every second (start, peak, end; --json adds every sample); host
+// host and child RSS sampled every second (start, peak, end; --json adds every sample), the
+// host's RSS after start(), and the child's heaps (its main thread, sandbox threads, isolates:
+// SandboxProcess.memory()) with each sample; host
 // and child CPU per run; the device server's CPU, requests and TCP connections; store size and
 // rows written.
 // Any run that does not succeed with the expected variables, any aborted run or agent error
@@ -246,11 +248,24 @@ async function main(): Promise<number> {
   /** Isolates alive in the child (each holds its own heap): RSS follows them. */
   const isolates = new Gauge();
   const childCpu = new ChildCpu();
+  /** The child's own figures (SandboxProcessMemory): which of its heaps grows with its RSS. */
+  const childMainHeap = new Gauge();
+  const childThreadHeap = new Gauge();
+  const isolateHeap = new Gauge();
+  const isolateHeapUsed = new Gauge();
   /** Every sample, for --json: whether RSS levels off or keeps growing shows there. */
-  const series: Array<{ t: number; hostRss: number; hostHeapUsed: number; childRss: number | null }> = [];
+  const series: Array<{
+    t: number;
+    hostRss: number;
+    hostHeapUsed: number;
+    hostHeapTotal: number;
+    childRss: number | null;
+    /** The child's main thread heap, its sandbox threads' heaps, its isolates (alive, heap committed and used): totals, bytes. */
+    child?: { mainHeap: number; threadHeap: number; isolates: number; isolateHeap: number; isolateHeapUsed: number };
+  }> = [];
   let seriesT0: number | null = null;
   const sample = () => {
-    const { rss: host, heapUsed } = process.memoryUsage();
+    const { rss: host, heapUsed, heapTotal } = process.memoryUsage();
     const sandboxStats = agent.stats().sandbox;
     const pid = sandboxStats?.pid ?? null;
     isolates.add(sandboxStats?.pool?.alive ?? null);
@@ -259,7 +274,17 @@ async function main(): Promise<number> {
     childRss.add(child);
     childCpu.sample(pid);
     seriesT0 ??= performance.now();
-    series.push({ t: Math.round((performance.now() - seriesT0) / 100) / 10, hostRss: host, hostHeapUsed: heapUsed, childRss: child });
+    const point: (typeof series)[number] = { t: Math.round((performance.now() - seriesT0) / 100) / 10, hostRss: host, hostHeapUsed: heapUsed, hostHeapTotal: heapTotal, childRss: child };
+    series.push(point);
+    void agent.sandboxMemory().then((memory) => {
+      if (!memory) return;
+      const { mainHeap, sandbox } = memory;
+      point.child = { mainHeap: mainHeap.total, threadHeap: sandbox.threadHeap.total, isolates: sandbox.isolates, isolateHeap: sandbox.isolateHeap.total, isolateHeapUsed: sandbox.isolateHeap.used };
+      childMainHeap.add(mainHeap.total);
+      childThreadHeap.add(sandbox.threadHeap.total);
+      isolateHeap.add(sandbox.isolateHeap.total);
+      isolateHeapUsed.add(sandbox.isolateHeap.used);
+    });
   };
 
   hostRss.add(process.memoryUsage().rss);
@@ -268,6 +293,7 @@ async function main(): Promise<number> {
   await agent.start();
   const startMs = performance.now() - startT0;
   const startCpu = process.cpuUsage(startCpu0);
+  const hostRssAfterStart = process.memoryUsage().rss;
 
   // CPU per run counts from here (the inventory sync and the child's start are reported apart).
   const device0 = await device.counters();
@@ -358,7 +384,8 @@ async function main(): Promise<number> {
       inSandbox: { p50: round1(percentile(box, 50)), p99: round1(percentile(box, 99)) },
       endToEnd: { p50: round1(percentile(e2e, 50)), p99: round1(percentile(e2e, 99)) },
     },
-    rssBytes: { host: { ...hostRss }, child: { ...childRss }, series },
+    rssBytes: { host: { ...hostRss, afterStart: hostRssAfterStart }, child: { ...childRss }, series },
+    childHeapBytes: { main: { ...childMainHeap }, sandboxThreads: { ...childThreadHeap }, isolates: { ...isolateHeap }, isolatesUsed: { ...isolateHeapUsed } },
     cpu: {
       hostMs: round1(hostCpuMs),
       childMs: round1(childCpuMs),
@@ -441,6 +468,11 @@ async function main(): Promise<number> {
     log(
       `isolates alive in the child: start ${report.sandbox.isolatesAlive.start ?? '-'}, peak ${report.sandbox.isolatesAlive.peak ?? '-'}, ` +
         `end ${report.sandbox.isolatesAlive.end ?? '-'}; created since the child started ${report.sandbox.isolatesCreated ?? '-'}`,
+    );
+    log(
+      `host RSS after start(): ${mib(hostRssAfterStart)}; child heaps (committed; start / peak / end): main thread ${mib(childMainHeap.start)} / ${mib(childMainHeap.peak)} / ${mib(childMainHeap.end)}, ` +
+        `sandbox threads ${mib(childThreadHeap.start)} / ${mib(childThreadHeap.peak)} / ${mib(childThreadHeap.end)}, isolates ${mib(isolateHeap.start)} / ${mib(isolateHeap.peak)} / ${mib(isolateHeap.end)} ` +
+        `(used ${mib(isolateHeapUsed.start)} / ${mib(isolateHeapUsed.peak)} / ${mib(isolateHeapUsed.end)})`,
     );
     log(`unexpected outcomes: ${problems.length}`);
     if (issue24) {

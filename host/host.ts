@@ -37,11 +37,19 @@ export interface HostStats extends PoolStats {
   threadsStopped: number;
 }
 
+/** How long an idle warm isolate is kept, ms (HostOptions.warmIsolateIdleMs). */
+const DEFAULT_WARM_IDLE_MS = 30_000;
+
 export interface HostOptions {
   /** Defaults for every run of this host; each run may override them. */
   limits?: Partial<RunLimits>;
   /** Idle isolates kept warm (default 2). */
   warmIsolates?: number;
+  /**
+   * An idle isolate unused this long is disposed, ms (default 30000): a warm isolate holds the
+   * garbage of its runs, and those kept for a burst of runs go once it is over.
+   */
+  warmIsolateIdleMs?: number;
   /** Runs executing at once; more wait for a free isolate (default 16). */
   maxIsolates?: number;
   /**
@@ -84,7 +92,7 @@ export interface HostOptions {
   maxDeviceSessions?: number;
   /**
    * How long a device's cookie jar is kept after its last request, ms (default 3600000, 1 h).
-   * Its connections are closed after 30 s idle whatever this says, and a session without
+   * Its connections are closed after 12 s idle whatever this says, and a session without
    * cookies goes with them: what the host keeps of an idle device is a jar that has cookies.
    */
   deviceSessionIdleMs?: number;
@@ -260,6 +268,7 @@ export function createHost(options: HostOptions = {}): Host {
       warm: integerOption(options.warmIsolates, 2, 'warmIsolates', 0),
       max: integerOption(options.maxIsolates, 16, 'maxIsolates', 1),
       recycleAfterRuns: integerOption(options.recycleAfterRuns, 1000, 'recycleAfterRuns', 1),
+      warmIdleMs: integerOption(options.warmIsolateIdleMs, DEFAULT_WARM_IDLE_MS, 'warmIsolateIdleMs', 1),
     },
     prewarmMemoryMb: defaults.memoryMb,
     recycleThreadAfterRuns: integerOption(options.recycleThreadAfterRuns, 0, 'recycleThreadAfterRuns', 0),

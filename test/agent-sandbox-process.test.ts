@@ -95,6 +95,19 @@ describe('runs in the sandbox process', () => {
     expect(stats.rssBytes).toBeGreaterThan(20 * 1024 * 1024);
   });
 
+  it("tells where the child's memory is: its RSS, its main heap, its sandbox threads and isolates", async () => {
+    await sandbox.run(fetch('/status?code=200&body=x'));
+    const memory = await sandbox.memory();
+    expect(memory).not.toBeNull();
+    expect(memory!.rss).toBeGreaterThan(20 * 1024 * 1024);
+    expect(memory!.mainHeap.used).toBeGreaterThan(0);
+    expect(memory!.mainHeap.total).toBeGreaterThanOrEqual(memory!.mainHeap.used);
+    expect(memory!.sandbox.threads).toBe(1);
+    // Its isolates are what the pool says is alive (the warm one at least).
+    expect(memory!.sandbox.isolates).toBe(sandbox.stats().pool!.alive);
+    expect(memory!.sandbox.isolateHeap.used).toBeGreaterThan(0);
+  });
+
   it("passes the host's errors back with their code", async () => {
     await expect(sandbox.run({ ...fetch('/'), action: 'reboot' })).rejects.toMatchObject({ code: 'UNKNOWN_ACTION', message: expect.stringContaining('reboot') });
     await expect(sandbox.run({ path: '/nonexistent/driver.js' })).rejects.toMatchObject({ code: 'DRIVER_NOT_FOUND' });
@@ -172,9 +185,14 @@ describe('repeated crashes', () => {
       expect(delays).toEqual([0, 150, 300, 300]);
       expect(sandbox.stats().restarts).toBe(4);
       expect(await sandbox.run(fetch('/status?body=survived'))).toMatchObject({ status: 'success' });
+      // A memory question asked as the child dies is answered null, not left waiting.
+      const asked = sandbox.memory();
+      process.kill(sandbox.stats().pid!, 'SIGKILL');
+      expect(await asked).toBeNull();
     } finally {
       await sandbox.close();
     }
+    expect(await sandbox.memory()).toBeNull(); // closed: no child
   });
 
   it('a run accepted while the child is down waits for the new one', async () => {

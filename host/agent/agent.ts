@@ -22,7 +22,7 @@ import { DEFAULT_ACTIONS } from './inventory/types.js';
 import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './metrics.js';
 import { externalHostList } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../executor/run-executor.js';
-import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats } from '../executor/sandbox-process/index.js';
+import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from '../executor/sandbox-process/index.js';
 import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, systemClock, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
 import { QueueRuns, type AgentQueueOptions } from './queue-runs.js';
 import type { RunCounters } from '../scale-out/queue-figures.js';
@@ -36,8 +36,18 @@ import { DeviceRunPruner } from './device-run-pruner.js';
 export const DEFAULT_GRACE_MS = 30_000;
 /** Runs kept per device in the store by default (older records are pruned as new ones come). */
 export const DEFAULT_KEEP_RUNS_PER_DEVICE = 100;
-/** Isolates the agent's sandbox child keeps warm at most (runs at once beyond it make their own). */
-export const AGENT_WARM_ISOLATES = 8;
+/**
+ * Isolates the agent's sandbox child keeps warm at most. Runs at once beyond it first wait for one
+ * (host/sandbox/pool.ts): 4 served bench:agent's 10,000 devices / 60 s with 8's lateness and
+ * ~50 MB less (each holds its runs' garbage, ~12 MB).
+ */
+export const AGENT_WARM_ISOLATES = 4;
+/**
+ * How long the child keeps an isolate nobody used, ms: the warm set follows the runs at once of
+ * the last seconds, not the largest burst since start (~12 MB each at bench:agent's load; making
+ * one again costs ~5-10 ms of CPU).
+ */
+export const AGENT_WARM_IDLE_MS = 5_000;
 /** How often the agent re-reads its associations by default (to see changes other processes made). */
 export const DEFAULT_STORE_REFRESH_MS = 30_000;
 
@@ -359,6 +369,11 @@ export class Agent extends EventEmitter<AgentEvents> {
     };
   }
 
+  /** Where the sandbox process's memory is (its heaps, its isolates'); null without one (an executor given, not started, stopped). */
+  sandboxMemory(): Promise<SandboxProcessMemory | null> {
+    return this.#sandbox?.memory() ?? Promise.resolve(null);
+  }
+
   /**
    * The associations the embedded scheduler has, read-only, in no particular order (the console's
    * schedule page); null in scale-out mode (the schedule is in Redis) or before start. Cheap: the
@@ -473,11 +488,10 @@ export class Agent extends EventEmitter<AgentEvents> {
     const sandbox = await startSandboxProcess({
       ...sandboxOptions,
       // The scheduler already bounds runs; the child gets an isolate for each so none queues there.
-      // Up to AGENT_WARM_ISOLATES are kept warm: with the pool's default (2 kept), every run past
-      // the second at once made an isolate and disposed of it after (~5-10 ms of CPU, more than
-      // the run itself). Not all of them: an isolate kept warm grows with the garbage of its runs
-      // (~20 MB each at bench:agent's peak), where one made for a burst is small and goes after it.
-      host: { maxIsolates: maxConcurrent, warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES), ...sandboxOptions.host },
+      // Up to AGENT_WARM_ISOLATES are kept warm, each until AGENT_WARM_IDLE_MS unused. Not one per
+      // slot: an isolate kept warm holds the garbage of its runs, and a run at once past the warm
+      // set waits for one to come back before one is made (host/sandbox/pool.ts).
+      host: { maxIsolates: maxConcurrent, warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES), warmIsolateIdleMs: AGENT_WARM_IDLE_MS, ...sandboxOptions.host },
       // stop() waits for the grace itself: what is left then is ended at once.
       closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
     });

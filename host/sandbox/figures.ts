@@ -9,6 +9,8 @@ export interface PoolOptions {
   max: number;
   /** An isolate is replaced after this many runs, to bound slow leaks. */
   recycleAfterRuns: number;
+  /** An idle isolate is disposed after this long unused, ms. */
+  warmIdleMs: number;
 }
 
 export interface PoolStats {

@@ -660,7 +660,7 @@ export class SandboxThreads {
     const count = this.#threads.length;
     const { pool, network } = this.#options;
     const thread = new SandboxThread(
-      { max: share(pool.max, count, index), warm: share(pool.warm, count, index), recycleAfterRuns: pool.recycleAfterRuns },
+      { max: share(pool.max, count, index), warm: share(pool.warm, count, index), recycleAfterRuns: pool.recycleAfterRuns, warmIdleMs: pool.warmIdleMs },
       this.#options.prewarmMemoryMb,
       // A recycled thread's replacement starts with no sessions: its devices' next runs log in afresh.
       network && { ...network, maxDeviceSessions: Math.max(1, Math.ceil(network.maxDeviceSessions / count)) },

@@ -2,6 +2,7 @@
 // (line and column), so a typo in a big file is found without bisecting it.
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { InventoryError } from './inventory-error.js';
+import { parseYamlByItems } from './yaml-items.js';
 
 export type InventoryFormat = 'yaml' | 'json';
 
@@ -23,6 +24,14 @@ export function parseText(text: string, format: InventoryFormat, file: string | 
 }
 
 function parseYaml(text: string, file: string | null): ParsedText {
+  const value = parseYamlByItems(text);
+  if (value === null) return parseYamlWhole(text, file);
+  // Lines are only wanted for a problem: the whole document is parsed then.
+  let whole: ParsedText | null = null;
+  return { value, lineOf: (path) => (whole ??= parseYamlWhole(text, file)).lineOf(path) };
+}
+
+function parseYamlWhole(text: string, file: string | null): ParsedText {
   const lines = new LineCounter();
   const doc: Document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length > 0) {

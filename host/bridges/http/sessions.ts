@@ -19,7 +19,7 @@ import { pinnedLookup } from './pinned-lookup.js';
 const CONNECTIONS_PER_ORIGIN = 6;
 const KEEP_ALIVE_MS = 10_000;
 /** A device idle this long has its dispatchers closed (their sockets closed at keep-alive's end already). */
-export const CONNECTION_IDLE_MS = 3 * KEEP_ALIVE_MS;
+export const CONNECTION_IDLE_MS = KEEP_ALIVE_MS + 2_000;
 /** How long a device's cookie jar outlives its last request by default. */
 export const DEFAULT_SESSION_IDLE_MS = 60 * 60_000;
 
@@ -61,6 +61,10 @@ export class DeviceSession implements HttpSession {
       agent = new Agent({
         connections: CONNECTIONS_PER_ORIGIN,
         keepAliveTimeout: KEEP_ALIVE_MS,
+        // Also when the device's Keep-Alive header offers longer (undici would keep it up to
+        // 10 min): an open connection holds its pool (a 16 KiB queue), socket and parser, and
+        // at a poll period past this it would never be used again before it closes.
+        keepAliveMaxTimeout: KEEP_ALIVE_MS,
         connect: (options, callback) => this.#track(connector, options, callback),
       });
       this.#agents.set(rejectUnauthorized, agent);

@@ -1,5 +1,6 @@
 // The sandbox process: started by startSandboxProcess with --no-node-snapshot, it creates one
 // Host and serves runs over IPC until told to close, or until the agent goes away.
+import { getHeapStatistics } from 'node:v8';
 import { DriverboxError } from '../../errors.js';
 import { createHost, type Host } from '../../host.js';
 import type { FromChild, ToChild, WireError } from './protocol.js';
@@ -39,6 +40,16 @@ process.on('message', (message: ToChild) => {
         (result) => send({ t: 'result', id: message.id, result, pool: running.stats() }),
         (error: unknown) => send({ t: 'error', id: message.id, error: toWire(error), pool: running.stats() }),
       );
+      return;
+    }
+    case 'memory': {
+      const running = host;
+      if (!running) return;
+      void running.memory().then((sandbox) => {
+        const own = getHeapStatistics();
+        const mainHeap = { used: own.used_heap_size, total: own.total_heap_size, external: own.external_memory };
+        send({ t: 'memory', id: message.id, memory: { rss: process.memoryUsage.rss(), mainHeap, sandbox } });
+      }, () => undefined); // closing: the agent stops waiting for the answer
       return;
     }
     case 'close':

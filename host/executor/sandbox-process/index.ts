@@ -9,5 +9,5 @@ export {
   type SandboxRestartEvent,
   type SandboxState,
 } from './sandbox-process.js';
-export type { SandboxHostOptions } from './protocol.js';
+export type { SandboxHostOptions, SandboxProcessMemory } from './protocol.js';
 export type { BackoffOptions } from './backoff.js';

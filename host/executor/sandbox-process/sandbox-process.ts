@@ -21,7 +21,7 @@ import { lostRunResult, overstayRunResult } from './crash-result.js';
 import { sandboxEntryPath } from './entry-path.js';
 import { assertSendable } from './plain-data.js';
 import { checkReturnedState } from './returned-state.js';
-import type { FromChild, SandboxHostOptions, ToChild, WireError } from './protocol.js';
+import type { FromChild, SandboxHostOptions, SandboxProcessMemory, ToChild, WireError } from './protocol.js';
 
 export interface SandboxProcessOptions {
   /** createHost options for the child (externalHosts only as a list: a function cannot be sent). */
@@ -96,6 +96,8 @@ type Events = SandboxEvents;
 /** A RunExecutor with counters, and an EventEmitter of 'exit' and 'restart'. */
 export interface SandboxProcess extends RunExecutor, EventEmitter<SandboxEvents> {
   stats(): SandboxProcessStats;
+  /** Where the child's memory is (its heaps, its isolates'); null without a ready child or when it does not answer within 5 s. */
+  memory(): Promise<SandboxProcessMemory | null>;
 }
 
 interface PendingRun {
@@ -132,6 +134,8 @@ interface Child {
 const STDERR_TAIL_CHARS = 600;
 /** setTimeout fires at once past this (about 24.8 days): a longer deadline is watched up to it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** How long memory() waits for the child's answer, ms (it is asked between runs' messages). */
+const MEMORY_ANSWER_MS = 5_000;
 /** After close() sends 'close', how long the child may take to close its host and exit, ms. */
 const EXIT_WAIT_MS = 5_000;
 
@@ -165,6 +169,9 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
   #restarts = 0;
   #lostRuns = 0;
   #pool: PoolStats | null = null;
+  /** memory() questions awaiting the child's answer, by id: answered null when the child goes. */
+  readonly #memoryAsked = new Map<number, (memory: SandboxProcessMemory | null) => void>();
+  #memoryIds = 0;
   #restartTimer: NodeJS.Timeout | null = null;
   #closing: Promise<void> | null = null;
   /** Wakes close() when the last accepted run is answered, or the child is gone. */
@@ -234,6 +241,22 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       overstayKills: this.#overstayKills,
       lastKill: this.#lastKill,
     };
+  }
+
+  memory(): Promise<SandboxProcessMemory | null> {
+    const child = this.#child;
+    if (!child?.ready || child.killedBecause !== null) return Promise.resolve(null);
+    const id = ++this.#memoryIds;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => answer(null), MEMORY_ANSWER_MS);
+      const answer = (memory: SandboxProcessMemory | null) => {
+        clearTimeout(timer);
+        this.#memoryAsked.delete(id);
+        resolve(memory);
+      };
+      this.#memoryAsked.set(id, answer);
+      this.#send(child, { t: 'memory', id });
+    });
   }
 
   /** The run's deadline as the child's host will resolve it; the default one when its limits are bad (the child refuses them at once). */
@@ -363,6 +386,9 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       case 'init-failed':
         child.initError = message.error;
         return;
+      case 'memory':
+        this.#memoryAsked.get(message.id)?.(message.memory);
+        return;
       case 'result':
       case 'error': {
         this.#pool = message.pool;
@@ -447,6 +473,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
       }
     }
     this.#lostRuns += lost.length;
+    for (const answer of [...this.#memoryAsked.values()]) answer(null);
     this.emit('exit', { pid: child.pid, code, signal, expected, lostRuns: lost.length, killedBecause: child.killedBecause, overstay: child.overstay });
     this.#onChildGone?.();
     this.#onIdle?.();
