@@ -352,7 +352,10 @@ export class RunNetwork {
           return name ? { host: name, port: target.portMap[port] ?? port } : null;
         },
         signal: this.#abort.signal,
-        timeLeftMs: () => this.#deadline - DEADLINE_SLACK_MS - performance.now(),
+        // As for HTTP, the slack included: the run's end (its abort signal) and not a module's own
+        // timer decides. Without it a session's timer fired first, its error reached the driver,
+        // and a driver that reports whatever it gets ended as a success past its deadline.
+        timeLeftMs: () => this.#deadline - performance.now(),
         takeSession: () => ++this.#deviceSessions <= this.#plan.limits.maxProtocolSessions,
         takeCommand: () => ++this.#deviceCommands <= this.#plan.limits.maxProtocolCommands,
         maxOutputBytes: this.#plan.limits.maxOutputBytes,
