@@ -210,8 +210,7 @@ function oneStatementShape(plan: ReturnType<typeof planWrite>, options: WriteRun
   if ((options.activity ?? true) || options.keepRunsPerDevice != null) return null;
   if (plan.result.status === 'success' && (plan.result.tables.length || plan.result.backup)) return null;
   if (plan.writes.length > SLOT_STATEMENT_MAX_VARIABLES) return null;
-  const variables = plan.writes.map((w) => ({ path: w.path, label: w.label ?? null, unit: w.unit ?? null, value: w.value, valueType: w.valueType ?? null }));
-  return distinctStoredPaths(variables) ? variables : null;
+  return distinctStoredPaths(plan.writes) ? plan.writes : null;
 }
 
 function duplicateRun(associationId: number, slotMs: number): StoreError {

@@ -18,22 +18,19 @@
 // the write, at most one batch of distinct paths); report-run.ts decides and falls back.
 import type { Store } from './store.js';
 import { RUN_FIELDS, runValues, type NewRun } from './runs.js';
+import { postgresText } from './sql-statement.js';
+import type { VariableWrite } from './variables.js';
 
 /** The most variables written in one statement (as writeVariables' batches). */
 export const SLOT_STATEMENT_MAX_VARIABLES = 100;
 
-export interface SlotVariable {
-  path: string;
-  label: string | null;
-  unit: string | null;
-  value: string | null;
-  valueType: string | null;
-}
+/** What the statement writes of a variable (a VariableWrite of a run's result). */
+export type SlotVariable = Pick<VariableWrite, 'path' | 'label' | 'unit' | 'value' | 'valueType'>;
 
 export type SlotStatementOutcome = { runId: number; variableIds: number[] } | 'gone' | 'duplicate';
 
-/** Postgres text cannot hold NUL (sql-statement.ts does this for plain parameters, not arrays). */
-const text = (value: string | null): string | null => (value !== null && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value);
+/** The statement's arrays as PostgreSQL text (sql-statement.ts maps plain parameters, not arrays). */
+const text = (value: string | null | undefined): string | null => (value == null ? null : postgresText(value));
 
 /** The paths as PostgreSQL will hold them are distinct: the statement matches rows by path. */
 export function distinctStoredPaths(variables: readonly SlotVariable[]): boolean {

@@ -44,8 +44,12 @@ export function postgresPlaceholders(sql: string): string {
 }
 
 /** Postgres text cannot hold NUL; a driver's value with one is kept with U+FFFD in its place. */
+export function postgresText(value: string): string {
+  return value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+}
+
 function postgresParameter(value: unknown): unknown {
-  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+  return typeof value === 'string' ? postgresText(value) : value;
 }
 
 export interface StatementOptions {

@@ -4,6 +4,7 @@
 // history, adds a sample to variable_history.
 import { dropHistoryBefore, ensureHistoryPartitions } from './history-partitions.js';
 import { StoreError } from './store-error.js';
+import { postgresText } from './sql-statement.js';
 import type { Store } from './store.js';
 
 export interface VariableRow {
@@ -135,7 +136,7 @@ const list = (n: number, item: string) => Array.from({ length: n }, () => item).
 
 /** A path as the database gives it back: PostgreSQL keeps a NUL as U+FFFD (sql-statement.ts). */
 function pathKey(store: Store, path: string): string {
-  return store.dialect === 'postgres' ? path.replaceAll('\u0000', '\uFFFD') : path;
+  return store.dialect === 'postgres' ? postgresText(path) : path;
 }
 
 /** One batch of writeVariables: its paths are distinct. */
