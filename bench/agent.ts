@@ -29,6 +29,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createAgent, type AgentRunFinished } from '../host/agent/agent.js';
+import { boundHeapGrowth } from '../host/executor/heap-growth.js';
 import { openStore } from '../host/store/index.js';
 import { ensureHostBuild, intFlag, parseFlags, percentile, runBench, switchFlag, table, usage } from './lib/common.js';
 import { processCpuMs, processRssBytes } from './lib/proc.js';
@@ -188,6 +189,8 @@ const f2 = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : n.to
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   ensureHostBuild();
+  // This process is the agent's, so its heap is bounded as `driverbox agent` bounds its own.
+  boundHeapGrowth();
   const log = (text: string) => {
     if (!options.json) process.stdout.write(`${text}\n`);
   };

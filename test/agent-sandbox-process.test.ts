@@ -1,8 +1,10 @@
 // The supervised sandbox process: runs execute in a forked child; when it dies, exactly the
 // runs in flight fail with the reason, it restarts (backing off when it keeps dying), queued
 // runs go to the new child, and close() drains what was accepted.
+import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HEAP_GROWTH_FLAG } from '../host/executor/heap-growth.js';
 import { RestartBackoff } from '../host/executor/sandbox-process/backoff.js';
 import { startSandboxProcess, type SandboxEvents, type SandboxExitEvent, type SandboxProcess } from '../host/executor/sandbox-process/index.js';
 import type { RunRequest } from '../host/index.js';
@@ -106,6 +108,21 @@ describe('runs in the sandbox process', () => {
     // Its isolates are what the pool says is alive (the warm one at least).
     expect(memory!.sandbox.isolates).toBe(sandbox.stats().pool!.alive);
     expect(memory!.sandbox.isolateHeap.used).toBeGreaterThan(0);
+  });
+
+  it("starts the child with the heap growth bound (heap-growth.ts), the caller's flags after it so that they win", async () => {
+    const cmdline = (pid: number | null) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(cmdline(sandbox.stats().pid)).toContain(HEAP_GROWTH_FLAG);
+    const own = await startSandboxProcess({ host: { threads: 1, warmIsolates: 0 }, execArgv: ['--heap-growing-percent=80'] });
+    try {
+      const argv = cmdline(own.stats().pid);
+      expect(argv.indexOf('--heap-growing-percent=80')).toBeGreaterThan(argv.indexOf(HEAP_GROWTH_FLAG));
+      expect(argv.indexOf(HEAP_GROWTH_FLAG)).toBeGreaterThan(0);
+      const result = await own.run(fetch('/status?code=200&body=own-flags'));
+      expect(result.variables[0]).toMatchObject({ uid: 'body', value: 'own-flags' });
+    } finally {
+      await own.close();
+    }
   });
 
   it("passes the host's errors back with their code", async () => {

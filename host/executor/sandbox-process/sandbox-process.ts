@@ -16,6 +16,7 @@ import type { RunResult } from '../../run-result.js';
 import type { PoolStats } from '../../sandbox/figures.js';
 import { residentMemoryBytes } from './resident-memory.js';
 import type { RunExecutor } from '../run-executor.js';
+import { HEAP_GROWTH_FLAG } from '../heap-growth.js';
 import { RestartBackoff, type BackoffOptions } from './backoff.js';
 import { lostRunResult, overstayRunResult } from './crash-result.js';
 import { sandboxEntryPath } from './entry-path.js';
@@ -32,7 +33,10 @@ export interface SandboxProcessOptions {
   restart?: Partial<BackoffOptions>;
   /** close(): how long runs already accepted may take to finish before the child is killed, ms (default 10 s). */
   closeGraceMs?: number;
-  /** Extra Node flags for the child (e.g. --max-old-space-size=512); --no-node-snapshot is always given. */
+  /**
+   * Extra Node flags for the child (e.g. --max-old-space-size=512). --no-node-snapshot is always
+   * given, and the heap growth bound (heap-growth.ts) before these, so a flag here can change it.
+   */
   execArgv?: string[];
   /**
    * A run still unanswered this long after its deadline (limits.timeoutMs) means the child is
@@ -338,7 +342,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
 
   #spawn(delayMs = 0, previousPid: number | null = null): void {
     const child = fork(this.#entry, [], {
-      execArgv: ['--no-node-snapshot', ...this.#options.execArgv],
+      execArgv: ['--no-node-snapshot', HEAP_GROWTH_FLAG, ...this.#options.execArgv],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
