@@ -33,6 +33,9 @@ export async function startTelnetd(username: string, password: string): Promise<
       "printf '\\r\\n'",
       `if [ "$user" = '${username}' ] && [ "$pass" = '${password}' ]; then PS1='box# ' exec /bin/sh -i; fi`,
       "printf 'Login incorrect\\r\\n'",
+      // telnetd drops what is still in the pty when its child exits: wait for it to pass the
+      // answer on (/bin/login itself waits seconds after a failure)
+      'sleep 0.3',
       'exit 1',
       '',
     ].join('\n'),
