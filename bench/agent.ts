@@ -29,7 +29,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createAgent, type AgentRunFinished } from '../host/agent/agent.js';
-import { boundHeapGrowth } from '../host/executor/heap-growth.js';
+import { tuneProcessHeap } from '../host/v8-heap-flags.js';
 import { openStore } from '../host/store/index.js';
 import { ensureHostBuild, intFlag, parseFlags, percentile, runBench, switchFlag, table, usage } from './lib/common.js';
 import { processCpuMs, processRssBytes } from './lib/proc.js';
@@ -189,8 +189,8 @@ const f2 = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : n.to
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   ensureHostBuild();
-  // This process is the agent's, so its heap is bounded as `driverbox agent` bounds its own.
-  boundHeapGrowth();
+  // This process is the agent's: its V8 heap flags are those `driverbox agent` sets for its own.
+  tuneProcessHeap();
   const log = (text: string) => {
     if (!options.json) process.stdout.write(`${text}\n`);
   };

@@ -34,7 +34,8 @@
 import os from 'node:os';
 import { Agent, request } from 'undici';
 import { createHost, type Host, type RunResult } from '../host/index.js';
-import { ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table, usage } from './lib/common.js';
+import { benchHeapFlags, ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table, usage } from './lib/common.js';
+import { V8_HEAP_FLAGS } from '../host/v8-heap-flags.js';
 import { threadCpuMs } from './lib/proc.js';
 import { startStatusDevice, type ServerMode, type StatusDevice as Device } from './lib/status-device.js';
 
@@ -57,6 +58,8 @@ interface Options {
   server: ServerMode;
   threadNetwork: boolean;
   json: boolean;
+  /** Set driverbox's V8 heap flags in this process (the CLI's and the sandbox process's). */
+  heapFlags: boolean;
 }
 
 interface Series {
@@ -146,6 +149,7 @@ function parseArgs(argv: string[]): Options {
       server: 'thread',
       threadNetwork: false,
       json: false,
+      heapFlags: true,
     },
     {
       '--runs': intFlag('runs'),
@@ -165,9 +169,10 @@ function parseArgs(argv: string[]): Options {
         options.server = mode;
       },
       '--thread-network': switchFlag('threadNetwork'),
+      '--no-heap-flags': switchFlag('heapFlags', false),
       '--json': switchFlag('json'),
     },
-    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--thread-network] [--json]',
+    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--thread-network] [--no-heap-flags] [--json]',
   );
 }
 
@@ -348,6 +353,7 @@ const f0 = (n: number) => (Number.isFinite(n) ? n.toFixed(0) : '-');
 
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
+  const heapFlags = benchHeapFlags(options.heapFlags);
   await ensureRuntimeBundle();
   const log = (text: string) => {
     if (!options.json) process.stdout.write(`${text}\n`);
@@ -366,6 +372,7 @@ async function main(): Promise<number> {
       `${options.warmup} warm-up runs per driver and side; concurrency ${options.concurrency.join(', ')}; ${options.rounds} alternating rounds per series`,
   );
   log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'})`);
+  log(heapFlags);
   log(
     `server: node:http on 127.0.0.1:${device.port} (${options.server === 'thread' ? 'worker thread' : 'bench event loop'}), ~200-byte JSON; ` +
       `raw undici: one Agent per concurrency, ${options.connections} connections, keep-alive`,
@@ -452,6 +459,7 @@ async function main(): Promise<number> {
     });
     const json = {
       node: process.version,
+      heapFlags: options.heapFlags ? V8_HEAP_FLAGS : [],
       platform: `${process.platform}/${process.arch}`,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model.trim() ?? null,

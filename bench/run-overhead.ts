@@ -21,7 +21,8 @@
 // target, with the ratio, so a change and its baseline are read in one run.
 import os from 'node:os';
 import { createHost, type Host, type HostOptions, type RunResult } from '../host/index.js';
-import { ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table } from './lib/common.js';
+import { benchHeapFlags, ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table } from './lib/common.js';
+import { V8_HEAP_FLAGS } from '../host/v8-heap-flags.js';
 
 type PoolStats = ReturnType<Host['stats']>;
 type Mode = 'fresh' | 'pool';
@@ -50,6 +51,8 @@ interface Options {
   warmup: number;
   json: boolean;
   cheerio: boolean;
+  /** Set driverbox's V8 heap flags in this process (the CLI's and the sandbox process's). */
+  heapFlags: boolean;
 }
 
 const TARGET_P50_MS = 2;
@@ -139,14 +142,15 @@ const DRIVERS: DriverCase[] = [
 function parseArgs(argv: string[]): Options {
   return parseFlags<Options>(
     argv,
-    { runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : 500, warmup: 20, json: false, cheerio: true },
+    { runs: process.env.RUNS ? positiveInt(process.env.RUNS, 'RUNS') : 500, warmup: 20, json: false, cheerio: true, heapFlags: true },
     {
       '--runs': intFlag('runs'),
       '--warmup': intFlag('warmup', true),
       '--json': switchFlag('json'),
       '--no-cheerio': switchFlag('cheerio', false),
+      '--no-heap-flags': switchFlag('heapFlags', false),
     },
-    'usage: npm run bench:overhead -- [--runs N] [--warmup N] [--no-cheerio] [--json]',
+    'usage: npm run bench:overhead -- [--runs N] [--warmup N] [--no-cheerio] [--no-heap-flags] [--json]',
   );
 }
 
@@ -219,6 +223,7 @@ const f0 = (n: number) => n.toFixed(0);
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
+  const heapFlags = benchHeapFlags(options.heapFlags);
   await ensureRuntimeBundle();
   const drivers = DRIVERS.filter((d) => options.cheerio || !LIBRARY_DRIVERS.has(d.name));
   const log = (text: string) => {
@@ -236,6 +241,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   log(`driverbox run overhead — ${options.runs} runs per series after ${options.warmup} warm-up runs, one run at a time`);
   log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'})`);
+  log(heapFlags);
   log('');
   try {
     for (const driver of drivers) {
@@ -279,6 +285,7 @@ async function main(): Promise<void> {
     const round = (n: number) => Math.round(n * 1000) / 1000;
     const json = {
       node: process.version,
+      heapFlags: options.heapFlags ? V8_HEAP_FLAGS : [],
       platform: `${process.platform}/${process.arch}`,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model.trim() ?? null,

@@ -1,6 +1,7 @@
 // Public API of driverbox.
 export type { HeapFigures, SandboxMemory } from './sandbox/figures.js';
 export { createHost, type Host, type HostOptions, type HostStats, type RunRequest } from './host.js';
+export { tuneProcessHeap, V8_HEAP_FLAGS } from './v8-heap-flags.js';
 export type { ResolveOption } from './resolve.js';
 export type { DeviceSpec } from './device.js';
 export { defaultLimits, type RunLimits } from './limits.js';
@@ -37,7 +38,6 @@ export { loadInventory, parseInventory, syncInventory, InventoryError, type Inve
 export { createScheduler, type SchedulerOptions, type SchedulerJob, type SchedulerStats } from './agent/scheduler.js';
 export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from './executor/sandbox-process/index.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
-export { boundHeapGrowth, HEAP_GROWTH_FLAG } from './executor/heap-growth.js';
 // Scale-out: agents on a shared Redis queue and PostgreSQL store (docs/SCALE-OUT.md).
 export type { AgentQueueOptions } from './agent/queue-runs.js';
 export { ScaleOutError, type ScaleOutErrorCode, type QueueFiguresSnapshot, type RunCounters } from './scale-out/index.js';

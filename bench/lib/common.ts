@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { tuneProcessHeap, V8_HEAP_FLAGS } from '../../host/v8-heap-flags.js';
 
 // ---------------------------------------------------------------------------- arguments
 
@@ -154,4 +155,14 @@ export function runBench(name: string, main: () => Promise<number | void>): void
       process.exit(1);
     },
   );
+}
+
+/**
+ * Sets driverbox's V8 heap flags in this process, as the CLI and the sandbox process have them
+ * (host/v8-heap-flags.ts), before the bench makes any isolate; a line saying which, for its header.
+ */
+export function benchHeapFlags(enabled: boolean): string {
+  if (!enabled) return 'V8 heap flags: Node\'s defaults (--no-heap-flags)';
+  tuneProcessHeap();
+  return `V8 heap flags: ${V8_HEAP_FLAGS.join(' ')}, as the CLI and the sandbox process set them (--no-heap-flags: without)`;
 }

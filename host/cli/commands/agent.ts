@@ -5,7 +5,6 @@
 import { hostname } from 'node:os';
 import { isPostgresUrl, redactUrl } from '../../store/database.js';
 import path from 'node:path';
-import { boundHeapGrowth } from '../../executor/heap-growth.js';
 import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from '../../agent/agent.js';
 import { InventoryError } from '../../agent/inventory/index.js';
 import { parseRedisUrl, ScaleOutError } from '../../scale-out/index.js';
@@ -155,8 +154,6 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`driverbox agent: --queue with the SQLite store ${config.storePath}: only agents on this machine's file can share it; give every agent the same --store postgres://…`);
   }
 
-  // A long-running process of the CLI's own: its heap is bounded as the sandbox child's is.
-  boundHeapGrowth();
   const store = await openStore({ path: config.storePath, secretKey: config.secretKey });
   // The config file's localAgent: the plan and access right of this agent in the API.
   if (config.localAgent) await setAgentAccess(store, (await ensureLocalAgent(store)).id, config.localAgent);

@@ -8,7 +8,6 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
 import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
-import { boundHeapGrowth } from '../../executor/heap-growth.js';
 import { startSandboxProcess, type SandboxProcess } from '../../executor/sandbox-process/index.js';
 import { consoleRoutes } from '../../api/console/console-routes.js';
 import { driverboxApiRoutes } from '../../api/driverbox/runs-routes.js';
@@ -94,8 +93,6 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const config = serverConfigFromFlags(values, values.config, io);
 
-  // A long-running process of the CLI's own: its heap is bounded as the sandbox child's is.
-  boundHeapGrowth();
   const store = await openStore({ path: config.storePath, secretKey: config.secretKey });
   let host: SandboxProcess;
   try {

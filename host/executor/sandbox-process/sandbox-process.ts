@@ -16,7 +16,7 @@ import type { RunResult } from '../../run-result.js';
 import type { PoolStats } from '../../sandbox/figures.js';
 import { residentMemoryBytes } from './resident-memory.js';
 import type { RunExecutor } from '../run-executor.js';
-import { HEAP_GROWTH_FLAG } from '../heap-growth.js';
+import { V8_HEAP_FLAGS } from '../../v8-heap-flags.js';
 import { RestartBackoff, type BackoffOptions } from './backoff.js';
 import { lostRunResult, overstayRunResult } from './crash-result.js';
 import { sandboxEntryPath } from './entry-path.js';
@@ -35,7 +35,7 @@ export interface SandboxProcessOptions {
   closeGraceMs?: number;
   /**
    * Extra Node flags for the child (e.g. --max-old-space-size=512). --no-node-snapshot is always
-   * given, and the heap growth bound (heap-growth.ts) before these, so a flag here can change it.
+   * given, and driverbox's heap flags (v8-heap-flags.ts) before these, so a flag here can change one.
    */
   execArgv?: string[];
   /**
@@ -342,7 +342,7 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
 
   #spawn(delayMs = 0, previousPid: number | null = null): void {
     const child = fork(this.#entry, [], {
-      execArgv: ['--no-node-snapshot', HEAP_GROWTH_FLAG, ...this.#options.execArgv],
+      execArgv: ['--no-node-snapshot', ...V8_HEAP_FLAGS, ...this.#options.execArgv],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
