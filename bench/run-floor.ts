@@ -12,14 +12,15 @@
 //
 // Run:     npm run bench:floor
 //          npm run bench:floor -- --samples 1000
-// Options: --samples N (default 500 per part, after 50 warm-up)
+// Options: --samples N (default 500 per part, after 50 warm-up), --no-heap-flags (Node's own V8
+//          heap flags, not those the CLI and the sandbox process set: host/v8-heap-flags.ts)
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { loadIsolatedVm } from '../host/sandbox/isolated-vm.js';
 import { locateRuntimeDir } from '../host/sandbox/runtime-bundle.js';
-import { ensureRuntimeBundle, intFlag, parseFlags, percentile, runBench, table } from './lib/common.js';
+import { benchHeapFlags, ensureRuntimeBundle, intFlag, parseFlags, percentile, runBench, switchFlag, table } from './lib/common.js';
 
 type Context = import('isolated-vm').Context;
 type Reference = import('isolated-vm').Reference<(a: number) => number>;
@@ -30,6 +31,7 @@ const WARMUP = 50;
 
 interface Options {
   samples: number;
+  heapFlags: boolean;
 }
 
 interface Figure {
@@ -63,15 +65,16 @@ function echoWorker(): Worker {
 async function main(): Promise<number> {
   const options = parseFlags<Options>(
     process.argv.slice(2),
-    { samples: 500 },
-    { '--samples': intFlag('samples') },
-    'usage: npm run bench:floor -- [--samples N]',
+    { samples: 500, heapFlags: true },
+    { '--samples': intFlag('samples'), '--no-heap-flags': switchFlag('heapFlags', false) },
+    'usage: npm run bench:floor -- [--samples N] [--no-heap-flags]',
   );
+  const heapFlags = benchHeapFlags(options.heapFlags);
   await ensureRuntimeBundle();
   const { ivm, alias } = loadIsolatedVm();
   const dir = locateRuntimeDir()!;
   const code = (name: string) => readFileSync(path.join(dir, `${name}.js`), 'utf8');
-  process.stdout.write(`driverbox run floor — ${alias} on Node ${process.version}, ${os.cpus().length} CPUs; p50 of ${options.samples} samples each\n\n`);
+  process.stdout.write(`driverbox run floor — ${alias} on Node ${process.version}, ${os.cpus().length} CPUs; p50 of ${options.samples} samples each\n${heapFlags}\n\n`);
 
   const worker = echoWorker();
   const message = [{ t: 'run', run: 1, plan: { name: 'empty', entry: 'get_status', source: 'function get_status() { D.success(); }' } }];
