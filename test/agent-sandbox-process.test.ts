@@ -121,6 +121,10 @@ describe('runs in the sandbox process', () => {
       expect(argv.indexOf('--heap-growing-percent=80')).toBeGreaterThan(growth);
       const result = await own.run(fetch('/status?code=200&body=own-flags'));
       expect(result.variables[0]).toMatchObject({ uid: 'body', value: 'own-flags' });
+      // A young generation larger than isolated-vm's own is no way past a driver's memory limit.
+      const bomb = await own.run({ source: `function get_status() { var a = []; while (true) a.push({ x: 'y'.repeat(1000) + a.length }); }`, filename: 'bomb.js', limits: { memoryMb: 32 } });
+      expect(bomb).toMatchObject({ status: 'failure', limitExceeded: 'memory' });
+      expect((await own.run(fetch('/status?code=200&body=after'))).variables[0]).toMatchObject({ value: 'after' });
     } finally {
       await own.close();
     }
