@@ -35,7 +35,6 @@ import os from 'node:os';
 import { Agent, request } from 'undici';
 import { createHost, type Host, type RunResult } from '../host/index.js';
 import { benchHeapFlags, ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table, usage } from './lib/common.js';
-import { V8_HEAP_FLAGS } from '../host/v8-heap-flags.js';
 import { threadCpuMs } from './lib/proc.js';
 import { startStatusDevice, type ServerMode, type StatusDevice as Device } from './lib/status-device.js';
 
@@ -372,7 +371,7 @@ async function main(): Promise<number> {
       `${options.warmup} warm-up runs per driver and side; concurrency ${options.concurrency.join(', ')}; ${options.rounds} alternating rounds per series`,
   );
   log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'})`);
-  log(heapFlags);
+  log(heapFlags.header);
   log(
     `server: node:http on 127.0.0.1:${device.port} (${options.server === 'thread' ? 'worker thread' : 'bench event loop'}), ~200-byte JSON; ` +
       `raw undici: one Agent per concurrency, ${options.connections} connections, keep-alive`,
@@ -459,7 +458,7 @@ async function main(): Promise<number> {
     });
     const json = {
       node: process.version,
-      heapFlags: options.heapFlags ? V8_HEAP_FLAGS : [],
+      heapFlags: heapFlags.flags,
       platform: `${process.platform}/${process.arch}`,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model.trim() ?? null,

@@ -20,6 +20,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { loadIsolatedVm } from '../host/sandbox/isolated-vm.js';
 import { locateRuntimeDir } from '../host/sandbox/runtime-bundle.js';
+import { LIBRARY_FIRST_CALLS } from './lib/library-calls.js';
 import { benchHeapFlags, ensureRuntimeBundle, intFlag, parseFlags, percentile, runBench, switchFlag, table } from './lib/common.js';
 
 type Context = import('isolated-vm').Context;
@@ -74,7 +75,7 @@ async function main(): Promise<number> {
   const { ivm, alias } = loadIsolatedVm();
   const dir = locateRuntimeDir()!;
   const code = (name: string) => readFileSync(path.join(dir, `${name}.js`), 'utf8');
-  process.stdout.write(`driverbox run floor — ${alias} on Node ${process.version}, ${os.cpus().length} CPUs; p50 of ${options.samples} samples each\n${heapFlags}\n\n`);
+  process.stdout.write(`driverbox run floor — ${alias} on Node ${process.version}, ${os.cpus().length} CPUs; p50 of ${options.samples} samples each\n${heapFlags.header}\n\n`);
 
   const worker = echoWorker();
   const message = [{ t: 'run', run: 1, plan: { name: 'empty', entry: 'get_status', source: 'function get_status() { D.success(); }' } }];
@@ -105,14 +106,8 @@ async function main(): Promise<number> {
     row('runtime bundle (core) evaluated in a new context', coreEval),
     row('one synchronous call into the isolate', call),
   ];
-  const libs: Record<string, string> = {
-    cheerio: `__driverboxLib.load('<html><body><table><tr><td class="v">42</td></tr></table></body></html>')('td.v').text()`,
-    lodash: `__driverboxLib.map([1, 2], function (n) { return n * 2; }).join()`,
-    q: `typeof __driverboxLib.defer().promise.then`,
-    buffer: `__driverboxLib.Buffer.from('hi').toString('base64')`,
-  };
   let cheerio: Figure | null = null;
-  for (const [name, firstCall] of Object.entries(libs)) {
+  for (const [name, firstCall] of Object.entries(LIBRARY_FIRST_CALLS)) {
     const script = isolate.compileScriptSync(code(`lib-${name}`), { filename: `driverbox:lib-${name}.js` });
     const figure = await timed(options.samples, (ctx: Context) => {
       script.runSync(ctx);

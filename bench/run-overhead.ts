@@ -22,7 +22,6 @@
 import os from 'node:os';
 import { createHost, type Host, type HostOptions, type RunResult } from '../host/index.js';
 import { benchHeapFlags, ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table } from './lib/common.js';
-import { V8_HEAP_FLAGS } from '../host/v8-heap-flags.js';
 
 type PoolStats = ReturnType<Host['stats']>;
 type Mode = 'fresh' | 'pool';
@@ -241,7 +240,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   log(`driverbox run overhead — ${options.runs} runs per series after ${options.warmup} warm-up runs, one run at a time`);
   log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'})`);
-  log(heapFlags);
+  log(heapFlags.header);
   log('');
   try {
     for (const driver of drivers) {
@@ -285,7 +284,7 @@ async function main(): Promise<void> {
     const round = (n: number) => Math.round(n * 1000) / 1000;
     const json = {
       node: process.version,
-      heapFlags: options.heapFlags ? V8_HEAP_FLAGS : [],
+      heapFlags: heapFlags.flags,
       platform: `${process.platform}/${process.arch}`,
       cpus: os.cpus().length,
       cpuModel: os.cpus()[0]?.model.trim() ?? null,

@@ -10,14 +10,7 @@ import path from 'node:path';
 import { loadIsolatedVm } from '../host/sandbox/isolated-vm.js';
 import { locateRuntimeDir } from '../host/sandbox/runtime-bundle.js';
 import { ensureRuntimeBundle, percentile, runBench } from './lib/common.js';
-
-/** One call per library, as a driver would make it; the bundle leaves its exports in __driverboxLib. */
-const CALLS: Record<string, string> = {
-  cheerio: `__driverboxLib.load('<p class="a">x</p>')('p.a').text()`,
-  lodash: `__driverboxLib.map([1, 2], function (n) { return n * 2; }).join()`,
-  q: `typeof __driverboxLib.defer().promise.then`,
-  buffer: `__driverboxLib.Buffer.from('hi').toString('base64')`,
-};
+import { LIBRARY_FIRST_CALLS } from './lib/library-calls.js';
 
 function answer(run: () => unknown): string {
   try {
@@ -44,7 +37,7 @@ async function main(): Promise<number> {
   const dir = locateRuntimeDir()!;
   let broken = 0;
   process.stdout.write(`${alias} on Node ${process.version}\n`);
-  for (const [name, call] of Object.entries(CALLS)) {
+  for (const [name, call] of Object.entries(LIBRARY_FIRST_CALLS)) {
     const code = readFileSync(path.join(dir, `lib-${name}.js`), 'utf8');
     const plain = new ivm.Isolate({ memoryLimit: 64 });
     const plainContext = plain.createContextSync();
@@ -61,7 +54,7 @@ async function main(): Promise<number> {
     plain.dispose();
     fromSnapshot.dispose();
   }
-  process.stdout.write(`${broken} of ${Object.keys(CALLS).length} libraries answer differently from a snapshot\n`);
+  process.stdout.write(`${broken} of ${Object.keys(LIBRARY_FIRST_CALLS).length} libraries answer differently from a snapshot\n`);
   return 0;
 }
 

@@ -159,10 +159,11 @@ export function runBench(name: string, main: () => Promise<number | void>): void
 
 /**
  * Sets driverbox's V8 heap flags in this process, as the CLI and the sandbox process have them
- * (host/v8-heap-flags.ts), before the bench makes any isolate; a line saying which, for its header.
+ * (host/v8-heap-flags.ts), before the bench makes any isolate: the flags set, and a line saying
+ * which for the bench's header.
  */
-export function benchHeapFlags(enabled: boolean): string {
-  if (!enabled) return 'V8 heap flags: Node\'s defaults (--no-heap-flags)';
+export function benchHeapFlags(enabled: boolean): { flags: readonly string[]; header: string } {
+  if (!enabled) return { flags: [], header: 'V8 heap flags: Node\'s defaults (--no-heap-flags)' };
   tuneProcessHeap();
-  return `V8 heap flags: ${V8_HEAP_FLAGS.join(' ')}, as the CLI and the sandbox process set them (--no-heap-flags: without)`;
+  return { flags: V8_HEAP_FLAGS, header: `V8 heap flags: ${V8_HEAP_FLAGS.join(' ')}, as the CLI and the sandbox process set them (--no-heap-flags: without)` };
 }
