@@ -108,7 +108,7 @@ describe('driverbox agent', () => {
   });
 
   /** Starts the real agent with `args`, waits for its banner, stops it; answers what it printed. */
-  async function agentBanner(args: string[], dir: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  async function agentBanner(args: string[], dir: string): Promise<{ stdout: string; stderr: string; code: number | string | null }> {
     const proc = spawn(process.execPath, [bin, 'agent', ...args, '--port', '0', '--jitter', '0', '--summary-interval', '0', '--grace', '0'], {
       env: { PATH: process.env.PATH, DRIVERBOX_DATA_DIR: dir },
     });
@@ -116,7 +116,8 @@ describe('driverbox agent', () => {
     let stderr = '';
     proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => proc.on('exit', resolve));
+    // A death by signal is answered as the signal's name, so that a failure says which.
+    const exited = new Promise<number | string | null>((resolve) => proc.on('exit', (code, signal) => resolve(signal ?? code)));
     await waitFor('the banner', () => stdout.includes('Ctrl-C to stop') || proc.exitCode !== null);
     proc.kill('SIGTERM');
     return { stdout, stderr, code: await exited };

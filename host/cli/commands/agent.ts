@@ -202,10 +202,13 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
       throw error;
     }
     prober.start();
+    // Listening before the banner: a SIGTERM or SIGHUP sent as soon as "Ctrl-C to stop" shows
+    // must find the handlers (Node's default would kill the process without draining).
+    const stopSignal = untilStopSignal(agent, io, say);
     say(banner(agent, config, files.inventory));
     const summary = summaryMs > 0 ? setInterval(() => say(summaryLine(agent)), summaryMs) : null;
     summary?.unref();
-    const signal = await untilStopSignal(agent, io, say);
+    const signal = await stopSignal;
     if (summary) clearInterval(summary);
     say(`Stopping (${signal}): letting runs in flight finish…`);
     await prober.stop();
