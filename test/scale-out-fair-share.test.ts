@@ -120,6 +120,32 @@ describe('fair share (unit, real Redis)', () => {
     expect(await round([34, 33, 33])).toMatchObject({ over: false, holdBackMs: 0 });
   });
 
+  it('an agent above 1/N but within its tolerance holds back while another is more than the tolerance under its share', async () => {
+    const prefix = newPrefix();
+    const c = clock();
+    const [a, b, d] = ['a', 'b', 'd'].map((name) => fairShare({ name, prefix, now: c.now, tolerance: 0.1, deferMs: 30, maxDeferMs: 120 }));
+    const round = async (takes: [number, number, number]) => {
+      c.advance(10_000);
+      [a, b, d].forEach((share, i) => {
+        for (let k = 0; k < takes[i]!; k++) share!.record();
+      });
+      await a!.beat();
+      await b!.beat();
+      await d!.beat();
+      return Promise.all([a!.beat(), b!.beat(), d!.beat()]);
+    };
+    // 36, 36, 28 of 100: a and b are each 8 % over 1/3 (within 10 %), d is 16 % under it. Both
+    // make room for d in proportion to its shortfall: 1.6 tolerances × 30 ms; d never holds back.
+    const [va, vb, vd] = await round([36, 36, 28]);
+    expect(va).toMatchObject({ over: true, holdBackMs: 48 });
+    expect(vb).toMatchObject({ over: true, holdBackMs: 48 });
+    expect(vd).toMatchObject({ over: false, holdBackMs: 0 });
+    // 34, 34, 32: d is 4 % under, within the tolerance: nobody holds back.
+    expect((await round([34, 34, 32])).map((view) => view.holdBackMs)).toEqual([0, 0, 0]);
+    // 40, 30, 30: a's own excess (20 %) is the larger gap: 60 ms; b and d, at 1/N or under, none.
+    expect((await round([40, 30, 30])).map((view) => view.holdBackMs)).toEqual([60, 0, 0]);
+  });
+
   it('counts takes over the window only, and a young agent over at least a quarter of it', async () => {
     const c = clock();
     const share = fairShare({ name: 'young', prefix: newPrefix(), now: c.now, windowMs: 8000 });
