@@ -3,9 +3,9 @@
 // job's time) and they race; the quickest process wins most races, and keeps winning (see
 // docs/SCALE-OUT.md, G4). So each agent advertises the rate at which it takes jobs (a key with a
 // TTL in Redis, renewed every heartbeat); every agent reads the others', and one taking more than
-// its 1/N share (plus a tolerance), or above it while another agent is under its share by more
-// than the tolerance, holds back each fetch, long enough for an idle agent under its share to
-// take the job first. The hold-back grows with the gap (deferMs at the tolerance,
+// its 1/N share (plus a tolerance), or taking the most while another agent is under its share by
+// more than the tolerance, holds back each fetch, long enough for an idle agent under its share
+// to take the job first. The hold-back grows with the gap (deferMs at the tolerance,
 // twice that at twice the tolerance, up to maxDeferMs): a slight excess costs the jobs the agent
 // still takes little lateness, a large one gives slow competitors on a loaded machine time to
 // answer. It is bounded: when nobody else takes the job, the agent over its share still does, at
@@ -153,16 +153,17 @@ export class FairShare {
   }
 
   /**
-   * The hold-back for a share of N agents, the lowest of the others' being `lowest`: none at or
-   * below 1/N; above it, none while this agent is within (1 + tolerance)/N and every other agent
-   * within (1 - tolerance)/N, else in proportion to the larger of its excess and the lowest
-   * agent's shortfall. Without the second test, N - 1 agents each just within the tolerance would
-   * leave the last one (N - 1) tolerances short (20 % at N = 3), and nobody would make room for it.
+   * The hold-back for a share of N agents: none within (1 + tolerance)/N, then in proportion to
+   * the excess. And one for a shortfall: N - 1 agents each just within the tolerance would leave
+   * the last one (N - 1) tolerances short (20 % at N = 3) with nobody making room for it, so the
+   * agent with the largest share (`largest`: no other's is above it) holds back in proportion to
+   * the lowest agent's shortfall while that is over the tolerance. Only that one: each agent's
+   * hold-back delays the jobs it still takes, and one is enough to give the slow agent its turn.
    */
-  private holdBackFor(agents: number, share: number, lowest: number): number {
+  private holdBackFor(agents: number, share: number, largest: boolean, lowest: number): number {
     const excess = share * agents - 1;
     if (agents === 1 || excess <= 0) return 0;
-    const off = Math.max(excess, 1 - lowest * agents);
+    const off = largest ? Math.max(excess, 1 - lowest * agents) : excess;
     if (off <= this.tolerance) return 0;
     return Math.min(this.maxDeferMs, Math.round((this.deferMs * off) / this.tolerance));
   }
@@ -202,8 +203,9 @@ export class FairShare {
       const totalRate = ownRate + live.reduce((sum, rate) => sum + rate, 0);
       const agents = live.length + 1;
       const share = totalRate > 0 ? ownRate / totalRate : 0;
+      const largest = live.every((rate) => rate <= ownRate);
       const lowest = totalRate > 0 && live.length > 0 ? Math.min(...live) / totalRate : share;
-      const holdBackMs = this.holdBackFor(agents, share, lowest);
+      const holdBackMs = this.holdBackFor(agents, share, largest, lowest);
       this.current = { agents, ownRate, totalRate, share, over: holdBackMs > 0, holdBackMs };
     } catch (error) {
       this.onError(new Error(`fair share heartbeat of ${this.name} failed: ${toError(error).message}`));
