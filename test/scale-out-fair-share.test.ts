@@ -11,6 +11,7 @@ import {
   fairShareKeys,
   ScaleOutError,
   type FairShareOptions,
+  type FairShareView,
   type RunWorker,
   type ScheduleEntry,
 } from '../host/scale-out/index.js';
@@ -55,6 +56,19 @@ function fairShare(options: Partial<FairShareOptions> & Pick<FairShareOptions, '
   return share;
 }
 
+/**
+ * One window's worth of takes (the clock moves a full 10 s window on, so earlier takes are
+ * forgotten): each agent records its count, every one publishes, then every one reads the others'.
+ */
+async function takeRound(c: { advance: (ms: number) => void }, agents: FairShare[], takes: number[]): Promise<FairShareView[]> {
+  c.advance(10_000);
+  agents.forEach((share, i) => {
+    for (let k = 0; k < takes[i]!; k++) share.record();
+  });
+  for (const share of agents) await share.beat();
+  return Promise.all(agents.map((share) => share.beat()));
+}
+
 describe('fair share (unit, real Redis)', () => {
   it('refuses bad options with INVALID_OPTIONS, naming the option', () => {
     expect(() => new FairShare({ client, name: '' })).toThrow(ScaleOutError);
@@ -85,16 +99,8 @@ describe('fair share (unit, real Redis)', () => {
     const prefix = newPrefix();
     const c = clock();
     const [a, b, d] = ['a', 'b', 'd'].map((name) => fairShare({ name, prefix, now: c.now, tolerance: 0.05, deferMs: 40, maxDeferMs: 100 }));
-    /** Over a full window (10 s): a, b and d took these many jobs; every one publishes, then a's view. */
-    const round = async (takes: [number, number, number]) => {
-      c.advance(10_000); // the window forgets every earlier take
-      [a, b, d].forEach((share, i) => {
-        for (let k = 0; k < takes[i]!; k++) share!.record();
-      });
-      await b!.beat();
-      await d!.beat();
-      return a!.beat();
-    };
+    /** a, b and d took these many jobs over a window: a's view. */
+    const round = async (takes: [number, number, number]) => (await takeRound(c, [a!, b!, d!], takes))[0]!;
     // 60, 30, 30: a has half (excess 0.5 over 1/3): far over, the longest hold-back.
     const viewA = await round([60, 30, 30]);
     expect(viewA).toMatchObject({ agents: 3, over: true, holdBackMs: 100 });
@@ -124,16 +130,8 @@ describe('fair share (unit, real Redis)', () => {
     const prefix = newPrefix();
     const c = clock();
     const [a, b, d] = ['a', 'b', 'd'].map((name) => fairShare({ name, prefix, now: c.now, tolerance: 0.1, deferMs: 30, maxDeferMs: 120 }));
-    const round = async (takes: [number, number, number]) => {
-      c.advance(10_000);
-      [a, b, d].forEach((share, i) => {
-        for (let k = 0; k < takes[i]!; k++) share!.record();
-      });
-      await a!.beat();
-      await b!.beat();
-      await d!.beat();
-      return (await Promise.all([a!.beat(), b!.beat(), d!.beat()])).map((view) => view.holdBackMs);
-    };
+    /** a, b and d took these many jobs over a window: each one's hold-back. */
+    const round = async (takes: [number, number, number]) => (await takeRound(c, [a!, b!, d!], takes)).map((view) => view.holdBackMs);
     // 36, 36, 28 of 100: a and b are each 8 % over 1/3 (within 10 %), d is 16 % short. Both take
     // the most, so both make room for d in proportion to its shortfall: 1.6 tolerances × 30 ms.
     expect(await round([36, 36, 28])).toEqual([48, 48, 0]);

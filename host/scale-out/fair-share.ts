@@ -156,14 +156,16 @@ export class FairShare {
    * The hold-back for a share of N agents: none within (1 + tolerance)/N, then in proportion to
    * the excess. And one for a shortfall: N - 1 agents each just within the tolerance would leave
    * the last one (N - 1) tolerances short (20 % at N = 3) with nobody making room for it, so the
-   * agent with the largest share (`largest`: no other's is above it) holds back in proportion to
+   * agent with the largest share (no other's is above it) holds back in proportion to
    * the lowest agent's shortfall while that is over the tolerance. Only that one: each agent's
    * hold-back delays the jobs it still takes, and one is enough to give the slow agent its turn.
    */
-  private holdBackFor(agents: number, share: number, largest: boolean, lowest: number): number {
+  private holdBackFor(share: number, ownRate: number, others: number[], totalRate: number): number {
+    const agents = others.length + 1;
     const excess = share * agents - 1;
     if (agents === 1 || excess <= 0) return 0;
-    const off = largest ? Math.max(excess, 1 - lowest * agents) : excess;
+    const largest = others.every((rate) => rate <= ownRate);
+    const off = largest ? Math.max(excess, 1 - (Math.min(...others) / totalRate) * agents) : excess;
     if (off <= this.tolerance) return 0;
     return Math.min(this.maxDeferMs, Math.round((this.deferMs * off) / this.tolerance));
   }
@@ -203,9 +205,7 @@ export class FairShare {
       const totalRate = ownRate + live.reduce((sum, rate) => sum + rate, 0);
       const agents = live.length + 1;
       const share = totalRate > 0 ? ownRate / totalRate : 0;
-      const largest = live.every((rate) => rate <= ownRate);
-      const lowest = totalRate > 0 && live.length > 0 ? Math.min(...live) / totalRate : share;
-      const holdBackMs = this.holdBackFor(agents, share, largest, lowest);
+      const holdBackMs = this.holdBackFor(share, ownRate, live, totalRate);
       this.current = { agents, ownRate, totalRate, share, over: holdBackMs > 0, holdBackMs };
     } catch (error) {
       this.onError(new Error(`fair share heartbeat of ${this.name} failed: ${toError(error).message}`));
