@@ -12,6 +12,8 @@ import { challengeMessage, checkAuthenticate, ntlmType } from './ntlm-server.js'
 import type { WinrmCommand, WinrmFixture } from './types.js';
 
 const MAX_REQUEST_BYTES = 512 * 1024;
+/** Stdout bytes per Receive at most: base64 and the envelope stay within the client's 153,600-byte MaxEnvelopeSize. */
+const OUTPUT_PIECE_BYTES = 96 * 1024;
 const DONE = 'http://schemas.microsoft.com/wbem/wsman/1/windows/shell/CommandState/Done';
 const RUNNING = 'http://schemas.microsoft.com/wbem/wsman/1/windows/shell/CommandState/Running';
 
@@ -42,6 +44,8 @@ interface Running {
   readyAt: number;
   /** Receives answered with output so far. */
   sent: number;
+  /** Bytes of stdout sent so far. */
+  offset: number;
   terminated: boolean;
 }
 
@@ -219,7 +223,7 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
           return send(res, spec.status, body);
         }
         const commandId = randomUUID().toUpperCase();
-        shell!.set(commandId, { spec, commandLine, readyAt: Date.now() + (spec?.delayMs ?? 0), sent: 0, terminated: false });
+        shell!.set(commandId, { spec, commandLine, readyAt: Date.now() + (spec?.delayMs ?? 0), sent: 0, offset: 0, terminated: false });
         return send(res, 200, envelope(`${ACTIONS.command}Response`, messageId, `<rsp:CommandResponse><rsp:CommandId>${commandId}</rsp:CommandId></rsp:CommandResponse>`));
       }
       case ACTIONS.receive: {
@@ -277,13 +281,17 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
     const stream = (name: string, data: Buffer, end: boolean) =>
       `<rsp:Stream Name="${name}" CommandId="${commandId}"${end ? ' End="true"' : ''}>${data.length ? data.toString('base64') : ''}</rsp:Stream>`;
     const out = Buffer.from(stdout, 'utf8');
-    const half = running.sent === 0 && out.length > 1 ? Math.floor(out.length / 2) : -1;
+    // The first half first when there is any (split within a character when there is one to
+    // split: decoding must join first), and never more than fits the client's MaxEnvelopeSize.
+    const piece = Math.min(OUTPUT_PIECE_BYTES, running.sent === 0 && out.length > 1 ? Math.floor(out.length / 2) : out.length - running.offset);
     running.sent++;
-    if (half > 0) {
-      // The first half now, split within a character when there is one to split (decoding must join first).
-      return `<rsp:ReceiveResponse>${stream('stdout', out.subarray(0, half), false)}<rsp:CommandState CommandId="${commandId}" State="${RUNNING}"/></rsp:ReceiveResponse>`;
+    if (running.offset + piece < out.length) {
+      const data = out.subarray(running.offset, running.offset + piece);
+      running.offset += piece;
+      return `<rsp:ReceiveResponse>${stream('stdout', data, false)}<rsp:CommandState CommandId="${commandId}" State="${RUNNING}"/></rsp:ReceiveResponse>`;
     }
-    const rest = running.sent > 1 && out.length > 1 ? out.subarray(Math.floor(out.length / 2)) : out;
+    const rest = out.subarray(running.offset);
+    running.offset = out.length;
     return (
       `<rsp:ReceiveResponse>${stream('stdout', rest, false)}${stream('stdout', Buffer.alloc(0), true)}` +
       `${stderr ? stream('stderr', Buffer.from(stderr, 'utf8'), false) : ''}${stream('stderr', Buffer.alloc(0), true)}` +
