@@ -100,9 +100,13 @@ class ShellSequence {
     this.#endsAt = performance.now() + budgetMs;
   }
 
+  #timedOut(): CallFailure {
+    return new CallFailure('ETIMEDOUT', `the WinRM command did not finish within ${Math.round(this.#budgetMs)} ms`);
+  }
+
   #left(): number {
     const left = this.#endsAt - performance.now();
-    if (left <= 0) throw new CallFailure('ETIMEDOUT', `the WinRM command did not finish within ${Math.round(this.#budgetMs)} ms`);
+    if (left <= 0) throw this.#timedOut();
     return left;
   }
 
@@ -121,7 +125,9 @@ class ShellSequence {
     try {
       answer = await this.#http.post(envelope, this.#left());
     } catch (error) {
-      if (error instanceof TransportError && error.code === 'ETIMEDOUT') this.#left(); // the call's own timeout: its message
+      // Each request is given what is left of the call: its timing out is the call's timeout
+      // (checked here rather than by the clock: the abort timer may fire a hair early).
+      if (error instanceof TransportError && error.code === 'ETIMEDOUT') throw this.#timedOut();
       throw error;
     }
     const fault = answer.document ? faultOf(answer.document) : null;
