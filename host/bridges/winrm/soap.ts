@@ -2,7 +2,7 @@
 // and the few fields read from the answers. The answers' namespace prefixes vary between
 // servers, so elements are found by local name.
 import { randomUUID } from 'node:crypto';
-import { readXml, XmlReader, type XmlDocument, type XmlElement, type XmlNames } from './xml-reader.js';
+import { readXml, XmlReader, type XmlDocument, type XmlNames } from './xml-reader.js';
 
 const NS = {
   s: 'http://www.w3.org/2003/05/soap-envelope',
@@ -87,7 +87,7 @@ export const terminateCommand = (to: string, timeoutS: number, shellId: string, 
 
 export const deleteShell = (to: string, timeoutS: number, shellId: string) => envelope({ action: ACTIONS.delete, to, timeoutS, shellId });
 
-// --- reading answers (and, for the simulator, requests) ---
+// --- reading answers ---
 
 /** What is read from a WinRM answer: nothing else is kept (xml-reader.ts). */
 const ANSWER_NAMES: XmlNames = {
@@ -98,19 +98,8 @@ const ANSWER_NAMES: XmlNames = {
 /** A streaming reader for one answer, fed as its bytes arrive. */
 export const answerReader = () => new XmlReader(ANSWER_NAMES);
 
-/** A whole answer read at once (tests, recordings). */
+/** A whole answer read at once (bench/winrm-answers.ts). */
 export const readAnswer = (xml: string) => readXml(xml, ANSWER_NAMES);
-
-/** The text of the first element named `name` (any prefix), trimmed; null when absent. Throws XmlMalformedError. */
-export function elementText(xml: string, name: string): string | null {
-  const found = readXml(xml, { withText: [name] }).first(name);
-  return found ? found.text.trim() : null;
-}
-
-/** Every element named `name`: its attributes and its text. Throws XmlMalformedError. */
-export function elements(xml: string, name: string): XmlElement[] {
-  return readXml(xml, { withText: [name] }).all(name);
-}
 
 /** The longest fault reason kept, characters (a device's text, put in the driver's error). */
 const MAX_REASON_CHARS = 2000;
