@@ -55,6 +55,8 @@ export class TransportError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    /** Whether the request's own time (`timeoutMs` of post) ran out. */
+    readonly timedOut = false,
   ) {
     super(message);
   }
@@ -178,9 +180,10 @@ export class WinrmHttp {
 function classify(error: unknown, connection: WinrmConnection, timeoutMs: number): TransportError {
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
   if (connection.signal.aborted) return new TransportError('ABORTED', 'the run ended before the WinRM command did');
-  if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError' || e?.code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new TransportError('ETIMEDOUT', `no answer from ${connection.url} within ${Math.round(timeoutMs)} ms`);
+  if (e?.name === 'TimeoutError' || e?.cause?.name === 'TimeoutError') {
+    return new TransportError('ETIMEDOUT', `no answer from ${connection.url} within ${Math.round(timeoutMs)} ms`, true);
   }
+  if (e?.code === 'UND_ERR_CONNECT_TIMEOUT') return new TransportError('ETIMEDOUT', `no connection to ${connection.url} within 30 s`);
   const code = e?.cause?.code ?? e?.code;
   const message = e?.cause?.message ?? e?.message ?? String(error);
   return new TransportError(typeof code === 'string' ? code : 'NETWORK_ERROR', `Failed to reach the WinRM service at ${connection.url}: ${message}`);

@@ -125,17 +125,19 @@ class ShellSequence {
     try {
       answer = await this.#http.post(envelope, this.#left());
     } catch (error) {
-      // Each request is given what is left of the call: its timing out is the call's timeout
-      // (checked here rather than by the clock: the abort timer may fire a hair early).
-      if (error instanceof TransportError && error.code === 'ETIMEDOUT') throw this.#timedOut();
+      // Each request is given what is left of the call: its time running out is the call's
+      // timeout (known from the error rather than the clock: the abort timer may fire a hair early).
+      if (error instanceof TransportError && error.timedOut) throw this.#timedOut();
       throw error;
     }
-    const fault = answer.document ? faultOf(answer.document) : null;
-    if (allowTimeoutFault && fault?.timedOut) return null;
     if (answer.status < 200 || answer.status > 299) {
+      // Windows answers the Receive's OperationTimeout with a 500 fault: the one error answer read.
+      if (allowTimeoutFault && answer.document && faultOf(answer.document)?.timedOut) return null;
       throw new CallFailure('HTTP_ERROR', `Failed to process the request, status Code: ${answer.status} - response body: ${answer.body}`, answer.status);
     }
     if (!answer.document) throw new CallFailure('MALFORMED_RESPONSE', `Malformed Server response: not well-formed XML (${answer.malformed ?? 'no document'})`);
+    const fault = faultOf(answer.document);
+    if (fault && allowTimeoutFault && fault.timedOut) return null;
     if (fault) throw new CallFailure('SOAP_FAULT', `Server responded SOAP Fault: ${fault.reason}${fault.code ? ` (WS-Management code ${fault.code})` : ''}`);
     return { doc: answer.document, body: answer.body };
   }
