@@ -5,7 +5,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { Client, type Dispatcher } from 'undici';
 import { authenticateMessage, negotiateMessage, NtlmChallengeError, parseChallenge, type NtlmCredentials } from './ntlm.js';
-import { answerReader, MAX_ENVELOPE_SIZE } from './soap.js';
+import { answerReader } from './soap.js';
 import { XmlMalformedError, type XmlDocument } from './xml-reader.js';
 
 export interface WinrmConnection {
@@ -18,7 +18,7 @@ export interface WinrmConnection {
   /** Verify the server's certificate (https). */
   verify: boolean;
   signal: AbortSignal;
-  /** Largest answer body read, bytes. */
+  /** Largest answer body read, bytes: the MaxEnvelopeSize every request asks for. */
   maxBodyBytes: number;
 }
 
@@ -142,7 +142,7 @@ export class WinrmHttp {
       for await (const chunk of response.body as AsyncIterable<Buffer>) {
         if (bytes + chunk.length > limit) {
           response.body.destroy();
-          if (ok) throw new TransportError('OUTPUT_TOO_LARGE', `the WinRM answer is larger than the limit of ${limit} bytes (${limit === MAX_ENVELOPE_SIZE ? 'the MaxEnvelopeSize the client asks the server to keep to' : "the run's maxOutputBytes"})`);
+          if (ok) throw new TransportError('OUTPUT_TOO_LARGE', `the WinRM answer is larger than the limit of ${limit} bytes (the MaxEnvelopeSize the client asks the server to keep to)`);
           take(decoder.write(chunk.subarray(0, limit - bytes)));
           bytes = limit;
           truncated = true;
