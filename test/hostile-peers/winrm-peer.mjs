@@ -56,11 +56,22 @@ const NTLM_CHALLENGES = {
   'ntlm-offset': () => challenge((m) => (m.writeUInt32LE(0xfffffff0, 44), m.writeUInt16LE(0xffff, 40), m)),
   // AV pairs whose lengths run past the end (a timestamp cut short among them).
   'ntlm-pairs': () => {
-    const pairs = Buffer.alloc(12);
-    pairs.writeUInt16LE(7, 0);
-    pairs.writeUInt16LE(8, 2); // a timestamp of 8 bytes, with 4 present
-    pairs.writeUInt16LE(2, 8);
-    pairs.writeUInt16LE(0xffff, 10);
+    const pairs = Buffer.alloc(16);
+    pairs.writeUInt16LE(1, 0); // a computer name of 4 bytes
+    pairs.writeUInt16LE(4, 2);
+    pairs.write('ab\0\0', 4, 'latin1');
+    pairs.writeUInt16LE(7, 8); // a timestamp of 8 bytes, with 4 present
+    pairs.writeUInt16LE(8, 10);
+    const message = challenge((m) => m);
+    const out = Buffer.concat([message.subarray(0, 48), pairs]);
+    out.writeUInt16LE(pairs.length, 40);
+    return out;
+  },
+  // A pair whose length runs 64 KB past the end.
+  'ntlm-pair-length': () => {
+    const pairs = Buffer.alloc(8);
+    pairs.writeUInt16LE(2, 0);
+    pairs.writeUInt16LE(0xffff, 2);
     const message = challenge((m) => m);
     const out = Buffer.concat([message.subarray(0, 48), pairs]);
     out.writeUInt16LE(pairs.length, 40);
