@@ -3,9 +3,9 @@
 // read whole and fed a byte at a time. Linear reading keeps each in milliseconds.
 //
 // Run: node --import tsx bench/winrm-answers.ts [--repeat N]
-// Before the streaming parser (regexes; issue 34), on the machine of the issue's review:
-// 300 KB of "<Fault" with no ">" 2.1 s, one 60 KB attribute name 1.7 s (host loop stalls in
-// test/hostile-peers/winrm.test.ts: 3.2 s and 2.7 s).
+// Before the streaming parser (regexes; issue 34), on a shared 2-core dev machine: 300 KB of
+// "<Fault" with no ">" 2.1 s, one 60 KB attribute name 1.7 s (the host loop's stalls in
+// test/hostile-peers/winrm.test.ts: 3.2 s and 2.7 s; the issue's review saw 10-27 s and 8-29 s).
 import { answerReader, readAnswer } from '../host/bridges/winrm/soap.js';
 import { XmlMalformedError } from '../host/bridges/winrm/xml-reader.js';
 
