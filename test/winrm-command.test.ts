@@ -65,6 +65,7 @@ describe('against the simulated WinRM service', () => {
           { command: 'Slow', stdout: 'late\r\n', delayMs: 1500 },
           { command: 'Forever', stdout: 'never', delayMs: 60_000 },
           { command: 'Big', stdout: 'x'.repeat(6000) },
+          { command: 'Large', stdout: 'abcdefghij'.repeat(30_000) },
         ],
       },
     });
@@ -156,6 +157,19 @@ describe('against the simulated WinRM service', () => {
     // Ended by the 1.5 s deadline, not the call's 60 s (bound loose for a loaded machine).
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(result.errorType).toBe('TIMEOUT_ERROR');
+  });
+
+  it('output larger than one answer may be comes in several Receives, each within MaxEnvelopeSize', async () => {
+    events().length = 0;
+    // Variables are cut at 500 characters: the driver checks the output itself.
+    const result = await runSource(host, `function get_status() {
+      D.device.sendWinRMCommand({ command: 'Large' }, function (output) {
+        var out = output.outcome ? output.outcome.stdout : '';
+        D.success([D.createVariable('check', 'Check', String(output.error === null && out === new Array(30001).join('abcdefghij')) + ' ' + out.length)]);
+      });
+    }`, { device: device() });
+    expect(result.variables[0]?.value).toBe('true 300000');
+    expect(events().filter((e) => e.action === 'receive').length).toBeGreaterThanOrEqual(3);
   });
 
   it('output past maxOutputBytes: OUTPUT_TOO_LARGE', async () => {

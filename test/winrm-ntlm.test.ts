@@ -41,11 +41,32 @@ describe('NTLMv2 (MS-NLMP 4.2.4)', () => {
   it('a NEGOTIATE, the simulator\'s CHALLENGE and the AUTHENTICATE fit together; a wrong password does not verify', () => {
     expect(negotiateMessage().subarray(0, 12).toString('hex')).toBe('4e544c4d5353500001000000');
     const { message, serverChallenge } = challengeMessage('CORP', 'WIN-01');
-    const parsed = parseChallenge(message)!;
+    const parsed = parseChallenge(message);
     expect(parsed.serverChallenge.equals(serverChallenge)).toBe(true);
     const auth = parseAuthenticate(authenticateMessage({ domain: 'CORP', username: 'svc', password: 'Secr3t' }, parsed))!;
     expect(auth).toMatchObject({ domain: 'CORP', username: 'svc' });
     expect(verifyNtlmv2({ domain: 'CORP', username: 'svc', password: 'Secr3t' }, serverChallenge, auth.nt)).toBe(true);
     expect(verifyNtlmv2({ domain: 'CORP', username: 'svc', password: 'secr3t' }, serverChallenge, auth.nt)).toBe(false);
+  });
+
+  it("a forged CHALLENGE: named when it cannot be one; AV pairs cut short are not read past the end", () => {
+    const forge = (targetInfo: Buffer, patch: (m: Buffer) => void = () => {}) => {
+      const message = Buffer.concat([Buffer.alloc(48), targetInfo]);
+      message.write('NTLMSSP\0', 0, 'latin1');
+      message.writeUInt32LE(2, 8);
+      message.writeUInt32LE(0x00800201, 20); // UNICODE | NTLM | TARGET_INFO
+      message.writeUInt16LE(targetInfo.length, 40);
+      message.writeUInt32LE(48, 44);
+      patch(message);
+      return message;
+    };
+    expect(() => parseChallenge(forge(Buffer.alloc(4), (m) => m.writeUInt32LE(0xfffffff0, 44)))).toThrow(/target information \(4 bytes at offset 4294967280\) lies outside the 52-byte message/);
+    expect(() => parseChallenge(forge(Buffer.alloc(4)).subarray(0, 40))).toThrow(/only 40 bytes long/);
+    expect(() => parseChallenge(Buffer.from('NTLMSSP\0\x03\0\0\0'.padEnd(32, '\0'), 'latin1'))).toThrow(/message type 3, not a CHALLENGE/);
+    // A timestamp pair (7) announcing 8 bytes with 4 present: the client's own time is used, 8 bytes.
+    const info = Buffer.from([7, 0, 8, 0, 1, 2, 3, 4]);
+    const auth = parseAuthenticate(authenticateMessage({ domain: 'D', username: 'u', password: 'p' }, parseChallenge(forge(info))))!;
+    // NTProofStr (16), then the blob: header (8), time (8), client challenge (8), 4 zero bytes, target info, 4 zero bytes.
+    expect(auth.nt.length).toBe(16 + 8 + 8 + 8 + 4 + info.length + 4);
   });
 });

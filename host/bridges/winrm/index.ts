@@ -6,7 +6,8 @@
 import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
 import { TransportError, WinrmHttp } from './http.js';
 import { WinrmOptionError, winrmOptions, type WinrmOptions } from './options.js';
-import { createShell, deleteShell, elementText, parseFault, parseReceive, receiveOutput, runCommand, terminateCommand } from './soap.js';
+import { commandIdOf, createShell, deleteShell, faultOf, MAX_ENVELOPE_SIZE, receiveOf, receiveOutput, runCommand, shellIdOf, terminateCommand } from './soap.js';
+import type { XmlDocument } from './xml-reader.js';
 
 /** Longest wait the server is asked for on one Receive, s (the platform's OperationTimeout). */
 const MAX_OPERATION_TIMEOUT_S = 60;
@@ -48,8 +49,8 @@ export const winrmCommand: ProtocolHandler = async (ctx, raw) => {
     ntlm: options.ntlm,
     verify: options.verify,
     signal: ctx.signal,
-    // base64 makes output 4/3 larger, and the envelope adds a little.
-    maxBodyBytes: Math.ceil(ctx.maxOutputBytes * 1.4) + 64 * 1024,
+    // What the client asks the server to keep every answer to (Receive output comes in pieces).
+    maxBodyBytes: MAX_ENVELOPE_SIZE,
   });
   const sequence = new ShellSequence(ctx, http, url, Math.min(options.timeoutMs, Math.max(0, ctx.timeLeftMs())));
   try {
@@ -99,9 +100,13 @@ class ShellSequence {
     this.#endsAt = performance.now() + budgetMs;
   }
 
+  #timedOut(): CallFailure {
+    return new CallFailure('ETIMEDOUT', `the WinRM command did not finish within ${Math.round(this.#budgetMs)} ms`);
+  }
+
   #left(): number {
     const left = this.#endsAt - performance.now();
-    if (left <= 0) throw new CallFailure('ETIMEDOUT', `the WinRM command did not finish within ${Math.round(this.#budgetMs)} ms`);
+    if (left <= 0) throw this.#timedOut();
     return left;
   }
 
@@ -110,41 +115,51 @@ class ShellSequence {
     return Math.max(1, Math.min(MAX_OPERATION_TIMEOUT_S, Math.floor(this.#left() / 1000) - 1));
   }
 
-  /** Posts an envelope; any status but 2xx is the platform's HTTP error, with the status as code. */
-  async #post(envelope: string, allowTimeoutFault = false): Promise<string | null> {
+  /**
+   * Posts an envelope. The status first: any but 2xx is the platform's HTTP error, with the
+   * status as code — except the OperationTimeout fault of a Receive (a 500 that says it is
+   * XML), which means "ask again" (null). A 2xx must be well-formed XML and no fault.
+   */
+  async #post(envelope: string, allowTimeoutFault = false): Promise<{ doc: XmlDocument; body: string } | null> {
     let answer;
     try {
       answer = await this.#http.post(envelope, this.#left());
     } catch (error) {
-      if (error instanceof TransportError && error.code === 'ETIMEDOUT') this.#left(); // the call's own timeout: its message
+      // Each request is given what is left of the call: its time running out is the call's
+      // timeout (known from the error rather than the clock: the abort timer may fire a hair early).
+      if (error instanceof TransportError && error.timedOut) throw this.#timedOut();
       throw error;
     }
-    const fault = parseFault(answer.body);
-    if (allowTimeoutFault && fault && (fault.code === '2150858793' || /TimedOut/.test(answer.body))) return null;
     if (answer.status < 200 || answer.status > 299) {
+      // Windows answers the Receive's OperationTimeout with a 500 fault: the one error answer read.
+      if (allowTimeoutFault && answer.document && faultOf(answer.document)?.timedOut) return null;
       throw new CallFailure('HTTP_ERROR', `Failed to process the request, status Code: ${answer.status} - response body: ${answer.body}`, answer.status);
     }
+    if (!answer.document) throw new CallFailure('MALFORMED_RESPONSE', `Malformed Server response: not well-formed XML (${answer.malformed ?? 'no document'})`);
+    const fault = faultOf(answer.document);
+    if (fault && allowTimeoutFault && fault.timedOut) return null;
     if (fault) throw new CallFailure('SOAP_FAULT', `Server responded SOAP Fault: ${fault.reason}${fault.code ? ` (WS-Management code ${fault.code})` : ''}`);
-    return answer.body;
+    return { doc: answer.document, body: answer.body };
   }
 
   async run(commandLine: string): Promise<Outcome> {
     const created = (await this.#post(createShell(this.#to, this.#operationTimeoutS())))!;
-    this.#shellId = elementText(created, 'ShellId') ?? selectorShellId(created);
-    if (!this.#shellId) throw new CallFailure('MALFORMED_RESPONSE', `Malformed Server response: no ShellId in ${created.slice(0, 2000)}`);
+    this.#shellId = shellIdOf(created.doc);
+    if (!this.#shellId) throw new CallFailure('MALFORMED_RESPONSE', `Malformed Server response: no ShellId in ${created.body.slice(0, 2000)}`);
     const started = (await this.#post(runCommand(this.#to, this.#operationTimeoutS(), this.#shellId, commandLine)))!;
-    this.#commandId = elementText(started, 'CommandId');
-    if (!this.#commandId) throw new CallFailure('MALFORMED_RESPONSE', `Malformed Server response: no CommandId in ${started.slice(0, 2000)}`);
+    this.#commandId = commandIdOf(started.doc);
+    if (!this.#commandId) throw new CallFailure('MALFORMED_RESPONSE', `Malformed Server response: no CommandId in ${started.body.slice(0, 2000)}`);
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
     let bytes = 0;
     for (;;) {
-      const body = await this.#post(receiveOutput(this.#to, this.#operationTimeoutS(), this.#shellId, this.#commandId), true);
-      if (body === null) continue; // nothing within OperationTimeout: ask again
-      const chunk = parseReceive(body);
+      const answer = await this.#post(receiveOutput(this.#to, this.#operationTimeoutS(), this.#shellId, this.#commandId), true);
+      if (answer === null) continue; // nothing within OperationTimeout: ask again
+      const chunk = receiveOf(answer.doc);
+      if ('malformed' in chunk) throw new CallFailure('MALFORMED_RESPONSE', `Malformed Server response: ${chunk.malformed}`);
       stdout.push(...chunk.stdout);
       stderr.push(...chunk.stderr);
-      bytes += [...chunk.stdout, ...chunk.stderr].reduce((n, b) => n + b.length, 0);
+      for (const piece of [...chunk.stdout, ...chunk.stderr]) bytes += piece.length;
       if (bytes > this.#ctx.maxOutputBytes) throw new CallFailure('OUTPUT_TOO_LARGE', `the WinRM output is larger than the limit of ${this.#ctx.maxOutputBytes} bytes`);
       if (chunk.exitCode !== null) {
         this.#done = true;
@@ -175,10 +190,4 @@ class ShellSequence {
       }
     })();
   }
-}
-
-/** Some servers give the new shell's id only in the answer's SelectorSet. */
-function selectorShellId(xml: string): string | null {
-  const match = /<(?:[\w.-]+:)?Selector\b[^>]*Name="ShellId"[^>]*>([^<]+)</.exec(xml);
-  return match ? match[1]!.trim() : null;
 }

@@ -51,15 +51,21 @@ export function negotiateMessage(): Buffer {
   return message;
 }
 
-/** The CHALLENGE message's fields, or null when `message` is not one. */
-export function parseChallenge(message: Buffer): NtlmChallenge | null {
-  if (message.length < 32 || !message.subarray(0, 8).equals(SIGNATURE) || message.readUInt32LE(8) !== 2) return null;
+/** Why a server's CHALLENGE message cannot be answered (it is the device's to forge). */
+export class NtlmChallengeError extends Error {}
+
+/** The CHALLENGE message's fields; NtlmChallengeError when `message` is not one. */
+export function parseChallenge(message: Buffer): NtlmChallenge {
+  if (message.length < 32 || !message.subarray(0, 8).equals(SIGNATURE)) throw new NtlmChallengeError(`not an NTLM message (${message.length} bytes)`);
+  const type = message.readUInt32LE(8);
+  if (type !== 2) throw new NtlmChallengeError(`message type ${type}, not a CHALLENGE (2)`);
   const flags = message.readUInt32LE(20);
   let targetInfo: Buffer = Buffer.alloc(0);
-  if (flags & TARGET_INFO && message.length >= 48) {
+  if (flags & TARGET_INFO) {
+    if (message.length < 48) throw new NtlmChallengeError(`it announces target information but is only ${message.length} bytes long`);
     const length = message.readUInt16LE(40);
     const offset = message.readUInt32LE(44);
-    if (offset + length > message.length) return null;
+    if (offset < 48 || offset + length > message.length) throw new NtlmChallengeError(`its target information (${length} bytes at offset ${offset}) lies outside the ${message.length}-byte message`);
     targetInfo = message.subarray(offset, offset + length);
   }
   return { flags, serverChallenge: message.subarray(24, 32), targetInfo };
@@ -76,7 +82,8 @@ function timestamp(targetInfo: Buffer): Buffer {
   for (let at = 0; at + 4 <= targetInfo.length; ) {
     const id = targetInfo.readUInt16LE(at);
     const length = targetInfo.readUInt16LE(at + 2);
-    if (id === 0) break;
+    // A pair running past the end (a forged length) ends the walk: each pair is visited once.
+    if (id === 0 || at + 4 + length > targetInfo.length) break;
     if (id === AV_TIMESTAMP && length === 8) return targetInfo.subarray(at + 4, at + 12);
     at += 4 + length;
   }

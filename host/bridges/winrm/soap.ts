@@ -2,6 +2,7 @@
 // and the few fields read from the answers. The answers' namespace prefixes vary between
 // servers, so elements are found by local name.
 import { randomUUID } from 'node:crypto';
+import { readXml, XmlReader, type XmlDocument, type XmlNames } from './xml-reader.js';
 
 const NS = {
   s: 'http://www.w3.org/2003/05/soap-envelope',
@@ -19,14 +20,9 @@ export const ACTIONS = {
 } as const;
 export const TERMINATE = 'http://schemas.microsoft.com/wbem/wsman/1/windows/shell/signal/terminate';
 /** The largest answer the client accepts, as it tells the server (the platform's value). */
-const MAX_ENVELOPE_SIZE = 153_600;
+export const MAX_ENVELOPE_SIZE = 153_600;
 
 export const xmlEscape = (text: string) => text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
-export const xmlUnescape = (text: string) =>
-  text.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-fA-F]+|#[0-9]+);/g, (_, e: string) =>
-    e === 'lt' ? '<' : e === 'gt' ? '>' : e === 'amp' ? '&' : e === 'quot' ? '"' : e === 'apos' ? "'" : String.fromCodePoint(e[1] === 'x' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10)),
-  );
-
 interface Request {
   action: string;
   to: string;
@@ -91,26 +87,60 @@ export const terminateCommand = (to: string, timeoutS: number, shellId: string, 
 
 export const deleteShell = (to: string, timeoutS: number, shellId: string) => envelope({ action: ACTIONS.delete, to, timeoutS, shellId });
 
-// --- reading answers (and, for the simulator, requests) ---
+// --- reading answers ---
 
-const element = (name: string) => new RegExp(`<(?:[\\w.-]+:)?${name}\\b([^>]*?)(?:/>|>([\\s\\S]*?)</(?:[\\w.-]+:)?${name}\\s*>)`, 'g');
+/** What is read from a WinRM answer: nothing else is kept (xml-reader.ts). */
+const ANSWER_NAMES: XmlNames = {
+  withText: ['ShellId', 'CommandId', 'Selector', 'Stream', 'ExitCode', 'Text', 'Message', 'Value'],
+  withoutText: ['Fault', 'WSManFault'],
+};
 
-/** The text of the first element named `name` (any prefix), unescaped; null when absent. */
-export function elementText(xml: string, name: string): string | null {
-  const match = element(name).exec(xml);
-  return match ? xmlUnescape(match[2] ?? '').trim() : null;
+/** A streaming reader for one answer, fed as its bytes arrive. */
+export const answerReader = () => new XmlReader(ANSWER_NAMES);
+
+/** A whole answer read at once (bench/winrm-answers.ts). */
+export const readAnswer = (xml: string) => readXml(xml, ANSWER_NAMES);
+
+/** The longest fault reason kept, characters (a device's text, put in the driver's error). */
+const MAX_REASON_CHARS = 2000;
+/** WS-Management's "no output within OperationTimeout" (MS-WSMV 3.1.4.14): the client asks again. */
+const OPERATION_TIMEOUT_CODE = '2150858793';
+
+export interface SoapFault {
+  reason: string;
+  /** The WSManFault's Code, when it has one. */
+  code: string | null;
+  /** Whether it is the OperationTimeout fault of a Receive with nothing yet. */
+  timedOut: boolean;
 }
 
-/** Every element named `name`: its attributes and its text. */
-export function elements(xml: string, name: string): Array<{ attributes: Record<string, string>; text: string }> {
-  return [...xml.matchAll(element(name))].map((m) => ({ attributes: attributes(m[1] ?? ''), text: xmlUnescape(m[2] ?? '') }));
+/** A SOAP fault's reason and WS-Management code, when the answer is one. */
+export function faultOf(doc: XmlDocument): SoapFault | null {
+  if (!doc.first('Fault')) return null;
+  const text = (doc.first('Text') ?? doc.first('Message'))?.text ?? 'SOAP fault';
+  let reason = text.replace(/\s+/g, ' ').trim();
+  if (reason.length > MAX_REASON_CHARS) reason = `${reason.slice(0, MAX_REASON_CHARS)}… (${reason.length} characters)`;
+  const code = doc.first('WSManFault')?.attributes.Code ?? null;
+  // The subcode is a QName such as w:TimedOut.
+  const timedOut = code === OPERATION_TIMEOUT_CODE || doc.all('Value').some((v) => /(?:^|:)TimedOut$/.test(v.text.trim()));
+  return { reason, code: code === null ? null : code.slice(0, 64), timedOut };
 }
 
-export function attributes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const m of text.matchAll(/([\w.:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) out[m[1]!.replace(/^[\w.-]+:/, '')] = xmlUnescape(m[2] ?? m[3] ?? '');
-  return out;
+/** The longest shell or command id taken from an answer (Windows' are GUIDs), characters. */
+const MAX_ID_CHARS = 256;
+
+/** An id the server gave: trimmed, or null when absent, empty or longer than an id can be. */
+function id(text: string | undefined): string | null {
+  const value = text?.trim() ?? '';
+  return value !== '' && value.length <= MAX_ID_CHARS ? value : null;
 }
+
+/** The new shell's id: its ShellId, or (some servers) the SelectorSet's ShellId. */
+export function shellIdOf(doc: XmlDocument): string | null {
+  return id(doc.first('ShellId')?.text) ?? id(doc.all('Selector').find((s) => s.attributes.Name === 'ShellId')?.text);
+}
+
+export const commandIdOf = (doc: XmlDocument): string | null => id(doc.first('CommandId')?.text);
 
 export interface ReceivedChunk {
   stdout: Buffer[];
@@ -121,29 +151,25 @@ export interface ReceivedChunk {
   ended: Set<string>;
 }
 
-/** The streams and the state of a ReceiveResponse. */
-export function parseReceive(xml: string): ReceivedChunk {
+/** An exit code as Windows writes it: a 32-bit value, signed or not. */
+const EXIT_CODE = /^-?\d{1,10}$/;
+
+/** The streams and the state of a ReceiveResponse; null exitCode while the command runs. */
+export function receiveOf(doc: XmlDocument): ReceivedChunk | { malformed: string } {
   const chunk: ReceivedChunk = { stdout: [], stderr: [], exitCode: null, ended: new Set() };
-  for (const stream of elements(xml, 'Stream')) {
+  for (const stream of doc.all('Stream')) {
     const name = stream.attributes.Name;
     if (name !== 'stdout' && name !== 'stderr') continue;
-    const data = stream.text.trim();
-    if (data) chunk[name].push(Buffer.from(data, 'base64'));
+    // Buffer's base64 decoding is linear and skips what is not base64 (whitespace, line breaks).
+    if (stream.text !== '') chunk[name].push(Buffer.from(stream.text, 'base64'));
     if (stream.attributes.End === 'true') chunk.ended.add(name);
   }
-  const exit = elementText(xml, 'ExitCode');
-  if (exit !== null && /^-?\d+$/.test(exit)) chunk.exitCode = Number(exit);
+  const exit = doc.first('ExitCode');
+  if (exit) {
+    const text = exit.text.trim();
+    const value = EXIT_CODE.test(text) ? Number(text) : NaN;
+    if (!(value >= -(2 ** 31) && value < 2 ** 32)) return { malformed: `the ExitCode ${JSON.stringify(text.slice(0, 40))} is not a 32-bit exit code` };
+    chunk.exitCode = value;
+  }
   return chunk;
 }
-
-/** A SOAP fault's reason and WS-Management code, when the answer is one. */
-export function parseFault(xml: string): { reason: string; code: string | null } | null {
-  if (!element('Fault').test(xml)) return null;
-  const reason = elementText(xml, 'Text') ?? elementText(xml, 'Message') ?? 'SOAP fault';
-  const wsman = elements(xml, 'WSManFault')[0]?.attributes.Code ?? null;
-  return { reason: reason.replace(/\s+/g, ' ').trim(), code: wsman };
-}
-
-/** WS-Management's "no output within OperationTimeout" fault: the client simply asks again. */
-export const isOperationTimeout = (fault: { code: string | null; reason: string } | null) =>
-  fault !== null && (fault.code === '2150858793' || /TimedOut/.test(fault.reason));

@@ -7,11 +7,20 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { makeSimulatorCertificate } from '../certificate.js';
 import type { Socket } from 'node:net';
-import { ACTIONS, SHELL_URI, TERMINATE, elementText, elements, xmlEscape } from '../../bridges/winrm/soap.js';
+import { ACTIONS, SHELL_URI, TERMINATE, xmlEscape } from '../../bridges/winrm/soap.js';
+import { readXml, XmlMalformedError, type XmlDocument, type XmlNames } from '../../bridges/winrm/xml-reader.js';
 import { challengeMessage, checkAuthenticate, ntlmType } from './ntlm-server.js';
 import type { WinrmCommand, WinrmFixture } from './types.js';
 
 const MAX_REQUEST_BYTES = 512 * 1024;
+const SOAP_ENVELOPE_NS = 'http://www.w3.org/2003/05/soap-envelope';
+/** What the simulator reads from a request (Signal and DesiredStream for their attributes: a Signal holds its Code). */
+const REQUEST_NAMES: XmlNames = {
+  withText: ['MessageID', 'Action', 'To', 'ResourceURI', 'ReplyTo', 'OperationTimeout', 'MaxEnvelopeSize', 'Selector', 'Option', 'InputStreams', 'OutputStreams', 'Command', 'Code'],
+  withoutText: ['Envelope', 'DesiredStream', 'Signal'],
+};
+/** Stdout bytes per Receive at most: base64 and the envelope stay within the client's 153,600-byte MaxEnvelopeSize. */
+const OUTPUT_PIECE_BYTES = 96 * 1024;
 const DONE = 'http://schemas.microsoft.com/wbem/wsman/1/windows/shell/CommandState/Done';
 const RUNNING = 'http://schemas.microsoft.com/wbem/wsman/1/windows/shell/CommandState/Running';
 
@@ -42,6 +51,8 @@ interface Running {
   readyAt: number;
   /** Receives answered with output so far. */
   sent: number;
+  /** Bytes of stdout sent so far. */
+  offset: number;
   terminated: boolean;
 }
 
@@ -174,24 +185,33 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
     let messageId: string | null = null;
     if (xml === null) return fault(500, 'EncodingLimit', 2150858754, 'the request is larger than the simulator accepts');
     if (!/^application\/soap\+xml\s*;\s*charset=utf-8$/i.test(req.headers['content-type'] ?? '')) return fault(415, 'InvalidMessage', 2150858817, `Content-Type must be application/soap+xml;charset=UTF-8 (got ${req.headers['content-type'] ?? 'none'})`);
-    if (!/<(?:[\w.-]+:)?Envelope\b[^>]*http:\/\/www\.w3\.org\/2003\/05\/soap-envelope/.test(xml)) return fault(500, 'InvalidMessage', 2150858817, 'not a SOAP 1.2 envelope');
-    messageId = elementText(xml, 'MessageID');
-    const action = elementText(xml, 'Action');
-    const missing = ['To', 'ResourceURI', 'ReplyTo', 'MessageID', 'Action', 'OperationTimeout', 'MaxEnvelopeSize'].filter((name) => elementText(xml, name) === null);
+    // The request read once, by the same streaming parser as the client's answers (no regex rescans it).
+    let doc: XmlDocument;
+    try {
+      doc = readXml(xml, REQUEST_NAMES);
+    } catch (error) {
+      if (error instanceof XmlMalformedError) return fault(500, 'InvalidMessage', 2150858817, `not well-formed XML: ${error.message}`);
+      throw error;
+    }
+    if (doc.root !== 'Envelope' || !Object.values(doc.first('Envelope')?.attributes ?? {}).includes(SOAP_ENVELOPE_NS)) return fault(500, 'InvalidMessage', 2150858817, 'not a SOAP 1.2 envelope');
+    const text = (name: string) => doc.first(name)?.text.trim() ?? null;
+    messageId = text('MessageID');
+    const action = text('Action');
+    const missing = ['To', 'ResourceURI', 'ReplyTo', 'MessageID', 'Action', 'OperationTimeout', 'MaxEnvelopeSize'].filter((name) => text(name) === null);
     if (missing.length) return fault(500, 'InvalidMessage', 2150858817, `the header has no ${missing.join(', ')}`);
-    if (elementText(xml, 'ResourceURI') !== SHELL_URI) return fault(500, 'DestinationUnreachable', 2150858770, `unknown ResourceURI ${elementText(xml, 'ResourceURI')}`);
+    if (text('ResourceURI') !== SHELL_URI) return fault(500, 'DestinationUnreachable', 2150858770, `unknown ResourceURI ${text('ResourceURI')}`);
     if (!/^uuid:[0-9a-f-]{36}$/i.test(messageId!) && !/^urn:uuid:[0-9a-f-]{36}$/i.test(messageId!)) return fault(500, 'InvalidMessage', 2150858817, `MessageID ${messageId} is not a uuid`);
-    const timeout = /^PT(\d+(?:\.\d+)?)S$/.exec(elementText(xml, 'OperationTimeout')!);
+    const timeout = /^PT(\d+(?:\.\d+)?)S$/.exec(text('OperationTimeout')!);
     if (!timeout) return fault(500, 'InvalidMessage', 2150858817, 'OperationTimeout must be a duration such as PT60S');
-    const selector = elements(xml, 'Selector').find((s) => s.attributes.Name === 'ShellId')?.text.trim() ?? null;
-    const options = Object.fromEntries(elements(xml, 'Option').map((o) => [o.attributes.Name, o.text.trim()]));
+    const selector = doc.all('Selector').find((s) => s.attributes.Name === 'ShellId')?.text.trim() ?? null;
+    const options = Object.fromEntries(doc.all('Option').map((o) => [o.attributes.Name, o.text.trim()]));
     const log = (name: string, detail: string | null = null) => events.push({ action: name, auth: who.auth, user: who.user, shellId: selector, detail });
     const shell = selector ? shells.get(selector) : undefined;
     if (action !== ACTIONS.create && !shell) return fault(500, 'InvalidSelectors', 2150858843, `the shell ${selector ?? '(no ShellId selector)'} does not exist`);
 
     switch (action) {
       case ACTIONS.create: {
-        if (elementText(xml, 'InputStreams') === null || elementText(xml, 'OutputStreams') === null) return fault(500, 'InvalidMessage', 2150858817, 'a Shell needs InputStreams and OutputStreams');
+        if (text('InputStreams') === null || text('OutputStreams') === null) return fault(500, 'InvalidMessage', 2150858817, 'a Shell needs InputStreams and OutputStreams');
         const shellId = randomUUID().toUpperCase();
         shells.set(shellId, new Map());
         events.push({ action: 'create', auth: who.auth, user: who.user, shellId, detail: null });
@@ -209,7 +229,7 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
         );
       }
       case ACTIONS.command: {
-        const commandLine = elementText(xml, 'Command');
+        const commandLine = text('Command');
         if (commandLine === null || commandLine === '') return fault(500, 'InvalidMessage', 2150858817, 'a CommandLine needs a Command');
         if (options.WINRS_SKIP_CMD_SHELL === undefined) return fault(500, 'InvalidOptions', 2150858817, 'the Command has no WINRS_SKIP_CMD_SHELL option');
         log('command', commandLine);
@@ -219,11 +239,11 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
           return send(res, spec.status, body);
         }
         const commandId = randomUUID().toUpperCase();
-        shell!.set(commandId, { spec, commandLine, readyAt: Date.now() + (spec?.delayMs ?? 0), sent: 0, terminated: false });
+        shell!.set(commandId, { spec, commandLine, readyAt: Date.now() + (spec?.delayMs ?? 0), sent: 0, offset: 0, terminated: false });
         return send(res, 200, envelope(`${ACTIONS.command}Response`, messageId, `<rsp:CommandResponse><rsp:CommandId>${commandId}</rsp:CommandId></rsp:CommandResponse>`));
       }
       case ACTIONS.receive: {
-        const desired = elements(xml, 'DesiredStream')[0];
+        const desired = doc.first('DesiredStream');
         const commandId = desired?.attributes.CommandId;
         const running = commandId ? shell!.get(commandId) : undefined;
         if (!desired || !running) return fault(500, 'InvalidSelectors', 2150858843, `no command ${commandId ?? '(no DesiredStream CommandId)'} in this shell`);
@@ -239,11 +259,11 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
         return send(res, 200, envelope(`${ACTIONS.receive}Response`, messageId, receiveBody(commandId!, running)));
       }
       case ACTIONS.signal: {
-        const signal = elements(xml, 'Signal')[0];
+        const signal = doc.first('Signal');
         const running = signal ? shell!.get(signal.attributes.CommandId ?? '') : undefined;
-        if (!running || elementText(xml, 'Code') === null) return fault(500, 'InvalidSelectors', 2150858843, 'a Signal needs a known CommandId and a Code');
-        if (elementText(xml, 'Code') === TERMINATE) running.terminated = true;
-        log('signal', elementText(xml, 'Code'));
+        if (!running || text('Code') === null) return fault(500, 'InvalidSelectors', 2150858843, 'a Signal needs a known CommandId and a Code');
+        if (text('Code') === TERMINATE) running.terminated = true;
+        log('signal', text('Code'));
         return send(res, 200, envelope(`${ACTIONS.signal}Response`, messageId, '<rsp:SignalResponse/>'));
       }
       case ACTIONS.delete: {
@@ -277,13 +297,17 @@ export async function startWinrmSimulator(fixture: WinrmFixture, host = '127.0.0
     const stream = (name: string, data: Buffer, end: boolean) =>
       `<rsp:Stream Name="${name}" CommandId="${commandId}"${end ? ' End="true"' : ''}>${data.length ? data.toString('base64') : ''}</rsp:Stream>`;
     const out = Buffer.from(stdout, 'utf8');
-    const half = running.sent === 0 && out.length > 1 ? Math.floor(out.length / 2) : -1;
+    // The first half first when there is any (split within a character when there is one to
+    // split: decoding must join first), and never more than fits the client's MaxEnvelopeSize.
+    const piece = Math.min(OUTPUT_PIECE_BYTES, running.sent === 0 && out.length > 1 ? Math.floor(out.length / 2) : out.length - running.offset);
     running.sent++;
-    if (half > 0) {
-      // The first half now, split within a character when there is one to split (decoding must join first).
-      return `<rsp:ReceiveResponse>${stream('stdout', out.subarray(0, half), false)}<rsp:CommandState CommandId="${commandId}" State="${RUNNING}"/></rsp:ReceiveResponse>`;
+    if (running.offset + piece < out.length) {
+      const data = out.subarray(running.offset, running.offset + piece);
+      running.offset += piece;
+      return `<rsp:ReceiveResponse>${stream('stdout', data, false)}<rsp:CommandState CommandId="${commandId}" State="${RUNNING}"/></rsp:ReceiveResponse>`;
     }
-    const rest = running.sent > 1 && out.length > 1 ? out.subarray(Math.floor(out.length / 2)) : out;
+    const rest = out.subarray(running.offset);
+    running.offset = out.length;
     return (
       `<rsp:ReceiveResponse>${stream('stdout', rest, false)}${stream('stdout', Buffer.alloc(0), true)}` +
       `${stderr ? stream('stderr', Buffer.from(stderr, 'utf8'), false) : ''}${stream('stderr', Buffer.alloc(0), true)}` +
