@@ -144,7 +144,7 @@ describe('privileges follow code: the inventory driver\'s id does not lend its e
     await client.updateCustomDriver(driverId, { code: reader(port, '/updated', 'updated_seen') });
     const executed = await client.executeCustomDriverAction(driverId, agentId, deviceId, 0);
     expect(executed.outcome).toBe('success');
-    expectRefused(executed.log.find((l) => l.includes('updated_seen='))?.replace(/^.*updated_seen=/, ''), '/updated');
+    expectRefused(executed.log?.find((l) => l.includes('updated_seen='))?.replace(/^.*updated_seen=/, ''), '/updated');
   }, 30_000);
 
   it("the scheduled runs after that update: refused; the operator's file put back byte for byte: allowed again", async () => {

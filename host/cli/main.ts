@@ -13,6 +13,8 @@ import { StoreError } from '../store/store-error.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
 import { closest } from './flags.js';
+import { isStyled } from './format.js';
+import { terminalIo } from './terminal-text.js';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -83,7 +85,9 @@ const USAGE_CODES = new Set<DriverboxErrorCode>([
   'REPLAY_VERSION',
 ]);
 
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], given: CliIo = processIo()): Promise<number> {
+  // Device and driver text reaches every command's output: none of it may drive the terminal.
+  const io = terminalIo(given, isStyled(given.stdoutStream, given.env));
   const [name, ...rest] = argv;
   if (name === 'help' && rest.length) return main([rest[0]!, '--help'], io);
   if (!name || name === '-h' || name === '--help' || name === 'help') {
