@@ -31,6 +31,7 @@ import { createStatusSource, type HealthProbe } from './status.js';
 import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } from './schedule-view.js';
 import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { DeviceRunPruner } from './device-run-pruner.js';
+import { terminalOutput } from '../cli/terminal-text.js';
 
 /** How long stop() lets runs in flight finish by default. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -702,7 +703,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   /** An 'error' event when someone listens; otherwise stderr, so an embedding app is never thrown at. */
   #report(error: Error): void {
     if (this.listenerCount('error') > 0) this.emit('error', error);
-    else process.stderr.write(`${error.message}\n`);
+    else process.stderr.write(`${terminalOutput(error.message)}\n`);
   }
 }
 

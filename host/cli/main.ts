@@ -14,7 +14,7 @@ import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
 import { closest } from './flags.js';
 import { isStyled } from './format.js';
-import { terminalIo } from './terminal-text.js';
+import { terminalOutput } from './terminal-text.js';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -62,6 +62,14 @@ const commands: Record<string, { run: (argv: string[], io: CliIo) => Promise<num
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
   return pkg.version;
+}
+
+/**
+ * The CLI's output, every command's, through terminalOutput: what a command did not escape
+ * field by field still reaches the terminal inert. Styles pass on stdout only when it is styled.
+ */
+function terminalIo(io: CliIo, styled: boolean): CliIo {
+  return { ...io, stdout: (text) => io.stdout(terminalOutput(text, styled)), stderr: (text) => io.stderr(terminalOutput(text)) };
 }
 
 export const processIo = (): CliIo => ({

@@ -7,8 +7,6 @@
 // start, and the reader sees that the text held one. One pass over the text, one character at a
 // time: linear, and no state across characters (the text may arrive in pieces).
 //
-import type { CliIo } from './main.js';
-
 // The escape `\uXXXX` is also a JSON string escape of the same character: escaping a JSON
 // document's text leaves it valid and its values exact (JSON.stringify leaves C1, DEL and bidi
 // controls raw), so the CLI's output boundary (terminalIo) may treat every line alike.
@@ -45,10 +43,3 @@ export function terminalOutput(text: string, ourStyles = false): string {
 }
 
 
-/**
- * The CLI's output, every command's, through terminalOutput: what a command forgot to escape
- * field by field still reaches the terminal inert. Styles pass on stdout only when it is styled.
- */
-export function terminalIo(io: CliIo, styled: boolean): CliIo {
-  return { ...io, stdout: (text) => io.stdout(terminalOutput(text, styled)), stderr: (text) => io.stderr(terminalOutput(text)) };
-}
