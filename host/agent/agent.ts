@@ -87,7 +87,8 @@ export interface AgentOptions {
   /**
    * Hosts that drivers not made by the inventory (uploaded through the API) may reach with
    * D.createExternalDevice, in scheduled runs and executed through the API: default none;
-   * ["*"]: any host. Inventory drivers keep the host's default (any host).
+   * ["*"]: any host. The inventory's driver files, run byte for byte as loaded, keep the host's
+   * default (any host); other code under their ids (updated through the API) gets this list.
    */
   externalHosts?: readonly string[];
   /** stop(): how long runs in flight may take to finish, ms (default 30 s). */
