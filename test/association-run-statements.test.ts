@@ -13,6 +13,7 @@ import type { RunRequest } from '../host/host.js';
 import type { RunExecutor } from '../host/executor/run-executor.js';
 import { DeviceRunPruner } from '../host/agent/device-run-pruner.js';
 import { writeOwnership } from '../host/agent/inventory/ownership.js';
+import { driverCodeHash } from '../host/executor/driver-code-hash.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createAssociation, deleteAssociation } from '../host/store/associations.js';
 import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';
@@ -132,7 +133,7 @@ describe("a scheduled run's statements", () => {
     expect(made.filter((sql) => /device_credentials/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /device_state/.test(sql))).toHaveLength(1);
     expect(made.filter((sql) => /UPDATE custom_driver_associations SET last_inspection_time/.test(sql))).toHaveLength(1);
-    expect(target[0]).toMatch(/FROM meta WHERE key = 'agent_inventory_driver_ids'/);
+    expect(target[0]).toMatch(/FROM meta WHERE key = 'agent_inventory_driver_code'/);
     // Besides the target, the retention bound on SQLite.
     expect(made.filter((sql) => /FROM meta/.test(sql))).toHaveLength(postgres ? 1 : 2);
     expect(made.filter((sql) => /^UPDATE runs/.test(sql))).toEqual([]);
@@ -205,7 +206,7 @@ describe("a scheduled run's statements", () => {
     expect(Number(runs!.n)).toBe(0);
   });
 
-  it("the driver's origin comes with the target: an inventory driver may reach any host, an API driver none; a store with the whole record alone too", async () => {
+  it("the code's origin comes with the target: the inventory's file for the driver may reach any host, other code under its id or an API driver none", async () => {
     const { driver, association, ctx, requests } = await seeded();
     const run = async () => {
       requests.length = 0;
@@ -213,12 +214,18 @@ describe("a scheduled run's statements", () => {
       return requests[0]!.externalHosts;
     };
     expect(await run()).toEqual([]);
-    await writeOwnership(store, { devices: {}, drivers: { 'nas-driver': driver.id }, associations: {} });
+    await writeOwnership(store, { devices: {}, drivers: { 'nas-driver': driver.id }, associations: {} }, { [driver.id]: driverCodeHash(driver.source) });
     expect(await run()).toBeUndefined();
-    // A store synced before the short record of driver ids: the whole record is read.
-    await store.statement('DELETE FROM meta WHERE key = ?').run('agent_inventory_driver_ids');
+    // The stored source changed (an update through the API): the same id, other code, no privilege.
+    await store.statement('UPDATE custom_drivers SET source = ? WHERE id = ?').run(`${driver.source}\n`, driver.id);
+    expect(await run()).toEqual([]);
+    await store.statement('UPDATE custom_drivers SET source = ? WHERE id = ?').run(driver.source, driver.id);
     expect(await run()).toBeUndefined();
-    await writeOwnership(store, { devices: {}, drivers: {}, associations: {} });
+    // A store with only the old record of driver ids (a privilege by id): no privilege until the inventory syncs again.
+    await store.statement('DELETE FROM meta WHERE key = ?').run('agent_inventory_driver_code');
+    await store.statement('INSERT INTO meta (key, value) VALUES (?, ?)').run('agent_inventory_driver_ids', JSON.stringify([driver.id]));
+    expect(await run()).toEqual([]);
+    await writeOwnership(store, { devices: {}, drivers: {}, associations: {} }, {});
     expect(await run()).toEqual([]);
   });
 

@@ -31,6 +31,7 @@ import { createStatusSource, type HealthProbe } from './status.js';
 import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } from './schedule-view.js';
 import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { DeviceRunPruner } from './device-run-pruner.js';
+import { terminalOutput } from '../cli/terminal-text.js';
 
 /** How long stop() lets runs in flight finish by default. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -86,7 +87,8 @@ export interface AgentOptions {
   /**
    * Hosts that drivers not made by the inventory (uploaded through the API) may reach with
    * D.createExternalDevice, in scheduled runs and executed through the API: default none;
-   * ["*"]: any host. Inventory drivers keep the host's default (any host).
+   * ["*"]: any host. The inventory's driver files, run byte for byte as loaded, keep the host's
+   * default (any host); other code under their ids (updated through the API) gets this list.
    */
   externalHosts?: readonly string[];
   /** stop(): how long runs in flight may take to finish, ms (default 30 s). */
@@ -702,7 +704,7 @@ export class Agent extends EventEmitter<AgentEvents> {
   /** An 'error' event when someone listens; otherwise stderr, so an embedding app is never thrown at. */
   #report(error: Error): void {
     if (this.listenerCount('error') > 0) this.emit('error', error);
-    else process.stderr.write(`${error.message}\n`);
+    else process.stderr.write(`${terminalOutput(error.message)}\n`);
   }
 }
 

@@ -88,7 +88,7 @@ export async function runAssociation(
     const { association, driver, device } = target;
     if (index === 0) hooks.identified?.({ driverId: driver.id, driverName: driver.name, deviceId: device.id, deviceName: device.displayName });
     const request = runRequestOf({ driver, association, action }, target.spec, ctx.limits);
-    const allowed = externalHostsOf(target.inventoryDriver, ctx.externalHosts);
+    const allowed = externalHostsOf(target.operatorCode, ctx.externalHosts);
     if (allowed) request.externalHosts = allowed;
     const executor = ctx.deviceStates ? withSharedDeviceState(ctx.executor, ctx.deviceStates.preloaded(target.sealedState)) : ctx.executor;
     hooks.started(action);

@@ -13,6 +13,8 @@ import { StoreError } from '../store/store-error.js';
 import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
 import { closest } from './flags.js';
+import { isStyled } from './format.js';
+import { terminalOutput } from './terminal-text.js';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -62,6 +64,14 @@ function version(): string {
   return pkg.version;
 }
 
+/**
+ * The CLI's output, every command's, through terminalOutput: what a command did not escape
+ * field by field still reaches the terminal inert. Styles pass on stdout only when it is styled.
+ */
+function terminalIo(io: CliIo, styled: boolean): CliIo {
+  return { ...io, stdout: (text) => io.stdout(terminalOutput(text, styled)), stderr: (text) => io.stderr(terminalOutput(text)) };
+}
+
 export const processIo = (): CliIo => ({
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
@@ -83,7 +93,9 @@ const USAGE_CODES = new Set<DriverboxErrorCode>([
   'REPLAY_VERSION',
 ]);
 
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], given: CliIo = processIo()): Promise<number> {
+  // Device and driver text reaches every command's output: none of it may drive the terminal.
+  const io = terminalIo(given, isStyled(given.stdoutStream, given.env));
   const [name, ...rest] = argv;
   if (name === 'help' && rest.length) return main([rest[0]!, '--help'], io);
   if (!name || name === '-h' || name === '--help' || name === 'help') {

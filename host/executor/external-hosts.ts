@@ -1,12 +1,15 @@
 // Which hosts a stored custom driver may reach with D.createExternalDevice, for the agent's
-// scheduled runs and the API's execute action alike. A driver the operator's inventory made
-// keeps the host's default (any host); any other driver came through the API (or
-// `driverbox drivers add`), written by whoever holds an API key, so by default it may reach
-// none: otherwise it could read internal services (127.0.0.1, the cloud metadata address…)
-// and return them in its log. The operator widens that with a list (`--external-hosts`), whose
-// named hosts are also where any driver's requests may be redirected.
-import { inventoryDriverIds } from '../agent/inventory/ownership.js';
+// scheduled runs, the API's execute action and trial runs alike. The operator's own code keeps
+// the host's default (any host): a run whose source is byte for byte a driver file the inventory
+// loaded for that driver id (its SHA-256, recorded at the sync). Any other code came through the
+// API (an upload, an update of an inventory driver, a trial's code), written by whoever holds an
+// API key, so by default it may reach none: otherwise it could read internal services (127.0.0.1,
+// the cloud metadata address…) and return them in its log. The privilege follows the code, never
+// the driver's id. The operator widens that with a list (`--external-hosts`), whose named hosts
+// are also where any driver's requests may be redirected.
+import { inventoryDriverCode, type InventoryDriverCode } from '../agent/inventory/ownership.js';
 import type { Store } from '../store/store.js';
+import { driverCodeHash } from './driver-code-hash.js';
 
 /** In a list: every host (the policy of drivers before it existed). */
 export const ANY_EXTERNAL_HOST = '*';
@@ -19,19 +22,46 @@ export function externalHostList(value: unknown, where: string): string[] {
   return value.map((h: string) => h.trim().toLowerCase());
 }
 
-/**
- * The run's externalHosts: the list given for API drivers (default: empty, none); for an
- * inventory driver, or when the list holds "*", any host ("*"), or undefined (the host's
- * default, any host) when the list names none. The hosts the list names are also where a
- * redirect may lead (a redirect never follows the bare "*"), for every driver.
- */
-export async function externalHostsFor(store: Store, driverId: number, apiDriverHosts: readonly string[] = []): Promise<string[] | undefined> {
-  return externalHostsOf((await inventoryDriverIds(store)).has(driverId), apiDriverHosts);
+/** The code a run is about to run, and the stored driver whose id it runs under. */
+export interface RunCode {
+  driverId: number;
+  source: string;
 }
 
-/** externalHostsFor, the driver's origin known (a scheduled run reads it with its target). */
-export function externalHostsOf(inventoryDriver: boolean, apiDriverHosts: readonly string[] = []): string[] | undefined {
-  if (inventoryDriver || apiDriverHosts.includes(ANY_EXTERNAL_HOST)) {
+/**
+ * The last verdict per inventory driver id, with the hash and the exact source it was given for:
+ * a scheduled run reads the same source every period, and comparing it with the last one costs
+ * ~1 µs for 20 KB where hashing it costs ~85 µs. A verdict is reused only for that same id, hash
+ * and source. Bounded: one entry per id of the inventory's drivers, at most VERDICTS_KEPT.
+ */
+const verdicts = new Map<number, { hash: string; source: string; operator: boolean }>();
+const VERDICTS_KEPT = 256;
+
+/** Is `code` the operator's: byte for byte the file the inventory loaded for its driver id? */
+export function isOperatorCode(recorded: InventoryDriverCode, code: RunCode): boolean {
+  const hash = recorded.get(code.driverId);
+  if (hash === undefined) return false;
+  const last = verdicts.get(code.driverId);
+  if (last !== undefined && last.hash === hash && last.source === code.source) return last.operator;
+  const operator = hash === driverCodeHash(code.source);
+  if (last === undefined && verdicts.size >= VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
+  verdicts.set(code.driverId, { hash, source: code.source, operator });
+  return operator;
+}
+
+/**
+ * The run's externalHosts: the list given for API drivers (default: empty, none); for the
+ * operator's code (isOperatorCode), or when the list holds "*", any host ("*"), or undefined
+ * (the host's default, any host) when the list names none. The hosts the list names are also
+ * where a redirect may lead (a redirect never follows the bare "*"), for every driver.
+ */
+export async function externalHostsFor(store: Store, code: RunCode, apiDriverHosts: readonly string[] = []): Promise<string[] | undefined> {
+  return externalHostsOf(isOperatorCode(await inventoryDriverCode(store), code), apiDriverHosts);
+}
+
+/** externalHostsFor, the code's origin known (a scheduled run reads the hashes with its target). */
+export function externalHostsOf(operatorCode: boolean, apiDriverHosts: readonly string[] = []): string[] | undefined {
+  if (operatorCode || apiDriverHosts.includes(ANY_EXTERNAL_HOST)) {
     const named = apiDriverHosts.filter((h) => h !== ANY_EXTERNAL_HOST);
     return named.length ? [ANY_EXTERNAL_HOST, ...named] : undefined;
   }

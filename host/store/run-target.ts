@@ -1,11 +1,12 @@
 // What a scheduled run of an association reads before it runs, once for the run and its write, in
 // one statement: the association with its driver (id, name, source), its device (with the sealed
 // SNMP settings), the device's kept state (the scale-out mode's cookies), whether the inventory
-// made the driver (its external-host policy), and as JSON arrays in that row the association's
+// recorded of the driver's code (its external-host policy), and as JSON arrays in that row the association's
 // parameter values and every scope of the device's credentials. From
 // them come the run's request and the secrets its result is masked with; each was read on its
 // own, some twice, before (G7, docs/SCALE-OUT.md).
-import { INVENTORY_DRIVER_COLUMNS, inventoryDriverIdsFrom, type InventoryDriverColumns } from '../agent/inventory/ownership.js';
+import { INVENTORY_DRIVER_COLUMNS, inventoryDriverCodeFrom, type InventoryDriverColumns } from '../agent/inventory/ownership.js';
+import { isOperatorCode } from '../executor/external-hosts.js';
 import type { DeviceSpec } from '../device.js';
 import { snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
 import { associationWithParameters, type AssociationDbRow, type AssociationParameterDbRow, type RunAssociationRow } from './associations.js';
@@ -25,8 +26,8 @@ export interface RunTarget {
   spec: DeviceSpec;
   /** What the run's result is masked with: every scope's credentials, the SNMP secrets (deviceSecrets). */
   secrets: string[];
-  /** The inventory made the driver (the operator's own code): it may reach any host (externalHostsOf). */
-  inventoryDriver: boolean;
+  /** The driver's stored source is byte for byte the operator's file for it (isOperatorCode): it may reach any host (externalHostsOf). */
+  operatorCode: boolean;
   /** The device's kept state (device_state, what the scale-out mode keeps between runs) as stored, sealed; null when none. */
   sealedState: string | null;
 }
@@ -62,7 +63,7 @@ export async function readRunTarget(store: Store, agentId: number, associationId
     device,
     spec: deviceSpecFrom(device, firstCredentials(store, credentials), snmp),
     secrets: secretsOf(store, credentials, row.snmp_authentication),
-    inventoryDriver: (await inventoryDriverIdsFrom(store, row)).has(Number(row.custom_driver_id)),
+    operatorCode: isOperatorCode(inventoryDriverCodeFrom(row), { driverId: Number(row.custom_driver_id), source: row.driver_source }),
     sealedState: row.kept_state ?? null,
   };
 }

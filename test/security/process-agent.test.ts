@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type AgentRunFinished } from '../../host/agent/agent.js';
 import { writeOwnership } from '../../host/agent/inventory/ownership.js';
 import { MonitoringClient } from '../../host/api/monitoring/client/index.js';
+import { driverCodeHash } from '../../host/executor/driver-code-hash.js';
 import { externalHostsFor } from '../../host/executor/external-hosts.js';
 import { ensureLocalAgent } from '../../host/store/agents.js';
 import { createAssociation } from '../../host/store/associations.js';
@@ -217,21 +218,25 @@ function get_status() {
 });
 
 describe('P24 the external-host policy of a stored driver', () => {
-  it('inventory drivers keep any host; others get the configured list, none by default; "*" is any host', async () => {
+  it("the inventory's code keeps any host; other code (uploaded, or under an inventory driver's id) gets the configured list, none by default; \"*\" is any host", async () => {
     const store = await openTestStore();
     const mine = (await createCustomDriver(store, { name: 'mine', code: QUICK })).id;
     const uploaded = (await createCustomDriver(store, { name: 'uploaded', code: QUICK })).id;
-    await writeOwnership(store, { devices: {}, drivers: { mine }, associations: {} });
-    expect(await externalHostsFor(store, mine)).toBeUndefined();
-    expect(await externalHostsFor(store, uploaded)).toEqual([]);
-    expect(await externalHostsFor(store, uploaded, ['api.example.com'])).toEqual(['api.example.com']);
-    expect(await externalHostsFor(store, uploaded, ['*'])).toBeUndefined();
+    await writeOwnership(store, { devices: {}, drivers: { mine }, associations: {} }, { [mine]: driverCodeHash(QUICK) });
+    const operator = { driverId: mine, source: QUICK };
+    const other = { driverId: uploaded, source: QUICK };
+    expect(await externalHostsFor(store, operator)).toBeUndefined();
+    expect(await externalHostsFor(store, other)).toEqual([]);
+    expect(await externalHostsFor(store, other, ['api.example.com'])).toEqual(['api.example.com']);
+    expect(await externalHostsFor(store, other, ['*'])).toBeUndefined();
     // The hosts the operator names are where redirects may lead, for every driver: "*" keeps any host reachable.
-    expect(await externalHostsFor(store, mine, ['api.example.com'])).toEqual(['*', 'api.example.com']);
-    expect(await externalHostsFor(store, uploaded, ['*', '*.example.com'])).toEqual(['*', '*.example.com']);
+    expect(await externalHostsFor(store, operator, ['api.example.com'])).toEqual(['*', 'api.example.com']);
+    expect(await externalHostsFor(store, other, ['*', '*.example.com'])).toEqual(['*', '*.example.com']);
+    // Other code under the inventory driver's id (one byte more): the uploaded drivers' policy.
+    expect(await externalHostsFor(store, { driverId: mine, source: `${QUICK} ` })).toEqual([]);
     // A later inventory that no longer lists it: the driver is treated as uploaded at once.
-    await writeOwnership(store, { devices: {}, drivers: {}, associations: {} });
-    expect(await externalHostsFor(store, mine)).toEqual([]);
+    await writeOwnership(store, { devices: {}, drivers: {}, associations: {} }, {});
+    expect(await externalHostsFor(store, operator)).toEqual([]);
     await store.close();
   });
 });

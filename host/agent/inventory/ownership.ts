@@ -5,10 +5,16 @@ import type { Store } from '../../store/store.js';
 
 const META_KEY = 'agent_inventory_entities';
 /**
- * The inventory's driver ids alone, written beside the whole record: every run reads them (its
- * external-host policy), and the whole record grows with the devices (~70 bytes each).
+ * The inventory's drivers as code: driver id → SHA-256 of the file the inventory loaded for it
+ * (driverCodeHash). Every run reads it (its external-host policy: the operator's policy only for
+ * the operator's code, byte for byte), so it is a short record of its own beside the whole one.
  */
-const DRIVERS_META_KEY = 'agent_inventory_driver_ids';
+const DRIVER_CODE_META_KEY = 'agent_inventory_driver_code';
+/** Before code hashes: the inventory's driver ids alone. A privilege by id, so removed on write and never read. */
+const OLD_DRIVER_IDS_META_KEY = 'agent_inventory_driver_ids';
+
+/** Driver id → SHA-256 (hex) of the operator's file for it. */
+export type InventoryDriverCode = ReadonlyMap<number, string>;
 
 export interface InventoryOwnership {
   /** Device name → id, and whether the inventory set its credentials (so it may remove them). */
@@ -37,51 +43,54 @@ export async function readOwnership(store: Store): Promise<InventoryOwnership> {
   };
 }
 
-export async function writeOwnership(store: Store, ownership: InventoryOwnership): Promise<void> {
+/** Writes the record and the hashes of the inventory's driver files (driver id → driverCodeHash of the file as loaded). */
+export async function writeOwnership(store: Store, ownership: InventoryOwnership, driverCode: Readonly<Record<number, string>>): Promise<void> {
   const upsert = store.statement('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
   await upsert.run(META_KEY, JSON.stringify(ownership));
-  await upsert.run(DRIVERS_META_KEY, JSON.stringify(Object.values(ownership.drivers)));
+  await upsert.run(DRIVER_CODE_META_KEY, JSON.stringify(driverCode));
+  await store.statement('DELETE FROM meta WHERE key = ?').run(OLD_DRIVER_IDS_META_KEY);
 }
 
-let lastDriverIds: { raw: string; ids: ReadonlySet<number> } | null = null;
+let lastDriverCode: { raw: string; code: InventoryDriverCode } | null = null;
 
 /**
- * Ids of the drivers the inventory made (the operator's own code), read per run to choose a
- * run's external-host policy: the short record of driver ids (a store synced before it existed:
- * the whole record), cached on the stored text, so an unchanged inventory is parsed once.
+ * The hashes of the inventory's driver files by driver id, read per run to choose a run's
+ * external-host policy; cached on the stored text, so an unchanged inventory is parsed once.
+ * A store synced before the hashes existed has none: its inventory drivers get the uploaded
+ * drivers' policy until the agent syncs its inventory again (it does at every start).
  */
-export async function inventoryDriverIds(store: Store): Promise<ReadonlySet<number>> {
-  // Both keys in one statement: a run pays one read whether or not the short record exists.
-  const rows = await store.statement<[string, string], { key: string; value: string }>('SELECT key, value FROM meta WHERE key IN (?, ?)').all(DRIVERS_META_KEY, META_KEY);
-  const row = rows.find((r) => r.key === DRIVERS_META_KEY) ?? rows.find((r) => r.key === META_KEY);
-  return row ? driverIdsOf(row.value) : new Set();
+export async function inventoryDriverCode(store: Store): Promise<InventoryDriverCode> {
+  const row = await store.statement<[string], { value: string }>('SELECT value FROM meta WHERE key = ?').get(DRIVER_CODE_META_KEY);
+  return driverCodeOf(row?.value ?? null);
 }
 
-/**
- * Columns for a statement a run reads anyway (its target row): the short record of driver ids,
- * and whether the whole record is there, so the run reads no meta row of its own.
- */
-export const INVENTORY_DRIVER_COLUMNS = `(SELECT value FROM meta WHERE key = '${DRIVERS_META_KEY}') AS inventory_driver_ids,
-  (SELECT 1 FROM meta WHERE key = '${META_KEY}') AS inventory_record`;
+/** A column for a statement a run reads anyway (its target row): the record of driver hashes, so the run reads no meta row of its own. */
+export const INVENTORY_DRIVER_COLUMNS = `(SELECT value FROM meta WHERE key = '${DRIVER_CODE_META_KEY}') AS inventory_driver_code`;
 
 export interface InventoryDriverColumns {
-  inventory_driver_ids: string | null;
-  inventory_record: unknown;
+  inventory_driver_code: string | null;
 }
 
-/** inventoryDriverIds from the INVENTORY_DRIVER_COLUMNS of a row: a statement only for a store synced before the short record. */
-export async function inventoryDriverIdsFrom(store: Store, row: InventoryDriverColumns): Promise<ReadonlySet<number>> {
-  if (row.inventory_driver_ids !== null) return driverIdsOf(row.inventory_driver_ids);
-  return row.inventory_record === null || row.inventory_record === undefined ? new Set() : await inventoryDriverIds(store);
+/** inventoryDriverCode from the INVENTORY_DRIVER_COLUMNS of a row. */
+export function inventoryDriverCodeFrom(row: InventoryDriverColumns): InventoryDriverCode {
+  return driverCodeOf(row.inventory_driver_code);
 }
 
-function driverIdsOf(raw: string): ReadonlySet<number> {
-  if (lastDriverIds?.raw !== raw) {
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+function driverCodeOf(raw: string | null): InventoryDriverCode {
+  if (raw === null) return new Map();
+  if (lastDriverCode?.raw !== raw) {
     const parsed = JSON.parse(raw) as unknown;
-    const ids = Array.isArray(parsed) ? parsed : Object.values((parsed as Partial<InventoryOwnership>).drivers ?? {});
-    lastDriverIds = { raw, ids: new Set(ids.filter((id): id is number => Number.isInteger(id))) };
+    const code = new Map<number, string>();
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      for (const [id, hash] of Object.entries(parsed)) {
+        if (/^[1-9][0-9]{0,9}$/.test(id) && typeof hash === 'string' && SHA256_HEX.test(hash)) code.set(Number(id), hash);
+      }
+    }
+    lastDriverCode = { raw, code };
   }
-  return lastDriverIds.ids;
+  return lastDriverCode.code;
 }
 
 /** Is this entity one the inventory made? (The API may use it to explain a refusal.) */

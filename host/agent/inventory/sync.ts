@@ -10,6 +10,7 @@ import { createDevice, deleteDevice, setSnmpAuthentication } from '../../store/d
 import { snmpSettingsToApi } from '../../snmp-settings.js';
 import { StoreError } from '../../store/store-error.js';
 import type { Store } from '../../store/store.js';
+import { driverCodeHash } from '../../executor/driver-code-hash.js';
 import { InventoryError } from './inventory-error.js';
 import { readOwnership, writeOwnership, type InventoryOwnership } from './ownership.js';
 import { SyncView, type ViewDevice } from './sync-view.js';
@@ -70,6 +71,9 @@ export async function syncInventory(store: Store, inventory: Inventory): Promise
       changed: false,
     };
     const next: InventoryOwnership = { devices: {}, drivers: {}, associations: {} };
+    // The operator's code, hashed as the inventory loaded it: the privilege of these drivers'
+    // runs (any external host) follows this content, not the id an API key holder may reuse.
+    const driverCode: Record<number, string> = {};
     const where = inventory.file ?? null;
 
     // Read once per driver: every association of a driver is checked against the same definition.
@@ -78,6 +82,7 @@ export async function syncInventory(store: Store, inventory: Inventory): Promise
       const driver = await guard(where, `drivers "${d.name}"`, async () => await syncDriver(store, d, owned, result.drivers));
       drivers.set(d.name, driver);
       next.drivers[d.name] = driver.id;
+      driverCode[driver.id] = driverCodeHash(d.source);
     }
     for (const d of inventory.devices) next.devices[d.name] = await guard(where, `devices "${d.name}"`, async () => await syncDevice(store, agentId, d, owned, result.devices, view));
     for (const a of inventory.associations) {
@@ -91,7 +96,7 @@ export async function syncInventory(store: Store, inventory: Inventory): Promise
     }
 
     await removeUnlisted(store, agentId, owned, next, result, view);
-    await writeOwnership(store, next);
+    await writeOwnership(store, next, driverCode);
 
     const touched = new Set([...result.associations.added, ...result.associations.updated].map((a) => a.id));
     const updatedDrivers = new Set(result.drivers.updated.map((d) => d.id));

@@ -78,7 +78,7 @@ export function registerSimulatedDevices(api: FastifyInstance, options: Simulate
         // The driver's defaults, the fixture's values over them (they fit this device), the body's over both.
         const parameters = { ...(driver ? driverDefaults(driver) : {}), ...sim.parameters, ...body.parameters };
         // The simulation's own host names (its hosts/ servers, on loopback) are reachable too.
-        const allowed = await trialExternalHosts(store, driver, options.externalHosts);
+        const allowed = await trialExternalHosts(store, driver, body.code, options.externalHosts);
         const pinned = Object.keys(sim.resolve);
         const externalHosts = allowed && !allowed.includes(ANY_EXTERNAL_HOST) ? [...allowed, ...pinned] : allowed;
         const mask = maskFor(credentialSecrets(sim.device.username, sim.device.password));

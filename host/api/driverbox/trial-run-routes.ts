@@ -64,11 +64,13 @@ export function driverDefaults(driver: CustomDriverRow): Record<string, unknown>
 }
 
 /**
- * What a trial may reach with D.createExternalDevice: the library driver's policy, or without
- * one what a driver added through the API may reach (the operator's list).
+ * What a trial may reach with D.createExternalDevice: the policy of the code sent (`code`), not
+ * of the library driver's id: the operator's policy only when the code is byte for byte the
+ * inventory's file for that driver; any other code (the usual trial: edited code) what a driver
+ * added through the API may reach (the operator's list).
  */
-export async function trialExternalHosts(store: Store, driver: CustomDriverRow | null, operatorList: readonly string[] | undefined): Promise<string[] | undefined> {
-  return driver ? await externalHostsFor(store, driver.id, operatorList) : [...(operatorList ?? [])];
+export async function trialExternalHosts(store: Store, driver: CustomDriverRow | null, code: string, operatorList: readonly string[] | undefined): Promise<string[] | undefined> {
+  return driver ? await externalHostsFor(store, { driverId: driver.id, source: code }, operatorList) : [...(operatorList ?? [])];
 }
 
 /** The sandbox that runs trials; 503 on a server started without one (the tests' API-only servers). */
@@ -114,7 +116,7 @@ export function registerTrialRun(api: FastifyInstance, options: TrialRunOptions)
       const association = driver ? await findAssociation(store, driver.id, device.id) : undefined;
       // The association's values, or the driver's defaults without one; the body's over them.
       const parameters = { ...(association ? runParameters(association) : driver ? driverDefaults(driver) : {}), ...body.parameters };
-      const externalHosts = await trialExternalHosts(store, driver, options.externalHosts);
+      const externalHosts = await trialExternalHosts(store, driver, body.code, options.externalHosts);
       const mask = maskFor(await deviceSecrets(store, device.id));
       return runTrial(options.host, body, { device: await deviceSpecOf(store, device), parameters, ...(externalHosts ? { externalHosts } : {}) }, mask);
     },

@@ -62,13 +62,14 @@ export async function planExecution(store: Store, request: ExecutionRequest): Pr
 }
 
 /**
- * Runs the plan with the external-host policy of its driver; the result comes back with the
+ * Runs the plan with the external-host policy of the code it runs (the operator's only when the
+ * stored source is still the inventory's file: an update through the API loses it); the result comes back with the
  * device's credentials masked, so neither the answer nor what is stored holds them.
  */
 export async function runPlannedAction(store: Store, host: RunExecutor, plan: ExecutionPlan, externalHosts: readonly string[] = []): Promise<RunResult> {
   const mask = maskFor(await deviceSecrets(store, plan.device.id));
   const request = await buildRunRequest(store, plan);
-  const allowed = await externalHostsFor(store, plan.driver.id, externalHosts);
+  const allowed = await externalHostsFor(store, { driverId: plan.driver.id, source: request.source ?? '' }, externalHosts);
   if (allowed) request.externalHosts = allowed;
   try {
     return mask.result(await host.run(request));

@@ -17,6 +17,7 @@ import { parseIntegerFlag } from '../options.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { UsageError } from '../usage-error.js';
 import { parseFlags } from '../flags.js';
+import { terminalText } from '../terminal-text.js';
 
 const DEFAULT_SUMMARY_SECONDS = 60;
 
@@ -70,10 +71,11 @@ function seconds(flag: string, value: string | undefined, min: number): number |
 
 function describeRun(run: AgentRunFinished): string {
   const r = run.result;
-  const what = `${run.name} ${run.action}`;
+  // One line per run whatever the driver's message holds: its names and message escaped.
+  const what = terminalText(`${run.name} ${run.action}`, { oneLine: true });
   const ms = `${Math.round(r.durationMs)} ms`;
   if (r.status === 'success') return `run ${what}: success, ${r.variables.length} variable(s) (${ms})`;
-  return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${r.message}` : ''} (${ms})`;
+  return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${terminalText(r.message, { oneLine: true })}` : ''} (${ms})`;
 }
 
 function describeSync(sync: InventorySyncResult): string {
@@ -172,7 +174,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
       port: config.listen.port,
       marketplace: config.marketplace,
       corsOrigins: config.corsOrigins,
-      onRequestDone: values.verbose ? (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`) : undefined,
+      onRequestDone: values.verbose ? (r) => io.stdout(`${terminalText(`${r.method} ${r.url}`, { oneLine: true })} → ${r.status} (${r.ms.toFixed(1)} ms)`) : undefined,
     },
   });
   agent.on('error', (error) => io.stderr(`driverbox agent: ${error.message}`));

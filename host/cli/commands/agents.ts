@@ -10,6 +10,7 @@ import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 import { closest, parseFlags } from '../flags.js';
+import { terminalText } from '../terminal-text.js';
 
 export const agentsHelp = `Usage: driverbox agents list [options]
        driverbox agents add <display name> [access options] [options]
@@ -71,8 +72,8 @@ function accessChange(values: { plan?: string; 'api-enabled'?: string; access?: 
 }
 
 function describeAgent(agent: AgentRow): string {
-  const access = `access ${agent.accessStatus}${agent.grantingUser ? ` granted by ${agent.grantingUser}` : ''}`;
-  return `agent ${agent.id} "${agent.displayName}": ${agent.enterprisePlan ? 'Enterprise' : 'standard'} plan, API ${agent.apiEnabled ? 'enabled' : 'disabled'}, ${access}`;
+  const access = `access ${agent.accessStatus}${agent.grantingUser ? ` granted by ${terminalText(agent.grantingUser, { oneLine: true })}` : ''}`;
+  return `agent ${agent.id} "${terminalText(agent.displayName, { oneLine: true })}": ${agent.enterprisePlan ? 'Enterprise' : 'standard'} plan, API ${agent.apiEnabled ? 'enabled' : 'disabled'}, ${access}`;
 }
 
 async function openAgents(io: CliIo, storeFlag: string | undefined): Promise<Store> {

@@ -18,6 +18,7 @@ import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';
 import { UsageError } from '../usage-error.js';
 import { closest, parseFlags } from '../flags.js';
+import { terminalText } from '../terminal-text.js';
 
 export const driversHelp = `Usage: driverbox drivers add <driver.js> [options]
        driverbox drivers list [options]
@@ -79,11 +80,11 @@ async function openLibrary(io: CliIo, storeFlag: string | undefined): Promise<St
 function describeDriver(driver: CustomDriverRow): string[] {
   const modules = driver.inspection.modules;
   const uses = modules === undefined ? '' : modules.length ? `; uses ${modules.join(', ')}` : '; uses none of the network modules';
-  const lines = [`custom driver ${driver.id} "${driver.name}", version ${driver.version}: ${driver.isValid ? 'valid' : 'INVALID'}${uses}`];
-  for (const missing of driver.inspection.missing ?? []) lines.push(`  ! uses ${missing}`);
-  for (const a of driver.inspection.actions) lines.push(`  action ${a.id}: ${a.label} (line ${a.line})`);
+  const lines = [`custom driver ${driver.id} "${terminalText(driver.name, { oneLine: true })}", version ${driver.version}: ${driver.isValid ? 'valid' : 'INVALID'}${uses}`];
+  for (const missing of driver.inspection.missing ?? []) lines.push(`  ! uses ${terminalText(missing, { oneLine: true })}`);
+  for (const a of driver.inspection.actions) lines.push(`  action ${a.id}: ${terminalText(a.label, { oneLine: true })} (line ${a.line})`);
   for (const p of driver.parameters) {
-    lines.push(`  parameter ${p.id} ${p.name}: ${p.valueType}${p.defaultValue === null ? '' : ` = ${JSON.stringify(p.defaultValue)}`}`);
+    lines.push(`  parameter ${p.id} ${terminalText(p.name, { oneLine: true })}: ${p.valueType}${p.defaultValue === null ? '' : ` = ${JSON.stringify(p.defaultValue)}`}`);
   }
   lines.push(`  minimal sample period ${driver.minimalSamplePeriod} s; ${driver.requiresCredentials ? 'requires' : 'does not require'} credentials`);
   return lines;
@@ -135,7 +136,7 @@ async function addDriver(argv: string[], io: CliIo): Promise<number> {
     io.stdout(`${values.update ? 'updated' : 'added'} ${describeDriver(driver).join('\n')}`);
     if (driver.isValid) return 0;
     for (const e of driver.inspection.errors) {
-      io.stderr(`${file}${e.line ? `:${e.line}` : ''}: ${e.message.startsWith(e.type) ? e.message : `${e.type}: ${e.message}`}`);
+      io.stderr(`${file}${e.line ? `:${e.line}` : ''}: ${terminalText(e.message.startsWith(e.type) ? e.message : `${e.type}: ${e.message}`)}`);
     }
     io.stderr('the driver is stored but cannot run until its code is fixed (driverbox drivers add --update)');
     return 1;

@@ -22,6 +22,7 @@ import { UsageError } from '../usage-error.js';
 import { parseFlags } from '../flags.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { untilStopped } from '../until-stopped.js';
+import { terminalText } from '../terminal-text.js';
 
 export const serveHelp = `Usage: driverbox serve [options]
 
@@ -127,7 +128,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
         corsOrigins: config.corsOrigins,
         apiKeys,
         listen: config.listen,
-        onRequestDone: values.quiet ? undefined : (r) => io.stdout(`${r.method} ${r.url} → ${r.status} (${r.ms.toFixed(1)} ms)`),
+        onRequestDone: values.quiet ? undefined : (r) => io.stdout(`${terminalText(`${r.method} ${r.url}`, { oneLine: true })} → ${r.status} (${r.ms.toFixed(1)} ms)`),
         // Each its own plugin, so each keeps its own error bodies.
         extraRoutes: async (app: FastifyInstance) => {
           await app.register(agentRoutes, { status, apiKeys });

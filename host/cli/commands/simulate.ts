@@ -17,6 +17,7 @@ import { parseFlags } from '../flags.js';
 import { untilStopped } from '../until-stopped.js';
 import { snmpRequestLine, snmpServedLine } from '../../simulator/snmp/describe.js';
 import { LISTENERS, portIsFree, readSimulateState, writeSimulateState, type Listener, type ListenerPorts } from '../simulate-state.js';
+import { terminalText } from '../terminal-text.js';
 
 export const simulateHelp = `Usage: driverbox simulate <fixture.json> [options]
 
@@ -189,13 +190,14 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
       telnetPort: ports.telnet,
       winrmPort: ports.winrm,
       winrmHttpsPort: ports.winrmHttps,
-      onSnmpRequest: (request) => io.stdout(snmpRequestLine(request)),
+      // Each line tells what a driver sent: its text escaped, one line per request.
+      onSnmpRequest: (request) => io.stdout(terminalText(snmpRequestLine(request), { oneLine: true })),
       onRequest: (request) => {
         served++; // numbered across reloads: a reloaded simulator starts its own count again
-        io.stdout(requestLine({ ...request, seq: served }, stateBefore));
+        io.stdout(terminalText(requestLine({ ...request, seq: served }, stateBefore), { oneLine: true }));
         stateBefore = request.state;
       },
-      onSsh: (event) => io.stdout(sshEventLine(event)),
+      onSsh: (event) => io.stdout(terminalText(sshEventLine(event), { oneLine: true })),
     });
 
   let sim: Simulator;
@@ -236,7 +238,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
   let stopWatching = async () => {};
   try {
     let line = prepareRunLine();
-    const lines = [`Simulating ${shown}${fixture.description ? ` — ${fixture.description}` : ''}`, ...servedLines(sim, fixture)];
+    const lines = [`Simulating ${shown}${fixture.description ? ` — ${terminalText(fixture.description, { oneLine: true })}` : ''}`, ...servedLines(sim, fixture)];
     if (taken.length) lines.push(`  (the port${taken.length > 1 ? 's' : ''} of the last run, ${taken.join(', ')}, ${taken.length > 1 ? 'are' : 'is'} in use: served on ${taken.length > 1 ? 'free ones' : 'a free one'} instead, so the run line changed)`);
     lines.push('', 'Run a driver against it:', `  ${line}`, '', `Requests (${values.watch ? `reloaded when ${shown} changes; ` : ''}Ctrl-C to stop):`);
     // Listening before saying "Ctrl-C to stop": a Ctrl-C right after the line must stop cleanly.
@@ -273,7 +275,7 @@ export async function simulateCommand(argv: string[], io: CliIo): Promise<number
         stateBefore = fixture.initialState;
         remember();
         const changed = prepareRunLine();
-        const out = [`Reloaded ${shown}${fixture.description ? ` — ${fixture.description}` : ''}`, ...servedLines(sim, fixture)];
+        const out = [`Reloaded ${shown}${fixture.description ? ` — ${terminalText(fixture.description, { oneLine: true })}` : ''}`, ...servedLines(sim, fixture)];
         if (changed !== line) out.push('  The run line changed:', `  ${changed}`);
         line = changed;
         io.stdout(out.join('\n'));

@@ -23,6 +23,8 @@ import { sandboxEntryPath } from './entry-path.js';
 import { assertSendable } from './plain-data.js';
 import { checkReturnedState } from './returned-state.js';
 import type { FromChild, SandboxHostOptions, SandboxProcessMemory, ToChild, WireError } from './protocol.js';
+import { StringDecoder } from 'node:string_decoder';
+import { terminalOutput } from '../../cli/terminal-text.js';
 
 export interface SandboxProcessOptions {
   /** createHost options for the child (externalHosts only as a list: a function cannot be sent). */
@@ -360,8 +362,10 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
     this.#child = state;
     this.#state = this.#restarts === 0 && previousPid === null ? 'starting' : 'restarting';
     // Forwarded as it comes (crash reports matter); the tail also goes into the failed runs' reason.
+    // Escaped (terminalOutput): what a crash report quotes of a driver must not drive the terminal.
+    const decoder = new StringDecoder('utf8');
     child.stderr?.on('data', (chunk: Buffer) => {
-      process.stderr.write(chunk);
+      process.stderr.write(terminalOutput(decoder.write(chunk)));
       state.stderrTail = (state.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
     });
     child.on('message', (message: FromChild) => this.#onMessage(state, message, delayMs, previousPid));
