@@ -57,6 +57,11 @@ export class PatternIsolate {
       if (this.#budget.leftMs() < 1) throw this.#overBudget(pattern);
       const isolate = this.#isolate ?? this.#start();
       const before = isolate.cpuTime;
+      let charged = false;
+      const charge = () => {
+        if (!charged && !this.#disposed) this.#budget.charge(cpuMsSince(isolate, before));
+        charged = true;
+      };
       try {
         const test = await this.#test!;
         const left = this.#budget.leftMs();
@@ -67,12 +72,13 @@ export class PatternIsolate {
         const message = error instanceof Error ? error.message : String(error);
         // isolated-vm's timeout: the test ran past what was left of the budget.
         if (/timed out/i.test(message)) {
+          charge();
           this.#budget.exhaust();
           throw this.#overBudget(pattern);
         }
         throw new PatternFailure('PATTERN_FAILED', `${pattern.name} ${showPattern(pattern)} failed on the device's output: ${message}`);
       } finally {
-        if (!this.#disposed) this.#budget.charge(cpuMsSince(isolate, before));
+        charge();
       }
     });
   }
