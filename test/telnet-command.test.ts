@@ -62,7 +62,7 @@ describe.skipIf(!hasTelnetd)('against Debian telnetd (inetutils)', () => {
     expect(out).not.toContain('box# id');
   });
 
-  it('a RegExp shellPrompt from the driver is matched on the host', async () => {
+  it('a RegExp shellPrompt from the driver is matched (in an isolate, off the host loop)', async () => {
     const { out, err } = await call(`{ command: 'echo re-ok', shellPrompt: /bo[x]# $/, timeout: 800 }`, device());
     expect(err).toBe('');
     expect(out).toContain('re-ok\r\nbox# ');
