@@ -59,6 +59,11 @@ function answer(stream, socket, exec) {
     case 'regex':
       // One ordinary line that is not a prompt: ~40 word characters and no > or #.
       return stream.write(`${'x'.repeat(40)}!\r\n`);
+    case 'regex-slow': {
+      // Every line costs a backtracking prompt_regex some ms: the run's budget, not one test's limit, ends it.
+      const timer = setInterval(() => (stream.writable ? stream.write(`${'x'.repeat(20)}!\r\n`) : clearInterval(timer)), 5);
+      return stream.on('close', () => clearInterval(timer));
+    }
     case 'crash':
       stream.write('partial output\r\n');
       return setTimeout(() => socket.resetAndDestroy(), 50);

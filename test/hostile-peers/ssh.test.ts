@@ -91,6 +91,11 @@ describe('hostile SSH devices: the host keeps its loop, its bystanders and the r
     expect(o.result.durationMs).toBeLessThan(5_000);
   }, 30_000);
 
+  it('regex-hostile, slowly: every line costs a test some ms; their sum, not one test, is bounded', async () => {
+    const o = await scenario('regex-slow', 'sendSSHCommands', shell({ prompt: 'never-shown', prompt_regex: '^([\\w.-]+)+[>#]\\s*$', prompt_regex_flags: 'm' }), { timeoutMs: 20_000 });
+    expect(o.err?.message).toContain("the run's prompt patterns used up their budget of 1000 ms of CPU");
+  }, 40_000);
+
   it('endless output: the call ends at maxOutputBytes', async () => {
     const o = await scenario('endless', 'sendSSHCommands', shell({}), { timeoutMs: 10_000, maxOutputBytes: 1024 * 1024 });
     expect(o.err?.message).toMatch(/passed 1048576 bytes \(the run's maxOutputBytes\)/);
