@@ -1,6 +1,7 @@
 // D.device.sendSSHCommand: one connection, one exec channel, stdout and stderr collected;
 // exit status 0 → the trimmed stdout, anything else → the exit-status error of PROTOCOLS.md.
 import type { ProtocolAnswer, ProtocolContext } from '../protocols.js';
+import { ByteCollector } from '../device-text/byte-collector.js';
 import { execConnectError, refusal, sshAnswer } from './answers.js';
 import { isCall, startCall } from './call.js';
 import { openConnection } from './connect.js';
@@ -14,11 +15,12 @@ export function runExec(ctx: ProtocolContext, options: ExecOptions): Promise<Pro
     call.end({ error: refusal('TOO_MANY_COMMANDS', "the run sent as many device commands as its maxProtocolCommands allows") });
     return call.promise;
   }
-  const stdout: Buffer[] = [];
-  const stderr: Buffer[] = [];
+  // Kept compactly (one buffer each, not one per packet) and decoded once at the end.
+  const stdout = new ByteCollector();
+  const stderr = new ByteCollector();
   let exit: { code: number | null; signal: string | null } | null = null;
   let started = false;
-  const text = (chunks: Buffer[]) => Buffer.concat(chunks).toString('utf8').trim();
+  const text = (bytes: ByteCollector) => bytes.bytes().toString('utf8').trim();
 
   const finish = () => {
     const out = text(stdout);
@@ -36,8 +38,8 @@ export function runExec(ctx: ProtocolContext, options: ExecOptions): Promise<Pro
           if (call.ended) return;
           if (error) return call.end({ error: { code: 'CONNECTION_FAILED', message: error.message, fields: { code: 255 } } });
           started = true;
-          const collect = (into: Buffer[]) => (chunk: Buffer) => {
-            if (call.addOutput(chunk.length)) into.push(chunk);
+          const collect = (into: ByteCollector) => (chunk: Buffer) => {
+            if (call.addOutput(chunk.length)) into.append(chunk);
           };
           stream.on('data', collect(stdout));
           stream.stderr.on('data', collect(stderr));

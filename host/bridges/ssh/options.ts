@@ -3,6 +3,7 @@
 // and names as shared/PROTOCOLS.md ("SSH", "SSH shell sequence"); docs/driver-api/ssh.md.
 import { describe, isPlainObject } from '../http/plain.js';
 import type { ProtocolTarget } from '../protocols.js';
+import { driverPattern, DriverPatternError, type DriverPattern } from '../device-text/driver-pattern.js';
 import { readAlgorithms, type SshAlgorithms } from './algorithms.js';
 import { SshOptionError } from './option-error.js';
 
@@ -40,7 +41,8 @@ export interface ExecOptions extends ConnectOptions {
 export interface ShellOptions extends ConnectOptions {
   commands: string[];
   prompt: string;
-  promptRegex: RegExp | null;
+  /** Run in an isolate under the run's pattern budget (device-text/pattern-isolate.ts), never on the host. */
+  promptRegex: DriverPattern | null;
   errorPrompt: string | null;
   interCommandMs: number;
   globalTimeoutMs: number;
@@ -73,6 +75,13 @@ function textOption(value: unknown, name: string): string | undefined {
   if (!given(value)) return undefined;
   if (typeof value !== 'string') return invalid(`${name} must be a string (got ${describe(value)})`);
   return value;
+}
+
+/** A literal prompt: searched as the output streams in, at a cost that does not grow with its length; bounded like a command. */
+function promptText(value: unknown, name: string): string | undefined {
+  const text = textOption(value, name);
+  if (text !== undefined && text.length > MAX_COMMAND_CHARS) return invalid(`${name} is ${text.length} characters long; at most ${MAX_COMMAND_CHARS} are allowed`);
+  return text;
 }
 
 function commandText(value: unknown, name: string): string {
@@ -108,16 +117,16 @@ export function readShellOptions(options: unknown, target: ProtocolTarget): Shel
   if (!Array.isArray(list)) return invalid(`commands must be a list of command lines such as ["show version"] (got ${describe(list)})`);
   if (list.length > MAX_SEQUENCE) return invalid(`commands holds ${list.length} commands; one sequence sends at most ${MAX_SEQUENCE}`);
   const commands = list.map((c, i) => commandText(c, `commands[${i}]`));
-  const prompt = textOption(options.prompt, 'prompt') ?? DEFAULT_PROMPT;
-  let promptRegex: RegExp | null = null;
+  const prompt = promptText(options.prompt, 'prompt') ?? DEFAULT_PROMPT;
+  let promptRegex: DriverPattern | null = null;
   const regexText = textOption(options.prompt_regex, 'prompt_regex');
   if (regexText !== undefined) {
     try {
-      // A RegExp the driver passed arrives as its source and flags; g and y would make test() stateful.
-      const flags = textOption(options.prompt_regex_flags, 'prompt_regex_flags') ?? '';
-      promptRegex = new RegExp(regexText, flags.replace(/[gy]/g, ''));
+      // A RegExp the driver passed arrives as its source and flags.
+      promptRegex = driverPattern('prompt_regex', regexText, textOption(options.prompt_regex_flags, 'prompt_regex_flags') ?? '');
     } catch (error) {
-      return invalid(`prompt_regex is not a valid regular expression: ${(error as Error).message}`);
+      if (error instanceof DriverPatternError) return invalid(error.message);
+      throw error;
     }
   }
   return {
@@ -125,7 +134,7 @@ export function readShellOptions(options: unknown, target: ProtocolTarget): Shel
     commands,
     prompt,
     promptRegex,
-    errorPrompt: textOption(options.error_prompt, 'error_prompt') ?? null,
+    errorPrompt: promptText(options.error_prompt, 'error_prompt') ?? null,
     interCommandMs: milliseconds(options.inter_command_timeout_ms, 'inter_command_timeout_ms', DEFAULT_INTER_COMMAND_MS),
     globalTimeoutMs: milliseconds(options.global_timeout_ms, 'global_timeout_ms', DEFAULT_GLOBAL_TIMEOUT_MS),
   };

@@ -8,6 +8,7 @@ import { refusal, shellConnectError, type SshError } from './answers.js';
 import { isCall, startCall, type SshCall } from './call.js';
 import { openConnection } from './connect.js';
 import type { ShellOptions } from './options.js';
+import { ShellPromptWatch } from './prompt-watch.js';
 
 const PTY = { term: 'vt100', cols: 80, rows: 24, width: 640, height: 480 };
 /** A greeting without the prompt counts as over once the shell printed nothing for this long. */
@@ -47,14 +48,25 @@ export function runShell(ctx: ProtocolContext, options: ShellOptions): Promise<P
 /** Sends the commands in turn on the shell's stream; ends the call with the outputs or the first failure. */
 function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, options: ShellOptions): void {
   const outputs: string[] = [];
-  let buffer = '';
   let index = -1; // the command being waited on; -1 before the first
   let waiting = false; // a command was sent and its prompt has not shown yet
   const decoder = new TextDecoder('utf-8');
   let pause: NodeJS.Timeout | null = null;
   let lastData = 0; // performance.now() of the last output
 
-  const promptShown = () => buffer.includes(options.prompt) || (options.promptRegex !== null && options.promptRegex.test(buffer));
+  // The output since the command was sent, and what ends it (prompt-watch.ts: off the host's loop).
+  const watch = new ShellPromptWatch(ctx.signal, options, {
+    prompt(output) {
+      if (waiting && !call.ended) done(output);
+    },
+    errorPrompt(output) {
+      if (waiting) call.end({ error: plain('ERROR_PROMPT', output, { command: options.commands[index] }), response: output });
+    },
+    failure(error) {
+      call.end({ error: plain(error.code, error.message), response: watch.text() });
+    },
+  });
+  void call.promise.then(() => watch.dispose());
 
   const next = () => {
     index++;
@@ -68,12 +80,12 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
       // Before the first command the shell must have greeted: its prompt shown, or its output
       // quiet for a moment (a greeting whose prompt is not `prompt`). Else the first prompt,
       // late after a slow login, would pass for the first command's output.
-      if (index === 0 && !promptShown() && (lastData === 0 || performance.now() - lastData < GREETING_QUIET_MS)) {
+      if (index === 0 && !watch.shown && (lastData === 0 || performance.now() - lastData < GREETING_QUIET_MS)) {
         pause = setTimeout(send, GREETING_POLL_MS);
         return;
       }
       if (!ctx.takeCommand()) return call.end({ error: refusal('TOO_MANY_COMMANDS', "the run sent as many device commands as its maxProtocolCommands allows") });
-      buffer = '';
+      watch.reset('command');
       waiting = true;
       stream.write(`${options.commands[index]}\n`);
     }, options.interCommandMs);
@@ -82,7 +94,8 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
   const done = (output: string) => {
     waiting = false;
     outputs.push(output);
-    buffer = '';
+    // What comes until the next command is sent is kept (a hang-up reports it) but not searched.
+    watch.reset('idle');
     call.step(output, index + 1 < options.commands.length ? options.commands[index + 1]! : null);
     next();
   };
@@ -90,25 +103,27 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
   const onData = (chunk: Buffer) => {
     if (call.ended || !call.addOutput(chunk.length)) return;
     lastData = performance.now();
-    buffer += decoder.decode(chunk, { stream: true });
-    if (!waiting) return;
-    if (options.errorPrompt !== null && buffer.includes(options.errorPrompt)) {
-      return call.end({ error: plain('ERROR_PROMPT', buffer, { command: options.commands[index] }), response: buffer });
-    }
-    if (promptShown()) done(buffer);
+    watch.push(decoder.decode(chunk, { stream: true }));
   };
   stream.on('data', onData);
   stream.stderr.on('data', onData);
-  stream.on('close', () => {
+  const closed = () => {
     if (pause) clearTimeout(pause);
     if (call.ended) return;
     // The shell went away (an "exit" command, the device hanging up): the command waited on gets
     // what came; a sequence with commands still to send fails.
+    const output = watch.text();
     if (waiting && index === options.commands.length - 1) {
-      outputs.push(buffer);
-      return call.end({ result: outputs, response: buffer });
+      outputs.push(output);
+      return call.end({ result: outputs, response: output });
     }
-    call.end({ error: plain('DISCONNECTED', 'disconnected'), response: buffer });
+    call.end({ error: plain('DISCONNECTED', 'disconnected'), response: output });
+  };
+  // A prompt_regex test still in flight came first: it decides before the hang-up does.
+  stream.on('close', () => {
+    const settling = watch.settled();
+    if (settling) void settling.then(closed);
+    else closed();
   });
   next();
 }

@@ -1,7 +1,7 @@
 // A driver's options to D.device.sendTelnetCommand, type-checked: they are the driver's to
 // forge, so anything unexpected is a clear INVALID_OPTIONS, never a host exception.
 import type { ProtocolTarget } from '../protocols.js';
-import { defaultLoginPrompt, defaultPasswordPrompt, defaultShellPrompt, PromptError, promptOption, type PromptMatcher } from './prompt.js';
+import { defaultLoginPrompt, defaultPasswordPrompt, defaultShellPrompt, PromptError, promptOption, type TelnetPrompt } from './prompt.js';
 
 export const DEFAULT_TELNET_PORT = 23;
 /** telnet-client's idle timeout, ms. */
@@ -16,9 +16,9 @@ export interface TelnetOptions {
   timeoutMs: number;
   /** Send the command once the shell prompt is seen (true), or right after connecting. */
   negotiationMandatory: boolean;
-  shellPrompt: PromptMatcher;
-  loginPrompt: PromptMatcher;
-  passwordPrompt: PromptMatcher;
+  shellPrompt: TelnetPrompt;
+  loginPrompt: TelnetPrompt;
+  passwordPrompt: TelnetPrompt;
   onConnectCommand: string | null;
   username: string;
   password: string;

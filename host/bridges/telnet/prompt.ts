@@ -1,70 +1,51 @@
-// The prompts a Telnet call waits for. A driver gives a prompt as text (found anywhere in a
-// received chunk, as the platform's telnet-client 0.9 does with a string) or as a regular
+// The prompts a Telnet call waits for. A driver gives a prompt as text (found anywhere in the
+// received text, as the platform's telnet-client 0.9 does with a string) or as a regular
 // expression (the runtime sends a RegExp as { regexp, flags }). A driver's regular expression
-// runs on device data in the host: it runs in a node:vm context with a time limit, so a
-// pattern that backtracks without end fails the call instead of stalling the host.
-import vm from 'node:vm';
+// is never run on the host: prompt-watch.ts runs it in an isolate under the run's pattern
+// budget (device-text/pattern-isolate.ts). Text and our own defaults are linear searches.
+import { driverPattern, DriverPatternError, type DriverPattern } from '../device-text/driver-pattern.js';
 
-/** Longest pattern or text a prompt may be. */
+/** Longest text a prompt may be. */
 const MAX_PROMPT_CHARS = 1_000;
-/** Time one match of a driver's regular expression may take, ms (device prompts are short). */
-const MATCH_TIME_MS = 200;
-/** Time the first run in a fresh context may take: it compiles the script there. */
-const WARM_UP_MS = 2_000;
 
-export type PromptMatcher = (text: string) => boolean;
+export type TelnetPrompt =
+  | { kind: 'text'; text: string }
+  /** Ours (telnet-client's defaults): linear in the text, tested on the host. */
+  | { kind: 'builtin'; regexp: RegExp }
+  | { kind: 'driver'; pattern: DriverPattern };
 
 export class PromptError extends Error {}
 
-const matchScript = new vm.Script('pattern.test(text)');
-
-/** A driver's regular expression, matched under a time limit. */
-function guardedRegExp(source: string, flags: string, name: string): PromptMatcher {
-  let pattern: RegExp;
-  try {
-    // g and y would make test() stateful across chunks: dropped, as search() ignores them.
-    pattern = new RegExp(source, flags.replace(/[gy]/g, ''));
-  } catch (error) {
-    throw new PromptError(`${name}: not a valid regular expression (${(error as Error).message})`);
-  }
-  const context = vm.createContext({ pattern, text: '' });
-  // The first run in a context compiles the script: done now, so a match's limit is the match's.
-  try {
-    matchScript.runInContext(context, { timeout: WARM_UP_MS });
-  } catch {
-    throw new PromptError(`${name}: the regular expression /${source}/ took more than ${WARM_UP_MS} ms on empty text`);
-  }
-  return (text) => {
-    context.text = text;
-    try {
-      return matchScript.runInContext(context, { timeout: MATCH_TIME_MS }) === true;
-    } catch {
-      throw new PromptError(`${name}: the regular expression /${source}/ took more than ${MATCH_TIME_MS} ms on ${text.length} characters of output`);
-    }
-  };
+/** Whether a text or built-in prompt shows in `text` (a driver's pattern is never tested here). */
+export function hostPromptShown(prompt: Exclude<TelnetPrompt, { kind: 'driver' }>, text: string): boolean {
+  return prompt.kind === 'text' ? text.includes(prompt.text) : prompt.regexp.test(text);
 }
 
 /**
- * The matcher of a prompt option: undefined or null gives `fallback`; a string is found as
- * text; { regexp, flags } is a regular expression. Throws PromptError on anything else.
+ * The prompt of an option: undefined or null gives `fallback`; a string is found as text;
+ * { regexp, flags } is the driver's regular expression. Throws PromptError on anything else.
  */
-export function promptOption(value: unknown, name: string, fallback: PromptMatcher): PromptMatcher {
+export function promptOption(value: unknown, name: string, fallback: TelnetPrompt): TelnetPrompt {
   if (value === undefined || value === null) return fallback;
   if (typeof value === 'string') {
     if (value.length > MAX_PROMPT_CHARS) throw new PromptError(`${name}: longer than ${MAX_PROMPT_CHARS} characters`);
-    return (text) => text.includes(value);
+    return { kind: 'text', text: value };
   }
   if (typeof value === 'object' && !Array.isArray(value)) {
     const { regexp, flags } = value as { regexp?: unknown; flags?: unknown };
-    if (typeof regexp === 'string' && (flags === undefined || (typeof flags === 'string' && /^[dgimsuvy]*$/.test(flags)))) {
-      if (regexp.length > MAX_PROMPT_CHARS) throw new PromptError(`${name}: the regular expression is longer than ${MAX_PROMPT_CHARS} characters`);
-      return guardedRegExp(regexp, flags ?? '', name);
+    if (typeof regexp === 'string' && (flags === undefined || typeof flags === 'string')) {
+      try {
+        return { kind: 'driver', pattern: driverPattern(name, regexp, flags ?? '') };
+      } catch (error) {
+        if (error instanceof DriverPatternError) throw new PromptError(error.message);
+        throw error;
+      }
     }
   }
   throw new PromptError(`${name} must be a string or a regular expression`);
 }
 
-// The defaults of telnet-client 0.9, which the platform uses: ours, so matched directly.
-export const defaultShellPrompt: PromptMatcher = (text) => /(?:\/ )?#\s/.test(text);
-export const defaultLoginPrompt: PromptMatcher = (text) => /login[: ]*$/i.test(text);
-export const defaultPasswordPrompt: PromptMatcher = (text) => /Password: /i.test(text);
+// The defaults of telnet-client 0.9, which the platform uses: ours, linear, tested on the host.
+export const defaultShellPrompt: TelnetPrompt = { kind: 'builtin', regexp: /(?:\/ )?#\s/ };
+export const defaultLoginPrompt: TelnetPrompt = { kind: 'builtin', regexp: /login[: ]*$/i };
+export const defaultPasswordPrompt: TelnetPrompt = { kind: 'builtin', regexp: /Password: /i };

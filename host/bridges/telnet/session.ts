@@ -2,11 +2,13 @@
 // onConnectCommand, answer option negotiation, answer the login and password prompts, send
 // the command (at once, or once the shell prompt is seen), and keep everything received until
 // the socket has been idle for `timeoutMs` or the device closes it. Prompts are looked for in
-// each received chunk, as the library does.
+// each received chunk, as the library does (prompt-watch.ts: a driver's regular expression off
+// the host's loop, under the run's pattern budget).
 import net from 'node:net';
+import { ByteCollector } from '../device-text/byte-collector.js';
 import { Negotiator } from './negotiation.js';
-import { PromptError } from './prompt.js';
 import type { TelnetOptions } from './options.js';
+import { TelnetPromptWatch } from './prompt-watch.js';
 
 /** Login and password prompts answered per call: a device that asks again and again gets silence. */
 const MAX_LOGIN_ANSWERS = 3;
@@ -18,6 +20,7 @@ export interface TelnetBounds {
   /** Time the whole call may take (what is left of the run), ms. */
   deadlineMs: number;
   maxOutputBytes: number;
+  /** The run's abort signal (the run's pattern budget is found by it). */
   signal: AbortSignal;
 }
 
@@ -32,7 +35,8 @@ export interface TelnetOutcome {
 
 export function runTelnet(options: TelnetOptions, bounds: TelnetBounds): Promise<TelnetOutcome> {
   return new Promise((resolve) => {
-    const received: Buffer[] = [];
+    // One growing buffer, not one per packet: a device dripping bytes costs its bytes, not a Buffer each.
+    const received = new ByteCollector();
     let receivedBytes = 0;
     let sentBytes = 0;
     let commandSent = false;
@@ -48,8 +52,9 @@ export function runTelnet(options: TelnetOptions, bounds: TelnetBounds): Promise
       clearTimeout(deadline);
       clearTimeout(connectTimer);
       bounds.signal.removeEventListener('abort', onAbort);
+      watch.stop();
       socket.destroy();
-      resolve({ transcript: Buffer.concat(received).toString('utf8'), receivedBytes, sentBytes, error });
+      resolve({ transcript: received.bytes().toString('utf8'), receivedBytes, sentBytes, error });
     };
     const write = (text: string | Buffer) => {
       if (finished || !socket.writable) return;
@@ -60,9 +65,19 @@ export function runTelnet(options: TelnetOptions, bounds: TelnetBounds): Promise
     const sendCommand = () => {
       if (commandSent) return;
       commandSent = true;
+      watch.stop();
       write(options.command + '\r\n');
     };
 
+    const watch = new TelnetPromptWatch(
+      bounds.signal,
+      { shell: options.shellPrompt, login: options.loginPrompt, password: options.passwordPrompt },
+      (kind) => {
+        if (kind === 'shell') sendCommand();
+        else answerLogin(kind === 'login' ? options.username : options.password);
+      },
+      (error) => finish({ code: error.code, message: error.message }),
+    );
     const deadline = setTimeout(() => finish({ code: 'TIMEOUT', message: `the run's deadline came before the Telnet session on ${bounds.host}:${bounds.port} ended` }), Math.max(0, bounds.deadlineMs));
     const connectTimer = setTimeout(
       () => finish({ code: 'ETIMEDOUT', message: `connect ETIMEDOUT ${bounds.host}:${bounds.port} (no connection within the ${options.timeoutMs} ms timeout)` }),
@@ -84,18 +99,11 @@ export function runTelnet(options: TelnetOptions, bounds: TelnetBounds): Promise
       if (receivedBytes > bounds.maxOutputBytes) {
         return finish({ code: 'OUTPUT_TOO_LARGE', message: `the Telnet output is larger than the limit of ${bounds.maxOutputBytes} bytes` });
       }
-      received.push(chunk);
+      received.append(chunk);
       const { text, reply } = negotiator.read(chunk);
       if (reply.length > 0) write(reply);
       if (commandSent || text.length === 0) return;
-      const seen = text.toString('utf8');
-      try {
-        if (options.shellPrompt(seen)) sendCommand();
-        else if (options.loginPrompt(seen)) answerLogin(options.username);
-        else if (options.passwordPrompt(seen)) answerLogin(options.password);
-      } catch (error) {
-        finish(error instanceof PromptError ? { code: 'INVALID_OPTIONS', message: error.message } : { code: 'INTERNAL_ERROR', message: String(error) });
-      }
+      watch.push(text.toString('utf8'));
     });
     const answerLogin = (value: string) => {
       if (++logins > MAX_LOGIN_ANSWERS) return;
