@@ -6,6 +6,7 @@
 import snmp from 'net-snmp';
 import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
 import { hostError, snmpError } from './errors.js';
+import { SnmpSocketGuard, type SnmpFault } from './guarded-socket.js';
 import { parseSnmpCall, SnmpOptionError, type SnmpCall } from './options.js';
 import { snmpSecrets } from '../../snmp-settings.js';
 import { DEFAULT_SNMP_SETTINGS, describeSettings, openSession } from './session.js';
@@ -58,13 +59,19 @@ export const snmpRequest: ProtocolHandler = async (ctx, options) => {
   if (ctx.signal.aborted) return finish({ error: hostError('ABORTED', 'the run ended'), result: empty });
 
   let session: snmp.Session;
+  // Until the promise below exists, a fault has nowhere to go: none can come before a request is sent.
+  let onFault: (fault: SnmpFault) => void = () => {};
+  const guard = new SnmpSocketGuard(endpoint, (fault) => onFault(fault));
   try {
-    session = openSession(endpoint, settings, call, call.op === 'set');
+    session = openSession(endpoint, settings, call, call.op === 'set', guard);
   } catch (error) {
     return finish({ error: snmpError(error), result: empty });
   }
   return new Promise<ProtocolAnswer>((resolve) => {
     let done = false;
+    // A walk keeps what it had collected; get and set answer nothing.
+    let partial: unknown = empty;
+    onFault = (fault) => end({ error: hostError(fault.code, fault.message), result: partial });
     const end = (answer: ProtocolAnswer) => {
       if (done) return;
       done = true;
@@ -83,7 +90,7 @@ export const snmpRequest: ProtocolHandler = async (ctx, options) => {
     const guard = setTimeout(() => end({ error: hostError('TIMEOUT', 'the run\'s time ran out before the agent answered'), result: empty }), Math.max(0, ctx.timeLeftMs()) + 1_000);
     guard.unref();
     try {
-      if (call.op === 'walk') walk(ctx, session, call, end);
+      if (call.op === 'walk') partial = walk(ctx, session, call, end);
       else if (call.op === 'get') get(ctx, session, call, end);
       else set(ctx, session, call, end);
     } catch (error) {
@@ -124,7 +131,7 @@ function set(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: (
 }
 
 /** The subtree under the OID, keys in walk order; on an error, what was collected so far. */
-function walk(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: (answer: ProtocolAnswer) => void): void {
+function walk(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: (answer: ProtocolAnswer) => void): Record<string, OutputValue> {
   const base = call.oids[0]!;
   const output: Record<string, OutputValue> = {};
   let count = 0;
@@ -153,4 +160,5 @@ function walk(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: 
     if (error) return end({ error: snmpError(error), result: output });
     end({ error: stop, result: output });
   });
+  return output;
 }
