@@ -91,7 +91,7 @@ socket.on('message', (buf, from) => {
     case 'long-integer': // a 9-byte INTEGER value
       return reply(answer(req, [varbind(first, tlv(0x02, Buffer.alloc(9, 0x7f)))]));
     case 'unknown-pdu-tag': // a PDU tag no SNMP version has
-      return reply(message(req, 0xbf, req.id, [varbind(first, octets('x'))]));
+      return reply(message(req, 0xa9, req.id, [varbind(first, octets('x'))]));
     case 'garbage': // not BER at all, from the agent's port
       return reply(Buffer.from('this is not an SNMP message at all'));
     case 'endless-walk': { // always more, always in the subtree, always increasing
@@ -101,13 +101,13 @@ socket.on('message', (buf, from) => {
     }
     case 'endless-errors': // noSuchInstance on the same OID forever: net-snmp checks no order on errors
       return reply(answer(req, [varbind(base + '.1', Buffer.from([0x81, 0x00]))]));
-    case 'not-increasing': // the OID asked for, again
-      return reply(answer(req, [varbind(first, octets('again'))]));
+    case 'not-increasing': // one row, then the OID asked for, again
+      return reply(answer(req, [varbind(first === base ? base + '.5' : first, octets('again'))]));
     case 'huge-values': // one value as large as a datagram allows
       return reply(answer(req, [varbind(req.pduTag === 0xa5 ? base + '.1' : first, octets(Buffer.alloc(60000, 0x61)))]));
     case 'huge-varbinds': { // thousands of tiny varbinds, in order, forever
       const vbs = [];
-      for (let i = 0; i < 4000; i++) vbs.push(varbind(base + '.' + (++page), int(i)));
+      for (let i = 0; i < 3000; i++) vbs.push(varbind(base + '.' + (++page), int(i)));
       return reply(answer(req, vbs));
     }
     case 'dripping': // one row a page, each page just before the request would be sent again

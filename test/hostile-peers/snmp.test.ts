@@ -11,6 +11,7 @@ import { runSource, useHost } from '../helpers/host.js';
 import { startBystander, STALL_BOUND_MS, watchLoop } from './harness.js';
 import { freeUdpPort } from '../helpers/snmpd.js';
 import { startSnmpPeer, type SnmpPeer, type SnmpScenario } from './snmp-peer.js';
+import { oidAfter } from '../../host/bridges/snmp/oid-order.js';
 
 const BASE = '1.3.6.1.4.1.99999';
 const OID = `${BASE}.1.0`;
@@ -95,12 +96,12 @@ describe('SNMP against hostile agents', () => {
 
   describe('a malformed answer fails the call at once, with what was wrong', () => {
     const kinds: Array<[SnmpScenario, RegExp]> = [
-      ['truncated', /^the agent's answer could not be decoded: /],
-      ['bad-length', /^the agent's answer could not be decoded: /],
-      ['wrong-tag', /^the agent's answer could not be decoded: /],
+      ['truncated', /^the agent's answer is malformed: the message claims \d+ bytes but \d+ are left$/],
+      ['bad-length', /^the agent's answer is malformed: the varbind list claims 2147483647 bytes but \d+ are left$/],
+      ['wrong-tag', /^the agent's answer is malformed: varbind 1's OID has tag 0x4 where 0x6 belongs$/],
       ['long-integer', /^the agent's answer could not be decoded: /],
-      ['unknown-pdu-tag', /^the agent's answer could not be decoded: Unknown PDU type '191'/],
-      ['garbage', /^the agent's answer could not be decoded: /],
+      ['unknown-pdu-tag', /^the agent's answer is malformed: the PDU has tag 0xa9, which is no SNMP PDU$/],
+      ['garbage', /^the agent's answer is malformed: the message has tag 0x74 where 0x30 belongs$/],
     ];
     for (const [scenario, message] of kinds) {
       for (const op of ['get', 'walk', 'set'] as const) {
@@ -119,15 +120,18 @@ describe('SNMP against hostile agents', () => {
     expect(got.keys).toBe(25 * 10);
   });
 
-  it('a walk answered with the same error varbind forever (no order to check) ends at maxProtocolCommands', async () => {
-    const { got } = await withPeer('endless-errors', (peer) => against(peer.port, 'walk', 'v2c', { maxProtocolCommands: 25 }));
-    expect(got.error?.code).toBe('TOO_MANY_COMMANDS');
+  it('a walk answered with the same error varbind again (net-snmp checks no order on errors) fails at once', async () => {
+    const { got } = await withPeer('endless-errors', (peer) => against(peer.port, 'walk', 'v2c'));
+    expect(got.error?.code).toBe('OID_NOT_INCREASING');
+    expect(got.error?.message).toBe(`the agent's walk did not move forward: ${BASE}.1 came after ${BASE}.1`);
+    expect(got.keys).toBe(1);
   });
 
-  it('a walk whose OIDs do not increase fails at once', async () => {
+  it('a walk whose OID stands still (net-snmp lets an equal OID through) fails at once', async () => {
     const { got } = await withPeer('not-increasing', (peer) => against(peer.port, 'walk', 'v2c'));
-    expect(got.error?.name).toBe('ResponseInvalidError');
-    expect(got.error?.message).toMatch(/does not precede/);
+    expect(got.error?.code).toBe('OID_NOT_INCREASING');
+    expect(got.error?.message).toBe(`the agent's walk did not move forward: ${BASE}.5 came after ${BASE}.5`);
+    expect(got.keys).toBe(1);
   });
 
   it('huge values end get and walk at the run\'s maxOutputBytes', async () => {
@@ -153,7 +157,7 @@ describe('SNMP against hostile agents', () => {
         const { maxStallMs } = watch.stop();
         const side = await bystander.stop();
         expect(result.status).toBe('failure');
-        expect(result.errorType).toBe('TIMEOUT');
+        expect(result.errorType).toBe('TIMEOUT_ERROR');
         expect(result.durationMs).toBeLessThanOrEqual(3_000 + STALL_BOUND_MS);
         expect(maxStallMs).toBeLessThan(STALL_BOUND_MS);
         expect(side.failures).toEqual([]);
@@ -179,5 +183,17 @@ describe('SNMP against hostile agents', () => {
       const { got } = await against(port, op, 'v2c');
       expect(got.error?.name).toBe('RequestTimedOutError');
     }
+  });
+});
+
+describe('OID order (oidAfter)', () => {
+  it('is arc by arc, numeric, a prefix before what extends it, equal not after', () => {
+    expect(oidAfter('1.3.6.1.2', '1.3.6.1.10')).toBe(true);
+    expect(oidAfter('1.3.6.1.10', '1.3.6.1.2')).toBe(false);
+    expect(oidAfter('1.3.6.1', '1.3.6.1.0')).toBe(true);
+    expect(oidAfter('1.3.6.1.0', '1.3.6.1')).toBe(false);
+    expect(oidAfter('1.3.6.1.5', '1.3.6.1.5')).toBe(false);
+    expect(oidAfter('1.3.6.1.4294967295', '1.3.6.1.4294967296')).toBe(true);
+    expect(oidAfter('1.3.6.1.99999999999999999999', '1.3.6.1.100000000000000000000')).toBe(true);
   });
 });

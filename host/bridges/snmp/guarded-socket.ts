@@ -3,11 +3,14 @@
 // in its socket's 'message' listener; some answers make that code throw (a Report PDU on
 // v1 / v2c reads v3 security parameters that are not there), and a throw there would end
 // the process. Others it cannot decode it only emits as a session 'error' and drops, and the
-// request waits for its timeout. Here a throw, or an undecodable answer to a request this
-// session sent, ends the call at once with MALFORMED_ANSWER, and nothing reaches the process.
+// request waits for its timeout; others again its lenient reader turns into garbage values.
+// Here an answer's shape is checked first (message-shape.ts), and a malformed answer, a
+// throw, or an undecodable answer to a request this session sent ends the call at once with
+// MALFORMED_ANSWER; a malformed datagram that answers nothing of ours is dropped.
 import dgram from 'node:dgram';
 import { isIP } from 'node:net';
 import { readMessageHeader, PDU_TAGS, type MessageHeader } from './message-header.js';
+import { checkMessageShape } from './message-shape.js';
 
 /** What ended the call: a code and a message that says what was wrong with the answer. */
 export interface SnmpFault {
@@ -87,6 +90,12 @@ export class SnmpSocketGuard {
       const handle = listener as unknown as (buffer: Buffer, from: dgram.RemoteInfo) => void;
       return on('message', (buffer: Buffer, from: dgram.RemoteInfo) => {
         const header = readMessageHeader(buffer);
+        // net-snmp's reader takes much that is malformed for an answer: it never sees it.
+        const problem = checkMessageShape(buffer);
+        if (problem !== null) {
+          if (this.#answersUs(header, from)) this.fail({ code: 'MALFORMED_ANSWER', message: `the agent's answer is malformed: ${problem}` });
+          return;
+        }
         this.#incoming = { header, from };
         try {
           handle(buffer, from);

@@ -7,6 +7,7 @@ import snmp from 'net-snmp';
 import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
 import { hostError, snmpError } from './errors.js';
 import { SnmpSocketGuard, type SnmpFault } from './guarded-socket.js';
+import { oidAfter } from './oid-order.js';
 import { parseSnmpCall, SnmpOptionError, type SnmpCall } from './options.js';
 import { snmpSecrets } from '../../snmp-settings.js';
 import { DEFAULT_SNMP_SETTINGS, describeSettings, openSession } from './session.js';
@@ -138,9 +139,15 @@ function walk(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: 
   let bytes = 2;
   let stop: NonNullable<ProtocolAnswer['error']> | null = null;
   const inSubtree = (oid: string) => oid.startsWith(`${base}.`);
+  let last = base;
   const feed = (varbinds: snmp.Varbind[]): boolean => {
     for (const varbind of varbinds) {
       if (!inSubtree(varbind.oid)) return true; // past the subtree: done
+      if (!oidAfter(last, varbind.oid)) {
+        stop = hostError('OID_NOT_INCREASING', `the agent's walk did not move forward: ${varbind.oid.slice(0, 200)} came after ${last.slice(0, 200)}`);
+        return true;
+      }
+      last = varbind.oid;
       const value = outputValue(varbind);
       bytes += varbind.oid.length + 4 + Buffer.byteLength(JSON.stringify(value) ?? 'null');
       if (bytes > ctx.maxOutputBytes || ++count > MAX_WALK_VARBINDS) {
