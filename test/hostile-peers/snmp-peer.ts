@@ -19,7 +19,8 @@ export type SnmpScenario =
   | 'huge-values'
   | 'huge-varbinds'
   | 'dripping'
-  | 'dies-after-first';
+  | 'dies-after-first'
+  | 'flood';
 
 const WORKER = `
 const dgram = require('node:dgram');
@@ -112,6 +113,11 @@ socket.on('message', (buf, from) => {
     }
     case 'dripping': // one row a page, each page just before the request would be sent again
       return setTimeout(() => reply(answer(req, [varbind(base + '.' + (++page), octets('drip ' + page))])), workerData.delayMs);
+    case 'flood': { // thousands of large answers to requests never made, then the real one
+      const stranger = answer({ ...req, id: req.id ^ 0x5a5a5a }, [varbind(first, octets(Buffer.alloc(30000, 0x62)))]);
+      for (let i = 0; i < workerData.floodCount; i++) reply(stranger);
+      return reply(answer(req, [varbind(req.pduTag === 0xa5 ? base + '.1' : first, octets('real'))]));
+    }
     case 'dies-after-first': // one good page, then the port is closed
       if (page++ === 0) return reply(answer(req, [varbind(base + '.1', octets('first'))]));
       return socket.close();
@@ -127,8 +133,8 @@ export interface SnmpPeer {
   stop(): Promise<void>;
 }
 
-export async function startSnmpPeer(scenario: SnmpScenario, options: { base?: string; delayMs?: number } = {}): Promise<SnmpPeer> {
-  const worker = new Worker(WORKER, { eval: true, workerData: { scenario, base: options.base ?? '1.3.6.1.4.1.99999', delayMs: options.delayMs ?? 0 } });
+export async function startSnmpPeer(scenario: SnmpScenario, options: { base?: string; delayMs?: number; floodCount?: number } = {}): Promise<SnmpPeer> {
+  const worker = new Worker(WORKER, { eval: true, workerData: { scenario, base: options.base ?? '1.3.6.1.4.1.99999', delayMs: options.delayMs ?? 0, floodCount: options.floodCount ?? 0 } });
   let received = 0;
   const port = await new Promise<number>((resolve, reject) => {
     worker.once('error', reject);

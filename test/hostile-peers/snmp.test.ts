@@ -73,7 +73,7 @@ async function against(port: number, op: keyof typeof ops, version: SnmpSettings
   return { result, got, maxStallMs };
 }
 
-async function withPeer<T>(scenario: SnmpScenario, use: (peer: SnmpPeer) => Promise<T>, options?: { delayMs?: number }): Promise<T> {
+async function withPeer<T>(scenario: SnmpScenario, use: (peer: SnmpPeer) => Promise<T>, options?: { delayMs?: number; floodCount?: number }): Promise<T> {
   const peer = await startSnmpPeer(scenario, { base: BASE, ...options });
   try {
     return await use(peer);
@@ -171,6 +171,14 @@ describe('SNMP against hostile agents', () => {
       },
       { delayMs: SNMP_TIMEOUT_MS - 300 },
     );
+  });
+
+  it('a flood of large answers to requests never made is dropped unread; the real answer is taken', async () => {
+    for (const op of ['get', 'set'] as const) {
+      const { got } = await withPeer('flood', (peer) => against(peer.port, op, 'v2c'), { floodCount: 3_000 });
+      expect(got.error).toBeNull();
+      expect(got.keys).toBe(1);
+    }
   });
 
   it('an agent that closes its port after one page: the walk times out with what it had', async () => {

@@ -6,7 +6,7 @@
 // request waits for its timeout; others again its lenient reader turns into garbage values.
 // Here an answer's shape is checked first (message-shape.ts), and a malformed answer, a
 // throw, or an undecodable answer to a request this session sent ends the call at once with
-// MALFORMED_ANSWER; a malformed datagram that answers nothing of ours is dropped.
+// MALFORMED_ANSWER; a datagram that answers no request of this session is dropped unread.
 import dgram from 'node:dgram';
 import { isIP } from 'node:net';
 import { readMessageHeader, PDU_TAGS, type MessageHeader } from './message-header.js';
@@ -90,12 +90,12 @@ export class SnmpSocketGuard {
       const handle = listener as unknown as (buffer: Buffer, from: dgram.RemoteInfo) => void;
       return on('message', (buffer: Buffer, from: dgram.RemoteInfo) => {
         const header = readMessageHeader(buffer);
+        // What answers no request of this session net-snmp would decode and drop: dropped unread,
+        // so a flood of strangers' datagrams costs a few bytes' look each.
+        if (!this.#answersUs(header, from)) return;
         // net-snmp's reader takes much that is malformed for an answer: it never sees it.
         const problem = checkMessageShape(buffer);
-        if (problem !== null) {
-          if (this.#answersUs(header, from)) this.fail({ code: 'MALFORMED_ANSWER', message: `the agent's answer is malformed: ${problem}` });
-          return;
-        }
+        if (problem !== null) return this.fail({ code: 'MALFORMED_ANSWER', message: `the agent's answer is malformed: ${problem}` });
         this.#incoming = { header, from };
         try {
           handle(buffer, from);
