@@ -3,6 +3,8 @@
 // here, which hands host:port to the sender) where to upload. Each scenario: the run's result
 // by its deadline, the host loop's stall under STALL_BOUND_MS, a bystander device's runs all
 // successful, and no uncaught exception in this process.
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,6 +22,8 @@ const host = useHost();
 const uncaught: unknown[] = [];
 const onUncaught = (error: unknown) => uncaught.push(error);
 let peer: TftpPeer | null = null;
+/** Before the upload: packets forged from source port 0 to the receiver (see the test). */
+let forgeFirst = false;
 let trigger: http.Server;
 let triggerPort: number;
 beforeAll(async () => {
@@ -27,7 +31,8 @@ beforeAll(async () => {
   // The device's management interface: told where to upload, it starts the sender.
   trigger = http.createServer((req, res) => {
     const url = new URL(req.url!, 'http://device');
-    peer?.upload({ host: url.searchParams.get('host')!, port: Number(url.searchParams.get('port')) });
+    const to = { host: url.searchParams.get('host')!, port: Number(url.searchParams.get('port')) };
+    void (forgeFirst ? forgeFromPortZero(to) : Promise.resolve()).then(() => peer?.upload(to));
     res.end('uploading');
   });
   await new Promise<void>((resolve) => trigger.listen(0, '127.0.0.1', resolve));
@@ -37,6 +42,26 @@ afterAll(async () => {
   process.off('uncaughtException', onUncaught);
   await new Promise<void>((resolve) => trigger.close(() => resolve()));
 });
+
+/** Forging a source port takes a raw socket: root, and python3 to open it (a child process, off this loop). */
+const canForge = process.getuid?.() === 0 && (() => {
+  try {
+    execFileSync('python3', ['-c', '']);
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** A WRQ, a DATA and an ACK from 127.0.0.1 port 0: answering one makes dgram.send throw. */
+async function forgeFromPortZero(to: { host: string; port: number }): Promise<void> {
+  await promisify(execFile)('python3', ['-c', `
+import socket, struct
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+for p in (b'\\x00\\x02upload.cfg\\x00octet\\x00', b'\\x00\\x03\\x00\\x01forged', b'\\x00\\x04\\x00\\x00'):
+    s.sendto(struct.pack('!HHHH', 0, ${to.port}, 8 + len(p), 0) + p, ('${to.host}', 0))
+`]);
+}
 
 const DRIVER = `function get_status() { D.success(); }
 function backup() {
@@ -133,6 +158,17 @@ describe('TFTP receiver against hostile senders', () => {
     expect(error!.message).toMatch(/^the device ended the upload with TFTP error 3: \?\]52;c;aGk=\?disk full disk full /);
     expect(error!.message.length).toBeLessThanOrEqual(300);
     expect(error!.message).not.toMatch(/[\x00-\x1f\x7f]/);
+  });
+
+  it.skipIf(!canForge)('packets forged from source port 0 (dgram.send throws on port 0) are dropped; the upload goes on', async () => {
+    forgeFirst = true;
+    try {
+      const { result } = await upload('byte-block');
+      expect(result.status).toBe('success');
+      expect(result.backup!.running).toBe('x');
+    } finally {
+      forgeFirst = false;
+    }
   });
 
   it('a sender that goes away after one block: the receiver gives up after its retries, within the driver\'s timeout', async () => {

@@ -184,7 +184,8 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
     }
   });
   function onPacket(packet: Buffer, from: dgram.RemoteInfo): void {
-    if (closed || packet.length < 4) return;
+    // Port 0 is no one's TID: such a packet is forged (and answering it would throw).
+    if (closed || packet.length < 4 || from.port === 0) return;
     const op = packet.readUInt16BE(0);
     const sameTid = tid !== null && from.address === tid.address && from.port === tid.port;
     if (op === OP.WRQ || op === OP.RRQ) {
