@@ -2,7 +2,9 @@
 // transcript, over a session (UDP socket) opened for it and closed when it ends or the run does.
 // Bounds: each request sent counts against the run's commands; each distinct session setup
 // (settings, port, timeout, maxRepetitions) once against its sessions; a walk stops at the
-// run's output bound or MAX_WALK_VARBINDS, answering what it had with OUTPUT_TOO_LARGE.
+// run's output bound or MAX_WALK_VARBINDS, answering what it had with OUTPUT_TOO_LARGE, and at
+// an OID that does not increase. The agent's answers reach net-snmp through SnmpSocketGuard
+// (guarded-socket.ts): a malformed answer or a throw in net-snmp ends the call, never the host.
 import snmp from 'net-snmp';
 import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
 import { hostError, snmpError } from './errors.js';
