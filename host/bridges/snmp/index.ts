@@ -2,10 +2,14 @@
 // transcript, over a session (UDP socket) opened for it and closed when it ends or the run does.
 // Bounds: each request sent counts against the run's commands; each distinct session setup
 // (settings, port, timeout, maxRepetitions) once against its sessions; a walk stops at the
-// run's output bound or MAX_WALK_VARBINDS, answering what it had with OUTPUT_TOO_LARGE.
+// run's output bound or MAX_WALK_VARBINDS, answering what it had with OUTPUT_TOO_LARGE, and at
+// an OID that does not increase. The agent's answers reach net-snmp through SnmpSocketGuard
+// (guarded-socket.ts): a malformed answer or a throw in net-snmp ends the call, never the host.
 import snmp from 'net-snmp';
 import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
 import { hostError, snmpError } from './errors.js';
+import { SnmpSocketGuard, type SnmpFault } from './guarded-socket.js';
+import { oidAfter } from './oid-order.js';
 import { parseSnmpCall, SnmpOptionError, type SnmpCall } from './options.js';
 import { snmpSecrets } from '../../snmp-settings.js';
 import { DEFAULT_SNMP_SETTINGS, describeSettings, openSession } from './session.js';
@@ -58,13 +62,19 @@ export const snmpRequest: ProtocolHandler = async (ctx, options) => {
   if (ctx.signal.aborted) return finish({ error: hostError('ABORTED', 'the run ended'), result: empty });
 
   let session: snmp.Session;
+  // Until the promise below exists, a fault has nowhere to go: none can come before a request is sent.
+  let onFault: (fault: SnmpFault) => void = () => {};
+  const guard = new SnmpSocketGuard(endpoint, (fault) => onFault(fault));
   try {
-    session = openSession(endpoint, settings, call, call.op === 'set');
+    session = openSession(endpoint, settings, call, call.op === 'set', guard);
   } catch (error) {
     return finish({ error: snmpError(error), result: empty });
   }
   return new Promise<ProtocolAnswer>((resolve) => {
     let done = false;
+    // A walk keeps what it had collected; get and set answer nothing.
+    let partial: unknown = empty;
+    onFault = (fault) => end({ error: hostError(fault.code, fault.message), result: partial });
     const end = (answer: ProtocolAnswer) => {
       if (done) return;
       done = true;
@@ -83,7 +93,7 @@ export const snmpRequest: ProtocolHandler = async (ctx, options) => {
     const guard = setTimeout(() => end({ error: hostError('TIMEOUT', 'the run\'s time ran out before the agent answered'), result: empty }), Math.max(0, ctx.timeLeftMs()) + 1_000);
     guard.unref();
     try {
-      if (call.op === 'walk') walk(ctx, session, call, end);
+      if (call.op === 'walk') partial = walk(ctx, session, call, end);
       else if (call.op === 'get') get(ctx, session, call, end);
       else set(ctx, session, call, end);
     } catch (error) {
@@ -124,16 +134,22 @@ function set(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: (
 }
 
 /** The subtree under the OID, keys in walk order; on an error, what was collected so far. */
-function walk(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: (answer: ProtocolAnswer) => void): void {
+function walk(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: (answer: ProtocolAnswer) => void): Record<string, OutputValue> {
   const base = call.oids[0]!;
   const output: Record<string, OutputValue> = {};
   let count = 0;
   let bytes = 2;
   let stop: NonNullable<ProtocolAnswer['error']> | null = null;
   const inSubtree = (oid: string) => oid.startsWith(`${base}.`);
+  let last = base;
   const feed = (varbinds: snmp.Varbind[]): boolean => {
     for (const varbind of varbinds) {
       if (!inSubtree(varbind.oid)) return true; // past the subtree: done
+      if (!oidAfter(last, varbind.oid)) {
+        stop = hostError('OID_NOT_INCREASING', `the agent's walk did not move forward: ${varbind.oid.slice(0, 200)} came after ${last.slice(0, 200)}`);
+        return true;
+      }
+      last = varbind.oid;
       const value = outputValue(varbind);
       bytes += varbind.oid.length + 4 + Buffer.byteLength(JSON.stringify(value) ?? 'null');
       if (bytes > ctx.maxOutputBytes || ++count > MAX_WALK_VARBINDS) {
@@ -153,4 +169,5 @@ function walk(ctx: ProtocolContext, session: snmp.Session, call: SnmpCall, end: 
     if (error) return end({ error: snmpError(error), result: output });
     end({ error: stop, result: output });
   });
+  return output;
 }

@@ -16,6 +16,7 @@ declare module 'net-snmp' {
       transport?: 'udp4' | 'udp6';
       version?: number;
       backwardsGetNexts?: boolean;
+      dgramModule?: { createSocket(type: 'udp4' | 'udp6'): import('node:dgram').Socket };
     }
     interface User {
       name: string;

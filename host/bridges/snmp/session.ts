@@ -5,6 +5,7 @@ import net from 'node:net';
 import snmp from 'net-snmp';
 import type { SnmpSettings } from '../../device.js';
 import type { SnmpCall } from './options.js';
+import type { SnmpSocketGuard } from './guarded-socket.js';
 
 /** What a device without SNMP settings is asked with, as the platform does. */
 export const DEFAULT_SNMP_SETTINGS: Readonly<SnmpSettings> = Object.freeze({ version: 'v2c', community: 'public' });
@@ -19,8 +20,11 @@ export function describeSettings(settings: SnmpSettings): string {
   return settings.version === 'v3' ? `v3 user ${settings.user?.name ?? '?'} (${settings.user?.level ?? 'noAuthNoPriv'})` : settings.version;
 }
 
-/** Opens the session (a UDP socket); the caller closes it. `write`: set uses the write community. */
-export function openSession(endpoint: { host: string; port: number }, settings: SnmpSettings, call: SnmpCall, write: boolean): snmp.Session {
+/**
+ * Opens the session (a UDP socket, made and watched by `guard`); the caller closes it.
+ * `write`: set uses the write community.
+ */
+export function openSession(endpoint: { host: string; port: number }, settings: SnmpSettings, call: SnmpCall, write: boolean, guard: SnmpSocketGuard): snmp.Session {
   const options: snmp.SessionOptions & Record<string, unknown> = {
     port: endpoint.port,
     retries: SNMP_RETRIES,
@@ -28,6 +32,7 @@ export function openSession(endpoint: { host: string; port: number }, settings: 
     transport: net.isIPv6(endpoint.host) ? 'udp6' : 'udp4',
     // An agent answering OIDs that do not increase would make a walk loop: net-snmp refuses them.
     backwardsGetNexts: false,
+    dgramModule: guard.dgramModule,
   };
   let session: snmp.Session;
   if (settings.version === 'v3') {
@@ -44,7 +49,8 @@ export function openSession(endpoint: { host: string; port: number }, settings: 
     const community = (write ? settings.writeCommunity || settings.community : settings.community) || 'public';
     session = snmp.createSession(endpoint.host, community, { ...options, version: versions[settings.version] });
   }
-  // A datagram net-snmp cannot parse is emitted as 'error': without a listener it would end the host.
-  session.on('error', () => {});
+  // A datagram net-snmp cannot decode is emitted as 'error' (without a listener it would end
+  // the host): the guard ends the call when the datagram answers it.
+  session.on('error', (error: unknown) => guard.undecodable(error));
   return session;
 }

@@ -11,6 +11,10 @@ const OP = { RRQ: 1, WRQ: 2, DATA: 3, ACK: 4, ERROR: 5 } as const;
 /** RFC 1350's error codes this receiver sends. */
 const ERR = { UNDEFINED: 0, ACCESS_VIOLATION: 2, DISK_FULL: 3, ILLEGAL_OPERATION: 4, UNKNOWN_TID: 5 } as const;
 const BLOCK = 512;
+/** Longest file name taken from a WRQ (the driver's filePath has the same bound). */
+const MAX_FILE_NAME_BYTES = 255;
+/** Most of the device's ERROR text passed on to the driver, characters. */
+const MAX_DEVICE_TEXT = 200;
 
 export interface ReceiverOptions {
   /** The address to listen on (the host's address that faces the device). */
@@ -94,6 +98,12 @@ export function fromNetascii(data: Buffer): Buffer {
 
 const stripSlashes = (name: string) => name.replace(/^\/+/, '');
 
+/** Device text passed on (in an error): control characters as '?', at most `max` characters. */
+function printable(text: string, max: number): string {
+  const shown = text.length > max ? `${text.slice(0, max)}…` : text;
+  return shown.replace(/[\x00-\x1f\x7f-\x9f]/g, '?');
+}
+
 /** Binds the receiver; rejects when the address and port cannot be bound. */
 export async function startReceiver(options: ReceiverOptions): Promise<TftpReceiver> {
   const socket = dgram.createSocket({ type: options.address.includes(':') ? 'udp6' : 'udp4' });
@@ -124,8 +134,13 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
   let linger: NodeJS.Timeout | undefined;
 
   const send = (packet: Buffer, to: { address: string; port: number }, then?: () => void) => {
-    if (!closed) socket.send(packet, to.port, to.address, () => then?.());
-    else then?.();
+    // Port 0 (a forged source) would make send throw: nothing can be sent there anyway.
+    if (closed || to.port === 0) return void then?.();
+    try {
+      socket.send(packet, to.port, to.address, () => then?.());
+    } catch {
+      then?.();
+    }
   };
   const finish = (outcome: UploadOutcome) => {
     if (done) return;
@@ -161,7 +176,16 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
 
   socket.on('error', () => fail('TFTP_ERROR', 'the TFTP receiver socket failed'));
   socket.on('message', (packet, from) => {
-    if (closed || packet.length < 4) return;
+    // A packet this code cannot handle ends this upload, never the host.
+    try {
+      onPacket(packet, from);
+    } catch (error) {
+      fail('TFTP_ERROR', `the TFTP receiver failed on a packet from the device: ${printable((error as Error).message, MAX_DEVICE_TEXT)}`);
+    }
+  });
+  function onPacket(packet: Buffer, from: dgram.RemoteInfo): void {
+    // Port 0 is no one's TID: such a packet is forged (and answering it would throw).
+    if (closed || packet.length < 4 || from.port === 0) return;
     const op = packet.readUInt16BE(0);
     const sameTid = tid !== null && from.address === tid.address && from.port === tid.port;
     if (op === OP.WRQ || op === OP.RRQ) {
@@ -176,8 +200,9 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
       const [name = '', requested = ''] = requestFields(packet);
       const lower = requested.toLowerCase();
       if (lower !== 'octet' && lower !== 'netascii') {
-        return send(errorPacket(ERR.ILLEGAL_OPERATION, `mode ${requested || '(none)'} is not supported: use octet or netascii`), from);
+        return send(errorPacket(ERR.ILLEGAL_OPERATION, `mode ${printable(requested, 20) || '(none)'} is not supported: use octet or netascii`), from);
       }
+      if (Buffer.byteLength(name, 'latin1') > MAX_FILE_NAME_BYTES) return send(errorPacket(ERR.ILLEGAL_OPERATION, `file names have at most ${MAX_FILE_NAME_BYTES} bytes`), from);
       if (options.fileName !== null && stripSlashes(name) !== stripSlashes(options.fileName)) {
         return send(errorPacket(ERR.ACCESS_VIOLATION, `only ${options.fileName} may be uploaded here`), from);
       }
@@ -196,7 +221,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
     }
     if (op === OP.ERROR) {
       const message = packet.subarray(4, packet.indexOf(0, 4) < 0 ? packet.length : packet.indexOf(0, 4)).toString('latin1');
-      return fail('TFTP_ERROR', `the device ended the upload with TFTP error ${packet.readUInt16BE(2)}${message ? `: ${message}` : ''}`);
+      return fail('TFTP_ERROR', `the device ended the upload with TFTP error ${packet.readUInt16BE(2)}${message ? `: ${printable(message, MAX_DEVICE_TEXT)}` : ''}`);
     }
     if (op !== OP.DATA) return send(errorPacket(ERR.ILLEGAL_OPERATION, 'expected DATA'), from);
     const block = packet.readUInt16BE(2);
@@ -234,7 +259,7 @@ export async function startReceiver(options: ReceiverOptions): Promise<TftpRecei
       send(lastAck, tid!);
       armSilence();
     }
-  });
+  }
 
   return {
     address: bound.address,
