@@ -131,6 +131,13 @@ describe('a recording is bounded and checked before it is parsed', () => {
     await expect(runSource(host, GETTER, { replay: file })).rejects.toMatchObject({ code: 'REPLAY_MALFORMED', message: `${file} is not a valid recording: nests deeper than 256 levels` });
   });
 
+  it('an object recording nested past the bound is refused too (matching it would recurse)', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const entry = { kind: 'ssh', url: 'ssh://10.0.0.7', request: { command: deep }, answer: { error: null, result: '' } };
+    await expect(runSource(host, GETTER, { replay: recording([entry]) })).rejects.toMatchObject({ code: 'REPLAY_MALFORMED', message: 'the replay recording is not a valid recording: nests deeper than 256 levels' });
+  });
+
   it.each([
     ['__proto__', 'exchanges[0].response.headers.__proto__'],
     ['constructor', 'exchanges[0].response.headers.constructor'],

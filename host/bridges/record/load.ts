@@ -3,6 +3,7 @@
 // field, never a replay that misbehaves halfway.
 import path from 'node:path';
 import { DriverboxError } from '../../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/plain.js';
 import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES, parseUntrustedJson, prototypeKeyMessage, prototypeKeyPath, readBoundedText, UntrustedInputError } from '../../simulator/untrusted-input.js';
 import { PROTOCOL_KINDS, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordingFile } from './format.js';
 
@@ -192,6 +193,9 @@ export async function loadRecording(input: unknown): Promise<RecordingFile> {
     throw new DriverboxError('REPLAY_VERSION', `${source} is a recording of version ${show(data.recording)}; this driverbox reads version ${RECORDING_VERSION} only (record it again)`);
   }
   // A recording given as an object: its keys checked as a file's are (parseUntrustedJson).
+  if (typeof input !== 'string' && nestsDeeperThan(data, MAX_JSON_DEPTH)) {
+    throw new DriverboxError('REPLAY_MALFORMED', `${source} is not a valid recording: nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   const prototypeKey = typeof input === 'string' ? null : prototypeKeyPath(data);
   if (prototypeKey !== null) throw new DriverboxError('REPLAY_MALFORMED', `${source} is not a valid recording: ${prototypeKeyMessage(prototypeKey)}`);
   try {
