@@ -190,3 +190,47 @@ describe('the attack that was seen: a shipped fixture reads a private file and t
     expect(received).toEqual([]);
   });
 });
+
+describe('a simulated device is its simulator\'s ports only, never the host machine\'s other services', () => {
+  let local: http.Server; // a service of the developer's (or the server's) own, on loopback
+  let localPort = 0;
+  const localHits: string[] = [];
+  beforeAll(async () => {
+    local = http.createServer((req, res) => {
+      localHits.push(req.url ?? '');
+      res.end('internal admin page');
+    });
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    localPort = (local.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => local.close(() => resolve())));
+
+  it('HTTP and TLS to a port the fixture does not serve are refused (PORT_NOT_SIMULATED), on the device and on its pinned names', async () => {
+    const { startSimulator, createHost } = await import('../host/index.js');
+    const sim = await startSimulator({ fixture: 1, device: { host: 'nas.lan' }, https: { hosts: ['cloud.example'] }, routes: [{ path: '/', body: 'simulated' }] });
+    const host = createHost({ threads: 1, warmIsolates: 0 });
+    try {
+      const source = `
+function get_status() {
+  D.device.http.get('/', function (e0, r0, served) {
+    D.device.http.get({ url: '/admin', port: ${localPort} }, function (e1, r1, b1) {
+      var cloud = D.createExternalDevice('cloud.example');
+      cloud.http.get({ url: '/admin', port: ${localPort} }, function (e2, r2, b2) {
+        D.device.http.getTLSCertificate({ port: ${localPort} }, function (e3) {
+          console.log([served, e1 ? e1.code : b1, e2 ? e2.code : b2, e3 ? e3.code : 'cert'].join(' '));
+          D.success();
+        });
+      });
+    });
+  });
+}`;
+      const result = await host.run({ source, filename: 'd.js', device: sim.device, resolve: sim.resolve });
+      expect(result.logs.map((l) => l.message)).toEqual(['simulated PORT_NOT_SIMULATED PORT_NOT_SIMULATED PORT_NOT_SIMULATED']);
+      expect(result.http[1]!.errorMessage).toBe(`port ${localPort} is not one the simulated device serves (80, 443): another port of its address is the host machine's own`);
+      expect(localHits).toEqual([]);
+    } finally {
+      await host.close();
+      await sim.close();
+    }
+  });
+});

@@ -60,7 +60,7 @@ export async function startRunSimulation(fixtureArg: string, cwd: string, flags:
         const host = await startSimulator(hostFixture(file, entry));
         started.push(host);
         Object.assign(pins, host.resolve);
-        pins[entry.slice(0, -'.json'.length)] = { ip: host.device.ip, portMap: host.portMap };
+        pins[entry.slice(0, -'.json'.length)] = { ip: host.device.ip, portMap: host.portMap, onlyMappedPorts: true };
       }
     }
     const device: DeviceSpec = { ...sim.device };
