@@ -15,6 +15,11 @@ export interface DeviceSpec {
   macAddress?: string | null;
   /** Port forwarding: the driver's port → the port actually dialled (simulators, NAT). */
   portMap?: Record<number, number>;
+  /**
+   * Only the ports of portMap are dialled (a simulator's device: another port of its address is
+   * the host machine's own, never the device's): HTTP and TLS to another port are refused.
+   */
+  onlyMappedPorts?: boolean;
   /** How to reach the device's SNMP agent (D.device.createSNMPSession). */
   snmp?: SnmpSettings | null;
 }

@@ -23,7 +23,9 @@ export type DriverboxErrorCode =
   /** `replay`: not a recording, or a field of it is wrong (the message names the field). */
   | 'REPLAY_MALFORMED'
   /** `replay`: a recording of another format version. */
-  | 'REPLAY_VERSION';
+  | 'REPLAY_VERSION'
+  /** `replay`: the recording's file or its number of exchanges is past its bound (checked before it is parsed). */
+  | 'REPLAY_TOO_LARGE';
 
 export class DriverboxError extends Error {
   readonly code: DriverboxErrorCode;

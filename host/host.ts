@@ -318,7 +318,7 @@ export function createHost(options: HostOptions = {}): Host {
       const allowRedirect = (host: string) => resolve.has(host) || followed.has(host) || rules.redirect(host);
       // Last, once everything else is known to be right: recording reserves its file here.
       let capture: RunCapture | null = null;
-      if (recording) capture = replayCapture(recording, request.device);
+      if (recording) capture = replayCapture(recording, request.device, limits);
       else if (request.record !== undefined) capture = await recordCapture(request.record, { driver: driver.filename, action, device: request.device ?? {}, resolve: pinsOf(resolve) });
       // Secrets besides the device's password: masked in the transcript, a recording and the result.
       const runDevice = capture?.device ?? request.device;

@@ -5,7 +5,7 @@ import type { ResolveMap } from './bridges/http/target.js';
 import { DriverboxError } from './errors.js';
 
 /** name → IP, or name → { ip, portMap } to also dial other ports (a simulator's random ports). */
-export type ResolveOption = Record<string, string | { ip: string; portMap?: Record<number, number> }>;
+export type ResolveOption = Record<string, string | { ip: string; portMap?: Record<number, number>; onlyMappedPorts?: boolean }>;
 
 const NAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*\.?$/i;
 
@@ -20,7 +20,7 @@ function port(value: unknown, where: string): number {
 }
 
 export function readResolveOption(option: ResolveOption | undefined): ResolveMap {
-  const map = new Map<string, { ip: string; portMap: Record<number, number> }>();
+  const map = new Map<string, { ip: string; portMap: Record<number, number>; onlyMappedPorts?: boolean }>();
   if (option === undefined) return map;
   if (!option || typeof option !== 'object' || Array.isArray(option)) bad('must be an object of host name → IP or { ip, portMap }');
   for (const [name, value] of Object.entries(option)) {
@@ -34,7 +34,9 @@ export function readResolveOption(option: ResolveOption | undefined): ResolveMap
       if (!entry.portMap || typeof entry.portMap !== 'object') bad(`"${name}".portMap must be an object of port → port`);
       for (const [from, to] of Object.entries(entry.portMap)) portMap[port(from, `"${name}".portMap key`)] = port(to, `"${name}".portMap[${from}]`);
     }
-    map.set(name.toLowerCase().replace(/\.$/, ''), { ip: entry.ip, portMap });
+    // A simulator's pin: only its ports (another port of its address is the host machine's own).
+    const only = typeof value === 'object' && value.onlyMappedPorts === true ? { onlyMappedPorts: true } : {};
+    map.set(name.toLowerCase().replace(/\.$/, ''), { ip: entry.ip, portMap, ...only });
   }
   return map;
 }

@@ -6,7 +6,9 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DeviceSpec, SnmpSettings } from '../device.js';
 import type { ResolveOption } from '../resolve.js';
+import { FixtureError } from '../simulator/fixture-error.js';
 import { startSimulator, type Simulator } from '../simulator/simulator.js';
+import { containedFile, UntrustedInputError } from '../simulator/untrusted-input.js';
 import { UsageError } from './usage-error.js';
 
 export interface RunSimulation {
@@ -34,6 +36,16 @@ export interface DeviceFlags {
   snmp: SnmpSettings | null;
 }
 
+/** hosts/<entry> beside the fixture, kept inside the fixture's folder as its body files are. */
+function hostFixture(fixture: string, entry: string): string {
+  try {
+    return containedFile(path.dirname(fixture), `hosts/${entry}`);
+  } catch (error) {
+    if (!(error instanceof UntrustedInputError)) throw error;
+    throw new FixtureError(fixture, [`hosts/${entry}: is refused: it ${error.message}`]);
+  }
+}
+
 export async function startRunSimulation(fixtureArg: string, cwd: string, flags: DeviceFlags, parameters: Record<string, unknown> | undefined, resolve: ResolveOption | undefined): Promise<RunSimulation> {
   const file = path.resolve(cwd, fixtureArg);
   const started: Simulator[] = [];
@@ -45,10 +57,10 @@ export async function startRunSimulation(fixtureArg: string, cwd: string, flags:
     const hostsDir = path.join(path.dirname(file), 'hosts');
     if (existsSync(hostsDir)) {
       for (const entry of readdirSync(hostsDir).filter((f) => f.endsWith('.json')).sort()) {
-        const host = await startSimulator(path.join(hostsDir, entry));
+        const host = await startSimulator(hostFixture(file, entry));
         started.push(host);
         Object.assign(pins, host.resolve);
-        pins[entry.slice(0, -'.json'.length)] = { ip: host.device.ip, portMap: host.portMap };
+        pins[entry.slice(0, -'.json'.length)] = { ip: host.device.ip, portMap: host.portMap, onlyMappedPorts: true };
       }
     }
     const device: DeviceSpec = { ...sim.device };

@@ -13,6 +13,7 @@ import { parseSnmpFixture } from './snmp/fixture.js';
 
 import { parseTelnet } from './telnet/parse.js';
 import { parseWinrm } from './winrm/parse.js';
+import { MAX_FIXTURE_RESPONSES, MAX_FIXTURE_ROUTES, prototypeKeyPath, prototypeKeyMessage } from './untrusted-input.js';
 
 const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'ssh', 'snmp', 'telnet', 'winrm'] as const;
 const DEVICE_FIELDS = ['username', 'password', 'host', 'serial', 'macAddress'] as const;
@@ -104,6 +105,8 @@ function fillCredentials(values: Record<string, Expected>, at: string, device: F
 interface RouteContext {
   check: FieldChecker;
   baseDir: string;
+  /** Body file bytes read so far (parse-response.ts bounds their total). */
+  bodyBytes: { read: number };
   device: FixtureDevice;
   https: FixtureHttps | null;
 }
@@ -173,7 +176,7 @@ function parseRoute(value: unknown, index: number, context: RouteContext): Fixtu
   const requireHeaders = Object.fromEntries(Object.entries(requirement('requireHeaders', HEADER_NAME)).map(([k, v]) => [k.toLowerCase(), v]));
   const requireBody = requirement('requireBody', ANY_NAME);
 
-  const responseContext = { check, baseDir: context.baseDir, routeName: name ?? `routes[${index}]` };
+  const responseContext = { check, baseDir: context.baseDir, bodyBytes: context.bodyBytes, routeName: name ?? `routes[${index}]` };
   let responses: FixtureRoute['responses'] = [];
   if (has(spec, 'responses')) {
     const inline = RESPONSE_FIELDS.filter((key) => has(spec, key));
@@ -210,6 +213,16 @@ function checkStates(routes: FixtureRoute[], initial: string, check: FieldChecke
   });
 }
 
+/** Answers of all routes: one per route, or the length of its `responses`. */
+function countResponses(routes: unknown[]): number {
+  let count = 0;
+  for (const route of routes) {
+    const responses = route !== null && typeof route === 'object' ? (route as Record<string, unknown>).responses : undefined;
+    count += Array.isArray(responses) ? Math.max(1, responses.length) : 1;
+  }
+  return count;
+}
+
 // Fixtures this module made: startSimulator takes them as they are, anything else is validated.
 const parsed = new WeakSet<Fixture>();
 
@@ -224,6 +237,10 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
   const check = new FieldChecker();
   const spec = check.object(value, '(top level)');
   if (!spec) throw new FixtureError(file, check.problems);
+  // Prototype keys anywhere (a JSON file can hold "__proto__" as a key; loadFixture refuses it
+  // already, an object made in code is checked here): never taken as data.
+  const prototypeKey = prototypeKeyPath(value);
+  if (prototypeKey !== null) throw new FixtureError(file, [prototypeKeyMessage(prototypeKey)]);
 
   // The version first: a file of another version may legitimately differ everywhere else.
   if (!has(spec, 'fixture')) {
@@ -263,8 +280,12 @@ export function parseFixture(value: unknown, options: ParseFixtureOptions = {}):
     // no routes: fine
   } else if (!Array.isArray(spec.routes) || spec.routes.length === 0) {
     check.problem('routes', `must be a non-empty list of routes such as { "path": "/status", "json": { … } } (got ${describeValue(spec.routes)})`);
+  } else if (spec.routes.length > MAX_FIXTURE_ROUTES) {
+    check.problem('routes', `has ${spec.routes.length} routes, more than the limit of ${MAX_FIXTURE_ROUTES}`);
+  } else if (countResponses(spec.routes) > MAX_FIXTURE_RESPONSES) {
+    check.problem('routes', `have ${countResponses(spec.routes)} responses together, more than the limit of ${MAX_FIXTURE_RESPONSES}`);
   } else {
-    const context: RouteContext = { check, baseDir, device, https };
+    const context: RouteContext = { check, baseDir, bodyBytes: { read: 0 }, device, https };
     spec.routes.forEach((entry, i) => {
       const route = parseRoute(entry, i, context);
       if (route) routes.push(route);

@@ -1,10 +1,11 @@
 // One answer of a fixture route: status, headers, body (text, JSON or a file read now,
 // so a missing file is an error at load time), cookies, delay, failure, state change.
-import { readFileSync } from 'node:fs';
+import { constants } from 'node:fs';
 import path from 'node:path';
 import { contentTypeOf } from './content-type.js';
 import { describeValue, fieldPath, type FieldChecker } from './field-checker.js';
 import type { FailureMode, FixtureResponse } from './fixture-types.js';
+import { containedFile, MAX_BODY_FILE_BYTES, MAX_FIXTURE_BODY_BYTES, readBoundedFile, UntrustedInputError } from './untrusted-input.js';
 
 export const RESPONSE_FIELDS = ['status', 'headers', 'body', 'json', 'bodyFile', 'setCookie', 'delayMs', 'fail', 'setState'] as const;
 
@@ -24,6 +25,8 @@ export interface ResponseContext {
   baseDir: string;
   /** "GET /status", to name the route in file errors. */
   routeName: string;
+  /** Bytes of body files read so far for this fixture: bounded by MAX_FIXTURE_BODY_BYTES. */
+  bodyBytes: { read: number };
 }
 
 function hasField(spec: Record<string, unknown>, key: string): boolean {
@@ -97,17 +100,46 @@ function parseBody(spec: Record<string, unknown>, at: string, context: ResponseC
     case 'bodyFile': {
       const name = check.string(spec.bodyFile, fieldPath(at, 'bodyFile'));
       if (name === null) return null;
-      const full = path.resolve(context.baseDir, name);
-      try {
-        return { body: readFileSync(full), type: contentTypeOf(full) };
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
-        check.problem(fieldPath(at, 'bodyFile'), `route ${context.routeName}: cannot read ${JSON.stringify(name)} (${full}): ${why}`);
+      const body = readBodyFile(name, context);
+      if ('problem' in body) {
+        check.problem(fieldPath(at, 'bodyFile'), `route ${context.routeName}: ${body.problem}`);
         return null;
       }
+      return body;
     }
   }
+}
+
+/**
+ * A body file: inside the fixture's folder (containedFile: no "..", no absolute path, no link
+ * out), a regular file, within the size bounds. Its bytes and type, or the problem.
+ */
+function readBodyFile(name: string, context: ResponseContext): { body: Buffer; type: string | null } | { problem: string } {
+  const shown = JSON.stringify(name);
+  const left = MAX_FIXTURE_BODY_BYTES - context.bodyBytes.read;
+  const max = Math.min(MAX_BODY_FILE_BYTES, left);
+  let real: string;
+  try {
+    real = containedFile(context.baseDir, name);
+  } catch (error) {
+    if (error instanceof UntrustedInputError) return { problem: `${shown} is refused: it ${error.message}` };
+    return { problem: `cannot read ${shown} (${path.resolve(context.baseDir, name)}): ${fsReason(error)}` };
+  }
+  try {
+    // O_NOFOLLOW: the real path has no link left in it; one put there since is refused.
+    const body = readBoundedFile(real, max, 'it', constants.O_NOFOLLOW);
+    context.bodyBytes.read += body.length;
+    return { body, type: contentTypeOf(real) };
+  } catch (error) {
+    if (!(error instanceof UntrustedInputError)) return { problem: `cannot read ${shown} (${real}): ${fsReason(error)}` };
+    const total = max < MAX_BODY_FILE_BYTES && /larger than the limit/.test(error.message);
+    return { problem: `cannot read ${shown} (${real}): ${total ? `the fixture's body files together pass ${MAX_FIXTURE_BODY_BYTES} bytes, their limit` : error.message}` };
+  }
+}
+
+function fsReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'ELOOP' ? 'it became a symbolic link' : (error as Error).message;
 }
 
 /** A response object (a route, or one entry of its `responses`); null when anything was wrong. */

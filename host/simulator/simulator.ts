@@ -288,7 +288,8 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
       portMap[fixture.winrm!.port] = winrm.port;
     }
     if (winrm?.httpsPort) portMap[fixture.winrm!.httpsPort!] = winrm.httpsPort;
-    const device: SimulatedDevice = { ip: address, portMap };
+    // Only the simulator's ports: another port of its address is the host machine's, not the device's.
+    const device: SimulatedDevice = { ip: address, portMap, onlyMappedPorts: true };
     for (const key of ['host', 'username', 'password', 'serial', 'macAddress'] as const) {
       if (fixture.device[key] !== null) device[key] = fixture.device[key];
     }
@@ -296,7 +297,7 @@ export async function startSimulator(source: string | Fixture | FixtureSpec, opt
 
     const resolve: ResolveOption = {};
     for (const name of [fixture.device.host, ...(fixture.https?.hosts ?? [])]) {
-      if (name && !net.isIP(name) && name.toLowerCase() !== 'localhost') resolve[name] = { ip: address, portMap };
+      if (name && !net.isIP(name) && name.toLowerCase() !== 'localhost') resolve[name] = { ip: address, portMap, onlyMappedPorts: true };
     }
 
     return {

@@ -93,7 +93,7 @@ export async function runDriver(options: RunDriverOptions): Promise<RunResult> {
     for (const [name, fixture] of Object.entries(options.simulateHosts ?? {})) {
       const sim = await start(simulators, started, fixture);
       // The external host is this simulator, whatever names its fixture gives.
-      hostPins[name] = { ip: sim.device.ip, portMap: sim.portMap };
+      hostPins[name] = { ip: sim.device.ip, portMap: sim.portMap, onlyMappedPorts: true };
     }
     const pins = Object.assign({}, ...simulators.map((s) => s.resolve), hostPins, options.resolve) as ResolveOption;
     const run: RunRequest = {

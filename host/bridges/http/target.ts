@@ -19,10 +19,12 @@ export interface HttpTarget {
   pinnedIp: string | null;
   /** A host other than the run's device (D.createExternalDevice, or a redirect's). */
   external?: true;
+  /** Only portMap's ports are dialled (a simulator, DeviceSpec.onlyMappedPorts): another is refused. */
+  onlyMappedPorts?: boolean;
 }
 
 /** Host names a run dials at a given address, as a hosts file would: lower-case name → where. */
-export type ResolveMap = ReadonlyMap<string, { ip: string; portMap: Record<number, number> }>;
+export type ResolveMap = ReadonlyMap<string, { ip: string; portMap: Record<number, number>; onlyMappedPorts?: boolean }>;
 
 export class RequestRefused extends Error {
   readonly code: string;
@@ -53,7 +55,19 @@ export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()
     // A pinned name is another way to the device: its connections are not shared with DNS's.
     sessionKey: pinned ? `${key}@${pinned.ip}` : key,
     pinnedIp: pinned?.ip ?? null,
+    ...(device.onlyMappedPorts === true || pinned?.onlyMappedPorts === true ? { onlyMappedPorts: true } : {}),
   };
+}
+
+/** The port dialled for the driver's `port`: through the port map; refused off it for a simulator. */
+export function dialledPort(target: HttpTarget, port: number): number {
+  const mapped = target.portMap[port];
+  if (mapped !== undefined) return mapped;
+  if (target.onlyMappedPorts) {
+    const served = Object.keys(target.portMap).join(', ') || 'none';
+    throw new RequestRefused('PORT_NOT_SIMULATED', `port ${port} is not one the simulated device serves (${served}): another port of its address is the host machine's own`);
+  }
+  return port;
 }
 
 /** Builds the request URL; anything that could reach another host or port is refused. */
@@ -81,7 +95,7 @@ export function buildUrl(target: HttpTarget, options: Record<string, unknown>): 
   const filled = suffix
     .replaceAll('${username}', encodeURIComponent(target.username ?? ''))
     .replaceAll('${password}', encodeURIComponent(target.password ?? ''));
-  const base = `${protocol}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${target.portMap[port] ?? port}`;
+  const base = `${protocol}://${hostname.includes(':') ? `[${hostname}]` : hostname}:${dialledPort(target, port)}`;
   const url = new URL(filled, base);
   if (url.origin !== originOf(base) || url.username || url.password) {
     throw new RequestRefused('INVALID_URL', `url ${JSON.stringify(suffix)} would leave the device`);
@@ -161,8 +175,10 @@ export function redirectTarget<T extends { target: HttpTarget }>(
     if (!away) throw new RequestRefused('REDIRECT_REFUSED', `${who} redirected to ${next.origin}, another host; ${howToAllow(next.hostname)}`);
   }
   const port = Number(next.port || (next.protocol === 'https:' ? 443 : 80));
-  const dialled = (away ? away.target : target).portMap[port];
+  const to = away ? away.target : target;
+  const dialled = to.portMap[port];
   if (dialled !== undefined) next.port = String(dialled);
+  else if (to.onlyMappedPorts) throw new RequestRefused('REDIRECT_REFUSED', `${who} redirected to port ${port} of ${next.hostname}, which the simulated device does not serve`);
   return { url: next, away };
 }
 
@@ -186,5 +202,6 @@ export function externalTarget(
     sessionKey: `${owner.sessionKey} external:${host}${pinned ? `@${pinned.ip}` : ''}|creds:${credentialsDigest(credentials?.username, credentials?.password)}`,
     pinnedIp: pinned?.ip ?? null,
     external: true,
+    ...(pinned?.onlyMappedPorts === true ? { onlyMappedPorts: true } : {}),
   };
 }

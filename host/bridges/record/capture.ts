@@ -7,7 +7,7 @@ import type { SessionSource } from '../http/sessions.js';
 import type { NetworkWire } from '../wire.js';
 import type { RecordingFile } from './format.js';
 import { Recorder, type RecordingMeta } from './recorder.js';
-import { Replayer } from './replayer.js';
+import { Replayer, type ReplayBounds } from './replayer.js';
 
 export interface RunCapture {
   device: DeviceSpec;
@@ -36,8 +36,8 @@ export async function recordCapture(file: string, meta: RecordingMeta): Promise<
 }
 
 /** Answers the run from `recording`; the caller's device only lends its credentials (see Replayer.device). */
-export function replayCapture(recording: RecordingFile, given: DeviceSpec | undefined): RunCapture {
-  const replayer = new Replayer(recording);
+export function replayCapture(recording: RecordingFile, given: DeviceSpec | undefined, bounds: ReplayBounds): RunCapture {
+  const replayer = new Replayer(recording, bounds);
   return {
     device: replayer.device(given),
     wire: replayer.wire,

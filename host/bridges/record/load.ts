@@ -1,12 +1,14 @@
 // Reading a recording for replay: from a file or an object already parsed, checked field by
 // field before the run starts, so that a damaged or foreign file is a clear error naming the
 // field, never a replay that misbehaves halfway.
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DriverboxError } from '../../errors.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/plain.js';
+import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES, parseUntrustedJson, prototypeKeyMessage, prototypeKeyPath, readBoundedText, UntrustedInputError } from '../../simulator/untrusted-input.js';
 import { PROTOCOL_KINDS, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordingFile } from './format.js';
 
 class Malformed extends Error {}
+class TooMany extends Error {}
 
 type Json = Record<string, unknown>;
 
@@ -153,6 +155,8 @@ function recordingOf(data: unknown): RecordingFile {
   if (root.driver !== undefined) string(root.driver, 'driver');
   if (root.recordedAt !== undefined) string(root.recordedAt, 'recordedAt');
   expect(Array.isArray(root.exchanges), 'exchanges', 'a list', root.exchanges);
+  const count = (root.exchanges as unknown[]).length;
+  if (count > MAX_RECORDED_EXCHANGES) throw new TooMany(`it has ${count} exchanges, more than the limit of ${MAX_RECORDED_EXCHANGES}`);
   (root.exchanges as unknown[]).forEach((entry, i) => exchange(entry, `exchanges[${i}]`));
   return root as unknown as RecordingFile;
 }
@@ -166,15 +170,18 @@ export async function loadRecording(input: unknown): Promise<RecordingFile> {
     source = file;
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      // Bounded before a byte is parsed: a recording is untrusted input, like the driver it came with.
+      text = readBoundedText(file, MAX_RECORDING_BYTES, 'it');
     } catch (error) {
+      if (error instanceof UntrustedInputError) throw new DriverboxError('REPLAY_TOO_LARGE', `cannot read the recording ${file}: ${error.message}`);
       const code = (error as NodeJS.ErrnoException).code;
       throw new DriverboxError('REPLAY_UNREADABLE', `cannot read the recording ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`);
     }
     try {
-      data = JSON.parse(text);
+      data = parseUntrustedJson(text);
     } catch (error) {
-      throw new DriverboxError('REPLAY_MALFORMED', `${file} is not a driverbox recording: not valid JSON (${(error as Error).message})`);
+      if (error instanceof UntrustedInputError) throw new DriverboxError('REPLAY_MALFORMED', `${file} is not a valid recording: ${error.message}`);
+      throw new DriverboxError('REPLAY_MALFORMED', `${file} is not a driverbox recording: not valid JSON (${(error as Error).message.replace(/^Unexpected token.*$/, 'unexpected character')})`);
     }
   } else if (!isObject(input)) {
     throw new DriverboxError('INVALID_OPTIONS', `replay must be the path of a recording or a recording object (got ${show(input)})`);
@@ -185,9 +192,16 @@ export async function loadRecording(input: unknown): Promise<RecordingFile> {
   if (data.recording !== RECORDING_VERSION) {
     throw new DriverboxError('REPLAY_VERSION', `${source} is a recording of version ${show(data.recording)}; this driverbox reads version ${RECORDING_VERSION} only (record it again)`);
   }
+  // A recording given as an object: its keys checked as a file's are (parseUntrustedJson).
+  if (typeof input !== 'string' && nestsDeeperThan(data, MAX_JSON_DEPTH)) {
+    throw new DriverboxError('REPLAY_MALFORMED', `${source} is not a valid recording: nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  const prototypeKey = typeof input === 'string' ? null : prototypeKeyPath(data);
+  if (prototypeKey !== null) throw new DriverboxError('REPLAY_MALFORMED', `${source} is not a valid recording: ${prototypeKeyMessage(prototypeKey)}`);
   try {
     return recordingOf(data);
   } catch (error) {
+    if (error instanceof TooMany) throw new DriverboxError('REPLAY_TOO_LARGE', `${source} is refused: ${error.message}`);
     if (!(error instanceof Malformed)) throw error;
     throw new DriverboxError('REPLAY_MALFORMED', `${source} is not a valid recording: ${error.message}`);
   }

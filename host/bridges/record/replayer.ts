@@ -5,6 +5,7 @@
 import { CookieJar } from 'tough-cookie';
 import { Dispatcher } from 'undici';
 import type { DeviceSpec } from '../../device.js';
+import { defaultLimits, type RunLimits } from '../../limits.js';
 import { SendFailure, type Hop, type HopResponse } from '../http/send.js';
 import type { HttpSession, SessionSource } from '../http/sessions.js';
 import { MASK } from '../http/transcript.js';
@@ -88,6 +89,35 @@ function copyHeaders(headers: Record<string, string | string[]>): Record<string,
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** The run's bounds a replay keeps as the live modules do (HTTP's are kept by the bridge and the hop). */
+export type ReplayBounds = Pick<RunLimits, 'maxOutputBytes' | 'maxProtocolCommands'>;
+
+/** Bytes a recorded body decodes to, without decoding it. */
+function recordedBodyBytes(body: RecordedBody | null): number {
+  if (body === null) return 0;
+  return 'text' in body ? Buffer.byteLength(body.text, 'utf8') : Buffer.byteLength(body.base64, 'base64');
+}
+
+/** A protocol answer's output: the UTF-8 bytes of every string in its result, together. Iterative. */
+function outputBytes(result: unknown): number {
+  let bytes = 0;
+  const stack: unknown[] = [result];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'string') bytes += Buffer.byteLength(item, 'utf8');
+    else if (Array.isArray(item)) stack.push(...item);
+    else if (typeof item === 'object' && item !== null) for (const value of Object.values(item)) stack.push(value);
+  }
+  return bytes;
+}
+
+/** The result of a refused call, of the recorded result's type: the driver's callback reads it as it would live. */
+function emptyLike(result: unknown): unknown {
+  if (typeof result === 'string') return '';
+  if (Array.isArray(result)) return [];
+  return result === null || result === undefined ? result : {};
+}
+
 export class Replayer {
   readonly #recording: RecordingFile;
   readonly #http: HttpSlot[] = [];
@@ -106,9 +136,13 @@ export class Replayer {
   /** Set when the caller gave another device address than the recorded one, which is not used. */
   #addressIgnored: string | null = null;
   readonly sessions: SessionSource = new ReplaySessions();
+  readonly #bounds: ReplayBounds;
+  /** Device commands answered so far (a shell sequence counts each), against maxProtocolCommands. */
+  #commands = 0;
 
-  constructor(recording: RecordingFile) {
+  constructor(recording: RecordingFile, bounds: ReplayBounds = defaultLimits) {
     this.#recording = recording;
+    this.#bounds = bounds;
     for (const entry of recording.exchanges) {
       if (entry.kind !== 'tls' && entry.kind !== 'http') {
         const slot: ProtocolSlot = { entry, used: false, shape: protocolShape(entry.kind, entry.url, entry.request) };
@@ -188,10 +222,20 @@ export class Replayer {
       return Promise.resolve({ error: { code: REPLAY_MISS, message: this.#callMissMessage(shape) } });
     }
     slot.used = true;
-    if (!slot.entry.answer) {
+    // The run's bounds, as the live module keeps them: a replay fails where the run would have.
+    this.#commands += module === 'sshShell' && Array.isArray(options.commands) ? Math.max(1, options.commands.length) : 1;
+    const recorded = slot.entry.answer;
+    if (this.#commands > this.#bounds.maxProtocolCommands) {
+      return Promise.resolve({ error: { code: 'TOO_MANY_COMMANDS', message: `${module}: the run sent as many device commands as its limit (maxProtocolCommands ${this.#bounds.maxProtocolCommands}) allows` }, result: emptyLike(recorded?.result) });
+    }
+    if (!recorded) {
       return unanswered<ProtocolAnswer>(signal, () => ({ error: { code: 'ABORTED', message: `${module} on ${url}: the run ended before the answer` } }));
     }
-    return Promise.resolve(structuredClone(slot.entry.answer));
+    const bytes = outputBytes(recorded.result);
+    if (bytes > this.#bounds.maxOutputBytes) {
+      return Promise.resolve({ error: { code: 'OUTPUT_TOO_LARGE', message: `${module}: the output passed ${this.#bounds.maxOutputBytes} bytes (the run's maxOutputBytes; the recorded answer has ${bytes})` }, result: emptyLike(recorded.result) });
+    }
+    return Promise.resolve(structuredClone(recorded));
   }
 
   #callMissMessage(shape: ProtocolShape): string {
@@ -232,6 +276,18 @@ export class Replayer {
       });
     }
     const { status, headers, body, wireBytes } = entry.response;
+    // The run's bounds on an answer, as the live wire keeps them (send.ts), checked before the body is decoded.
+    const size = recordedBodyBytes(body);
+    if (size > hop.maxResponseBytes) {
+      return Promise.reject(new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`));
+    }
+    if (hop.buffers && size > 0) {
+      // Held as a live answer is while it arrives: the host's bound on answers held at once applies.
+      if (!hop.buffers.take(size)) {
+        return Promise.reject(new SendFailure('HOST_BUFFERS_FULL', `${hop.method} ${hop.url.origin}: the host already holds ${hop.buffers.max} bytes of answers for its runs (maxBufferedBytes); try again later`));
+      }
+      hop.buffers.give(size);
+    }
     return Promise.resolve({ status, headers: copyHeaders(headers), body: bodyBytes(body), wireBytes, headersMs: 0 });
   }
 

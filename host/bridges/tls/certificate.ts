@@ -39,6 +39,9 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     return Promise.resolve(failed('INVALID_OPTIONS', `port must be an integer from 1 to 65535 (got ${JSON.stringify(options.port)})`));
   }
+  if (target.onlyMappedPorts && target.portMap[port] === undefined) {
+    return Promise.resolve(failed('PORT_NOT_SIMULATED', `port ${port} is not one the simulated device serves (${Object.keys(target.portMap).join(', ') || 'none'})`));
+  }
   const dialled = target.portMap[port] ?? port;
   const where = `${host}:${port}${dialled === port ? '' : ` (dialled as port ${dialled})`}`;
   if (signal.aborted) return Promise.resolve(failed('ABORTED', `the run ended before connecting to ${where}`));
