@@ -134,6 +134,11 @@ export async function insertSlotRun(store: Store, run: NewRun & { associationId:
   return row ? Number(row.id) : null;
 }
 
+/** A run's record after the store added a warning to it (a bound that bit while writing). */
+export async function setRunWarnings(store: Store, runId: number, warnings: readonly string[], variableCount: number): Promise<void> {
+  await store.statement<[string, number, number]>('UPDATE runs SET warnings = ?, variable_count = ? WHERE id = ?').run(JSON.stringify(warnings), variableCount, runId);
+}
+
 /** The slot a run was for (scale-out), or null. */
 export async function runSlotOf(store: Store, runId: number): Promise<{ slotMs: number | null; runner: string | null } | undefined> {
   const row = await store.statement<[number], { slot_ms: number | null; runner: string | null }>('SELECT slot_ms, runner FROM runs WHERE id = ?').get(runId);
