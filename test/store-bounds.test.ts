@@ -43,8 +43,8 @@ const refusedWarning = (max: number, uids: string[], more = 0) =>
   `${uids.map((u) => JSON.stringify(u)).join(', ')}${more ? ` and ${more} more` : ''}); the ones it has are still updated (store bound variablesPerDevice)`;
 
 describe('store bounds', () => {
-  it('defaults: 2000 variables and 100 runs per device; a bound that is not a positive integer or null is refused', async () => {
-    expect(DEFAULT_STORE_BOUNDS).toEqual({ variablesPerDevice: 2000, runsPerDevice: 100 });
+  it('defaults: 2000 variables, 100 runs and 100 tables per device; a bound that is not a positive integer or null is refused', async () => {
+    expect(DEFAULT_STORE_BOUNDS).toEqual({ variablesPerDevice: 2000, runsPerDevice: 100, tablesPerDevice: 100 });
     const store = await openTestStore();
     try {
       expect(store.bounds).toEqual(DEFAULT_STORE_BOUNDS);
@@ -96,6 +96,28 @@ describe('store bounds', () => {
       }
     });
   }
+
+  it('tables per device: the ones the device has are replaced, new labels past the bound refused with a warning', async () => {
+    const store = await openTestStore({ bounds: { tablesPerDevice: 2 } });
+    try {
+      const { device, target } = await seeded(store);
+      const table = (label: string, value: string) => ({ label, columnHeaders: [{ label: 'V', unit: null, valueType: 'STRING' }], rows: [[`${label}-1`, value]] });
+      let slotMs = Date.UTC(2026, 10, 29, 0);
+      expect((await writeRunResult(store, target, success([], { tables: [table('t1', 'a')] }))).warnings).toEqual([]);
+      const second = (await writeScheduledRunResult(store, target, success([], { tables: [table('t1', 'b'), table('t2', 'b'), table('t3', 'b'), table('t4', 'b')] }), {
+        activity: false,
+        deviceSecrets: [],
+        slot: { slotMs: (slotMs += 60_000) },
+      }))!;
+      const warning = 'the device has reached its bound of 2 tables: 2 new tables of this run not stored ("t3", "t4"); the ones it has are still updated (store bound tablesPerDevice)';
+      expect(second.warnings).toEqual([warning]);
+      expect(await getRun(store, second.runId)).toMatchObject({ warnings: [warning], tableCount: 2 });
+      const rows = await store.statement<[number], { label: string; rows: string }>('SELECT label, rows FROM device_tables WHERE device_id = ? ORDER BY label').all(device.id);
+      expect(rows).toEqual([{ label: 't1', rows: '[["t1-1","b"]]' }, { label: 't2', rows: '[["t2-1","b"]]' }]);
+    } finally {
+      await store.close();
+    }
+  });
 
   it('writeRunResult keeps the store\'s runsPerDevice newest runs of the device; keepRunsPerDevice null keeps all; a scheduled run is left to its agent\'s pruner', async () => {
     const clock = { now: Date.UTC(2026, 10, 29, 0) };

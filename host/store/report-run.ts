@@ -11,10 +11,10 @@ import { deviceSecrets, maskFor } from './run-secrets.js';
 import { insertRun, insertSlotRun, pruneDeviceRuns, setRunWarnings } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
-import { writeDeviceTable } from './tables.js';
+import { writeDeviceTable, type TableBound } from './tables.js';
 import { ensureHistoryPartitions } from './history-partitions.js';
 import { writeRetentionMs, writeVariables, type VariableBound } from './variables.js';
-import { refusedVariablesWarning } from './variable-bound.js';
+import { refusedTablesWarning, refusedVariablesWarning } from './variable-bound.js';
 import { distinctStoredPaths, SLOT_STATEMENT_MAX_VARIABLES, writeSlotResultStatement, type SlotVariable } from './slot-result-statement.js';
 
 export interface ReportTarget {
@@ -117,7 +117,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
       const refused = refusedVariablesWarning(outcome.refused, max ?? 0);
       if (!refused) return { runId: outcome.runId, variableIds: outcome.variableIds, warnings: [] };
       // Rare (the bound bit): the record, written by the statement, gets its warning after it.
-      await setRunWarnings(store, outcome.runId, [...plan.record.warnings, refused], outcome.variableIds.length);
+      await setRunWarnings(store, outcome.runId, [...plan.record.warnings, refused], outcome.variableIds.length, plan.record.tableCount);
       return { runId: outcome.runId, variableIds: outcome.variableIds, warnings: [refused] };
     }
   }
@@ -152,9 +152,17 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
         added.push(refused);
         record.variableCount = variableIds.length;
         // The slot's record was written before its variables.
-        if (slotRunId !== null) await setRunWarnings(store, slotRunId, record.warnings, record.variableCount);
+        if (slotRunId !== null) await setRunWarnings(store, slotRunId, record.warnings, record.variableCount, record.tableCount);
       }
-      for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now);
+      const tables: TableBound = { max: store.bounds.tablesPerDevice, refused: [] };
+      for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now, tables);
+      const refusedTables = refusedTablesWarning(tables.refused, tables.max ?? 0);
+      if (refusedTables) {
+        record.warnings.push(refusedTables);
+        added.push(refusedTables);
+        record.tableCount -= tables.refused.length;
+        if (slotRunId !== null) await setRunWarnings(store, slotRunId, record.warnings, record.variableCount, record.tableCount);
+      }
     }
     const runId = slotRunId ?? await insertRun(store, record);
     // The device's configuration history (backup() drivers); its text masked like everything else.
@@ -181,7 +189,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
           message: result.message,
           limit_exceeded: result.limitExceeded,
           variable_count: variableIds.length,
-          table_count: tableCount,
+          table_count: record.tableCount,
           elapsed_ms: Math.round(result.durationMs),
         },
         timestamp: now,

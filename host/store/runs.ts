@@ -135,8 +135,10 @@ export async function insertSlotRun(store: Store, run: NewRun & { associationId:
 }
 
 /** A run's record after the store added a warning to it (a bound that bit while writing). */
-export async function setRunWarnings(store: Store, runId: number, warnings: readonly string[], variableCount: number): Promise<void> {
-  await store.statement<[string, number, number]>('UPDATE runs SET warnings = ?, variable_count = ? WHERE id = ?').run(JSON.stringify(warnings), variableCount, runId);
+export async function setRunWarnings(store: Store, runId: number, warnings: readonly string[], variableCount: number, tableCount: number): Promise<void> {
+  await store
+    .statement<[string, number, number, number]>('UPDATE runs SET warnings = ?, variable_count = ?, table_count = ? WHERE id = ?')
+    .run(JSON.stringify(warnings), variableCount, tableCount, runId);
 }
 
 /** The slot a run was for (scale-out), or null. */

@@ -57,9 +57,11 @@ export interface StoreBounds {
    * own keepRunsPerDevice (device-run-pruner.ts).
    */
   runsPerDevice: number | null;
+  /** Tables one device may have: as variables, the ones it has are replaced, new labels past it refused. */
+  tablesPerDevice: number | null;
 }
 
-export const DEFAULT_STORE_BOUNDS: Readonly<StoreBounds> = Object.freeze({ variablesPerDevice: 2000, runsPerDevice: 100 });
+export const DEFAULT_STORE_BOUNDS: Readonly<StoreBounds> = Object.freeze({ variablesPerDevice: 2000, runsPerDevice: 100, tablesPerDevice: 100 });
 
 function checkBounds(bounds: Partial<StoreBounds> | undefined): StoreBounds {
   const merged = { ...DEFAULT_STORE_BOUNDS, ...bounds };
