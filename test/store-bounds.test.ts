@@ -2,7 +2,11 @@
 // that are not an agent's scheduled runs (API executions, run --report). Every writer of results
 // keeps them — the general transaction, a scheduled slot's write (on PostgreSQL one statement)
 // and the Monitoring API's execute action — with a warning that names what was refused.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ConfigError, resolveServerConfig } from '../host/config/server-config.js';
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
@@ -54,6 +58,18 @@ describe('store bounds', () => {
     await expect(openStore({ path: ':memory:', bounds: { variablesPerDevice: 0 } })).rejects.toThrow(
       new StoreError('INVALID', 'store bounds: variablesPerDevice must be an integer ≥ 1 or null (got 0)'),
     );
+  });
+
+  it('the server config file (serve, agent) sets them: storeBounds, null for none; a wrong one is a config error', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-bounds-'));
+    const config = (storeBounds: unknown) => {
+      const file = path.join(dir, 'config.json');
+      writeFileSync(file, JSON.stringify({ store: ':memory:', apiKeys: ['12345678'], secretKey: '12345678', storeBounds }));
+      return resolveServerConfig({ flags: { config: file }, env: {}, cwd: dir });
+    };
+    expect(config({ variablesPerDevice: 5000, runsPerDevice: null }).storeBounds).toEqual({ variablesPerDevice: 5000, runsPerDevice: null });
+    expect(() => config({ variablesPerDevice: 0 })).toThrow(new ConfigError(`${path.join(dir, 'config.json')}: storeBounds.variablesPerDevice must be an integer ≥ 1, or null for no bound`));
+    expect(() => config({ variables: 5 })).toThrow(/unknown field "storeBounds.variables" \(known: variablesPerDevice, runsPerDevice, tablesPerDevice\)/);
   });
 
   for (const writer of ['writeRunResult', 'a scheduled slot'] as const) {
