@@ -135,6 +135,32 @@ describe('store bounds', () => {
     }
   });
 
+  it('a run record keeps at most 2048 characters of an exchange URL or error message, with a warning; with a refused variable the record has both warnings', async () => {
+    const store = await openTestStore({ bounds: { variablesPerDevice: 1 } });
+    try {
+      const { target } = await seeded(store);
+      const exchange = (url: string, errorMessage: string | null) => ({
+        method: 'GET', url, status: errorMessage ? null : 200, error: errorMessage ? 'ECONNRESET' : null, errorMessage,
+        startedMs: 0, headersMs: null, durationMs: 1, requestBytes: 0, responseBytes: 0, redirectedTo: null,
+      });
+      const long = `http://10.0.0.9/${'p'.repeat(5000)}`;
+      const http = [exchange('http://10.0.0.9/short', null), exchange(long, 'x'.repeat(3000))];
+      const written = (await writeScheduledRunResult(store, target, success([variable('a', '1'), variable('b', '1')], { http }), {
+        activity: false, deviceSecrets: [], slot: { slotMs: Date.UTC(2026, 10, 29, 1) },
+      }))!;
+      const run = (await getRun(store, written.runId))!;
+      expect(run.http[0]).toEqual(http[0]);
+      expect(run.http[1]!.url).toBe(`${long.slice(0, 2048)}…(${long.length - 2048} more characters not stored)`);
+      expect(run.http[1]!.errorMessage).toBe(`${'x'.repeat(2048)}…(952 more characters not stored)`);
+      expect(run.warnings).toEqual([
+        '2 HTTP exchange URL(s) or error message(s) longer than 2048 characters were cut in the stored run record',
+        refusedWarning(1, ['b']),
+      ]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it('writeRunResult keeps the store\'s runsPerDevice newest runs of the device; keepRunsPerDevice null keeps all; a scheduled run is left to its agent\'s pruner', async () => {
     const clock = { now: Date.UTC(2026, 10, 29, 0) };
     const store = await openTestStore({ bounds: { runsPerDevice: 3 }, clock: () => clock.now });

@@ -8,7 +8,7 @@ import { markAssociationRun } from './associations.js';
 import { saveConfiguration } from './configurations.js';
 import { getDevice } from './devices.js';
 import { deviceSecrets, maskFor } from './run-secrets.js';
-import { insertRun, insertSlotRun, pruneDeviceRuns, setRunWarnings } from './runs.js';
+import { insertRun, insertSlotRun, pruneDeviceRuns, appendRunWarnings } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 import { writeDeviceTable, type TableBound } from './tables.js';
@@ -117,7 +117,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
       const refused = refusedVariablesWarning(outcome.refused, max ?? 0);
       if (!refused) return { runId: outcome.runId, variableIds: outcome.variableIds, warnings: [] };
       // Rare (the bound bit): the record, written by the statement, gets its warning after it.
-      await setRunWarnings(store, outcome.runId, [...plan.record.warnings, refused], outcome.variableIds.length, plan.record.tableCount);
+      await appendRunWarnings(store, outcome.runId, [refused], { variableCount: outcome.variableIds.length, tableCount: plan.record.tableCount });
       return { runId: outcome.runId, variableIds: outcome.variableIds, warnings: [refused] };
     }
   }
@@ -152,7 +152,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
         added.push(refused);
         record.variableCount = variableIds.length;
         // The slot's record was written before its variables.
-        if (slotRunId !== null) await setRunWarnings(store, slotRunId, record.warnings, record.variableCount, record.tableCount);
+        if (slotRunId !== null) await appendRunWarnings(store, slotRunId, [refused], record);
       }
       const tables: TableBound = { max: store.bounds.tablesPerDevice, refused: [] };
       for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now, tables);
@@ -161,7 +161,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
         record.warnings.push(refusedTables);
         added.push(refusedTables);
         record.tableCount -= tables.refused.length;
-        if (slotRunId !== null) await setRunWarnings(store, slotRunId, record.warnings, record.variableCount, record.tableCount);
+        if (slotRunId !== null) await appendRunWarnings(store, slotRunId, [refusedTables], record);
       }
     }
     const runId = slotRunId ?? await insertRun(store, record);
