@@ -45,7 +45,8 @@ export async function reportResult(store: Store, options: ReportOptions, driverN
       line:
         `reported to ${store.path}: agent ${reported.agentId}, device ${reported.deviceId} (${device}${reported.deviceCreated ? ', new' : ''}), ` +
         `run ${reported.runId}, ${count} variable${count === 1 ? '' : 's'}` +
-        (reported.configuration ? `, configuration ${reported.configuration.changed ? 'saved' : 'unchanged'} (${new Date(reported.configuration.timestamp).toISOString().slice(0, 19)}Z)` : ''),
+        (reported.configuration ? `, configuration ${reported.configuration.changed ? 'saved' : 'unchanged'} (${new Date(reported.configuration.timestamp).toISOString().slice(0, 19)}Z)` : '') +
+        reported.warnings.map((w) => `\n  warning: ${w}`).join(''),
     };
   } catch (error) {
     return { ok: false, line: `driverbox run: the result was not reported to ${store.path}: ${(error as Error).message}` };

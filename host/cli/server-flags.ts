@@ -69,7 +69,7 @@ export function serverConfigFromFlags(values: ServerFlagValues, configFile: stri
   }
 }
 
-const SERVER_CONFIG_FIELDS = ['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts', 'corsOrigins', 'localAgent'];
+const SERVER_CONFIG_FIELDS = ['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts', 'corsOrigins', 'localAgent', 'storeBounds'];
 const INVENTORY_FIELDS = ['version', 'devices', 'drivers', 'associations'];
 
 /**

@@ -13,6 +13,7 @@ import { agentAccessChange, type AgentAccessInput } from './agent-access.js';
 import { externalHostList } from '../executor/external-hosts.js';
 import { defaultDataDir, resolveStorePath } from '../store/data-dir.js';
 import { isPostgresUrl, redactUrl } from '../store/database.js';
+import { DEFAULT_STORE_BOUNDS, type StoreBounds } from '../store/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenMode } from '../store/file-modes.js';
 
 export interface ServerConfigFile {
@@ -29,6 +30,8 @@ export interface ServerConfigFile {
   corsOrigins?: string[];
   /** The plan and access right of the server's own agent ("driverbox"), set at each start. */
   localAgent?: AgentAccessInput;
+  /** What a device's results may grow the store to (StoreBounds; null: unbounded); defaults DEFAULT_STORE_BOUNDS. */
+  storeBounds?: Partial<StoreBounds>;
 }
 
 export interface ServerConfigInput {
@@ -49,6 +52,8 @@ export interface ServerConfig {
   externalHosts: string[];
   /** Browser origins allowed to call the API (--cors-origin, else the config file; default none: CORS off). */
   corsOrigins: string[];
+  /** The config file's storeBounds, for openStore (unset ones keep their defaults). */
+  storeBounds: Partial<StoreBounds>;
   /** What the config file's localAgent changes of the local agent at start; undefined: nothing. */
   localAgent?: AgentAccessChange;
   /** Where each setting came from, for the start-up banner. */
@@ -81,7 +86,7 @@ function readConfigFile(file: string): ServerConfigFile {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new ConfigError(`${file}: expected a JSON object`);
   const config = parsed as Record<string, unknown>;
-  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts', 'corsOrigins', 'localAgent']);
+  const known = new Set(['store', 'listen', 'apiKeys', 'secretKey', 'secretKeyFile', 'marketplace', 'externalHosts', 'corsOrigins', 'localAgent', 'storeBounds']);
   for (const key of Object.keys(config)) if (!known.has(key)) throw new ConfigError(`${file}: unknown field "${key}" (known: ${[...known].join(', ')})`);
   const expect = (ok: boolean, field: string, what: string) => {
     if (!ok) throw new ConfigError(`${file}: ${field} must be ${what}`);
@@ -113,6 +118,14 @@ function readConfigFile(file: string): ServerConfigFile {
       } catch (error) {
         throw new ConfigError(`${file}: ${(error as Error).message}`);
       }
+    }
+  }
+  if (config.storeBounds !== undefined) {
+    const bounds = config.storeBounds as Record<string, unknown>;
+    expect(typeof bounds === 'object' && bounds !== null && !Array.isArray(bounds), 'storeBounds', 'an object {variablesPerDevice, runsPerDevice, tablesPerDevice}');
+    for (const [key, value] of Object.entries(bounds)) {
+      if (!Object.hasOwn(DEFAULT_STORE_BOUNDS, key)) throw new ConfigError(`${file}: unknown field "storeBounds.${key}" (known: ${Object.keys(DEFAULT_STORE_BOUNDS).join(', ')})`);
+      expect(value === null || (Number.isInteger(value) && (value as number) >= 1), `storeBounds.${key}`, 'an integer ≥ 1, or null for no bound');
     }
   }
   if (config.localAgent !== undefined) {
@@ -242,6 +255,7 @@ export function resolveServerConfig({ flags, env, cwd }: ServerConfigInput): Ser
     marketplace: file.marketplace ?? {},
     externalHosts: configured(() => externalHostList(flags.externalHosts ?? file.externalHosts ?? [], '--external-hosts')),
     corsOrigins: configured(() => (flags.corsOrigins ?? file.corsOrigins ?? []).map((origin) => checkCorsOrigin(origin, '--cors-origin'))),
+    storeBounds: file.storeBounds ?? {},
     ...(file.localAgent ? { localAgent: localAgentChange(file.localAgent) } : {}),
     sources: { apiKeys: apiKeySource, secretKey: secretSource },
     warnings,

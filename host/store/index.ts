@@ -1,5 +1,5 @@
 // The embedded store's public surface.
-export { openStore, Store, type StoreOptions } from './store.js';
+export { DEFAULT_STORE_BOUNDS, openStore, Store, type StoreBounds, type StoreOptions } from './store.js';
 export { StoreError, type StoreErrorCode } from './store-error.js';
 export { defaultDataDir, defaultStorePath, resolveStorePath } from './data-dir.js';
 export { SCHEMA_VERSION } from './migrations.js';

@@ -8,12 +8,13 @@ import { markAssociationRun } from './associations.js';
 import { saveConfiguration } from './configurations.js';
 import { getDevice } from './devices.js';
 import { deviceSecrets, maskFor } from './run-secrets.js';
-import { insertRun, insertSlotRun, pruneDeviceRuns } from './runs.js';
+import { insertRun, insertSlotRun, pruneDeviceRuns, appendRunWarnings } from './runs.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
-import { writeDeviceTable } from './tables.js';
+import { writeDeviceTable, type TableBound } from './tables.js';
 import { ensureHistoryPartitions } from './history-partitions.js';
-import { writeRetentionMs, writeVariables } from './variables.js';
+import { writeRetentionMs, writeVariables, type VariableBound } from './variables.js';
+import { refusedTablesWarning, refusedVariablesWarning } from './variable-bound.js';
 import { distinctStoredPaths, SLOT_STATEMENT_MAX_VARIABLES, writeSlotResultStatement, type SlotVariable } from './slot-result-statement.js';
 
 export interface ReportTarget {
@@ -30,7 +31,10 @@ export interface ReportTarget {
 export interface WriteRunOptions {
   /** Add a custom_driver_execute entry to the activity log (default true; the agent's scheduled runs skip it). */
   activity?: boolean;
-  /** Keep only the device's newest N runs afterwards (default: keep all). */
+  /**
+   * Keep only the device's newest N runs afterwards; null keeps all. Default: the store's
+   * bounds.runsPerDevice (100), except for a scheduled run, whose agent prunes in batches.
+   */
   keepRunsPerDevice?: number | null;
   /**
    * Secrets the run used besides the device's stored credentials (which are always masked),
@@ -67,6 +71,11 @@ export interface ReportedRun {
   runId: number;
   /** Ids of the variables the run wrote, in the order reported. */
   variableIds: number[];
+  /**
+   * Warnings the store added to the run's record (also in it), e.g. new variables refused by
+   * the device's bound (StoreBounds.variablesPerDevice): the caller shows them with the run's own.
+   */
+  warnings: string[];
   /** The configuration the run's backup was stored as (a successful run that reported one). */
   configuration?: { id: number; timestamp: number; changed: boolean };
 }
@@ -88,20 +97,28 @@ export async function writeScheduledRunResult(store: Store, target: ReportTarget
 async function writeResult(store: Store, target: ReportTarget, unmasked: RunResult, options: WriteRunOptions, scheduled: boolean): Promise<ReportedRun | null> {
   checkResult(unmasked);
   if (scheduled && target.associationId == null) throw new StoreError('INVALID', 'a scheduled run\'s result needs its association');
+  // A scheduled run's records are pruned by its agent, in batches (device-run-pruner.ts); any
+  // other write keeps the store's bound as it goes (API executions, run --report, demo).
+  const keepRuns = options.keepRunsPerDevice !== undefined ? options.keepRunsPerDevice : scheduled ? null : store.bounds.runsPerDevice;
   const what = options.slot ? `the result for the slot of ${new Date(options.slot.slotMs).toISOString()}` : 'the result';
   tooLate(options.until, what);
   // Before the transaction: a new day's history partition is made on a connection of its own.
   await ensureHistoryPartitions(store, store.now());
   if (scheduled && options.slot && options.deviceSecrets && store.dialect === 'postgres') {
     const plan = planWrite(target, unmasked, options, options.deviceSecrets, store.now());
-    const atOnce = oneStatementShape(plan, options);
+    const atOnce = oneStatementShape(plan, options, keepRuns);
     if (atOnce) {
       // One statement is its own transaction: this is the last check before it commits.
       tooLate(options.until, what);
-      const outcome = await writeSlotResultStatement(store, { ...plan.record, associationId: target.associationId!, deviceId: target.deviceId }, options.slot, atOnce, plan.now);
+      const max = store.bounds.variablesPerDevice;
+      const outcome = await writeSlotResultStatement(store, { ...plan.record, associationId: target.associationId!, deviceId: target.deviceId }, options.slot, atOnce, plan.now, max);
       if (outcome === 'gone') return null;
       if (outcome === 'duplicate') throw duplicateRun(target.associationId!, options.slot.slotMs);
-      return outcome;
+      const refused = refusedVariablesWarning(outcome.refused, max ?? 0);
+      if (!refused) return { runId: outcome.runId, variableIds: outcome.variableIds, warnings: [] };
+      // Rare (the bound bit): the record, written by the statement, gets its warning after it.
+      await appendRunWarnings(store, outcome.runId, [refused], { variableCount: outcome.variableIds.length, tableCount: plan.record.tableCount });
+      return { runId: outcome.runId, variableIds: outcome.variableIds, warnings: [refused] };
     }
   }
   return await store.transaction(async () => {
@@ -112,6 +129,8 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
     }
     const stored = options.deviceSecrets ?? await deviceSecrets(store, target.deviceId);
     const { result, now, associationId, writes, tableCount, record } = planWrite(target, unmasked, options, stored, store.now());
+    /** Warnings the store adds to the run's own (a bound that bit). */
+    const added: string[] = [];
     let slotRunId: number | null = null;
     if (options.slot) {
       // The slot's record, whole, in one statement (it was a claim, then an update at the end),
@@ -125,8 +144,25 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
     let variableIds: number[] = [];
     if (result.status === 'success') {
       const owner = { agentId: target.agentId, deviceId: target.deviceId, associationId };
-      variableIds = await writeVariables(store, owner, writes, now, await writeRetentionMs(store));
-      for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now);
+      const bound: VariableBound = { max: store.bounds.variablesPerDevice, refused: [] };
+      variableIds = await writeVariables(store, owner, writes, now, await writeRetentionMs(store), bound);
+      const refused = refusedVariablesWarning(bound.refused, bound.max ?? 0);
+      if (refused) {
+        record.warnings.push(refused);
+        added.push(refused);
+        record.variableCount = variableIds.length;
+        // The slot's record was written before its variables.
+        if (slotRunId !== null) await appendRunWarnings(store, slotRunId, [refused], record);
+      }
+      const tables: TableBound = { max: store.bounds.tablesPerDevice, refused: [] };
+      for (const table of result.tables) await writeDeviceTable(store, target.deviceId, associationId, table, now, tables);
+      const refusedTables = refusedTablesWarning(tables.refused, tables.max ?? 0);
+      if (refusedTables) {
+        record.warnings.push(refusedTables);
+        added.push(refusedTables);
+        record.tableCount -= tables.refused.length;
+        if (slotRunId !== null) await appendRunWarnings(store, slotRunId, [refusedTables], record);
+      }
     }
     const runId = slotRunId ?? await insertRun(store, record);
     // The device's configuration history (backup() drivers); its text masked like everything else.
@@ -134,7 +170,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
       result.status === 'success' && result.backup
         ? await saveConfiguration(store, target.deviceId, result.backup, now, { runId, source: 'driver' })
         : undefined;
-    if (options.keepRunsPerDevice != null) await pruneDeviceRuns(store, target.deviceId, options.keepRunsPerDevice);
+    if (keepRuns !== null) await pruneDeviceRuns(store, target.deviceId, keepRuns);
     if (options.activity ?? true) {
       await addActivity(store, {
         agentId: target.agentId,
@@ -153,7 +189,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
           message: result.message,
           limit_exceeded: result.limitExceeded,
           variable_count: variableIds.length,
-          table_count: tableCount,
+          table_count: record.tableCount,
           elapsed_ms: Math.round(result.durationMs),
         },
         timestamp: now,
@@ -161,7 +197,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
     }
     // The last moment before COMMIT: a run that ran out of time meanwhile writes nothing.
     tooLate(options.until, what);
-    return configuration ? { runId, variableIds, configuration } : { runId, variableIds };
+    return configuration ? { runId, variableIds, warnings: added, configuration } : { runId, variableIds, warnings: added };
   });
 }
 
@@ -206,8 +242,8 @@ function planWrite(target: ReportTarget, unmasked: RunResult, options: WriteRunO
  * (slot-result-statement.ts): nothing but the record and at most one batch of distinct
  * variables. Anything else (tables, a backup, an activity entry, a prune) takes the transaction.
  */
-function oneStatementShape(plan: ReturnType<typeof planWrite>, options: WriteRunOptions): SlotVariable[] | null {
-  if ((options.activity ?? true) || options.keepRunsPerDevice != null) return null;
+function oneStatementShape(plan: ReturnType<typeof planWrite>, options: WriteRunOptions, keepRuns: number | null): SlotVariable[] | null {
+  if ((options.activity ?? true) || keepRuns !== null) return null;
   if (plan.result.status === 'success' && (plan.result.tables.length || plan.result.backup)) return null;
   if (plan.writes.length > SLOT_STATEMENT_MAX_VARIABLES) return null;
   return distinctStoredPaths(plan.writes) ? plan.writes : null;

@@ -88,9 +88,35 @@ export interface NewRun {
 export const RUN_FIELDS = `agent_id, device_id, custom_driver_id, association_id, driver_name, action, started, elapsed_ms,
   outcome, error_type, error_message, limit_exceeded, log, warnings, http, variable_count, table_count`;
 
+/** Characters of an exchange's URL (or error message) a run's record keeps. */
+export const STORED_EXCHANGE_TEXT_CHARS = 2048;
+
+/**
+ * A run's exchanges as its record keeps them: a URL or error message past
+ * STORED_EXCHANGE_TEXT_CHARS is cut (a driver's 1,000 requests of 1 MB paths would otherwise be
+ * a 1 GB record); answers the warning that says so, or null.
+ */
+export function storedExchanges(http: readonly HttpExchange[]): { http: HttpExchange[]; warning: string | null } {
+  let cut = 0;
+  const text = (value: string): string => {
+    if (value.length <= STORED_EXCHANGE_TEXT_CHARS) return value;
+    cut += 1;
+    return `${value.slice(0, STORED_EXCHANGE_TEXT_CHARS)}…(${value.length - STORED_EXCHANGE_TEXT_CHARS} more characters not stored)`;
+  };
+  const kept = http.map((exchange) => {
+    const url = text(exchange.url);
+    const errorMessage = exchange.errorMessage === null ? null : text(exchange.errorMessage);
+    return url === exchange.url && errorMessage === exchange.errorMessage ? exchange : { ...exchange, url, errorMessage };
+  });
+  const warning = cut === 0 ? null : `${cut} HTTP exchange URL(s) or error message(s) longer than ${STORED_EXCHANGE_TEXT_CHARS} characters were cut in the stored run record`;
+  return { http: kept, warning };
+}
+
 export function runValues(run: NewRun): unknown[] {
   const { result } = run;
   const elapsed = Math.max(0, Math.round(result.durationMs));
+  const exchanges = storedExchanges(result.http ?? []);
+  const warnings = exchanges.warning ? [...run.warnings, exchanges.warning] : run.warnings;
   return [
     run.agentId,
     run.deviceId,
@@ -105,8 +131,8 @@ export function runValues(run: NewRun): unknown[] {
     result.message,
     result.limitExceeded,
     JSON.stringify(result.logs),
-    JSON.stringify(run.warnings),
-    JSON.stringify(result.http ?? []),
+    JSON.stringify(warnings),
+    JSON.stringify(exchanges.http),
     run.variableCount,
     run.tableCount,
   ];
@@ -132,6 +158,18 @@ export async function insertSlotRun(store: Store, run: NewRun & { associationId:
     )
     .get(...runValues(run), Math.round(slot.slotMs), slot.runner ?? null);
   return row ? Number(row.id) : null;
+}
+
+/**
+ * A run's record written before its variables or tables (a scheduled slot's), once a bound bit
+ * while writing them: its warnings get `added`, its counts what was stored. Rare: two statements.
+ */
+export async function appendRunWarnings(store: Store, runId: number, added: readonly string[], counts: { variableCount: number; tableCount: number }): Promise<void> {
+  const row = await store.statement<[number], { warnings: string }>('SELECT warnings FROM runs WHERE id = ?').get(runId);
+  const warnings = [...parseJsonColumn<string[]>(row?.warnings ?? '[]', []), ...added];
+  await store
+    .statement<[string, number, number, number]>('UPDATE runs SET warnings = ?, variable_count = ?, table_count = ? WHERE id = ?')
+    .run(JSON.stringify(warnings), counts.variableCount, counts.tableCount, runId);
 }
 
 /** The slot a run was for (scale-out), or null. */

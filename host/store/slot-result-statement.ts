@@ -11,8 +11,10 @@
 //   slot   the slot's record, ON CONFLICT (association_id, slot_ms) DO NOTHING: a second writer
 //          of the slot waits for the first, then finds its row and writes nothing (`duplicate`);
 //   upd    the variables the device has, by path, their value replaced (previous_value kept);
-//   ins    the others inserted (not an upsert: ON CONFLICT DO UPDATE would take a sequence value
-//          for every variable of every run);
+//   fresh  the others, numbered in the run's order;
+//   room   how many new ones the device's bound leaves room for (counted only when there are some);
+//   ins    those inserted (not an upsert: ON CONFLICT DO UPDATE would take a sequence value
+//          for every variable of every run); the rest are answered as refused;
 //   hist   a history sample for each.
 // Used only for the shape a scheduled run writes (no tables, backup, activity entry or prune in
 // the write, at most one batch of distinct paths); report-run.ts decides and falls back.
@@ -27,7 +29,8 @@ export const SLOT_STATEMENT_MAX_VARIABLES = 100;
 /** What the statement writes of a variable (a VariableWrite of a run's result). */
 export type SlotVariable = Pick<VariableWrite, 'path' | 'label' | 'unit' | 'value' | 'valueType'>;
 
-export type SlotStatementOutcome = { runId: number; variableIds: number[] } | 'gone' | 'duplicate';
+/** refused: the new paths the device's variable bound kept out (variable-bound.ts), in order. */
+export type SlotStatementOutcome = { runId: number; variableIds: number[]; refused: string[] } | 'gone' | 'duplicate';
 
 /** The statement's arrays as PostgreSQL text (sql-statement.ts maps plain parameters, not arrays). */
 const text = (value: string | null | undefined): string | null => (value == null ? null : postgresText(value));
@@ -38,8 +41,10 @@ export function distinctStoredPaths(variables: readonly SlotVariable[]): boolean
 }
 
 const fields = RUN_FIELDS;
+/** The parameter of the device's variable bound: after the run's record. */
+const MAX_PARAM = 12 + fields.split(',').length;
 // Parameters: 1 now, 2 association, 3 agent, 4 device, 5 slot_ms, 6 runner, 7-11 the variables'
-// columns as arrays, then the run's record (runValues' order).
+// columns as arrays, then the run's record (runValues' order), then the device's variable bound.
 const SQL = `
 WITH mark AS (
   UPDATE custom_driver_associations SET last_inspection_time = $1
@@ -59,11 +64,17 @@ WITH mark AS (
     label = v.label, unit = v.unit, value = v.value, value_type = v.value_type, metric = NULL, has_history = 1
   FROM v WHERE variables.device_id = $4 AND variables.path = v.path
   RETURNING variables.id, variables.path
+), fresh AS (
+  SELECT v.*, row_number() OVER (ORDER BY v.n) AS k FROM v
+  WHERE NOT EXISTS (SELECT 1 FROM variables x WHERE x.device_id = $4 AND x.path = v.path)
+), room AS (
+  SELECT CASE WHEN $${MAX_PARAM}::bigint IS NULL OR NOT EXISTS (SELECT 1 FROM fresh) THEN NULL
+    ELSE $${MAX_PARAM}::bigint - (SELECT count(*) FROM variables WHERE device_id = $4) END AS left
 ), ins AS (
   INSERT INTO variables (agent_id, device_id, association_id, path, label, unit, value, previous_value, value_type,
     metric, has_history, creation_time, value_update_time)
-  SELECT $3, $4, $2, v.path, v.label, v.unit, v.value, NULL, v.value_type, NULL, 1, $1, $1 FROM v
-  WHERE NOT EXISTS (SELECT 1 FROM variables x WHERE x.device_id = $4 AND x.path = v.path)
+  SELECT $3, $4, $2, fresh.path, fresh.label, fresh.unit, fresh.value, NULL, fresh.value_type, NULL, 1, $1, $1 FROM fresh, room
+  WHERE room.left IS NULL OR fresh.k <= room.left
   RETURNING id, path
 ), written AS (
   SELECT w.id, v.value, v.n FROM (SELECT id, path FROM upd UNION ALL SELECT id, path FROM ins) w JOIN v ON v.path = w.path
@@ -71,7 +82,8 @@ WITH mark AS (
   INSERT INTO variable_history (variable_id, timestamp, value) SELECT id, $1, value FROM written
 )
 SELECT EXISTS (SELECT 1 FROM runs WHERE association_id = $2 AND slot_ms = $5) AS taken, (SELECT id FROM mark) AS marked, (SELECT id FROM slot) AS run_id,
-  (SELECT json_agg(id ORDER BY n) FROM written) AS variable_ids`;
+  (SELECT json_agg(id ORDER BY n) FROM written) AS variable_ids,
+  (SELECT json_agg(fresh.path ORDER BY fresh.k) FROM fresh, room WHERE room.left IS NOT NULL AND fresh.k > room.left) AS refused`;
 
 /**
  * Writes the slot's record and its variables with their history, and marks the association
@@ -83,6 +95,7 @@ export async function writeSlotResultStatement(
   slot: { slotMs: number; runner?: string | null },
   variables: readonly SlotVariable[],
   now: number,
+  maxVariables: number | null = null,
 ): Promise<SlotStatementOutcome> {
   if (store.dialect !== 'postgres') throw new Error('writeSlotResultStatement is PostgreSQL only');
   const params: unknown[] = [
@@ -98,13 +111,17 @@ export async function writeSlotResultStatement(
     variables.map((v) => text(v.value)),
     variables.map((v) => text(v.valueType)),
     ...runValues(run),
+    maxVariables,
   ];
   // The text has no ?: its $n pass the store's placeholder numbering unchanged.
-  const row = (await store.statement<unknown[], { taken: boolean; marked: number | null; run_id: number | null; variable_ids: number[] | null }>(SQL, { named: true }).get(...params))!;
+  const row = (await store.statement<unknown[], { taken: boolean; marked: number | null; run_id: number | null; variable_ids: number[] | null; refused: string[] | null }>(SQL, { named: true }).get(...params))!;
   // Not marked: the slot had its result already, or the association is gone.
   if (row.marked === null) return row.taken ? 'duplicate' : 'gone';
   if (row.run_id === null) return 'duplicate';
   const variableIds = (row.variable_ids ?? []).map(Number);
-  if (variableIds.length !== variables.length) throw new Error(`the slot's statement wrote ${variableIds.length} of ${variables.length} variables`);
-  return { runId: Number(row.run_id), variableIds };
+  const refused = row.refused ?? [];
+  if (variableIds.length + refused.length !== variables.length) {
+    throw new Error(`the slot's statement wrote ${variableIds.length} of ${variables.length} variables (${refused.length} refused by the device's bound)`);
+  }
+  return { runId: Number(row.run_id), variableIds, refused };
 }

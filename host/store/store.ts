@@ -36,6 +36,41 @@ export interface StoreOptions {
   secretKey?: string | null;
   /** The store's clock (ms since the epoch); tests pass a fixed one. */
   clock?: () => number;
+  /** What a device's results may grow to in this store (defaults: DEFAULT_STORE_BOUNDS). */
+  bounds?: Partial<StoreBounds>;
+}
+
+/**
+ * What a device's runs may grow the store to over time, whatever its driver reports. Each is
+ * kept by every writer of results (report-run.ts), with a warning in the run's record when it
+ * bites. null: unbounded.
+ */
+export interface StoreBounds {
+  /**
+   * Variables one device may have. A run's variables the device has already are always
+   * updated; new ones past the bound are refused (not stored, no history), named in a warning.
+   */
+  variablesPerDevice: number | null;
+  /**
+   * Run records kept per device by a write that prunes as it goes (writeRunResult: API
+   * executions, `run --report`, demo). The agent's scheduled runs are pruned in batches by its
+   * own keepRunsPerDevice (device-run-pruner.ts).
+   */
+  runsPerDevice: number | null;
+  /** Tables one device may have: as variables, the ones it has are replaced, new labels past it refused. */
+  tablesPerDevice: number | null;
+}
+
+export const DEFAULT_STORE_BOUNDS: Readonly<StoreBounds> = Object.freeze({ variablesPerDevice: 2000, runsPerDevice: 100, tablesPerDevice: 100 });
+
+function checkBounds(bounds: Partial<StoreBounds> | undefined): StoreBounds {
+  const merged = { ...DEFAULT_STORE_BOUNDS, ...bounds };
+  for (const [name, value] of Object.entries(merged)) {
+    if (value !== null && (!Number.isInteger(value) || value < 1)) {
+      throw new StoreError('INVALID', `store bounds: ${name} must be an integer ≥ 1 or null (got ${String(value)})`);
+    }
+  }
+  return merged;
 }
 
 interface Transaction {
@@ -49,6 +84,8 @@ export class Store implements SqlExecutor {
   /** The file, ':memory:', or the postgres:// URL with its password hidden. */
   readonly path: string;
   readonly now: () => number;
+  /** What a device's results may grow the store to (StoreOptions.bounds). */
+  bounds: Readonly<StoreBounds> = DEFAULT_STORE_BOUNDS;
   #secrets: SecretBox;
   readonly #transactions = new AsyncLocalStorage<Transaction>();
   readonly #statements = new Map<string, SqlStatement<never, unknown>>();
@@ -134,6 +171,7 @@ export class Store implements SqlExecutor {
  * its schema up to date.
  */
 export async function openStore(options: StoreOptions = {}): Promise<Store> {
+  checkBounds(options.bounds);
   const path = options.path ?? resolveStorePath();
   if (isPostgresUrl(path)) return openPostgresStore(path, options);
   return openSqliteStore(path, options);
@@ -201,6 +239,7 @@ async function openPostgresStore(url: string, options: StoreOptions): Promise<St
 }
 
 async function unlocked(store: Store, options: StoreOptions): Promise<Store> {
+  store.bounds = Object.freeze(checkBounds(options.bounds));
   if (!options.secretKey) return store;
   return store.withSecrets(await unlockSecrets(store, options.secretKey));
 }

@@ -1,5 +1,7 @@
 // Tables a driver reported for a device (D.createTable): the latest table per device,
-// association and label replaces the one before it; tables keep no history.
+// association and label replaces the one before it; tables keep no history. A device has at
+// most StoreBounds.tablesPerDevice of them: a driver naming new tables every run would
+// otherwise grow its device without end.
 import { parseJsonColumn } from './json-column.js';
 import type { Store } from './store.js';
 import type { TableRecord } from '../run-result.js';
@@ -24,8 +26,20 @@ interface DeviceTableDbRow {
   update_time: number;
 }
 
-/** Writes a table over the one of the same device, association and label (its id is kept). */
-export async function writeDeviceTable(store: Store, deviceId: number, associationId: number | null, table: TableRecord, at: number = store.now()): Promise<number> {
+/**
+ * A bound on the device's tables (StoreBounds.tablesPerDevice): a new label past `max` is not
+ * written, its label pushed to `refused`; a table the device has is always replaced.
+ */
+export interface TableBound {
+  max: number | null;
+  refused: string[];
+}
+
+/**
+ * Writes a table over the one of the same device, association and label (its id is kept);
+ * answers its id, or null when the bound refused a new one.
+ */
+export async function writeDeviceTable(store: Store, deviceId: number, associationId: number | null, table: TableRecord, at: number = store.now(), bound?: TableBound): Promise<number | null> {
   const columns = JSON.stringify(table.columnHeaders);
   const rows = JSON.stringify(table.rows);
   const existing = await store
@@ -36,6 +50,14 @@ export async function writeDeviceTable(store: Store, deviceId: number, associati
   if (existing) {
     await store.statement('UPDATE device_tables SET columns = ?, rows = ?, update_time = ? WHERE id = ?').run(columns, rows, at, existing.id);
     return existing.id;
+  }
+  // Counted only for a new label (a steady device reports the same tables every run).
+  if (bound && bound.max !== null) {
+    const has = (await store.statement<[number], { n: number }>('SELECT count(*) AS n FROM device_tables WHERE device_id = ?').get(deviceId))!.n;
+    if (Number(has) >= bound.max) {
+      bound.refused.push(table.label);
+      return null;
+    }
   }
   const info = await store
     .statement('INSERT INTO device_tables (device_id, association_id, label, columns, rows, update_time) VALUES (?, ?, ?, ?, ?, ?)')

@@ -4,6 +4,7 @@
 // history, adds a sample to variable_history.
 import { dropHistoryBefore, ensureHistoryPartitions } from './history-partitions.js';
 import { StoreError } from './store-error.js';
+import { roomFor } from './variable-bound.js';
 import { postgresText } from './sql-statement.js';
 import type { Store } from './store.js';
 
@@ -104,14 +105,25 @@ const BATCH = 100;
  * statements per batch of variables instead of three per variable: on PostgreSQL each
  * statement is a round trip, which made a 50-variable result ~150 of them. A path given twice
  * is written twice, in order (its second write in a later batch). Callers wrap this in a
- * transaction and read the retention bound once (writeRunResult does).
+ * transaction and read the retention bound once (writeRunResult does). With a bound, the ids
+ * are those of the writes made (refused ones have none).
  */
+/**
+ * A bound on the device's variables for writeVariables: new paths past `max` are not written
+ * (no row, no sample), their paths pushed to `refused`; existing ones are always written.
+ */
+export interface VariableBound {
+  max: number | null;
+  refused: string[];
+}
+
 export async function writeVariables(
   store: Store,
   owner: VariableOwner,
   writes: readonly VariableWrite[],
   at: number = store.now(),
   retention?: number | null,
+  bound?: VariableBound,
 ): Promise<number[]> {
   if (retention === undefined) retention = await writeRetentionMs(store);
   if (writes.some((w) => w.hasHistory !== false)) await ensureHistoryPartitions(store, at);
@@ -121,15 +133,28 @@ export async function writeVariables(
   for (const write of writes) {
     const key = pathKey(store, write.path);
     if (batch.length === BATCH || paths.has(key)) {
-      ids.push(...await writeBatch(store, owner, batch, at, retention));
+      ids.push(...await writeBatch(store, owner, batch, at, retention, bound));
       batch = [];
       paths = new Set();
     }
     batch.push(write);
     paths.add(key);
   }
-  if (batch.length) ids.push(...await writeBatch(store, owner, batch, at, retention));
+  if (batch.length) ids.push(...await writeBatch(store, owner, batch, at, retention, bound));
   return ids;
+}
+
+/**
+ * The new paths of a batch the bound admits: all when unbounded or an agent's; else as many, in
+ * order, as the device has room for, the others pushed to bound.refused. The device's count is
+ * read only when the batch has new paths (a steady device's runs have none).
+ */
+async function admitNew(store: Store, owner: VariableOwner, fresh: VariableWrite[], bound?: VariableBound): Promise<VariableWrite[]> {
+  if (!bound || bound.max === null || owner.deviceId === null || fresh.length === 0) return fresh;
+  const has = (await store.statement<[number], { n: number }>('SELECT count(*) AS n FROM variables WHERE device_id = ?').get(owner.deviceId))!.n;
+  const room = roomFor(bound.max, Number(has), fresh.length);
+  for (const w of fresh.slice(room)) bound.refused.push(w.path);
+  return fresh.slice(0, room);
 }
 
 const list = (n: number, item: string) => Array.from({ length: n }, () => item).join(', ');
@@ -140,8 +165,8 @@ function pathKey(store: Store, path: string): string {
 }
 
 /** One batch of writeVariables: its paths are distinct. */
-async function writeBatch(store: Store, owner: VariableOwner, writes: VariableWrite[], at: number, retention: number | null): Promise<number[]> {
-  const paths = writes.map((w) => w.path);
+async function writeBatch(store: Store, owner: VariableOwner, given: VariableWrite[], at: number, retention: number | null, bound?: VariableBound): Promise<number[]> {
+  const paths = given.map((w) => w.path);
   const existing =
     owner.deviceId === null
       ? await store
@@ -154,6 +179,10 @@ async function writeBatch(store: Store, owner: VariableOwner, writes: VariableWr
           .all(owner.deviceId, ...paths);
   const idOf = new Map(existing.map((row) => [row.path, Number(row.id)]));
   const has = (w: VariableWrite) => idOf.has(pathKey(store, w.path));
+  const fresh = given.filter((w) => !has(w));
+  const admitted = await admitNew(store, owner, fresh, bound);
+  const refused = new Set(fresh.slice(admitted.length));
+  const writes = refused.size ? given.filter((w) => !refused.has(w)) : given;
   const associationId = owner.associationId ?? null;
   const hasHistory = (w: VariableWrite) => (w.hasHistory === false ? 0 : 1);
   const updates = writes.filter(has);

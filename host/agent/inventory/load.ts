@@ -1,9 +1,9 @@
 // Reading an inventory: the file (format by extension) or text, parsed, validated, and every
 // problem thrown at once as an InventoryError.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { InventoryError } from './inventory-error.js';
-import { formatOfFile, parseText, type InventoryFormat, type ParsedText } from './parse-text.js';
+import { formatOfFile, MAX_INVENTORY_CHARS, parseText, type InventoryFormat, type ParsedText } from './parse-text.js';
 import type { Inventory } from './types.js';
 import { validateInventory } from './validate.js';
 
@@ -31,8 +31,14 @@ export function loadInventory(file: string, options: { env?: ParseInventoryOptio
   if (!format) throw new InventoryError(file, ['the file name must end in .yaml, .yml or .json (that is how its format is told)']);
   let text: string;
   try {
+    // A file too big is refused before it is read (a character is at least one byte).
+    const bytes = statSync(file).size;
+    if (bytes > 4 * MAX_INVENTORY_CHARS) {
+      throw new InventoryError(file, [`the file is ${bytes} bytes; an inventory may be at most ${MAX_INVENTORY_CHARS} characters (64 MiB)`]);
+    }
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof InventoryError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new InventoryError(file, [code === 'ENOENT' ? 'the file does not exist' : `cannot read it: ${(error as Error).message}`]);
   }

@@ -3,6 +3,10 @@
 import { LineCounter, parseDocument, type Document } from 'yaml';
 import { InventoryError } from './inventory-error.js';
 import { parseYamlByItems } from './yaml-items.js';
+import { INVENTORY_YAML_BOUNDS, isStackOverflowMessage, yamlBoundProblem } from './yaml-bounds.js';
+
+/** The largest inventory text read (a 50,000-device inventory is ~15 MB). */
+export const MAX_INVENTORY_CHARS = 64 * 1024 * 1024;
 
 export type InventoryFormat = 'yaml' | 'json';
 
@@ -20,6 +24,9 @@ export function formatOfFile(file: string): InventoryFormat | null {
 }
 
 export function parseText(text: string, format: InventoryFormat, file: string | null): ParsedText {
+  if (text.length > MAX_INVENTORY_CHARS) {
+    throw new InventoryError(file, [`the inventory is ${text.length} characters long; an inventory may be at most ${MAX_INVENTORY_CHARS} (64 MiB)`]);
+  }
   return format === 'yaml' ? parseYaml(text, file) : parseJson(text, file);
 }
 
@@ -40,12 +47,24 @@ function parseYamlWhole(text: string, file: string | null): ParsedText {
       doc.errors.map((e) => {
         const at = lines.linePos(e.pos[0]);
         // The library's message also quotes the line; the location is what the user needs.
-        return `line ${at.line}, column ${at.col}: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+        const said = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+        const what = isStackOverflowMessage(said) ? `nested too deeply for the parser; an inventory may nest at most ${INVENTORY_YAML_BOUNDS.maxDepth} levels` : said;
+        return `line ${at.line}, column ${at.col}: ${what}`;
       }),
     );
   }
+  // Before any value is made: aliases, their expansion and nesting are bounded.
+  const bound = yamlBoundProblem(doc, lines);
+  if (bound) throw new InventoryError(file, [bound]);
+  let value: unknown;
+  try {
+    // The walk above bounds the expansion; the library's own alias check is left as a backstop.
+    value = doc.toJS({ maxAliasCount: INVENTORY_YAML_BOUNDS.maxExpandedNodes }) as unknown;
+  } catch (error) {
+    throw new InventoryError(file, [`cannot read the YAML: ${(error as Error).message}`]);
+  }
   return {
-    value: doc.toJS({ maxAliasCount: 1000 }) as unknown,
+    value,
     lineOf(path) {
       // A missing field has no node: point at the nearest parent that has one.
       for (let n = path.length; n > 0; n--) {

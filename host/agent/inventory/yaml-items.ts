@@ -7,7 +7,8 @@
 // 0, each with a scalar or a block sequence; no anchors, aliases, tags, directives or several
 // documents. Anything else (or an item the library refuses) answers null, and the caller parses
 // the whole text, which also gives the errors their line numbers.
-import { parseDocument } from 'yaml';
+import { LineCounter, parseDocument, type Document } from 'yaml';
+import { yamlBoundProblem } from './yaml-bounds.js';
 
 /** Anchors, aliases, tags (even inside quotes: such text is parsed whole, which is only slower). */
 const UNSPLITTABLE = /(?:^|[\s[{,])[&*!]\S|^(?:%|---|\.\.\.)|\t/m;
@@ -42,6 +43,20 @@ export function parseYamlByItems(text: string): Record<string, unknown> | null {
 
 const NOT_SPLIT = Symbol('not split');
 
+/**
+ * A piece's value, or NOT_SPLIT when the library refuses to make it: the whole-document parse
+ * then reports the problem (with its line), bounds included (yaml-bounds.ts). The pieces carry
+ * no aliases (UNSPLITTABLE); none is resolved here, should one slip through.
+ */
+function toValue(doc: Document): unknown {
+  if (yamlBoundProblem(doc, new LineCounter()) !== null) return NOT_SPLIT;
+  try {
+    return doc.toJS({ maxAliasCount: 0 });
+  } catch {
+    return NOT_SPLIT;
+  }
+}
+
 function isBlankOrComment(line: string): boolean {
   return /^[ ]*(?:#.*)?$/.test(line);
 }
@@ -50,7 +65,7 @@ function isBlankOrComment(line: string): boolean {
 function parseOne(text: string, key: string): unknown {
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) return NOT_SPLIT;
-  const value = doc.toJS() as Record<string, unknown> | null;
+  const value = toValue(doc) as Record<string, unknown> | null;
   return value !== null && typeof value === 'object' && Object.keys(value).length === 1 && Object.hasOwn(value, key) ? value[key] : NOT_SPLIT;
 }
 
@@ -87,6 +102,6 @@ function parseSequence(lines: string[], from: number, to: number): unknown {
 function parseItem(text: string): unknown {
   const doc = parseDocument(text, { uniqueKeys: true });
   if (doc.errors.length > 0) return NOT_SPLIT;
-  const value = doc.toJS() as unknown;
+  const value = toValue(doc);
   return Array.isArray(value) && value.length === 1 ? value[0] : NOT_SPLIT;
 }

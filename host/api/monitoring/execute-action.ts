@@ -104,11 +104,14 @@ export async function runAndRecord(store: Store, ctx: ApiContext, plan: Executio
   const result = await runPlannedAction(store, ctx.host, plan, ctx.externalHosts);
   await markAssociationRun(store, plan.association.id);
   try {
-    await writeRunResult(
+    // The store keeps the device's newest runs (its runsPerDevice bound) as it writes this one.
+    const reported = await writeRunResult(
       store,
       { agentId: plan.device.agentId, deviceId: plan.device.id, customDriverId: plan.driver.id, associationId: plan.association.id, driverName: plan.driver.name, user: ctx.user },
       result,
     );
+    // What the store added (a bound that bit) is part of what the caller is told.
+    if (reported.warnings.length) return { ...result, warnings: [...result.warnings, ...reported.warnings] };
   } catch (error) {
     log.error({ err: error }, 'storing a run result failed');
     const outcome = `${result.status}${result.errorType ? ` ${result.errorType}` : ''}`;

@@ -156,7 +156,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
     io.stderr(`driverbox agent: --queue with the SQLite store ${config.storePath}: only agents on this machine's file can share it; give every agent the same --store postgres://…`);
   }
 
-  const store = await openStore({ path: config.storePath, secretKey: config.secretKey });
+  const store = await openStore({ path: config.storePath, secretKey: config.secretKey, bounds: config.storeBounds });
   // The config file's localAgent: the plan and access right of this agent in the API.
   if (config.localAgent) await setAgentAccess(store, (await ensureLocalAgent(store)).id, config.localAgent);
   const agent = createAgent({

@@ -94,7 +94,7 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
   }
   const config = serverConfigFromFlags(values, values.config, io);
 
-  const store = await openStore({ path: config.storePath, secretKey: config.secretKey });
+  const store = await openStore({ path: config.storePath, secretKey: config.secretKey, bounds: config.storeBounds });
   let host: SandboxProcess;
   try {
     host = await startSandboxProcess({ host: runTimeoutSeconds ? { limits: { timeoutMs: runTimeoutSeconds * 1000 } } : {} });
