@@ -162,11 +162,11 @@ async function seed(now: number): Promise<void> {
   upsDriverId = (await createCustomDriver(store, { name: 'UPS status', code: readFileSync(new URL('../drivers-examples/ups-status/driver.js', import.meta.url), 'utf8') })).id;
   // The cloud example's driver, whose simulated device answers over HTTPS (its vendor's cloud).
   cloudDriverId = (await createCustomDriver(store, { name: 'Cloud energy', code: readFileSync(new URL('../drivers-examples/cloud-energy/driver.js', import.meta.url), 'utf8') })).id;
-  // Older runs than a page holds.
+  // Older runs than a page holds (past the store's 100 kept per device: this device keeps all).
   busyRunIds = [];
   for (let i = 0; i < BUSY_RUNS; i++) {
     const result = i % 50 === 7 ? failure('RESOURCE_UNAVAILABLE', 'no reading', { durationMs: 30 }) : success([], { durationMs: 20 + (i % 9) });
-    busyRunIds.push((await writeRunResult(store, { agentId: benchAgentId, deviceId: thermometerId, driverName: 'thermometer.js' }, result)).runId);
+    busyRunIds.push((await writeRunResult(store, { agentId: benchAgentId, deviceId: thermometerId, driverName: 'thermometer.js' }, result, { keepRunsPerDevice: null })).runId);
   }
 }
 
@@ -397,7 +397,7 @@ describe('web console (chromium)', () => {
     const all = (await (await fetch(`${server.url}/driverbox-api/v1/agent/${benchAgentId}/run?order=newest&page_size=500`, { headers: { 'x-api-key': KEY } })).json()) as { runs: Array<{ id: number; outcome: string }> };
     // Between the two loads a run is recorded and two shown ones (successes) are pruned: offset
     // paging would now skip the 201st run; the cursor starts right after the last one shown.
-    const added = (await writeRunResult(store, { agentId: benchAgentId, deviceId: thermometerId, driverName: 'thermometer.js' }, success([], { durationMs: 5 }))).runId;
+    const added = (await writeRunResult(store, { agentId: benchAgentId, deviceId: thermometerId, driverName: 'thermometer.js' }, success([], { durationMs: 5 }), { keepRunsPerDevice: null })).runId;
     const pruned = all.runs.slice(50, 60).filter((r) => r.outcome === 'success').slice(0, 2).map((r) => r.id);
     for (const id of pruned) await store.statement<[number]>('DELETE FROM runs WHERE id = ?').run(id);
     await page.getByRole('button', { name: /^Older runs/ }).click();
