@@ -65,6 +65,12 @@ const answers = {
     s.write(head('200 OK', ['content-length: ' + size, 'connection: close']));
     s.end(Buffer.alloc(size, 0x61));
   },
+  '/ctl-body': (s) => {
+    // 3 MiB of 0x01: six characters each once written as JSON for the sandbox.
+    const size = 3 * 1024 * 1024;
+    s.write(head('200 OK', ['content-length: ' + size, 'connection: close']));
+    s.end(Buffer.alloc(size, 1));
+  },
   '/gzip-bomb': (s) => {
     s.write(head('200 OK', ['content-encoding: gzip', 'content-length: ' + bomb.length, 'connection: close']));
     s.end(bomb);

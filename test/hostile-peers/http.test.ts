@@ -59,6 +59,18 @@ const scenarios: Scenario[] = [
   { name: 'thousands of headers', options: { url: '/many-headers' }, expect: /^ERR UND_ERR_HEADERS_OVERFLOW: / },
   { name: 'one header of 1 MiB', options: { url: '/huge-header' }, expect: /^ERR UND_ERR_HEADERS_OVERFLOW: / },
   { name: 'huge body read whole', options: { url: '/huge-body' }, expect: /^200:12582912$/ },
+  {
+    name: 'huge body as hex for a run with memoryMb 16',
+    options: { url: '/huge-body', encoding: 'hex' },
+    limits: { memoryMb: 16 },
+    expect: /^ERR BODY_TOO_LARGE: .*limit of 4194304 bytes \(a quarter of the run's memoryMb of 16\)/,
+  },
+  {
+    name: 'control characters within maxResponseBytes, six times larger as JSON, for a run with memoryMb 16',
+    options: { url: '/ctl-body' },
+    limits: { memoryMb: 16 },
+    expect: /^ERR BODY_TOO_LARGE: .*the 3145728-byte body, as utf8 for the driver, takes 18874368 bytes, more than the limit of 4194304 bytes/,
+  },
   { name: 'gzip bomb', options: { url: '/gzip-bomb', gzip: true }, expect: /^ERR BODY_TOO_LARGE: .*decompressed body is larger than the limit/ },
   { name: 'malformed chunking', options: { url: '/bad-chunking' }, expect: /^ERR \w+: / },
   { name: 'content-length longer than the body', options: { url: '/lying-length' }, expect: /^ERR ECONNRESET: / },
