@@ -3,6 +3,7 @@
 // The exchange goes straight to the dispatcher with a handler that keeps the chunks:
 // undici.request's Readable body, AbortController and per-request signal listener were
 // about half of a request's CPU on the host.
+import http from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
@@ -83,6 +84,9 @@ function classify(error: unknown, hop: Hop): SendFailure {
       return new SendFailure('ECONNRESET', `${where}: the device closed the connection (${message})`);
     case 'UND_ERR_RESPONSE_EXCEEDED_MAX_SIZE':
       return tooLarge(hop);
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      // undici's parser stops at maxHeaderSize (Node's 16 KiB): thousands of headers, or one huge one.
+      return new SendFailure('HEADERS_TOO_LARGE', `${where}: the response headers are larger than the ${http.maxHeaderSize} bytes the host reads`);
   }
   // The HTTP parser choked on a TLS record (an alert, a handshake): the port speaks TLS.
   const data = (e?.cause as { data?: unknown } | undefined)?.data ?? (e as { data?: unknown } | null)?.data;
