@@ -84,6 +84,10 @@ function learnFrom(ctx: RequestContext, url: URL, headers: Record<string, string
 
 function answerOf(hop: HopResponse, options: RequestOptions, bound: AnswerBound, where: string): HttpAnswer {
   const response = { statusCode: hop.status, statusMessage: STATUS_CODES[hop.status] ?? '', headers: hop.headers };
+  // The wire checked this as the body came; a replayed answer comes from a file, checked here.
+  if (hop.body.length > bound.bytes) {
+    return failure('BODY_TOO_LARGE', `${where}: the response body is larger than the limit of ${bound.bytes} bytes (${bound.limit})`);
+  }
   // Hex and base64 are known to fit before they are made; text is measured once decoded.
   const text = options.encoding.kind === 'text' && !/^(hex|base64|base64url)$/.test(options.encoding.encoding) ? hop.body.toString(options.encoding.encoding) : null;
   const delivered = deliveredBytes(hop.body, options.encoding, text, bound.bytes);
