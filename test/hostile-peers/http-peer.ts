@@ -106,6 +106,11 @@ const answers = {
     for (let i = 0; i < 150; i++) lines.push('set-cookie: c' + round + '_' + i + '=v; Path=/p' + round + '_' + i);
     s.end(head('200 OK', [...lines, 'content-length: 2', 'connection: close']) + 'ok');
   },
+  '/json-huge': (s) => {
+    // 4 million numbers: a host that parses it holds an array of them, then writes it out again.
+    const body = '[' + '0,'.repeat(4 * 1024 * 1024 - 1) + '0]';
+    s.end(head('200 OK', ['content-type: application/json', 'content-length: ' + body.length, 'connection: close']) + body);
+  },
   '/json-deep': (s) => {
     const body = '['.repeat(2 * 1024 * 1024);
     s.end(head('200 OK', ['content-type: application/json', 'content-length: ' + body.length, 'connection: close']) + body);

@@ -78,6 +78,7 @@ const scenarios: Scenario[] = [
   { name: 'regex-hostile content-type, www-authenticate and set-cookie', options: { url: '/hostile-values', jar: true }, repeat: 20, expect: /^200:2( 200:2){19}$/ },
   { name: 'regex-hostile location', options: { url: '/hostile-location', jar: true }, expect: /^200:2$/ },
   { name: '150 new cookies on new paths in every answer', options: { url: '/cookies', jar: true }, repeat: 60, expect: /^200:2( 200:2){59}$/ },
+  { name: 'JSON of 8 MB (4 million numbers) with json: true', options: { url: '/json-huge', json: true }, expect: /^200:object$/ },
   { name: 'JSON nested two million deep', options: { url: '/json-deep', json: true }, expect: /^ERR JSON_TOO_DEEP: / },
   { name: 'certificate with 2700 subject alt names', tls: 'manyNames', options: {}, repeat: 5, expect: /^CN=many names names=2701/ },
   { name: 'certificate with a huge extension of nested BIT STRINGs', tls: 'hugeExtension', options: {}, repeat: 5, expect: /^CN=huge extension names=1/ },
