@@ -3,6 +3,7 @@
 import type { Bridge } from './bridge';
 import { raise } from './error-text';
 import type { DeviceInfo, HttpAnswer, HttpCall } from './protocol';
+import { parse } from './intrinsics';
 import { optionsJson } from './options-json';
 import { createSnmp } from './snmp';
 import { createSsh } from './ssh';
@@ -30,6 +31,14 @@ export function createHttp(bridge: Bridge, target: number, name: string, bufferA
         if (error || !response) return callback(toError(error ?? { code: 'NETWORK_ERROR', message: 'no response' }), null, null);
         // encoding: null asks for the bytes, as a Buffer (request's behaviour).
         if (bodyKind === 'base64') response.body = bufferApi().from(response.body, 'base64');
+        // json: true gets the text parsed here, where the run's memory limit counts; text that is not JSON stays text.
+        else if (bodyKind === 'json') {
+          try {
+            response.body = parse(response.body as string);
+          } catch {
+            // not JSON after all: the driver gets the text, as request gave it
+          }
+        }
         callback(null, response, response.body);
       });
     };

@@ -114,7 +114,7 @@ export interface HttpAnswer {
     statusCode: number;
     statusMessage: string;
     headers: Record<string, string | string[]>;
-    /** Text; a parsed JSON value when bodyKind is 'json'; base64 bytes when 'base64' (encoding: null). */
+    /** Text; JSON text the sandbox parses when bodyKind is 'json' (kept as text when it is not JSON); base64 bytes when 'base64' (encoding: null). */
     body: unknown;
   } | null;
   bodyKind?: 'json' | 'base64';

@@ -2,6 +2,8 @@
 // driver and device in a host), only with jar: true, never shared with another device or an external host, and
 // honouring what the device's Set-Cookie says (Path, Expires, Max-Age, redirects).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CookieJar } from 'tough-cookie';
+import { BoundedCookieStore, MAX_COOKIE_BYTES, MAX_COOKIES_PER_DOMAIN, MAX_COOKIES_PER_JAR, MAX_JAR_BYTES } from '../host/bridges/http/cookie-store.js';
 import { createHost, type Host, type RunRequest } from '../host/index.js';
 import type { DeviceSpec } from '../host/device.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
@@ -343,5 +345,49 @@ describe('D.device.http cookie jar', () => {
     expect(result.variables.map((v) => v.value)).toEqual(['200', '200']);
     expect(cookieOf('/logout?to=%2Fbye%3Fdeleted-on-hop')).toBe('sid=abc');
     expect(cookieOf('/bye?deleted-on-hop')).toBeUndefined();
+  });
+});
+
+describe('the bounded cookie store (cookie-store.ts)', () => {
+  const jarOf = () => {
+    const store = new BoundedCookieStore();
+    return { store, jar: new CookieJar(store) };
+  };
+
+  it('removes a path once its last cookie is gone: what it keeps stays within the bounds however many paths a device used', () => {
+    const { store, jar } = jarOf();
+    // 40 answers of 150 new cookies, each on its own path: the old store kept all 6000 paths.
+    for (let round = 0; round < 40; round++) {
+      for (let i = 0; i < 150; i++) jar.setCookieSync(`c${round}_${i}=v; Path=/p${round}_${i}`, 'http://device.test/');
+    }
+    expect(store.size.cookies).toBe(MAX_COOKIES_PER_DOMAIN);
+    expect(store.size.paths).toBe(MAX_COOKIES_PER_DOMAIN);
+    // The newest are kept, and a request still finds the one for its path.
+    expect(jar.getCookieStringSync('http://device.test/p39_149')).toBe('c39_149=v');
+    expect(jar.getCookieStringSync('http://device.test/p0_0')).toBe('');
+    expect(store.dropped).toBe(40 * 150 - MAX_COOKIES_PER_DOMAIN);
+    // Expired cookies read away leave no path behind either.
+    jar.setCookieSync('gone=1; Path=/short; Max-Age=0', 'http://device.test/');
+    jar.getCookieStringSync('http://device.test/short');
+    expect(store.size.paths).toBe(store.size.cookies);
+    expect(store.size.cookies).toBeLessThan(MAX_COOKIES_PER_DOMAIN);
+  });
+
+  it('bounds the whole jar across domains, oldest first, and keeps an updated cookie in its place', () => {
+    const { store, jar } = jarOf();
+    jar.setCookieSync('first=1; Path=/', 'http://a0.device.test/');
+    for (let i = 1; i < MAX_COOKIES_PER_JAR; i++) jar.setCookieSync(`k${i}=v; Path=/`, `http://a${i % 10}.device.test/`);
+    // Updated, the first cookie keeps its age: it is still the oldest, the first to go past the bound.
+    jar.setCookieSync('first=2; Path=/', 'http://a0.device.test/');
+    expect(store.size.cookies).toBe(MAX_COOKIES_PER_JAR);
+    jar.setCookieSync('last=1; Path=/', 'http://a9.device.test/');
+    expect(store.size.cookies).toBe(MAX_COOKIES_PER_JAR);
+    expect(jar.getCookieStringSync('http://a0.device.test/')).not.toContain('first=');
+    expect(jar.getCookieStringSync('http://a9.device.test/')).toContain('last=1');
+    // Large cookies count by their text: the jar holds at most MAX_JAR_BYTES of them.
+    const big = 'x'.repeat(MAX_COOKIE_BYTES - 10);
+    for (let i = 0; i < 100; i++) jar.setCookieSync(`b${i}=${big}; Path=/`, `http://b${i % 5}.device.test/`);
+    expect(store.size.bytes).toBeLessThanOrEqual(MAX_JAR_BYTES);
+    expect(store.size.cookies).toBeGreaterThan(MAX_JAR_BYTES / (2 * MAX_COOKIE_BYTES));
   });
 });

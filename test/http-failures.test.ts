@@ -212,6 +212,24 @@ describe('D.device.http failures', () => {
     expect(exact.code).toBe('OK 200');
   });
 
+  it("BODY_TOO_LARGE past a quarter of the run's memoryMb, counted as the driver gets the body (hex doubles it)", async () => {
+    const quarter = 4 * 1024 * 1024; // of memoryMb 16
+    // On the wire: past the share though within maxResponseBytes, refused by its Content-Length.
+    const wire = await outcome(host, { url: `/big?bytes=${quarter + 1}` }, device(), { memoryMb: 16 });
+    expect(wire.code).toBe('BODY_TOO_LARGE');
+    expect(wire.message).toContain(`limit of ${quarter} bytes (a quarter of the run's memoryMb of 16)`);
+    // As hex the body takes twice its bytes: half the share is the most it may be.
+    const hex = await outcome(host, { url: `/big?bytes=${quarter / 2 + 1}`, encoding: 'hex' }, device(), { memoryMb: 16 });
+    expect(hex.code).toBe('BODY_TOO_LARGE');
+    expect(hex.message).toContain(`the ${quarter / 2 + 1}-byte body, as hex for the driver, takes ${quarter + 2} bytes, more than the limit of ${quarter} bytes (a quarter of the run's memoryMb of 16)`);
+    const hexFits = await outcome(host, { url: `/big?bytes=${quarter / 8}`, encoding: 'hex' }, device(), { memoryMb: 16 });
+    expect(hexFits.code).toBe('OK 200');
+    expect(hexFits.length).toBe(String(quarter / 4));
+    // A smaller maxResponseBytes is the limit, and is named.
+    const own = await outcome(host, { url: '/big?bytes=5000' }, device(), { memoryMb: 16, maxResponseBytes: 1000 });
+    expect(own.message).toContain('limit of 1000 bytes (maxResponseBytes)');
+  });
+
   it('TOO_MANY_REQUESTS past limits.maxHttpRequests, the driver carrying on', async () => {
     const result = await runSource(
       host,

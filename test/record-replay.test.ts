@@ -298,6 +298,12 @@ describe('record and replay', () => {
       expect(recording.exchanges[4]).toMatchObject({ kind: 'http', error: { code: 'ECONNREFUSED' } });
     });
 
+    it("applies the run's maxResponseBytes to replayed answers as to the wire's", async () => {
+      const steps: Step[] = [{ method: 'get', options: { url: '/query?a=1&b=2' } }];
+      const result = await runSource(replayer, stepsDriver, { parameters: { steps }, replay: file, limits: { maxResponseBytes: 10 } });
+      expect(outcomes(result)).toEqual([{ code: 'BODY_TOO_LARGE', message: expect.stringContaining('larger than the limit of 10 bytes (maxResponseBytes)') }]);
+    });
+
     it('matches query parameters in any order and JSON bodies as JSON; identical requests in recorded order', async () => {
       const steps: Step[] = [
         { method: 'get', options: { url: '/query?a=1&b=2' } },

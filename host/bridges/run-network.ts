@@ -242,6 +242,7 @@ export class RunNetwork {
             wire: this.#wire,
             signal: this.#abort.signal,
             maxResponseBytes: limits.maxResponseBytes,
+            memoryMb: limits.memoryMb,
             buffers: this.#plan.buffers,
             timeLeftMs: () => this.#deadline - performance.now(),
             takeRequest: this.#takeRequest,

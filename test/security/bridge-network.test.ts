@@ -192,7 +192,7 @@ describe('security: the network bridge never ends the host', () => {
       null,
       'REDIRECT_REFUSED', 'REDIRECT_REFUSED', 'REDIRECT_REFUSED', 'REDIRECT_REFUSED',
       // A header past undici's bound fails the request; many small ones are an answer; a broken status line an error.
-      'UND_ERR_HEADERS_OVERFLOW', null, 'NETWORK_ERROR',
+      'HEADERS_TOO_LARGE', null, 'NETWORK_ERROR',
     ]);
   });
 

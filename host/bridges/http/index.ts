@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { ByteBudget } from './buffer-budget.js';
 import type { HttpAnswer } from '../../../runtime/protocol.js';
 import type { HttpExchange } from '../../run-result.js';
+import { answerBound, deliveredBytes, type AnswerBound } from './answer-budget.js';
 import { readOptions, type Method, type RequestOptions } from './options.js';
 import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './plain.js';
 import type { NetworkWire } from '../wire.js';
@@ -24,6 +25,8 @@ export interface RequestContext {
   /** Aborted when the run ends: requests in flight are dropped. */
   signal: AbortSignal;
   maxResponseBytes: number;
+  /** The run's memoryMb: its answers may take a share of it on the host (answer-budget.ts). */
+  memoryMb?: number;
   /** The host's bound on answer bytes held at once by all its runs. */
   buffers?: ByteBudget;
   /** Milliseconds left before the run's deadline: no request may outlive it. */
@@ -79,25 +82,36 @@ function learnFrom(ctx: RequestContext, url: URL, headers: Record<string, string
   if (values.length) ctx.learn(values);
 }
 
-function answerOf(hop: HopResponse, options: RequestOptions): HttpAnswer {
+function answerOf(hop: HopResponse, options: RequestOptions, bound: AnswerBound, where: string): HttpAnswer {
   const response = { statusCode: hop.status, statusMessage: STATUS_CODES[hop.status] ?? '', headers: hop.headers };
+  // The wire checked this as the body came; a replayed answer comes from a file, checked here.
+  if (hop.body.length > bound.bytes) {
+    return failure('BODY_TOO_LARGE', `${where}: the response body is larger than the limit of ${bound.bytes} bytes (${bound.limit})`);
+  }
+  // Hex and base64 are known to fit before they are made; text is measured once decoded.
+  const text = options.encoding.kind === 'text' && !/^(hex|base64|base64url)$/.test(options.encoding.encoding) ? hop.body.toString(options.encoding.encoding) : null;
+  const delivered = deliveredBytes(hop.body, options.encoding, text, bound.bytes);
+  if (delivered > bound.bytes) {
+    const as = options.encoding.kind === 'buffer' ? 'a Buffer (base64 on its way)' : options.encoding.encoding;
+    return failure(
+      'BODY_TOO_LARGE',
+      `${where}: the ${hop.body.length}-byte body, as ${as} for the driver, takes ${delivered} bytes, more than the limit of ${bound.bytes} bytes (${bound.limit}); ask for less, or raise the limit`,
+    );
+  }
   if (options.encoding.kind === 'buffer') {
     return { error: null, response: { ...response, body: hop.body.toString('base64') }, bodyKind: 'base64' };
   }
-  const text = hop.body.toString(options.encoding.encoding);
-  if (options.parseJson && text.trim() !== '') {
-    // Parsing is iterative, but the answer is written out again as JSON on its way to the
-    // sandbox (recursively): a device's JSON nested past the bound is refused here.
-    if (jsonTextNestsDeeperThan(text, MAX_JSON_DEPTH)) {
+  const body = text ?? hop.body.toString(options.encoding.encoding);
+  if (options.parseJson && body.trim() !== '') {
+    // Parsed in the sandbox, where the run's memoryMb counts (runtime/device.ts), not here: the
+    // host would hold the parsed value (an object per few bytes) and write it out again. Text
+    // nested past the bound is refused here, in one pass, without parsing.
+    if (jsonTextNestsDeeperThan(body, MAX_JSON_DEPTH)) {
       return failure('JSON_TOO_DEEP', `the device's JSON answer nests deeper than ${MAX_JSON_DEPTH} levels; ask for it without json: true to get the text`);
     }
-    try {
-      return { error: null, response: { ...response, body: JSON.parse(text) as unknown }, bodyKind: 'json' };
-    } catch {
-      // not JSON after all: the driver gets the text, as request gave it
-    }
+    return { error: null, response: { ...response, body }, bodyKind: 'json' };
   }
-  return { error: null, response: { ...response, body: text } };
+  return { error: null, response: { ...response, body } };
 }
 
 /** Where credentials may go: the scheme, host and port they were first sent to. */
@@ -138,6 +152,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
   let hopTarget = ctx.target;
   let hopMethod = options.method;
   let body = options.body;
+  const bound = answerBound(ctx.maxResponseBytes, ctx.memoryMb, ctx.signal);
 
   for (let redirects = 0; ; redirects++) {
     const exchange = startExchange(hopMethod, redactor.url(redirects === 0 ? firstShown : url.href), ctx.runStarted);
@@ -172,7 +187,9 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
         address: hopTarget.pinnedIp ?? hopTarget.ip,
         timeoutMs: Math.max(1, Math.min(options.timeoutMs, Math.ceil(ctx.timeLeftMs()))),
         signal: ctx.signal,
-        maxResponseBytes: ctx.maxResponseBytes,
+        maxResponseBytes: bound.bytes,
+        limitName: bound.limit,
+        runBuffers: bound.inFlight,
         buffers: ctx.buffers,
         decompress: options.gzip,
       }, ctx.secrets);
@@ -206,7 +223,7 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     }
     const location = hop.headers.location;
     if (!options.followRedirects || !REDIRECTS.has(hop.status) || typeof location !== 'string') {
-      return answerOf(hop, options);
+      return answerOf(hop, options, bound, `${hopMethod} ${url.origin}`);
     }
     if (redirects >= options.maxRedirects) {
       return failure('TOO_MANY_REDIRECTS', `${method} ${redactor.url(url.href)}: more than maxRedirects (${options.maxRedirects}) redirects; a redirect loop?`);

@@ -3,6 +3,7 @@
 // The exchange goes straight to the dispatcher with a handler that keeps the chunks:
 // undici.request's Readable body, AbortController and per-request signal listener were
 // about half of a request's CPU on the host.
+import http from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
@@ -19,6 +20,10 @@ export interface Hop {
   timeoutMs: number;
   signal: AbortSignal;
   maxResponseBytes: number;
+  /** What set maxResponseBytes, named in BODY_TOO_LARGE's message (default: maxResponseBytes). */
+  limitName?: string;
+  /** The run's own bound on answer bytes held at once by its requests (answer-budget.ts). */
+  runBuffers?: ByteBudget | null;
   /** Decode a gzip / deflate / br body (request's gzip: true). */
   decompress: boolean;
   /** The host's bound on answer bytes held at once by all its runs (a shared default without one). */
@@ -78,7 +83,10 @@ function classify(error: unknown, hop: Hop): SendFailure {
     case 'EPIPE':
       return new SendFailure('ECONNRESET', `${where}: the device closed the connection (${message})`);
     case 'UND_ERR_RESPONSE_EXCEEDED_MAX_SIZE':
-      return new SendFailure('BODY_TOO_LARGE', `${where}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`);
+      return tooLarge(hop);
+    case 'UND_ERR_HEADERS_OVERFLOW':
+      // undici's parser stops at maxHeaderSize (Node's 16 KiB): thousands of headers, or one huge one.
+      return new SendFailure('HEADERS_TOO_LARGE', `${where}: the response headers are larger than the ${http.maxHeaderSize} bytes the host reads`);
   }
   // The HTTP parser choked on a TLS record (an alert, a handshake): the port speaks TLS.
   const data = (e?.cause as { data?: unknown } | undefined)?.data ?? (e as { data?: unknown } | null)?.data;
@@ -166,7 +174,10 @@ class Exchange implements Dispatcher.DispatchHandler {
   #finish(): void {
     this.#settled = true;
     // Held until the hop settles: the answer then belongs to the run, bounded by maxResponseBytes.
-    if (this.#size > 0) this.#buffers.give(this.#size);
+    if (this.#size > 0) {
+      this.#buffers.give(this.#size);
+      this.hop.runBuffers?.give(this.#size);
+    }
     clearTimeout(this.#timer);
     inFlight.get(this.hop.signal)?.delete(this);
   }
@@ -212,7 +223,13 @@ class Exchange implements Dispatcher.DispatchHandler {
       this.fail(tooLarge(this.hop));
       return false;
     }
+    const run = this.hop.runBuffers;
+    if (run && !run.take(chunk.length)) {
+      this.fail(runBuffersFull(this.hop, run));
+      return false;
+    }
     if (!this.#buffers.take(chunk.length)) {
+      run?.give(chunk.length);
       this.fail(buffersFull(this.hop, this.#buffers));
       return false;
     }
@@ -244,7 +261,14 @@ function runEnded(hop: Hop): SendFailure {
 }
 
 function tooLarge(hop: Hop): SendFailure {
-  return new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`);
+  return new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes (${hop.limitName ?? 'maxResponseBytes'})`);
+}
+
+function runBuffersFull(hop: Hop, run: ByteBudget): SendFailure {
+  return new SendFailure(
+    'BODY_TOO_LARGE',
+    `${hop.method} ${hop.url.origin}: this run's answers in flight would hold more than ${run.max} bytes at once (a share of its memoryMb); wait for one answer before asking for the next`,
+  );
 }
 
 function buffersFull(hop: Hop, buffers: ByteBudget): SendFailure {
@@ -264,7 +288,7 @@ async function decompressed(hop: Hop, response: HopResponse): Promise<HopRespons
     throw new SendFailure(
       tooLarge ? 'BODY_TOO_LARGE' : 'DECOMPRESSION_ERROR',
       tooLarge
-        ? `${hop.method} ${hop.url.origin}: the decompressed body is larger than the limit of ${hop.maxResponseBytes} bytes`
+        ? `${hop.method} ${hop.url.origin}: the decompressed body is larger than the limit of ${hop.maxResponseBytes} bytes (${hop.limitName ?? 'maxResponseBytes'})`
         : `${hop.method} ${hop.url.origin}: the ${coding} body could not be decoded (${(error as Error).message})`,
       response.headersMs,
     );

@@ -9,13 +9,8 @@ import type { HttpSession, SessionSource } from './sessions.js';
 
 /** Every cookie of `store` not expired at `now`, oldest first, as plain data. */
 function cookiesOf(store: BoundedCookieStore, now: number): StoredCookie[] {
-  const all: Cookie[] = [];
-  for (const paths of Object.values(store.idx)) {
-    for (const byKey of Object.values(paths ?? {})) for (const cookie of Object.values(byKey ?? {})) if (cookie) all.push(cookie);
-  }
-  all.sort((a, b) => (a.creationIndex ?? 0) - (b.creationIndex ?? 0));
   const kept: StoredCookie[] = [];
-  for (const cookie of all) {
+  for (const cookie of store.cookies()) {
     const expiry = cookie.expiryTime();
     if (expiry !== undefined && expiry <= now) continue;
     const json = cookie.toJSON() as StoredCookie;

@@ -27,6 +27,12 @@ function verifyCode(reason: unknown): string {
   return (reason as { code?: string } | undefined)?.code ?? 'UNABLE_TO_VERIFY_LEAF_SIGNATURE';
 }
 
+/**
+ * The largest certificate read: node-forge walks it on the host's loop (~10 ms for 64 KiB of
+ * subject alt names). Real device certificates are a few KiB; OpenSSL alone would allow 100 KiB.
+ */
+export const MAX_CERTIFICATE_BYTES = 64 * 1024;
+
 /** What OpenSSL says when the answer to a ClientHello is not TLS (e.g. plain HTTP). */
 const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
 
@@ -80,6 +86,9 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
       handshaken = true;
       const peer = socket.getPeerCertificate();
       if (!peer?.raw) return finish(failed('NO_CERTIFICATE', `${where} completed the TLS handshake without a certificate`));
+      if (peer.raw.length > MAX_CERTIFICATE_BYTES) {
+        return finish(failed('CERTIFICATE_TOO_LARGE', `the certificate of ${where} is ${peer.raw.length} bytes, more than the ${MAX_CERTIFICATE_BYTES} bytes a certificate is read up to`));
+      }
       // Node fills authorizationError with the chain's verify code, or with the identity check's.
       let certError = socket.authorized ? null : verifyCode(socket.authorizationError as unknown);
       if (certError === null) {
