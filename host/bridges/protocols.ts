@@ -7,8 +7,9 @@
 // ctx.signal aborts (the run ended).
 import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
 import type { SnmpSettings } from '../device.js';
+import type { Endpoint, EndpointRefused } from './protocol-endpoint.js';
 
-export type { ProtocolAnswer, ProtocolModule };
+export type { Endpoint, EndpointRefused, ProtocolAnswer, ProtocolModule };
 
 /** The device (or external host) a call goes to, as the run knows it. */
 export interface ProtocolTarget {
@@ -36,9 +37,11 @@ export interface ProtocolContext {
   /**
    * Where to connect for `port` on the target: the port map applied, a host name pinned by the
    * run's `resolve` dialled at its address; the IP first unless `useHostname` (the device's
-   * host name when it has one). Null when the device has no address. Never connect elsewhere.
+   * host name when it has one). Null when the device has no address; `refused` when the run may
+   * not dial that port (a simulated device's port its simulator does not serve: the call fails
+   * with that code and message, in its module's error shape). Never connect elsewhere.
    */
-  endpoint(port: number, useHostname?: boolean): { host: string; port: number } | null;
+  endpoint(port: number, useHostname?: boolean): Endpoint | EndpointRefused | null;
   /** Aborted when the run ends: close every socket and session the call opened. */
   readonly signal: AbortSignal;
   /** What is left of the run's deadline, ms (may be ≤ 0). A call's own timeout is at most this. */

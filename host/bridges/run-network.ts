@@ -16,6 +16,7 @@ import { describe, isPlainObject } from './http/plain.js';
 import type { HttpSession, SessionSource } from './http/sessions.js';
 import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './http/target.js';
 import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
+import { protocolEndpoint } from './protocol-endpoint.js';
 import { protocolHandlers, transcriptMethod, type ProtocolContext } from './protocols.js';
 import type { TrustStore } from './tls/trust.js';
 import { redactSecretOptions } from './record/redact.js';
@@ -348,10 +349,7 @@ export class RunNetwork {
           snmp: index === 0 ? (this.#plan.device.snmp ?? null) : null,
           external: index !== 0,
         },
-        endpoint: (port, useHostname = false) => {
-          const name = target.pinnedIp ?? ((useHostname && target.host) || target.ip || target.host);
-          return name ? { host: name, port: target.portMap[port] ?? port } : null;
-        },
+        endpoint: (port, useHostname = false) => protocolEndpoint(target, module as ProtocolCall['module'], port, useHostname),
         signal: this.#abort.signal,
         // As for HTTP, the slack included: the run's end (its abort signal) and not a module's own
         // timer decides. Without it a session's timer fired first, its error reached the driver,

@@ -50,6 +50,7 @@ export const snmpRequest: ProtocolHandler = async (ctx, options) => {
   for (const secret of snmpSecrets(ctx.target.snmp)) ctx.addSecret(secret);
   const endpoint = ctx.endpoint(call.port);
   if (!endpoint) return { error: hostError('NO_ADDRESS', 'the device has no IP address or host name to send SNMP requests to'), result: empty };
+  if ('refused' in endpoint) return { error: hostError(endpoint.refused.code, endpoint.refused.message), result: empty };
   const exchange = ctx.exchange(`snmp://${endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host}:${endpoint.port}`, `${requestText(call)} (${describeSettings(settings)})`);
   const finish = (answer: ProtocolAnswer): ProtocolAnswer => {
     exchange.finish({ error: answer.error, response: answer.result ? outputText(answer.result as Record<string, OutputValue>) : null });

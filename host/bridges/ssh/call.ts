@@ -43,6 +43,7 @@ export function startCall(
   ctx.addSecret(options.password);
   const endpoint = ctx.endpoint(options.port);
   if (!endpoint) return sshAnswer(refusal('NO_ADDRESS', 'the device has no IP address or host name to connect to'));
+  if ('refused' in endpoint) return sshAnswer(refusal(endpoint.refused.code, endpoint.refused.message));
   if (ctx.signal.aborted) return sshAnswer(runEnded());
   if (!ctx.takeSession()) return sshAnswer(refusal('TOO_MANY_SESSIONS', "the run opened as many device sessions as its maxProtocolSessions allows"));
 

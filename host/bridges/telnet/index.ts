@@ -18,6 +18,7 @@ export const telnetCommand: ProtocolHandler = async (ctx, raw) => {
   if (typeof raw.password === 'string') ctx.addSecret(raw.password);
   const endpoint = ctx.endpoint(options.port);
   if (!endpoint) return { error: { code: 'NO_ADDRESS', message: 'D.device.sendTelnetCommand: the device has no IP address or host name' }, result: '' };
+  if ('refused' in endpoint) return { error: { code: endpoint.refused.code, message: `D.device.sendTelnetCommand: ${endpoint.refused.message}` }, result: '' };
   if (!ctx.takeSession()) return { error: { code: 'TOO_MANY_SESSIONS', message: 'D.device.sendTelnetCommand: the run opened as many device sessions as its limit (maxProtocolSessions) allows' }, result: '' };
   if (!ctx.takeCommand()) return { error: { code: 'TOO_MANY_COMMANDS', message: 'D.device.sendTelnetCommand: the run sent as many device commands as its limit (maxProtocolCommands) allows' }, result: '' };
   const exchange = ctx.exchange(`telnet://${endpoint.host}:${endpoint.port}`, options.command);

@@ -66,6 +66,7 @@ async function open(ctx: ProtocolContext, options: Record<string, unknown>): Pro
   if (receivers.has(ctx.signal)) return refuse('TFTP_BUSY', 'D.tftpServer.accept: a run has one TFTP receiver and this run opened it already');
   const endpoint = ctx.endpoint(TFTP_PORT);
   if (!endpoint) return refuse('NO_ADDRESS', 'D.tftpServer.accept: the device has no address to receive from');
+  if ('refused' in endpoint) return refuse(endpoint.refused.code, `D.tftpServer.accept: ${endpoint.refused.message}`);
   if (!ctx.takeSession()) return refuse('TOO_MANY_SESSIONS', 'D.tftpServer.accept: the run has used all its device sessions');
   receivers.set(ctx.signal, 'opening');
   let receiver: TftpReceiver;

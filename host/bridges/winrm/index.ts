@@ -37,6 +37,7 @@ export const winrmCommand: ProtocolHandler = async (ctx, raw) => {
   ctx.addSecret(options.password);
   const endpoint = ctx.endpoint(options.port);
   if (!endpoint) return fail('NO_ADDRESS', 'D.device.sendWinRMCommand: the device has no IP address or host name');
+  if ('refused' in endpoint) return fail(endpoint.refused.code, `D.device.sendWinRMCommand: ${endpoint.refused.message}`);
   if (!ctx.takeSession()) return fail('TOO_MANY_SESSIONS', 'D.device.sendWinRMCommand: the run opened as many device sessions as its limit (maxProtocolSessions) allows');
   if (!ctx.takeCommand()) return fail('TOO_MANY_COMMANDS', 'D.device.sendWinRMCommand: the run sent as many device commands as its limit (maxProtocolCommands) allows');
   const host = endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host;

@@ -2,8 +2,8 @@
 // asked for) answering a fixture's "snmp" section: v1 / v2c with its community (read-only
 // when a writeCommunity is given), v3 with its users; get, getNext, getBulk (so walks) and set
 // on the OIDs marked writable. Values live in one MIB tree; a set changes them until close.
-import dgram from 'node:dgram';
 import snmp from 'net-snmp';
+import { agentSockets } from './agent-socket.js';
 import type { SnmpFixture } from './fixture.js';
 
 const LOOPBACK = '127.0.0.1';
@@ -34,18 +34,6 @@ const TYPE_CODES: Record<string, number> = {
   Counter64: snmp.ObjectType.Counter64!,
   Opaque: snmp.ObjectType.Opaque!,
 };
-
-/** net-snmp's agent binds the port it is given (0 meaning 161): this makes it bind `port` (0: a free one). */
-function bindingTo(port: number): { createSocket(type: 'udp4' | 'udp6'): dgram.Socket } {
-  return {
-    createSocket(type) {
-      const socket = dgram.createSocket(type);
-      const bind = socket.bind.bind(socket) as (port: number, address?: string) => dgram.Socket;
-      (socket as unknown as { bind: (p: number, a?: string) => dgram.Socket }).bind = (_p, address) => bind(port, address);
-      return socket;
-    },
-  };
-}
 
 export async function startSnmpAgent(fixture: SnmpFixture, options: { address?: string; port?: number; onRequest?: (request: SnmpRequestLog) => void } = {}): Promise<SnmpAgent> {
   const address = options.address ?? LOOPBACK;
@@ -79,8 +67,15 @@ export async function startSnmpAgent(fixture: SnmpFixture, options: { address?: 
   }
 
   let requests = 0;
+  // One warning per agent: a peer that sends many such datagrams must not flood the host's log.
+  let warned = false;
+  const dropped = (error: unknown, from: { address: string; port: number }) => {
+    if (warned) return;
+    warned = true;
+    process.emitWarning(`driverbox simulator: an SNMP datagram from ${from.address}:${from.port} was dropped, its handling failed: ${error instanceof Error ? error.message : String(error)} (later ones are dropped silently)`);
+  };
   const agent = snmp.createAgent(
-    { port: 1, address, transport: 'udp4', accessControlModelType: snmp.AccessControlModelType.Simple, dgramModule: bindingTo(options.port ?? 0) },
+    { port: 1, address, transport: 'udp4', accessControlModelType: snmp.AccessControlModelType.Simple, dgramModule: agentSockets(options.port ?? 0, dropped) },
     () => {
       // Each answer, and each message refused (a wrong community, a bad v3 key): the agent drops those, as real ones do.
     },
