@@ -37,6 +37,8 @@ export interface HostStats extends PoolStats {
   threadsStopped: number;
   /** Spare sandbox threads made because every thread with room was held by a long call into an isolate (HostOptions.spareThreads). */
   spareThreadsMade: number;
+  /** Sandbox threads inside one call into an isolate for 20 ms or more now (a driver spinning): new runs go elsewhere. */
+  threadsHeld: number;
 }
 
 /** How long an idle warm isolate is kept, ms (HostOptions.warmIsolateIdleMs). */
@@ -369,7 +371,7 @@ export function createHost(options: HostOptions = {}): Host {
         await ownSessions?.close();
       }
     },
-    stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads, spareThreadsMade: sandboxes.spareThreadsMade }),
+    stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads, spareThreadsMade: sandboxes.spareThreadsMade, threadsHeld: sandboxes.heldThreads }),
     memory: (options) => sandboxes.memory(options?.gc === true),
     async close() {
       closed = true;

@@ -642,6 +642,12 @@ export class SandboxThreads {
     return this.#stopped;
   }
 
+  /** Threads (spares too) inside one call into an isolate for HELD_AFTER_MS or more now. */
+  get heldThreads(): number {
+    const now = clock();
+    return [...this.#threads, ...this.#spares].filter((t) => t !== null && t.held(now)).length;
+  }
+
   /** Spare threads made so far, because every thread with room was held by a long call into an isolate. */
   get spareThreadsMade(): number {
     return this.#sparesMade;
