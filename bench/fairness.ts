@@ -131,6 +131,8 @@ async function main(): Promise<number> {
   const kind = (name: string) => (name.startsWith('healthy@') ? 'healthy' : name.startsWith('spin@') ? 'spinner' : 'peer');
   // Measured after one period (every first run is within it): by due time.
   let measureFrom = Infinity;
+  /** Due times from here on are not counted (the agent is stopping). */
+  let endAt = Infinity;
   const counts = {
     healthy: { due: 0, onTime: 0, skipped: 0, failed: 0, runs: 0 },
     spinner: { due: 0, runs: 0, limits: 0, heldBack: 0, skipped: 0 },
@@ -139,7 +141,7 @@ async function main(): Promise<number> {
   const lateness: number[] = [];
   const errors: string[] = [];
   agent.on('runFinished', (run) => {
-    if (run.dueAt < measureFrom) return;
+    if (run.dueAt < measureFrom || run.dueAt >= endAt) return;
     const k = kind(run.name);
     if (k === 'healthy') {
       const late = performance.now() - run.dueAt;
@@ -157,7 +159,7 @@ async function main(): Promise<number> {
     }
   });
   agent.on('runSkipped', (event) => {
-    if (event.dueAt < measureFrom) return;
+    if (event.dueAt < measureFrom || event.dueAt >= endAt) return;
     const k = kind(event.name);
     counts[k].due += event.count;
     if (k !== 'healthy' && event.reason === 'backoff') counts[k].heldBack += event.count;
@@ -168,12 +170,8 @@ async function main(): Promise<number> {
   measureFrom = performance.now() + options.periodS * 1000;
   await new Promise((resolve) => setTimeout(resolve, (options.periodS + options.durationS) * 1000));
   // Runs due before the end finish within the grace; those due after are not counted.
-  const endAt = performance.now();
+  endAt = performance.now();
   const stopping = agent.stop({ graceMs: options.timeoutMs + 1000 });
-  agent.removeAllListeners('runSkipped');
-  const listener = agent.listeners('runFinished')[0] as (run: Parameters<Parameters<typeof agent.on<'runFinished'>>[1]>[0]) => void;
-  agent.removeAllListeners('runFinished');
-  agent.on('runFinished', (run) => run.dueAt < endAt && listener(run));
   const sandbox = agent.stats().sandbox;
   await stopping;
   await status.close();
