@@ -259,6 +259,8 @@ export class Agent extends EventEmitter<AgentEvents> {
   readonly #backoffRule: BackoffRule | null;
   /** The associations with limit hits counted, as the store has them (read at each refresh, written after each run). */
   #backoffs = new Map<number, StoredBackoff>();
+  /** Backoff changes this agent wrote: a refresh whose read began before one does not apply its older view. */
+  #backoffWrites = 0;
 
   constructor(options: AgentOptions) {
     super();
@@ -368,6 +370,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       this.#report(new Error(`agent: could not read the associations from the store: ${toError(error).message}`));
       return;
     }
+    const writesBefore = this.#backoffWrites;
     const backoffs = this.#backoffRule ? await listAssociationBackoffs(this.#options.store, this.#agentId).catch(() => null) : null;
     const wanted = new Map<string, PlannedJob>();
     for (const schedule of schedules) {
@@ -395,7 +398,8 @@ export class Agent extends EventEmitter<AgentEvents> {
         run: (signal) => this.#runJob(key, signal),
       });
     }
-    if (backoffs) this.#applyBackoffs(scheduler, backoffs, wanted);
+    // A run's result changed a backoff while the store was read: the next refresh applies it.
+    if (backoffs && writesBefore === this.#backoffWrites) this.#applyBackoffs(scheduler, backoffs, wanted);
   }
 
   /**
@@ -430,6 +434,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     const periodMs = job.schedule.samplePeriod * 1000;
     const next = nextBackoff(previous, verdict, periodMs, Date.now(), rule);
     if (next === previous) return;
+    this.#backoffWrites++;
     try {
       await saveAssociationBackoff(this.#options.store, id, next);
     } catch (error) {
