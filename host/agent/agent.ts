@@ -33,7 +33,7 @@ import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } f
 import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { DeviceRunPruner } from './device-run-pruner.js';
 import { backoffRuleOf, backoffVerdict, nextBackoff, type BackoffRule } from './association-backoff.js';
-import { listAssociationBackoffs, saveAssociationBackoff, type StoredBackoff } from '../store/association-backoff.js';
+import { listAssociationBackoffs, readAssociationBackoff, readSamplePeriodS, saveAssociationBackoff, type StoredBackoff } from '../store/association-backoff.js';
 import type { LimitName } from '../run-result.js';
 
 /** How long stop() lets runs in flight finish by default. */
@@ -87,7 +87,7 @@ export interface AgentOptions {
    * The backoff after repeated limit hits (host/agent/association-backoff.ts): after `threshold`
    * (3) consecutive runs of an association that hit a limit (timeout, cpu, memory), its runs are
    * spaced out (2, 4, 8… periods, at most `maxMs`, 1 h) until one succeeds or an operator
-   * re-enables it; the API shows it DISABLED meanwhile. threshold 0 turns it off. Embedded mode.
+   * re-enables it; the API shows it DISABLED meanwhile. threshold 0 turns it off. Scale-out mode too (from the shared store).
    */
   backoff?: Partial<BackoffRule>;
   /** Bounds and jitter: maxConcurrent (32), maxPerDevice (2), jitterMs (30 s, capped at each period). */
@@ -716,6 +716,13 @@ export class Agent extends EventEmitter<AgentEvents> {
       slot,
       deviceStates,
     };
+    // Backing off after repeated limit hits (the store says, for every agent of the cluster): this slot is skipped.
+    const backoff = this.#backoffRule ? await readAssociationBackoff(this.#options.store, associationId).catch(() => null) : null;
+    if (backoff?.backoffUntil && backoff.backoffUntil > slot.slotMs) {
+      this.metrics.recordSkipped();
+      this.emit('runSkipped', { associationId, name: `association ${associationId}`, dueAt: slot.slotMs, reason: 'backoff', count: 1 });
+      return [];
+    }
     const startedAt = Date.now();
     const key = `queue-${associationId}-${slot.slotMs}`;
     // A queue job carries only the association's id: its names come from the store as the run
@@ -726,7 +733,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       actions,
     };
     try {
-      return await runAssociation(ctx, associationId, actions, signal, {
+      const runs = await runAssociation(ctx, associationId, actions, signal, {
         identified: (who) => {
           job.name = `${who.driverName}@${who.deviceName}`;
           job.schedule = { ...job.schedule, customDriverId: who.driverId, deviceId: who.deviceId };
@@ -749,8 +756,27 @@ export class Agent extends EventEmitter<AgentEvents> {
           this.metrics.recordRunFinished({ action, outcome: 'failure', errorType: error instanceof DriverboxError ? error.code : null, durationMs: 0, limitExceeded: null });
         },
       });
+      await this.#noteSlotBackoff(associationId, job.name, runs, backoff);
+      return runs;
     } finally {
       this.#started.delete(key);
+    }
+  }
+
+  /** Scale-out: the backoff rule after a slot's run, on the state in the shared store (the next slot may be another agent's). */
+  async #noteSlotBackoff(associationId: number, name: string, runs: readonly ActionRun[], previous: StoredBackoff | null): Promise<void> {
+    const rule = this.#backoffRule;
+    if (!rule || runs.length === 0) return;
+    try {
+      const periodMs = (await readSamplePeriodS(this.#options.store, associationId)) * 1000;
+      if (!(periodMs > 0)) return; // deleted meanwhile
+      const next = nextBackoff(previous, backoffVerdict(runs.map((r) => r.result)), periodMs, Date.now(), rule);
+      if (next === previous) return;
+      await saveAssociationBackoff(this.#options.store, associationId, next);
+      if (next?.backoffUntil) this.#emitBackoff(associationId, name, next, null);
+      else if (!next && previous?.backoffUntil) this.#emitBackoff(associationId, name, null, 'success');
+    } catch (error) {
+      this.#report(new Error(`agent: the backoff of ${name} could not be stored: ${toError(error).message}`));
     }
   }
 

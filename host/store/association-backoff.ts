@@ -72,3 +72,9 @@ export async function isBackingOff(store: Store, associationId: number): Promise
     .get(associationId);
   return row !== undefined;
 }
+
+/** The association's sample period, s; 0 when it is gone. */
+export async function readSamplePeriodS(store: Store, associationId: number): Promise<number> {
+  const row = await store.statement<[number], { sample_period: number }>('SELECT sample_period FROM custom_driver_associations WHERE id = ?').get(associationId);
+  return row ? Number(row.sample_period) : 0;
+}
