@@ -35,6 +35,10 @@ export interface HostStats extends PoolStats {
   threadsRecycled: number;
   /** Sandbox threads the watchdog stopped and replaced: a run was stuck far past its deadline. */
   threadsStopped: number;
+  /** Spare sandbox threads made because every thread with room was held by a long call into an isolate (HostOptions.spareThreads). */
+  spareThreadsMade: number;
+  /** Sandbox threads inside one call into an isolate for 20 ms or more now (a driver spinning): new runs go elsewhere. */
+  threadsHeld: number;
 }
 
 /** How long an idle warm isolate is kept, ms (HostOptions.warmIsolateIdleMs). */
@@ -58,6 +62,12 @@ export interface HostOptions {
    * at least 1; never more than maxIsolates).
    */
   threads?: number;
+  /**
+   * Spare sandbox threads at most (default: as many as `threads`; 0: none). A run that every
+   * thread with room would put behind a long call into an isolate (a driver spinning to its
+   * deadline) goes to a spare instead; a spare ends once idle and no thread is held.
+   */
+  spareThreads?: number;
   /**
    * Where a run's network (HTTP, TLS reads, SSH / Telnet / SNMP / WinRM) is done: on its sandbox
    * thread, which keeps the sessions of the devices pinned to it (true), or on the host thread,
@@ -272,6 +282,7 @@ export function createHost(options: HostOptions = {}): Host {
     },
     prewarmMemoryMb: defaults.memoryMb,
     recycleThreadAfterRuns: integerOption(options.recycleThreadAfterRuns, 0, 'recycleThreadAfterRuns', 0),
+    spareThreads: options.spareThreads === undefined ? undefined : integerOption(options.spareThreads, 0, 'spareThreads', 0),
     network: networkInThreads ? { trustedCAs: options.trustedCAs, maxDeviceSessions: sessionBounds.maxSessions, deviceSessionIdleMs: sessionBounds.sessionIdleMs, buffers: buffers.shared, maxBufferedBytes: buffers.max } : null,
   });
   const trust = createTrustStore(options.trustedCAs);
@@ -360,7 +371,7 @@ export function createHost(options: HostOptions = {}): Host {
         await ownSessions?.close();
       }
     },
-    stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads }),
+    stats: () => ({ ...sandboxes.stats(), threadsRecycled: sandboxes.recycledThreads, threadsStopped: sandboxes.stoppedThreads, spareThreadsMade: sandboxes.spareThreadsMade, threadsHeld: sandboxes.heldThreads }),
     memory: (options) => sandboxes.memory(options?.gc === true),
     async close() {
       closed = true;

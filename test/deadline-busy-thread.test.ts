@@ -7,8 +7,8 @@ import { useDeviceServer } from './helpers/device-server.js';
 import { runSource, useHost } from './helpers/host.js';
 
 describe('the deadline on a busy sandbox thread', () => {
-  // One thread: the busy run and the waiting run share its event loop.
-  const host = useHost({ threads: 1, maxIsolates: 4, warmIsolates: 2 });
+  // One thread and no spare: the busy run and the waiting run share its event loop.
+  const host = useHost({ threads: 1, maxIsolates: 4, warmIsolates: 2, spareThreads: 0 });
   const server = useDeviceServer();
 
   it('an answer that arrives while the thread is busy past the deadline does not reach the driver', async () => {

@@ -103,7 +103,7 @@ describe('driverbox extension API: the agent schedule', () => {
     expect(good.last_run).toMatchObject({ action: 'get_status', outcome: 'success', error_type: null });
     expect(good.last_run!.run_id).toBeGreaterThanOrEqual(lastGood.runId!);
     expect((await getRun(store, good.last_run!.run_id!))?.associationId).toBe(good.association_id);
-    expect(good.skipped).toEqual({ running: 0, waiting: 0, missed: 0, total: 0 });
+    expect(good.skipped).toEqual({ running: 0, waiting: 0, missed: 0, backoff: 0, total: 0 });
     // The slow one overlaps its own period: its due times are skipped as "running".
     expect(slow.skipped.running).toBeGreaterThanOrEqual(1);
     expect(slow.skipped.total).toBe(slow.skipped.running + slow.skipped.waiting + slow.skipped.missed);

@@ -4,6 +4,7 @@
 // result to the store, and optionally serves the Monitoring API with /metrics and the
 // application status beside it. docs/agent/agent.md tells how to embed it.
 import { EventEmitter } from 'node:events';
+import { availableParallelism } from 'node:os';
 import { marketplaceRoutes, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
 import { consoleRoutes } from '../api/console/console-routes.js';
 import { driverboxApiRoutes } from '../api/driverbox/runs-routes.js';
@@ -32,6 +33,9 @@ import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } f
 import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { DeviceRunPruner } from './device-run-pruner.js';
 import { terminalOutput } from '../cli/terminal-text.js';
+import { backoffRuleOf, backoffVerdict, nextBackoff, type BackoffRule } from './association-backoff.js';
+import { listAssociationBackoffs, readAssociationBackoff, readSamplePeriodS, saveAssociationBackoff, type StoredBackoff } from '../store/association-backoff.js';
+import type { LimitName } from '../run-result.js';
 
 /** How long stop() lets runs in flight finish by default. */
 export const DEFAULT_GRACE_MS = 30_000;
@@ -78,8 +82,15 @@ export interface AgentOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Runs drivers. Default: a supervised sandbox process made from `sandbox`, closed by stop(). */
   executor?: RunExecutor;
-  /** Options of the default sandbox process. */
+  /** Options of the default sandbox process (`host.threads`: sandbox threads, default AGENT_MIN_SANDBOX_THREADS or cores − 1, the larger). */
   sandbox?: SandboxProcessOptions;
+  /**
+   * The backoff after repeated limit hits (host/agent/association-backoff.ts): after `threshold`
+   * (3) consecutive runs of an association that hit a limit (timeout, cpu, memory), its runs are
+   * spaced out (2, 4, 8… periods, at most `maxMs`, 1 h) until one succeeds or an operator
+   * re-enables it; the API shows it DISABLED meanwhile. threshold 0 turns it off. Scale-out mode too (from the shared store).
+   */
+  backoff?: Partial<BackoffRule>;
   /** Bounds and jitter: maxConcurrent (32), maxPerDevice (2), jitterMs (30 s, capped at each period). */
   scheduler?: SchedulerOptions;
   /** Limits given to every scheduled run (the run timeout, CPU, memory…). */
@@ -141,7 +152,25 @@ export interface AgentRunSkipped {
   count: number;
 }
 
+/** An association began, went on, or stopped backing off after repeated limit hits. */
+export interface AgentBackoffEvent {
+  associationId: number;
+  name: string;
+  /** Consecutive runs that hit a limit (0 once restored). */
+  hits: number;
+  /** The limit the last of them hit; null once restored. */
+  limit: LimitName | null;
+  /** How long until its next run may start, ms (0 once restored). */
+  backoffMs: number;
+  /** Wall-clock ms of that, or null once restored. */
+  until: number | null;
+  /** Why it was restored: a successful run, or an operator (re-enable); null while backing off. */
+  restoredBy: 'success' | 'operator' | null;
+}
+
 export type AgentEvents = {
+  /** An association's backoff after repeated limit hits began, grew, or ended. */
+  backoff: [AgentBackoffEvent];
   runStarted: [AgentRunStarted];
   /** One per action run (an association with several actions gives several). */
   runFinished: [AgentRunFinished];
@@ -187,6 +216,12 @@ interface PlannedJob {
 
 const jobKey = (associationId: number) => `association-${associationId}`;
 
+/**
+ * The least sandbox threads the agent's sandbox process gets, whatever the cores: a driver that
+ * spins until its deadline holds one thread (host/sandbox/threads.ts places other runs elsewhere).
+ */
+export const AGENT_MIN_SANDBOX_THREADS = 2;
+
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
@@ -222,6 +257,12 @@ export class Agent extends EventEmitter<AgentEvents> {
   #stopping: Promise<AgentStopResult> | null = null;
   /** Keeps keepRunsPerDevice runs per device, pruned in batches (null: all kept). */
   #runPruner: DeviceRunPruner | null = null;
+  /** The backoff after repeated limit hits; null when turned off. */
+  readonly #backoffRule: BackoffRule | null;
+  /** The associations with limit hits counted, as the store has them (read at each refresh, written after each run). */
+  #backoffs = new Map<number, StoredBackoff>();
+  /** Backoff changes this agent wrote: a refresh whose read began before one does not apply its older view. */
+  #backoffWrites = 0;
 
   constructor(options: AgentOptions) {
     super();
@@ -231,6 +272,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     this.#refreshMs = optionalCount(options.storeRefreshMs, DEFAULT_STORE_REFRESH_MS, 'storeRefreshMs')!;
     this.#keepRuns = optionalCount(options.keepRunsPerDevice, DEFAULT_KEEP_RUNS_PER_DEVICE, 'keepRunsPerDevice');
     this.metrics = createAgentMetrics(options.metrics);
+    this.#backoffRule = backoffRuleOf(options.backoff, (message) => new DriverboxError('INVALID_OPTIONS', message));
     try {
       this.#externalHosts = externalHostList(options.externalHosts ?? [], 'agent option externalHosts');
     } catch (error) {
@@ -330,6 +372,8 @@ export class Agent extends EventEmitter<AgentEvents> {
       this.#report(new Error(`agent: could not read the associations from the store: ${toError(error).message}`));
       return;
     }
+    const writesBefore = this.#backoffWrites;
+    const backoffs = this.#backoffRule ? await listAssociationBackoffs(this.#options.store, this.#agentId).catch(() => null) : null;
     const wanted = new Map<string, PlannedJob>();
     for (const schedule of schedules) {
       // A device that is UNMANAGED or on the excluded list is not monitored: no driver runs on it.
@@ -356,6 +400,66 @@ export class Agent extends EventEmitter<AgentEvents> {
         run: (signal) => this.#runJob(key, signal),
       });
     }
+    // A run's result changed a backoff while the store was read: the next refresh applies it.
+    if (backoffs && writesBefore === this.#backoffWrites) this.#applyBackoffs(scheduler, backoffs, wanted);
+  }
+
+  /**
+   * Holds the jobs of associations backing off, as the store says (after a restart too), and
+   * lets go of those restored meanwhile by an operator (reEnableCustomDriverAssociations).
+   */
+  #applyBackoffs(scheduler: Scheduler, backoffs: Map<number, StoredBackoff>, wanted: Map<string, PlannedJob>): void {
+    for (const [id, before] of this.#backoffs) {
+      if (backoffs.has(id) || before.backoffUntil === null) continue;
+      const job = wanted.get(jobKey(id));
+      if (job) this.#emitBackoff(id, job.name, null, 'operator');
+    }
+    this.#backoffs = backoffs;
+    for (const [key, job] of wanted) {
+      const until = backoffs.get(job.schedule.id)?.backoffUntil ?? null;
+      scheduler.hold(key, until === null ? 0 : this.#clockOf(until));
+    }
+  }
+
+  /** A wall-clock time on the scheduler's clock (monotonic). */
+  #clockOf(wallMs: number): number {
+    return wallMs - Date.now() + (this.#options.scheduler?.clock ?? systemClock).now();
+  }
+
+  /** After an association's run: its limit hits counted or reset, its backoff stored, its job held or let go. */
+  async #noteBackoff(key: string, job: PlannedJob, runs: readonly ActionRun[]): Promise<void> {
+    const rule = this.#backoffRule;
+    if (!rule || runs.length === 0) return;
+    const id = job.schedule.id;
+    const previous = this.#backoffs.get(id) ?? null;
+    const verdict = backoffVerdict(runs.map((r) => r.result));
+    const periodMs = job.schedule.samplePeriod * 1000;
+    const next = nextBackoff(previous, verdict, periodMs, Date.now(), rule);
+    if (next === previous) return;
+    this.#backoffWrites++;
+    try {
+      await saveAssociationBackoff(this.#options.store, id, next);
+    } catch (error) {
+      this.#report(new Error(`agent: the backoff of ${job.name} could not be stored: ${toError(error).message}`));
+    }
+    if (next) this.#backoffs.set(id, { associationId: id, ...next });
+    else this.#backoffs.delete(id);
+    this.#scheduler?.hold(key, next?.backoffUntil ? this.#clockOf(next.backoffUntil) : 0);
+    if (next?.backoffUntil) this.#emitBackoff(id, job.name, next, null);
+    else if (!next && previous?.backoffUntil) this.#emitBackoff(id, job.name, null, 'success');
+  }
+
+  #emitBackoff(associationId: number, name: string, state: { hits: number; lastLimit: LimitName; backoffUntil: number | null } | null, restoredBy: 'success' | 'operator' | null): void {
+    const until = state?.backoffUntil ?? null;
+    this.emit('backoff', {
+      associationId,
+      name,
+      hits: state?.hits ?? 0,
+      limit: state?.lastLimit ?? null,
+      backoffMs: until === null ? 0 : Math.max(0, until - Date.now()),
+      until,
+      restoredBy,
+    });
   }
 
   stats(): AgentStats {
@@ -493,7 +597,14 @@ export class Agent extends EventEmitter<AgentEvents> {
       // Up to AGENT_WARM_ISOLATES are kept warm, each until AGENT_WARM_IDLE_MS unused. Not one per
       // slot: an isolate kept warm holds the garbage of its runs, and a run at once past the warm
       // set waits for one to come back before one is made (host/sandbox/pool.ts).
-      host: { maxIsolates: maxConcurrent, warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES), warmIsolateIdleMs: AGENT_WARM_IDLE_MS, ...sandboxOptions.host },
+      // At least AGENT_MIN_SANDBOX_THREADS threads, even on 2 cores: a run spinning to its deadline holds one.
+      host: {
+        maxIsolates: maxConcurrent,
+        warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES),
+        warmIsolateIdleMs: AGENT_WARM_IDLE_MS,
+        threads: Math.min(maxConcurrent, Math.max(AGENT_MIN_SANDBOX_THREADS, availableParallelism() - 1)),
+        ...sandboxOptions.host,
+      },
       // stop() waits for the grace itself: what is left then is ended at once.
       closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
     });
@@ -607,6 +718,13 @@ export class Agent extends EventEmitter<AgentEvents> {
       slot,
       deviceStates,
     };
+    // Backing off after repeated limit hits (the store says, for every agent of the cluster): this slot is skipped.
+    const backoff = this.#backoffRule ? await readAssociationBackoff(this.#options.store, associationId).catch(() => null) : null;
+    if (backoff?.backoffUntil && backoff.backoffUntil > slot.slotMs) {
+      this.metrics.recordSkipped();
+      this.emit('runSkipped', { associationId, name: `association ${associationId}`, dueAt: slot.slotMs, reason: 'backoff', count: 1 });
+      return [];
+    }
     const startedAt = Date.now();
     const key = `queue-${associationId}-${slot.slotMs}`;
     // A queue job carries only the association's id: its names come from the store as the run
@@ -617,7 +735,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       actions,
     };
     try {
-      return await runAssociation(ctx, associationId, actions, signal, {
+      const runs = await runAssociation(ctx, associationId, actions, signal, {
         identified: (who) => {
           job.name = `${who.driverName}@${who.deviceName}`;
           job.schedule = { ...job.schedule, customDriverId: who.driverId, deviceId: who.deviceId };
@@ -640,8 +758,27 @@ export class Agent extends EventEmitter<AgentEvents> {
           this.metrics.recordRunFinished({ action, outcome: 'failure', errorType: error instanceof DriverboxError ? error.code : null, durationMs: 0, limitExceeded: null });
         },
       });
+      await this.#noteSlotBackoff(associationId, job.name, runs, backoff);
+      return runs;
     } finally {
       this.#started.delete(key);
+    }
+  }
+
+  /** Scale-out: the backoff rule after a slot's run, on the state in the shared store (the next slot may be another agent's). */
+  async #noteSlotBackoff(associationId: number, name: string, runs: readonly ActionRun[], previous: StoredBackoff | null): Promise<void> {
+    const rule = this.#backoffRule;
+    if (!rule || runs.length === 0) return;
+    try {
+      const periodMs = (await readSamplePeriodS(this.#options.store, associationId)) * 1000;
+      if (!(periodMs > 0)) return; // deleted meanwhile
+      const next = nextBackoff(previous, backoffVerdict(runs.map((r) => r.result)), periodMs, Date.now(), rule);
+      if (next === previous) return;
+      await saveAssociationBackoff(this.#options.store, associationId, next);
+      if (next?.backoffUntil) this.#emitBackoff(associationId, name, next, null);
+      else if (!next && previous?.backoffUntil) this.#emitBackoff(associationId, name, null, 'success');
+    } catch (error) {
+      this.#report(new Error(`agent: the backoff of ${name} could not be stored: ${toError(error).message}`));
     }
   }
 
@@ -673,6 +810,7 @@ export class Agent extends EventEmitter<AgentEvents> {
         });
       },
     });
+    await this.#noteBackoff(key, job, runs);
     return runs.length;
   }
 

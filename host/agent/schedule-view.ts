@@ -56,7 +56,7 @@ interface Seen {
   lastRun: ScheduleLastRun | null;
 }
 
-const noSkips = (): SkipCounts => ({ running: 0, waiting: 0, missed: 0, total: 0 });
+const noSkips = (): SkipCounts => ({ running: 0, waiting: 0, missed: 0, backoff: 0, total: 0 });
 
 /** The view; `store` is where scale-out mode reads the associations and their last runs. */
 export function createScheduleView(agent: ScheduleViewAgent, store: Store): ScheduleSource {

@@ -42,8 +42,11 @@ export interface SchedulerOptions {
 }
 
 export type RunOutcome = 'completed' | 'failed' | 'aborted';
-/** running / waiting: the job's previous run was still in flight / still queued for a slot; missed: the timer fired after further due times had passed. */
-export type SkipReason = 'running' | 'waiting' | 'missed';
+/**
+ * running / waiting: the job's previous run was still in flight / still queued for a slot; missed: the timer fired after further due times had passed;
+ * backoff: the job is held (hold()) until a later time, e.g. after repeated limit hits.
+ */
+export type SkipReason = 'running' | 'waiting' | 'missed' | 'backoff';
 
 export interface RunStartedEvent {
   key: string;
@@ -110,6 +113,8 @@ export interface JobStats extends RunCounters {
   running: boolean;
   waiting: boolean;
   lateness: SampleSummary;
+  /** Clock time before which its due times are skipped (hold()); undefined when not held. */
+  heldUntil: number | undefined;
 }
 
 export interface AbortedRun {
@@ -135,6 +140,8 @@ interface JobState {
   lastDueAt: number | undefined;
   timer: TimerHandle | undefined;
   waiting: WaitingRun | undefined;
+  /** Due times before this clock time are skipped ('backoff'); 0: not held. */
+  heldUntil: number;
   counters: RunCounters;
   lateness: SampleWindow;
 }
@@ -230,6 +237,7 @@ export class Scheduler extends EventEmitter<SchedulerEvents> {
       lastDueAt: undefined,
       timer: undefined,
       waiting: undefined,
+      heldUntil: 0,
       counters: zeroCounters(),
       lateness: new SampleWindow(JOB_LATENESS_WINDOW),
     };
@@ -300,7 +308,20 @@ export class Scheduler extends EventEmitter<SchedulerEvents> {
       running: this.runningByKey.has(key),
       waiting: state.waiting !== undefined,
       lateness: state.lateness.summary(),
+      heldUntil: state.heldUntil > 0 ? state.heldUntil : undefined,
     };
+  }
+
+  /**
+   * Holds a job: its due times before `untilMs` (clock time) are skipped with reason 'backoff',
+   * and its grid of due times is kept. 0 (or a time past) lifts the hold. A run in flight or
+   * waiting for a slot goes on. False when the key is unknown.
+   */
+  hold(key: string, untilMs: number): boolean {
+    const state = this.jobs.get(key);
+    if (!state) return false;
+    state.heldUntil = Number.isFinite(untilMs) && untilMs > 0 ? untilMs : 0;
+    return true;
   }
 
   /** Resolves when no run is in flight (at once if none is). */
@@ -391,7 +412,7 @@ export class Scheduler extends EventEmitter<SchedulerEvents> {
     state.lastDueAt = dueAt;
     this.count(state, 'due');
     const { key, deviceKey } = state.job;
-    const reason: SkipReason | undefined = this.runningByKey.has(key) ? 'running' : state.waiting ? 'waiting' : undefined;
+    const reason: SkipReason | undefined = dueAt < state.heldUntil ? 'backoff' : this.runningByKey.has(key) ? 'running' : state.waiting ? 'waiting' : undefined;
     if (reason) {
       this.count(state, 'skipped');
       this.notifySkipped({ key, deviceKey, dueAt, reason, count: 1 });

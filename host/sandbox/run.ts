@@ -3,6 +3,7 @@
 // until the driver ends the run, a limit ends it, or nothing is left that could ever end it.
 // Calls into the isolate are synchronous: this thread exists to run them, and a thread
 // hand-off per call would cost more than the driver's own code.
+import { inIsolateCall } from './busy-slot.js';
 import type ivm from 'isolated-vm';
 import { loadIsolatedVm } from './isolated-vm.js';
 import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, ProtocolCall, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
@@ -230,7 +231,7 @@ export async function executeRun(warm: WarmIsolate, plan: RunPlan, network: Sand
     const allowedMs = budgetMs(); // what the call's own timeout is (it computes the same just after)
     let queued: unknown;
     try {
-      queued = call();
+      queued = inIsolateCall(call); // marked, so the host places new runs on another thread meanwhile
     } catch (error) {
       if (!ending) {
         const limit = isSandboxLimit(error, warm.isolate.isDisposed, performance.now() - calledAt >= allowedMs - 1);

@@ -5,6 +5,7 @@
 import { getHeapStatistics } from 'node:v8';
 import { measureMemory } from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
+import { useBusySlot } from './busy-slot.js';
 import { IsolatePool } from './pool.js';
 import { ReportSlot } from './report-slot.js';
 import { executeRun, type SandboxNetwork } from './run.js';
@@ -14,6 +15,7 @@ import type { FromThread, SyncReply, ThreadConfig, ThreadReport, ToThread } from
 
 const config = workerData as ThreadConfig;
 useRuntimeDir(config.runtimeDir);
+useBusySlot(config.busySlot);
 const port = parentPort!;
 const pool = new IsolatePool(config.pool);
 const syncFlag = new Int32Array(config.syncFlag);

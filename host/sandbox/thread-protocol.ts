@@ -18,6 +18,8 @@ export interface ThreadConfig {
   syncFlag: SharedArrayBuffer;
   /** Where a run's result waits when its driver ends it (report-slot.ts). */
   reportSlot: SharedArrayBuffer;
+  /** Where the thread says it is inside a call into an isolate (busy-slot.ts). */
+  busySlot: SharedArrayBuffer;
   /** What the thread's own network (its runs' HTTP, TLS and protocol calls) is made of; null: runs do theirs on the host thread. */
   network: ThreadNetworkConfig | null;
 }

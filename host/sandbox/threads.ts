@@ -17,6 +17,7 @@ import { maskRunText } from '../secrets/secret-mask.js';
 import type { PoolOptions, PoolStats, SandboxMemory } from './figures.js';
 import type { RunPlan } from './run.js';
 import { locateRuntimeDir } from './runtime-bundle.js';
+import { BusySlot, createBusySlot } from './busy-slot.js';
 import { createReportSlot, ReportSlot, sharedClock as clock } from './report-slot.js';
 import type { FromThread, PolicyKind, SyncReply, ThreadConfig, ThreadNetworkConfig, ThreadReport, ToThread } from './thread-protocol.js';
 
@@ -32,6 +33,12 @@ export interface ThreadsOptions {
   recycleThreadAfterRuns: number;
   /** The threads' own network (null: none, every run's network is here); `maxDeviceSessions` is the host's, shared out over the threads. */
   network: ThreadNetworkConfig | null;
+  /**
+   * Spare threads at most (default: as many as `threads`): when every thread with room is held
+   * inside one call into an isolate (a driver spinning to its deadline), a spare takes the next
+   * run instead of putting it behind that call; a spare ends once it is idle and no thread is held.
+   */
+  spareThreads?: number;
 }
 
 /** The caller's policy for a run whose network is on its thread (the thread asks: 'policy'). */
@@ -70,6 +77,13 @@ const REPORT_CHECK_MS = 200;
  * far past theirs is stuck outside any limit (in native code, or a fault).
  */
 export const WATCHDOG_MARGIN_MS = 2_000;
+/**
+ * A thread inside one call into an isolate for this long is held (a driver spinning, or computing
+ * at length): new runs go to a thread that is not, while one has room. Short, since a run placed
+ * behind a spinning call waits until that call's deadline; a call this long is rare in a driver
+ * that waits on its device, and a wrong guess only places a run on another thread.
+ */
+export const HELD_AFTER_MS = 20;
 
 
 const EMPTY_STATS: PoolStats = { alive: 0, idle: 0, busy: 0, waiting: 0, created: 0, disposed: 0 };
@@ -198,6 +212,10 @@ class SandboxThread {
   readonly #syncPort: MessagePort;
   readonly #syncFlag: Int32Array;
   readonly #reports: ReportSlot;
+  /** Where the thread says it is inside a call into an isolate (busy-slot.ts). */
+  readonly busy: BusySlot;
+  /** A spare: made because every thread was held; it takes only runs no other thread can. */
+  spare = false;
   #reportSeen = 0;
   #reportCheck: NodeJS.Timeout | null = null;
   /** memory() questions awaiting the thread's answer, by id. */
@@ -225,7 +243,9 @@ class SandboxThread {
     this.#syncFlag = new Int32Array(flag);
     const reportSlot = createReportSlot();
     this.#reports = new ReportSlot(reportSlot);
-    const config: ThreadConfig = { pool, prewarmMemoryMb, runtimeDir: locateRuntimeDir(), syncPort: channel.port2, syncFlag: flag, reportSlot, network };
+    const busySlot = createBusySlot();
+    this.busy = new BusySlot(busySlot);
+    const config: ThreadConfig = { pool, prewarmMemoryMb, runtimeDir: locateRuntimeDir(), syncPort: channel.port2, syncFlag: flag, reportSlot, busySlot, network };
     this.worker = new Worker(threadModule(), {
       workerData: config,
       transferList: [channel.port2],
@@ -346,6 +366,16 @@ class SandboxThread {
       });
       this.post({ t: 'memory', id, gc });
     });
+  }
+
+  /** Inside one call into an isolate for HELD_AFTER_MS or more: a run placed here would wait behind it. */
+  held(now: number): boolean {
+    return this.busy.busyForMs(now) >= HELD_AFTER_MS;
+  }
+
+  /** Runs it can still take. */
+  get free(): number {
+    return this.capacity - this.runs.size - this.reserved;
   }
 
   idle(): Promise<void> {
@@ -518,6 +548,11 @@ export class SandboxThreads {
   readonly #waiting: Array<() => void> = [];
   /** Threads being recycled: they take no new run and end once their runs have. */
   readonly #draining = new Set<SandboxThread>();
+  /** Spare threads, made while every thread was held (see ThreadsOptions.spareThreads). */
+  readonly #spares: SandboxThread[] = [];
+  readonly #maxSpares: number;
+  /** Spare threads made so far. */
+  #sparesMade = 0;
   #recycled = 0;
   #stopped = 0;
   #nextRun = 1;
@@ -529,6 +564,7 @@ export class SandboxThreads {
     this.#options = options;
     const count = Math.max(1, Math.min(options.threads, options.pool.max));
     this.#threads = Array.from({ length: count }, () => null);
+    this.#maxSpares = Math.max(0, Math.floor(options.spareThreads ?? count));
     for (let i = 0; i < count; i++) this.#thread(i);
   }
 
@@ -587,7 +623,7 @@ export class SandboxThreads {
 
   /** The heaps of every sandbox thread and of their isolates, summed. */
   async memory(gc = false): Promise<SandboxMemory> {
-    const threads = [...this.#threads, ...this.#draining].filter((t): t is SandboxThread => t !== null);
+    const threads = [...this.#threads, ...this.#spares, ...this.#draining].filter((t): t is SandboxThread => t !== null);
     const total: SandboxMemory = { threads: 0, threadHeap: { used: 0, total: 0, external: 0 }, isolates: 0, isolateHeap: { used: 0, total: 0, external: 0 } };
     for (const memory of await Promise.all(threads.map((t) => t.memory(gc)))) {
       if (!memory) continue;
@@ -606,6 +642,17 @@ export class SandboxThreads {
     return this.#stopped;
   }
 
+  /** Threads (spares too) inside one call into an isolate for HELD_AFTER_MS or more now. */
+  get heldThreads(): number {
+    const now = clock();
+    return [...this.#threads, ...this.#spares].filter((t) => t !== null && t.held(now)).length;
+  }
+
+  /** Spare threads made so far, because every thread with room was held by a long call into an isolate. */
+  get spareThreadsMade(): number {
+    return this.#sparesMade;
+  }
+
   /** Sandbox threads replaced by recycleThreadAfterRuns so far. */
   get recycledThreads(): number {
     return this.#recycled;
@@ -613,7 +660,7 @@ export class SandboxThreads {
 
   stats(): PoolStats {
     const total = { ...EMPTY_STATS, created: this.#gone.created, disposed: this.#gone.disposed };
-    for (const thread of [...this.#threads, ...this.#draining]) {
+    for (const thread of [...this.#threads, ...this.#spares, ...this.#draining]) {
       if (!thread) continue;
       total.alive += thread.stats.alive;
       total.idle += thread.stats.idle;
@@ -629,7 +676,7 @@ export class SandboxThreads {
   async close(): Promise<void> {
     this.#closed = true;
     for (const wake of this.#waiting.splice(0)) wake();
-    const threads = this.#threads.filter((t): t is SandboxThread => t !== null);
+    const threads = [...this.#threads, ...this.#spares].filter((t): t is SandboxThread => t !== null);
     await Promise.all([...threads.map(endWhenIdle), ...[...this.#draining].map((t) => t.exited)]);
   }
 
@@ -652,8 +699,56 @@ export class SandboxThreads {
    * another thread cannot take this room (each looks again, and waits again if it has none).
    */
   #wake(): void {
-    if (this.#threads.length === 1) this.#waiting.shift()?.();
+    this.#retireIdleSpares();
+    if (this.#threads.length === 1 && this.#spares.length === 0) this.#waiting.shift()?.();
     else for (const wake of this.#waiting.splice(0)) wake();
+  }
+
+  /** Spares with no run left end once no thread is held any more. */
+  #retireIdleSpares(): void {
+    if (this.#spares.length === 0 || this.#closed) return;
+    const now = clock();
+    if (this.#threads.some((t) => t !== null && t.held(now))) return;
+    for (const spare of [...this.#spares]) {
+      if (spare.runs.size > 0 || spare.reserved > 0) continue;
+      this.#spares.splice(this.#spares.indexOf(spare), 1);
+      this.#draining.add(spare);
+      void endWhenIdle(spare).then(() => {
+        this.#draining.delete(spare);
+        this.#gone.created += spare.stats.created;
+        this.#gone.disposed += spare.stats.created;
+      });
+    }
+  }
+
+  /** A spare thread, with a regular thread's share of the isolates, for runs every thread with room would hold back. */
+  #spare(): SandboxThread {
+    const count = this.#threads.length;
+    const { pool, network } = this.#options;
+    const spare: SandboxThread = new SandboxThread(
+      { max: Math.max(1, Math.ceil(pool.max / count)), warm: 0, recycleAfterRuns: pool.recycleAfterRuns, warmIdleMs: pool.warmIdleMs },
+      this.#options.prewarmMemoryMb,
+      network && { ...network, maxDeviceSessions: Math.max(1, Math.ceil(network.maxDeviceSessions / count)) },
+      (gone, error) => {
+        gone.fail(error);
+        this.#dropSpare(gone);
+        this.#wake();
+      },
+      (wedged) => this.#stop(wedged),
+      () => this.#wake(),
+    );
+    spare.spare = true;
+    this.#spares.push(spare);
+    this.#sparesMade++;
+    return spare;
+  }
+
+  #dropSpare(thread: SandboxThread): void {
+    const index = this.#spares.indexOf(thread);
+    if (index < 0) return;
+    this.#spares.splice(index, 1);
+    this.#gone.created += thread.stats.created;
+    this.#gone.disposed += thread.stats.created;
   }
 
   #thread(index: number): SandboxThread {
@@ -685,6 +780,7 @@ export class SandboxThreads {
     thread.stopping = true;
     this.#stopped++;
     this.#retire(thread); // a draining thread is not in the list: endWhenIdle accounts for it
+    this.#dropSpare(thread);
     thread.fail(new Error('the watchdog stopped it: its runs were far past their deadlines'));
     void thread.worker.terminate().catch(() => {});
     for (const wake of this.#waiting.splice(0)) wake();
@@ -705,17 +801,34 @@ export class SandboxThreads {
     return thread.capacity > thread.runs.size + thread.reserved ? thread : null;
   }
 
+  /**
+   * The thread for a run any thread may take: the one with the most room among those not held
+   * inside a long call into an isolate (a run placed behind such a call waits until it ends, up
+   * to its deadline). When a thread that is not held has no room, the run waits for room rather
+   * than go behind a held one; when every thread is held, a spare takes it (up to spareThreads,
+   * within the host's isolates); only without one does it go to the held thread with most room.
+   */
   #leastBusy(): SandboxThread | null {
+    const now = clock();
     let best: SandboxThread | null = null;
     let bestFree = 0;
-    for (let i = 0; i < this.#threads.length; i++) {
-      const thread = this.#threads[i] ?? this.#thread(i);
-      const free = thread.capacity - thread.runs.size - thread.reserved;
-      if (free > bestFree) {
-        best = thread;
-        bestFree = free;
-      }
+    let held: SandboxThread | null = null;
+    let heldFree = 0;
+    let anyFree = false;
+    let inFlight = 0;
+    const all = [...this.#threads.map((t, i) => t ?? this.#thread(i)), ...this.#spares];
+    for (const thread of all) {
+      inFlight += thread.runs.size + thread.reserved;
+      const isHeld = thread.held(now);
+      if (!isHeld) anyFree = true;
+      const free = thread.free;
+      if (free <= 0) continue;
+      if (!isHeld && free > bestFree) [best, bestFree] = [thread, free];
+      else if (isHeld && free > heldFree) [held, heldFree] = [thread, free];
     }
-    return best;
+    if (best) return best;
+    if (anyFree) return null; // a thread that is not held frees up soon: wait for it
+    if (this.#spares.length < this.#maxSpares && inFlight < this.#options.pool.max) return this.#spare();
+    return held;
   }
 }

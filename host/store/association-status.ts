@@ -20,7 +20,7 @@ export async function disabledReason(store: Store, associationId: number): Promi
 }
 
 /**
- * Re-enables the associations disabled by failure (and, with includeUnrecoverable, those
+ * Re-enables the associations disabled by failure (those backing off after repeated limit hits too) (and, with includeUnrecoverable, those
  * found unable to recover) of every agent the caller may use; answers their ids.
  */
 export async function reEnableAssociations(store: Store, options: { includeUnrecoverable?: boolean; agentIds?: readonly number[] } = {}): Promise<number[]> {
@@ -34,6 +34,15 @@ export async function reEnableAssociations(store: Store, options: { includeUnrec
       .filter((r) => !options.agentIds || options.agentIds.includes(r.agent_id));
     const enable = store.statement(`UPDATE custom_driver_associations SET status = 'ENABLED', disabled_reason = NULL WHERE id = ?`);
     for (const r of rows) await enable.run(r.id);
-    return rows.map((r) => r.id);
+    // Those backing off after repeated limit hits (host/agent/association-backoff.ts) run at their next due time.
+    const backingOff = (await store
+      .statement<[], { id: number; agent_id: number }>(
+        `SELECT a.id, a.agent_id FROM association_backoff b JOIN custom_driver_associations a ON a.id = b.association_id WHERE b.backoff_until IS NOT NULL ORDER BY a.id`,
+      )
+      .all())
+      .filter((r) => !options.agentIds || options.agentIds.includes(Number(r.agent_id)));
+    const restore = store.statement('DELETE FROM association_backoff WHERE association_id = ?');
+    for (const r of backingOff) await restore.run(r.id);
+    return [...new Set([...rows.map((r) => r.id), ...backingOff.map((r) => Number(r.id))])].sort((a, b) => a - b);
   });
 }

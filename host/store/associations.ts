@@ -3,6 +3,7 @@
 // deletes them (ON DELETE CASCADE on variables.association_id).
 import { DRIVER_CREDENTIAL_SCOPES, setDeviceCredentials, type DeviceCredentials } from './credentials.js';
 import { getCustomDriverDefinition, type CustomDriverDefinition } from './custom-drivers.js';
+import { isBackingOff } from './association-backoff.js';
 import { isDeviceMonitored } from './device-monitoring.js';
 import type { MonitoringState } from './devices.js';
 import { parameterValueProblem, refuseProblems, samplePeriodProblem, type InputProblem, type ParameterValueType } from './driver-input.js';
@@ -102,7 +103,9 @@ export type RunAssociationRow = Omit<AssociationRow, 'usedVariables'>;
 async function associationFromDb(store: Store, row: AssociationDbRow): Promise<AssociationRow> {
   const association = await runAssociationFromDb(store, row);
   const used = (await store.statement<[number], { n: number }>('SELECT count(*) AS n FROM variables WHERE association_id = ?').get(row.id))!;
-  return { ...association, usedVariables: used.n };
+  // One backing off after repeated limit hits is "disabled due to failure" to the API, though the agent still tries it now and then.
+  const status = association.status === 'ENABLED' && await isBackingOff(store, row.id) ? 'DISABLED' : association.status;
+  return { ...association, status, usedVariables: used.n };
 }
 
 /** An association's parameter with its value for the association, as read (ap.value: null when unset). */

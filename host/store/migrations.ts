@@ -18,6 +18,7 @@ import { monitoringSchema } from './schema/monitoring.js';
 import { networkingSchema } from './schema/networking.js';
 import { resultsSchema } from './schema/results.js';
 import { scaleOutSchema } from './schema/scale-out.js';
+import { associationBackoffSchema } from './schema/association-backoff.js';
 import { StoreError } from './store-error.js';
 
 /** What a migration may do: run DDL (written for SQLite, translated for Postgres) on either database. */
@@ -50,6 +51,7 @@ export const migrations: readonly Migration[] = [
   { version: 5, name: 'device additions of 1.14.0', up: (ctx) => ctx.exec(deviceAdditionsSchema) },
   { version: 6, name: 'agent networking, camera snapshots, API usage', up: (ctx) => ctx.exec(networkingSchema) },
   { version: 7, name: 'scale-out: run slots, shared device state', up: (ctx) => ctx.exec(scaleOutSchema) },
+  { version: 8, name: 'association backoff after limit hits', up: (ctx) => ctx.exec(associationBackoffSchema) },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;

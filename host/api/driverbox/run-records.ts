@@ -113,6 +113,8 @@ export interface SkipCounts {
   waiting: number;
   /** The timer fired after further due times had passed (a late, blocked event loop). */
   missed: number;
+  /** The association was backing off after repeated limit hits (agent option backoff). */
+  backoff: number;
   total: number;
 }
 

@@ -5,7 +5,7 @@
 import { hostname } from 'node:os';
 import { isPostgresUrl, redactUrl } from '../../store/database.js';
 import path from 'node:path';
-import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentRunFinished } from '../../agent/agent.js';
+import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentBackoffEvent, type AgentRunFinished } from '../../agent/agent.js';
 import { InventoryError } from '../../agent/inventory/index.js';
 import { parseRedisUrl, ScaleOutError } from '../../scale-out/index.js';
 import type { InventorySyncResult } from '../../agent/inventory/index.js';
@@ -48,6 +48,14 @@ ${serverFlagsHelp}
   --max-per-device <n>      runs in flight at once on one device (default 2; scale-out: per agent)
   --jitter <s>              first runs are spread over min(period, this) seconds (default 30)
   --run-timeout <s>         a run's deadline, seconds (default 60)
+  --sandbox-threads <n>     threads of the sandbox process that run drivers (default the larger of
+                            2 and cores − 1): a driver spinning to its deadline holds one of them
+  --backoff-after <n>       an association whose runs hit a limit (timeout, cpu, memory) this many
+                            times in a row has its runs spaced out (2, 4, 8… periods) until one
+                            succeeds or it is re-enabled; shown DISABLED in the API (default 3;
+                            0: never)
+  --backoff-max <s>         the longest wait between two runs of an association backing off
+                            (default 3600)
   --grace <s>               on SIGINT / SIGTERM, how long runs in flight may finish (default ${DEFAULT_GRACE_MS / 1000})
   --probe-interval <s>      seconds between TCP sensor probe rounds (default ${DEFAULT_PROBE_INTERVAL_MS / 1000})
   --summary-interval <s>    print a summary line this often (default ${DEFAULT_SUMMARY_SECONDS}; 0: never)
@@ -78,6 +86,16 @@ function describeRun(run: AgentRunFinished): string {
   return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${terminalText(r.message, { oneLine: true })}` : ''} (${ms})`;
 }
 
+function describeBackoff(event: AgentBackoffEvent): string {
+  if (event.restoredBy === 'success') return `${event.name} (association ${event.associationId}) ran without hitting a limit: back to its period, enabled again`;
+  if (event.restoredBy === 'operator') return `${event.name} (association ${event.associationId}) was re-enabled: back to its period`;
+  const next = event.until === null ? '' : ` until ${new Date(event.until).toISOString()}`;
+  return (
+    `${event.name} (association ${event.associationId}) hit its ${event.limit} limit ${event.hits} runs in a row: ` +
+    `disabled due to failure, its next run in ${Math.round(event.backoffMs / 1000)} s${next} (a run that succeeds, or re-enabling it, restores it)`
+  );
+}
+
 function describeSync(sync: InventorySyncResult): string {
   const a = sync.associations;
   return `${sync.scheduled.length} association(s) in the inventory (${a.added.length} added, ${a.updated.length} updated, ${a.removed.length} removed)`;
@@ -95,6 +113,9 @@ export const agentFlags = {
   'max-per-device': { type: 'string' },
   jitter: { type: 'string' },
   'run-timeout': { type: 'string' },
+  'sandbox-threads': { type: 'string' },
+  'backoff-after': { type: 'string' },
+  'backoff-max': { type: 'string' },
   grace: { type: 'string' },
   'probe-interval': { type: 'string' },
   'summary-interval': { type: 'string' },
@@ -135,6 +156,9 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
   const maxPerDevice = parseIntegerFlag('max-per-device', values['max-per-device'], 1);
   const jitterMs = seconds('jitter', values.jitter, 0);
   const timeoutMs = seconds('run-timeout', values['run-timeout'], 1);
+  const sandboxThreads = parseIntegerFlag('sandbox-threads', values['sandbox-threads'], 1);
+  const backoffAfter = parseIntegerFlag('backoff-after', values['backoff-after'], 0);
+  const backoffMaxMs = seconds('backoff-max', values['backoff-max'], 1);
   const graceMs = seconds('grace', values.grace, 0);
   const probeMs = seconds('probe-interval', values['probe-interval'], 1) ?? DEFAULT_PROBE_INTERVAL_MS;
   const summaryMs = seconds('summary-interval', values['summary-interval'], 0) ?? DEFAULT_SUMMARY_SECONDS * 1000;
@@ -166,6 +190,8 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
     scheduler: { maxConcurrent, maxPerDevice, jitterMs },
     queue: queueUrl ? { url: queueUrl, deadlineMs, name: values.name ?? `driverbox-${hostname()}-${process.pid}` } : undefined,
     limits: timeoutMs ? { timeoutMs } : undefined,
+    sandbox: sandboxThreads ? { host: { threads: sandboxThreads } } : undefined,
+    backoff: { threshold: backoffAfter, maxMs: backoffMaxMs },
     externalHosts: config.externalHosts,
     graceMs,
     api: {
@@ -178,6 +204,7 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
     },
   });
   agent.on('error', (error) => io.stderr(`driverbox agent: ${error.message}`));
+  agent.on('backoff', (event) => io.stderr(`driverbox agent: ${describeBackoff(event)}`));
   agent.on('runFinished', (run) => {
     if (values.verbose) io.stdout(describeRun(run));
     else if (run.result.status === 'failure' && !values.quiet) io.stderr(describeRun(run));
