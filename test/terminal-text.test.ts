@@ -1,8 +1,8 @@
-// host/cli/terminal-text.ts, the one sanitizer between device/driver text and the operator's
+// host/terminal-text.ts, the one sanitizer between device/driver text and the operator's
 // terminal: which characters it escapes, what it keeps, and that the output boundary leaves a JSON
 // document exact. (test/cli-terminal-escapes.test.ts runs the real CLI with hostile drivers.)
 import { describe, expect, it } from 'vitest';
-import { terminalOutput, terminalText } from '../host/cli/terminal-text.js';
+import { terminalOutput, terminalText } from '../host/terminal-text.js';
 
 const code = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
 const BIDI = [0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069];

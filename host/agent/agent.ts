@@ -32,7 +32,7 @@ import { createStatusSource, type HealthProbe } from './status.js';
 import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } from './schedule-view.js';
 import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { DeviceRunPruner } from './device-run-pruner.js';
-import { terminalOutput } from '../cli/terminal-text.js';
+import { terminalOutput } from '../terminal-text.js';
 import { backoffRuleOf, backoffVerdict, nextBackoff, type BackoffRule } from './association-backoff.js';
 import { listAssociationBackoffs, readAssociationBackoff, readSamplePeriodS, saveAssociationBackoff, type StoredBackoff } from '../store/association-backoff.js';
 import type { LimitName } from '../run-result.js';

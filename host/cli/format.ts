@@ -3,7 +3,7 @@
 // of the result came from the device or the driver: each goes through terminalText, so none of
 // it can drive the terminal (the --json document is exact instead).
 import type { BackupResult, HttpExchange, RunResult } from '../run-result.js';
-import { terminalText } from './terminal-text.js';
+import { terminalText } from '../terminal-text.js';
 
 export interface Style {
   bold(s: string): string;

@@ -14,7 +14,7 @@ import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
 import { UsageError } from './usage-error.js';
 import { closest } from './flags.js';
 import { isStyled } from './format.js';
-import { terminalOutput } from './terminal-text.js';
+import { terminalOutput } from '../terminal-text.js';
 
 export interface CliIo {
   stdout(text: string): void;

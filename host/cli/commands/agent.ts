@@ -17,7 +17,7 @@ import { parseIntegerFlag } from '../options.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { UsageError } from '../usage-error.js';
 import { parseFlags } from '../flags.js';
-import { terminalText } from '../terminal-text.js';
+import { terminalText } from '../../terminal-text.js';
 
 const DEFAULT_SUMMARY_SECONDS = 60;
 

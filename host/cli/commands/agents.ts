@@ -10,7 +10,7 @@ import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../usage-error.js';
 import { closest, parseFlags } from '../flags.js';
-import { terminalText } from '../terminal-text.js';
+import { terminalText } from '../../terminal-text.js';
 
 export const agentsHelp = `Usage: driverbox agents list [options]
        driverbox agents add <display name> [access options] [options]

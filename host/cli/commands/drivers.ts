@@ -18,7 +18,7 @@ import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';
 import { UsageError } from '../usage-error.js';
 import { closest, parseFlags } from '../flags.js';
-import { terminalText } from '../terminal-text.js';
+import { terminalText } from '../../terminal-text.js';
 
 export const driversHelp = `Usage: driverbox drivers add <driver.js> [options]
        driverbox drivers list [options]

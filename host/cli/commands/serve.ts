@@ -22,7 +22,7 @@ import { UsageError } from '../usage-error.js';
 import { parseFlags } from '../flags.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { untilStopped } from '../until-stopped.js';
-import { terminalText } from '../terminal-text.js';
+import { terminalText } from '../../terminal-text.js';
 
 export const serveHelp = `Usage: driverbox serve [options]
 

@@ -17,7 +17,7 @@ import { parseFlags } from '../flags.js';
 import { untilStopped } from '../until-stopped.js';
 import { snmpRequestLine, snmpServedLine } from '../../simulator/snmp/describe.js';
 import { LISTENERS, portIsFree, readSimulateState, writeSimulateState, type Listener, type ListenerPorts } from '../simulate-state.js';
-import { terminalText } from '../terminal-text.js';
+import { terminalText } from '../../terminal-text.js';
 
 export const simulateHelp = `Usage: driverbox simulate <fixture.json> [options]
 

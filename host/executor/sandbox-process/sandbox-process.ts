@@ -24,7 +24,7 @@ import { assertSendable } from './plain-data.js';
 import { checkReturnedState } from './returned-state.js';
 import type { FromChild, SandboxHostOptions, SandboxProcessMemory, ToChild, WireError } from './protocol.js';
 import { StringDecoder } from 'node:string_decoder';
-import { terminalOutput } from '../../cli/terminal-text.js';
+import { terminalOutput } from '../../terminal-text.js';
 
 export interface SandboxProcessOptions {
   /** createHost options for the child (externalHosts only as a list: a function cannot be sent). */
