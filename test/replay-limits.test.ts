@@ -45,7 +45,7 @@ describe('a replay keeps the run\'s limits, as the wire does', () => {
     const replay = recording([get('/big', big)]);
     const result = await runSource(host, GETTER, { replay, limits: { maxResponseBytes: 100_000 } });
     expect(result.status).toBe('failure');
-    expect(result.logs.map((l) => l.message)).toEqual(['error BODY_TOO_LARGE: GET http://10.0.0.7: the response body is larger than the limit of 100000 bytes']);
+    expect(result.logs.map((l) => l.message)).toEqual(['error BODY_TOO_LARGE: GET http://10.0.0.7: the response body is larger than the limit of 100000 bytes (maxResponseBytes)']);
     expect(result.http[0]!.error).toBe('BODY_TOO_LARGE');
     // Within the limit, the same recording answers as it did.
     const within = await runSource(host, GETTER, { replay, limits: { maxResponseBytes: 300_000 } });
@@ -56,7 +56,7 @@ describe('a replay keeps the run\'s limits, as the wire does', () => {
     const bytes = Buffer.alloc(150_000, 0xff);
     const entry = { ...get('/big', ''), response: { status: 200, headers: {}, body: { base64: bytes.toString('base64') }, wireBytes: bytes.length } };
     const result = await runSource(host, GETTER, { replay: recording([entry]), limits: { maxResponseBytes: 149_999 } });
-    expect(result.logs.map((l) => l.message)).toEqual(['error BODY_TOO_LARGE: GET http://10.0.0.7: the response body is larger than the limit of 149999 bytes']);
+    expect(result.logs.map((l) => l.message)).toEqual(['error BODY_TOO_LARGE: GET http://10.0.0.7: the response body is larger than the limit of 149999 bytes (maxResponseBytes)']);
   });
 
   it('maxHttpRequests holds: the request past it is TOO_MANY_REQUESTS, as live', async () => {

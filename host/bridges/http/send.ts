@@ -83,7 +83,7 @@ function classify(error: unknown, hop: Hop): SendFailure {
     case 'EPIPE':
       return new SendFailure('ECONNRESET', `${where}: the device closed the connection (${message})`);
     case 'UND_ERR_RESPONSE_EXCEEDED_MAX_SIZE':
-      return tooLarge(hop);
+      return answerTooLarge(hop);
     case 'UND_ERR_HEADERS_OVERFLOW':
       // undici's parser stops at maxHeaderSize (Node's 16 KiB): thousands of headers, or one huge one.
       return new SendFailure('HEADERS_TOO_LARGE', `${where}: the response headers are larger than the ${http.maxHeaderSize} bytes the host reads`);
@@ -211,7 +211,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     // An announced body past the cap fails before it is read.
     const length = headers['content-length'];
     if (typeof length === 'string' && Number(length) > this.hop.maxResponseBytes && !NO_BODY.has(status)) {
-      this.fail(tooLarge(this.hop));
+      this.fail(answerTooLarge(this.hop));
       return false;
     }
     return true;
@@ -220,7 +220,7 @@ class Exchange implements Dispatcher.DispatchHandler {
   onData(chunk: Buffer): boolean {
     if (this.#settled) return false;
     if (this.#size + chunk.length > this.hop.maxResponseBytes) {
-      this.fail(tooLarge(this.hop));
+      this.fail(answerTooLarge(this.hop));
       return false;
     }
     const run = this.hop.runBuffers;
@@ -260,7 +260,8 @@ function runEnded(hop: Hop): SendFailure {
   return classify(null, hop);
 }
 
-function tooLarge(hop: Hop): SendFailure {
+/** BODY_TOO_LARGE for `hop`'s answer, naming the bound and what set it (the wire's and replay's one message). */
+export function answerTooLarge(hop: Hop): SendFailure {
   return new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes (${hop.limitName ?? 'maxResponseBytes'})`);
 }
 

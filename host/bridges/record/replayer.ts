@@ -6,7 +6,7 @@ import { CookieJar } from 'tough-cookie';
 import { Dispatcher } from 'undici';
 import type { DeviceSpec } from '../../device.js';
 import { defaultLimits, type RunLimits } from '../../limits.js';
-import { SendFailure, type Hop, type HopResponse } from '../http/send.js';
+import { answerTooLarge, SendFailure, type Hop, type HopResponse } from '../http/send.js';
 import type { HttpSession, SessionSource } from '../http/sessions.js';
 import { MASK } from '../http/transcript.js';
 import type { TlsAnswer } from '../tls/certificate.js';
@@ -279,7 +279,7 @@ export class Replayer {
     // The run's bounds on an answer, as the live wire keeps them (send.ts), checked before the body is decoded.
     const size = recordedBodyBytes(body);
     if (size > hop.maxResponseBytes) {
-      return Promise.reject(new SendFailure('BODY_TOO_LARGE', `${hop.method} ${hop.url.origin}: the response body is larger than the limit of ${hop.maxResponseBytes} bytes`));
+      return Promise.reject(answerTooLarge(hop));
     }
     if (hop.buffers && size > 0) {
       // Held as a live answer is while it arrives: the host's bound on answers held at once applies.
