@@ -107,6 +107,38 @@ describe('driverbox agent', () => {
     }
   });
 
+  it("says once on stderr when the store starts refusing a device's new variables (its bound bit), not every run", async () => {
+    device = await startDeviceServer();
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-agent-'));
+    // Three new uids every run against a bound of 2 variables per device.
+    writeFileSync(path.join(dir, 'poll.js'), `
+function validate() { D.success(); }
+function get_status() {
+  var t = Date.now();
+  D.success([D.createVariable('a' + t, 'A', 1), D.createVariable('b' + t, 'B', 2), D.createVariable('c' + t, 'C', 3)]);
+}`);
+    writeFileSync(path.join(dir, 'slow.js'), SLOW_DRIVER);
+    const file = path.join(dir, 'inventory.yaml');
+    writeFileSync(file, inventory(device.port, ['{ driver: poll, device: a }']));
+    const config = path.join(dir, 'server.json');
+    writeFileSync(config, JSON.stringify({ storeBounds: { variablesPerDevice: 2 } }));
+    const proc = spawn(process.execPath, [bin, 'agent', '--inventory', file, '--config', config, '--port', '0', '--jitter', '0', '--verbose', '--summary-interval', '0'], {
+      env: { PATH: process.env.PATH, DRIVERBOX_DATA_DIR: dir },
+    });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    proc.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | string | null>((resolve) => proc.on('exit', (code, signal) => resolve(signal ?? code)));
+    await waitFor('three runs', () => (stdout.match(/run poll@a get_status: success/g) ?? []).length >= 3);
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const said = stderr.split('\n').filter((line) => line.includes('the store refused part of the result'));
+    // The first run's third variable, then every variable of the later runs: refused each run, said once.
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^driverbox agent: poll@a get_status: the store refused part of the result \(said once while it lasts\): .*variablesPerDevice/);
+  });
+
   /** Starts the real agent with `args`, waits for its banner, stops it; answers what it printed. */
   async function agentBanner(args: string[], dir: string): Promise<{ stdout: string; stderr: string; code: number | string | null }> {
     const proc = spawn(process.execPath, [bin, 'agent', ...args, '--port', '0', '--jitter', '0', '--summary-interval', '0', '--grace', '0'], {

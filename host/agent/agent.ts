@@ -141,6 +141,8 @@ export interface AgentRunFinished extends AgentRunStarted {
   result: RunResult;
   /** The run's record in the store (null when the association went away meanwhile, or writing failed). */
   runId: number | null;
+  /** What the store refused of the result, as warnings (a device's bound on variables or tables bit). */
+  storeWarnings: string[];
 }
 
 export interface AgentRunSkipped {
@@ -836,7 +838,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       startedAt: Number.NaN,
       latenessMs: Number.NaN,
     };
-    this.emit('runFinished', { ...started, action: run.action, result, runId: run.runId });
+    this.emit('runFinished', { ...started, action: run.action, result, runId: run.runId, storeWarnings: run.storeWarnings });
   }
 
   /** An 'error' event when someone listens; otherwise stderr, so an embedding app is never thrown at. */

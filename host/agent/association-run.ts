@@ -44,6 +44,8 @@ export interface ActionRun {
   /** The run's record in the store; null when writing it failed (storeError says why). */
   runId: number | null;
   storeError: Error | null;
+  /** What the store refused of the result (a device's bound on variables or tables bit): its warnings. */
+  storeWarnings: string[];
 }
 
 /** Who a run is: read from the store at its start (the embedded scheduler knows it beforehand; a queue job carries only the id). */
@@ -102,6 +104,7 @@ export async function runAssociation(
     }
     let runId: number | null = null;
     let storeError: Error | null = null;
+    let storeWarnings: string[] = [];
     try {
       // The association may have been deleted while the run was going: the write marks it run
       // first, in its transaction, and writes nothing when it is gone. The device's secrets mask
@@ -116,11 +119,12 @@ export async function runAssociation(
         ctx.slot ? { ...write, until: signal, ...(index === 0 ? { slot: ctx.slot } : {}) } : write,
       );
       runId = written?.runId ?? null;
+      storeWarnings = written?.warnings ?? [];
       if (runId !== null) ctx.runPruner?.noted(device.id);
     } catch (error) {
       storeError = error instanceof Error ? error : new Error(String(error));
     }
-    const run = { action, result, runId, storeError };
+    const run = { action, result, runId, storeError, storeWarnings };
     done.push(run);
     hooks.finished(run);
     // Another agent stored this slot first (its run goes on), or this run is out of time: nothing more is written.

@@ -86,6 +86,11 @@ function describeRun(run: AgentRunFinished): string {
   return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${terminalText(r.message, { oneLine: true })}` : ''} (${ms})`;
 }
 
+function describeStoreWarnings(run: AgentRunFinished): string {
+  const what = terminalText(`${run.name} ${run.action}`, { oneLine: true });
+  return `driverbox agent: ${what}: the store refused part of the result (said once while it lasts): ${terminalText(run.storeWarnings.join('; '), { oneLine: true })}`;
+}
+
 function describeBackoff(event: AgentBackoffEvent): string {
   if (event.restoredBy === 'success') return `${event.name} (association ${event.associationId}) ran without hitting a limit: back to its period, enabled again`;
   if (event.restoredBy === 'operator') return `${event.name} (association ${event.associationId}) was re-enabled: back to its period`;
@@ -205,9 +210,17 @@ export async function agentCommand(argv: string[], io: CliIo): Promise<number> {
   });
   agent.on('error', (error) => io.stderr(`driverbox agent: ${error.message}`));
   agent.on('backoff', (event) => io.stderr(`driverbox agent: ${describeBackoff(event)}`));
+  // A device past the store's bounds (variables, tables) is said when it starts, not every run:
+  // a driver naming new variables each run would otherwise repeat it every period.
+  const storeRefusing = new Set<number>();
   agent.on('runFinished', (run) => {
     if (values.verbose) io.stdout(describeRun(run));
     else if (run.result.status === 'failure' && !values.quiet) io.stderr(describeRun(run));
+    if (run.storeWarnings.length === 0) storeRefusing.delete(run.associationId);
+    else if (!storeRefusing.has(run.associationId)) {
+      storeRefusing.add(run.associationId);
+      if (!values.quiet) io.stderr(describeStoreWarnings(run));
+    }
   });
   const prober = createMonitorProber(store, { intervalMs: probeMs, onError: (error) => io.stderr(`driverbox agent: a TCP probe round failed: ${error.message}`) });
 
