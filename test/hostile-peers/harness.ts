@@ -5,6 +5,7 @@
 // watch sees is the host's own work on the peer's data, not the peer's work making it.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
 import type { Host } from '../../host/index.js';
 import type { RunResult } from '../../host/run-result.js';
 import { runSource } from '../helpers/host.js';
@@ -88,4 +89,22 @@ export async function startBystander(host: Host, timeoutMs = 3000): Promise<Byst
       return { runs, failures, maxDurationMs };
     },
   };
+}
+
+/** How far past its timeoutMs a hostile run may end: the host ends it at its deadline, then tears it down. */
+export const DEADLINE_MARGIN_MS = 1_000;
+
+/**
+ * Stops `watch` and `bystander` and asserts what every hostile-peer scenario promises of the
+ * others: the bystander ran and never failed, the host loop was never held past STALL_BOUND_MS,
+ * and the hostile run itself ended by its deadline. Answers the longest stall seen.
+ */
+export async function expectOthersUnharmed(watch: LoopWatch, bystander: Bystander, result: RunResult, timeoutMs: number): Promise<{ maxStallMs: number }> {
+  const { maxStallMs } = watch.stop();
+  const seen = await bystander.stop();
+  expect(seen.runs, 'the bystander ran').toBeGreaterThan(0);
+  expect(seen.failures.map((f) => `${f.status} ${f.errorType} ${f.message}`), 'the bystander failed').toEqual([]);
+  expect(maxStallMs, 'the host loop was held').toBeLessThan(STALL_BOUND_MS);
+  expect(result.durationMs, 'the hostile run ended by its deadline').toBeLessThanOrEqual(timeoutMs + DEADLINE_MARGIN_MS);
+  return { maxStallMs };
 }
