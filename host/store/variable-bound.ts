@@ -7,16 +7,19 @@
 /** The uids named in a warning; the rest are counted. */
 const NAMED = 10;
 
-/** The warning a run's record carries when new variables were refused; null when none were. */
-export function refusedVariablesWarning(refused: readonly string[], max: number): string | null {
+/** The warning a run's record carries when new `kind`s past `bound` were refused; null when none were. */
+function refusedWarning(kind: 'variable' | 'table', bound: string, refused: readonly string[], max: number): string | null {
   if (refused.length === 0) return null;
-  const named = refused.slice(0, NAMED).map((uid) => JSON.stringify(uid)).join(', ');
+  const named = refused.slice(0, NAMED).map((name) => JSON.stringify(name)).join(', ');
   const more = refused.length > NAMED ? ` and ${refused.length - NAMED} more` : '';
   return (
-    `the device has reached its bound of ${max} variables: ${refused.length} new variable${refused.length === 1 ? '' : 's'} of this run ` +
-    `not stored (${named}${more}); the ones it has are still updated (store bound variablesPerDevice)`
+    `the device has reached its bound of ${max} ${kind}s: ${refused.length} new ${kind}${refused.length === 1 ? '' : 's'} of this run ` +
+    `not stored (${named}${more}); the ones it has are still updated (store bound ${bound})`
   );
 }
+
+/** The warning a run's record carries when new variables were refused; null when none were. */
+export const refusedVariablesWarning = (refused: readonly string[], max: number) => refusedWarning('variable', 'variablesPerDevice', refused, max);
 
 /** How many of `fresh` new variables fit when the device has `has` (all when unbounded). */
 export function roomFor(max: number | null, has: number, fresh: number): number {
@@ -24,12 +27,4 @@ export function roomFor(max: number | null, has: number, fresh: number): number 
 }
 
 /** The warning a run's record carries when new tables were refused; null when none were. */
-export function refusedTablesWarning(refused: readonly string[], max: number): string | null {
-  if (refused.length === 0) return null;
-  const named = refused.slice(0, NAMED).map((label) => JSON.stringify(label)).join(', ');
-  const more = refused.length > NAMED ? ` and ${refused.length - NAMED} more` : '';
-  return (
-    `the device has reached its bound of ${max} tables: ${refused.length} new table${refused.length === 1 ? '' : 's'} of this run ` +
-    `not stored (${named}${more}); the ones it has are still updated (store bound tablesPerDevice)`
-  );
-}
+export const refusedTablesWarning = (refused: readonly string[], max: number) => refusedWarning('table', 'tablesPerDevice', refused, max);
