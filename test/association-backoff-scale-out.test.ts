@@ -13,16 +13,8 @@ import { readAssociationBackoff } from '../host/store/association-backoff.js';
 import { openStore, type Store } from '../host/store/store.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
+import { MODE_DRIVER } from './helpers/agent-drivers.js';
 
-const DRIVER = `
-function validate() { D.success(); }
-function get_status() {
-  D.device.http.get({ url: '/mode' }, function (error, response, body) {
-    if (error) return D.failure(D.errorType.GENERIC_ERROR);
-    if (body === 'spin') for (;;) {}
-    D.success([D.createVariable('mode', 'Mode', body)]);
-  });
-}`;
 
 let postgres: PostgresServer;
 let redis: RedisServer;
@@ -60,7 +52,7 @@ async function until(what: string, check: () => boolean, timeoutMs = 40_000): Pr
 describe('the backoff in scale-out mode', () => {
   it('skips the slots of an association backing off and restores it after a success', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'driverbox-backoff-queue-'));
-    writeFileSync(join(dir, 'mode.js'), DRIVER);
+    writeFileSync(join(dir, 'mode.js'), MODE_DRIVER);
     const port = (device.address() as AddressInfo).port;
     writeFileSync(
       join(dir, 'inventory.yaml'),

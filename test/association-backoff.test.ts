@@ -16,6 +16,7 @@ import type { RunResult } from '../host/run-result.js';
 import { listAssociationBackoffs, readAssociationBackoff, saveAssociationBackoff } from '../host/store/association-backoff.js';
 import type { Store } from '../host/store/index.js';
 import { openTestStore } from './helpers/store.js';
+import { MODE_DRIVER } from './helpers/agent-drivers.js';
 
 const API_KEY = 'backoff-test-key';
 
@@ -122,15 +123,6 @@ async function startModeDevice(): Promise<{ port: number; mode: string; close():
   return device;
 }
 
-const MODE_DRIVER = `
-function validate() { D.success(); }
-function get_status() {
-  D.device.http.get({ url: '/mode' }, function (error, response, body) {
-    if (error) return D.failure(D.errorType.GENERIC_ERROR);
-    if (body === 'spin') for (;;) {}
-    D.success([D.createVariable('mode', 'Mode', body)]);
-  });
-}`;
 const HEALTHY_DRIVER = `
 function validate() { D.success(); }
 function get_status() {
