@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { loadIsolatedVm } from '../host/sandbox/isolated-vm.js';
+import { loadIsolatedVm } from '../host/isolated-vm.js';
 import { locateRuntimeDir } from '../host/sandbox/runtime-bundle.js';
 import { LIBRARY_FIRST_CALLS } from './lib/library-calls.js';
 import { benchHeapFlags, ensureRuntimeBundle, intFlag, parseFlags, percentile, runBench, switchFlag, table } from './lib/common.js';

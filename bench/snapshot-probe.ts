@@ -7,7 +7,7 @@
 // Run: node --no-node-snapshot --import tsx bench/snapshot-probe.ts
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadIsolatedVm } from '../host/sandbox/isolated-vm.js';
+import { loadIsolatedVm } from '../host/isolated-vm.js';
 import { locateRuntimeDir } from '../host/sandbox/runtime-bundle.js';
 import { ensureRuntimeBundle, percentile, runBench } from './lib/common.js';
 import { LIBRARY_FIRST_CALLS } from './lib/library-calls.js';

@@ -5,7 +5,7 @@
 // hand-off per call would cost more than the driver's own code.
 import { inIsolateCall } from './busy-slot.js';
 import type ivm from 'isolated-vm';
-import { loadIsolatedVm } from './isolated-vm.js';
+import { loadIsolatedVm } from '../isolated-vm.js';
 import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, ProtocolCall, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
 import { MIN_INTERVAL_MS } from '../../runtime/constants.js';
 import { CryptoSession } from '../bridges/crypto/index.js';

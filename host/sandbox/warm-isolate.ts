@@ -2,7 +2,7 @@
 // bundles on first use, and recent drivers stay compiled (keyed by their source).
 import { createHash } from 'node:crypto';
 import type ivm from 'isolated-vm';
-import { loadIsolatedVm } from './isolated-vm.js';
+import { loadIsolatedVm } from '../isolated-vm.js';
 import type { LibName } from '../../runtime/protocol.js';
 import { compileBundle } from './runtime-bundle.js';
 import { wrapDriver } from '../driver/wrap.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { FixtureError } from './fixture-error.js';
 import type { Fixture } from './fixture-types.js';
 import { parseFixture } from './parse-fixture.js';
-import { MAX_FIXTURE_BYTES, parseUntrustedJson, readBoundedText, UntrustedInputError } from './untrusted-input.js';
+import { MAX_FIXTURE_BYTES, parseUntrustedJson, readBoundedText, UntrustedInputError } from '../bridges/untrusted-input.js';
 
 /** "… at position 120" → "line 7, column 3": a hand-written file is read by lines. */
 function locate(text: string, message: string): string {

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { DriverboxError } from '../../errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/plain.js';
-import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES, parseUntrustedJson, prototypeKeyMessage, prototypeKeyPath, readBoundedText, UntrustedInputError } from '../../simulator/untrusted-input.js';
+import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES, parseUntrustedJson, prototypeKeyMessage, prototypeKeyPath, readBoundedText, UntrustedInputError } from '../untrusted-input.js';
 import { PROTOCOL_KINDS, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordingFile } from './format.js';
 
 class Malformed extends Error {}

@@ -2,7 +2,7 @@
 // builds on Node 20 and 22 but not against Node 24's V8; 6.x needs Node 22 or later. The rest of
 // host/sandbox/ gets it from here, and any difference between the lines is handled here.
 import type IsolatedVM from 'isolated-vm';
-import { loadNativeLine, type LoadedLine, type NativeLine } from '../native-lines.js';
+import { loadNativeLine, type LoadedLine, type NativeLine } from './native-lines.js';
 
 /** Preferred first: on a Node both lines build for (22), the newer one is used. */
 export const ISOLATED_VM_LINES: readonly NativeLine[] = [
