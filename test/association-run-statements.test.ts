@@ -13,7 +13,7 @@ import type { RunRequest } from '../host/host.js';
 import type { RunExecutor } from '../host/executor/run-executor.js';
 import { DeviceRunPruner } from '../host/agent/device-run-pruner.js';
 import { writeOwnership } from '../host/agent/inventory/ownership.js';
-import { driverCodeHash } from '../host/executor/driver-code-hash.js';
+import { driverCodeHash } from '../host/store/inventory-driver-code.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createAssociation, deleteAssociation } from '../host/store/associations.js';
 import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';

@@ -7,9 +7,8 @@
 // the cloud metadata address…) and return them in its log. The privilege follows the code, never
 // the driver's id. The operator widens that with a list (`--external-hosts`), whose named hosts
 // are also where any driver's requests may be redirected.
-import { inventoryDriverCode, type InventoryDriverCode } from '../agent/inventory/ownership.js';
+import { inventoryDriverCode, isOperatorCode, type RunCode } from '../store/inventory-driver-code.js';
 import type { Store } from '../store/store.js';
-import { driverCodeHash } from './driver-code-hash.js';
 
 /** In a list: every host (the policy of drivers before it existed). */
 export const ANY_EXTERNAL_HOST = '*';
@@ -20,33 +19,6 @@ export function externalHostList(value: unknown, where: string): string[] {
     throw new TypeError(`${where} must be a list of host names or IP addresses (or "${ANY_EXTERNAL_HOST}" for any host)`);
   }
   return value.map((h: string) => h.trim().toLowerCase());
-}
-
-/** The code a run is about to run, and the stored driver whose id it runs under. */
-export interface RunCode {
-  driverId: number;
-  source: string;
-}
-
-/**
- * The last verdict per inventory driver id, with the hash and the exact source it was given for:
- * a scheduled run reads the same source every period, and comparing it with the last one costs
- * ~1 µs for 20 KB where hashing it costs ~85 µs. A verdict is reused only for that same id, hash
- * and source. Bounded: one entry per id of the inventory's drivers, at most VERDICTS_KEPT.
- */
-const verdicts = new Map<number, { hash: string; source: string; operator: boolean }>();
-const VERDICTS_KEPT = 256;
-
-/** Is `code` the operator's: byte for byte the file the inventory loaded for its driver id? */
-export function isOperatorCode(recorded: InventoryDriverCode, code: RunCode): boolean {
-  const hash = recorded.get(code.driverId);
-  if (hash === undefined) return false;
-  const last = verdicts.get(code.driverId);
-  if (last !== undefined && last.hash === hash && last.source === code.source) return last.operator;
-  const operator = hash === driverCodeHash(code.source);
-  if (last === undefined && verdicts.size >= VERDICTS_KEPT) verdicts.delete(verdicts.keys().next().value!);
-  verdicts.set(code.driverId, { hash, source: code.source, operator });
-  return operator;
 }
 
 /**

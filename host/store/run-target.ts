@@ -5,8 +5,7 @@
 // parameter values and every scope of the device's credentials. From
 // them come the run's request and the secrets its result is masked with; each was read on its
 // own, some twice, before (G7, docs/SCALE-OUT.md).
-import { INVENTORY_DRIVER_COLUMNS, inventoryDriverCodeFrom, type InventoryDriverColumns } from '../agent/inventory/ownership.js';
-import { isOperatorCode } from '../executor/external-hosts.js';
+import { INVENTORY_DRIVER_COLUMNS, inventoryDriverCodeFrom, isOperatorCode, type InventoryDriverColumns } from './inventory-driver-code.js';
 import type { DeviceSpec } from '../device.js';
 import { snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
 import { associationWithParameters, type AssociationDbRow, type AssociationParameterDbRow, type RunAssociationRow } from './associations.js';

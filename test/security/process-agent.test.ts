@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type AgentRunFinished } from '../../host/agent/agent.js';
 import { writeOwnership } from '../../host/agent/inventory/ownership.js';
 import { MonitoringClient } from '../../host/api/monitoring/client/index.js';
-import { driverCodeHash } from '../../host/executor/driver-code-hash.js';
+import { driverCodeHash } from '../../host/store/inventory-driver-code.js';
 import { externalHostsFor } from '../../host/executor/external-hosts.js';
 import { ensureLocalAgent } from '../../host/store/agents.js';
 import { createAssociation } from '../../host/store/associations.js';

@@ -10,7 +10,7 @@ import { createDevice, deleteDevice, setSnmpAuthentication } from '../../store/d
 import { snmpSettingsToApi } from '../../snmp-settings.js';
 import { StoreError } from '../../store/store-error.js';
 import type { Store } from '../../store/store.js';
-import { driverCodeHash } from '../../executor/driver-code-hash.js';
+import { driverCodeHash } from '../../store/inventory-driver-code.js';
 import { InventoryError } from './inventory-error.js';
 import { readOwnership, writeOwnership, type InventoryOwnership } from './ownership.js';
 import { SyncView, type ViewDevice } from './sync-view.js';
