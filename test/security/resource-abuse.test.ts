@@ -57,12 +57,25 @@ describe('security: resource abuse', () => {
   });
 
   it('R5 an endless chain of microtasks (promise jobs) is stopped at the deadline', async () => {
-    const r = await attack(host, `function get_status() { Promise.resolve().then(function spin() { return Promise.resolve().then(spin); }); }`, {
+    // Each job queues the next and returns nothing: the heap stays flat, so only the deadline can end it.
+    const r = await attack(host, `function get_status() { Promise.resolve().then(function spin() { Promise.resolve().then(spin); }); }`, {
       limits: { timeoutMs: 700 },
     });
     expect(r.status).toBe('failure');
     expect(r.errorType).toBe('TIMEOUT_ERROR');
     expect(r.limitExceeded).toBe('timeout');
+  });
+
+  it('R5b a chain of microtasks that also grows (each job resolves to the next) ends at whichever limit it meets first', async () => {
+    // Every promise waits on the next one, so the pending chain grows ~100 MB a second: on a quick
+    // machine the memory limit comes before the deadline, on a busy one the deadline does. Both
+    // are the host's limits doing their job; what must never happen is anything else.
+    const r = await attack(host, `function get_status() { Promise.resolve().then(function spin() { return Promise.resolve().then(spin); }); }`, {
+      limits: { timeoutMs: 700, memoryMb: 64 },
+    });
+    expect(r.status).toBe('failure');
+    expect(['timeout', 'memory']).toContain(r.limitExceeded);
+    expect(r.errorType).toBe(r.limitExceeded === 'timeout' ? 'TIMEOUT_ERROR' : 'GENERIC_ERROR');
   });
 
   it('R6 an endless loop inside an HTTP callback is stopped at the deadline', async () => {
