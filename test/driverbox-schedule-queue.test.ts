@@ -25,7 +25,11 @@ const PERIOD_S = 2;
 const PREFIX = `qs${process.pid}`;
 /** DRIVERBOX_CONSOLE_SCREENSHOTS=docs/console: where the page's screenshot goes (as console-browser.test.ts does). */
 const screenshots = process.env.DRIVERBOX_CONSOLE_SCREENSHOTS;
-/** Quick on d1 and d2; 900 ms on d3, so a poll of the page finds it in flight. */
+/**
+ * Quick on d1 and d2; 700 ms on d3, so a poll of the page finds it in flight. The run timeout
+ * (1900 ms, within the 2 s period) leaves d3 1.2 s of slack: at 900 of 1200 ms its request was cut
+ * on a loaded machine (4 test workers beside an npm ci) and the run a failure.
+ */
 const DRIVER = `
 function validate() { D.success(); }
 function get_status() {
@@ -51,7 +55,7 @@ async function startAgent(name: string, inventory?: string): Promise<Agent> {
     store,
     inventory,
     storeRefreshMs: 0,
-    limits: { timeoutMs: 1200 },
+    limits: { timeoutMs: 1900 },
     queue: { url: redis.url, name, deadlineMs: 1500, stalledIntervalMs: 1000, prefix: PREFIX },
     api: { apiKeys: [KEY] },
   });
@@ -95,7 +99,7 @@ describe('the schedule of an agent in scale-out mode', () => {
     const lines = ['version: 1', 'devices:'];
     for (let i = 1; i <= 3; i++) lines.push(`  - { name: d${i}, ip: 127.0.0.1, portMap: { 80: ${device.port} } }`);
     lines.push('drivers:', `  - { name: paced, path: paced.js, samplePeriod: ${PERIOD_S}, parameters: { ms: { type: string, default: '1' } } }`, 'associations:');
-    lines.push('  - { driver: paced, device: d1 }', '  - { driver: paced, device: d2 }', "  - { driver: paced, device: d3, parameters: { ms: '900' } }");
+    lines.push('  - { driver: paced, device: d1 }', '  - { driver: paced, device: d2 }', "  - { driver: paced, device: d3, parameters: { ms: '700' } }");
     writeFileSync(join(dir, 'inventory.yaml'), `${lines.join('\n')}\n`);
     a = await startAgent('sched-a', join(dir, 'inventory.yaml'));
     b = await startAgent('sched-b');
