@@ -90,7 +90,11 @@ function parametersOf(file) {
   try {
     const meta = JSON.parse(readFileSync(sidecar, 'utf8'));
     const out = {};
-    for (const p of meta.parameters ?? []) if (p && typeof p.name === 'string') out[p.name] = p.value ?? (p.value_type === 'LIST' ? [] : p.value_type === 'NUMBER' ? 0 : '');
+    // A text left empty is given one, as a user configuring the driver would: "/" + tenant + "/token" needs a tenant.
+    for (const p of meta.parameters ?? []) {
+      if (p && typeof p.name === 'string') out[p.name] = p.value ?? (p.value_type === 'LIST' ? [] : p.value_type === 'NUMBER' ? 0 : '');
+      if (withDevice && out[p?.name] === '') out[p.name] = 'generic';
+    }
     return out;
   } catch {
     return {};
@@ -125,7 +129,8 @@ function classify(result, source, calls, missing = []) {
   const bug = texts.find((t) => OWN_BUG.test(t));
   if (bug) return { outcome: 'driver bug', detail: bug.split('\n')[0].slice(0, 160) };
   if (result.status === 'success') return { outcome: 'success', detail: '' };
-  const network = texts.find((t) => NETWORK.test(t)) ?? (result.http.some((h) => h.error) ? 'a request failed' : undefined);
+  const failed = result.http.find((h) => h.error);
+  const network = texts.find((t) => NETWORK.test(t)) ?? (failed ? `a request failed: ${failed.error} ${failed.method} ${failed.url}` : undefined);
   if (network || result.errorType === 'TIMEOUT_ERROR') return { outcome: 'network', detail: (network ?? result.message ?? '').split('\n')[0].slice(0, 160) };
   return { outcome: 'other', detail: `${result.errorType}: ${(result.message ?? '').split('\n')[0].slice(0, 150)}` };
 }
@@ -147,12 +152,23 @@ const ERROR_WORDS = /^(error|errors|err|fault|faults|exception|failure|failed|er
 /** Ports every run maps to the generic device, besides those the driver names. */
 const WEB_PORTS = [80, 443, 8000, 8008, 8080, 8081, 8088, 8443, 8888, 9000, 9443, 5000, 5001, 3000, 4443, 10443];
 
+const list = drivers(path.resolve(folder));
+// What each driver reads and names, read once: its pinned host names go in the certificate too.
+for (const entry of list) {
+  try {
+    entry.words = driverWords(entry.source, entry.file);
+  } catch (error) {
+    entry.words = { properties: [], strings: [], ports: [] };
+    entry.parseError = String(error.message).slice(0, 120);
+  }
+  entry.parameters = parametersOf(entry.file);
+  entry.pinned = withDevice ? namesOf(entry.words, entry.parameters) : [];
+}
 // The generic device serves the member probe always, and the runs unless --no-device.
-const certificate = await makeCertificate({ commonName: 'generic-device', names: [], expiresInDays: 365 });
+const certificate = await makeCertificate({ commonName: 'generic-device', names: [...new Set(list.flatMap((d) => d.pinned))], expiresInDays: 365 });
 const host = driverbox.createHost({ warmIsolates: 2, trustedCAs: [certificate.cert], externalHosts: allowExternal ? () => true : [] });
 const generic = await startGenericDevice({ certificate });
 const device = withDevice ? generic : null;
-const list = drivers(path.resolve(folder));
 const rows = [];
 const statics = [];
 const scratch = mkdtempSync(path.join(tmpdir(), 'corpus-check-'));
@@ -160,19 +176,13 @@ try {
   const webMap = (ports) => Object.fromEntries([...new Set([...WEB_PORTS, ...ports])].map((p) => [p, generic.port]));
   generic.setVocabulary(['name']);
   const catalog = await memberCatalog(host, { ip: '127.0.0.1', portMap: webMap([]) });
-  for (const { file, source } of list) {
+  for (const { file, source, words, parameters, pinned, parseError } of list) {
     const name = path.relative(path.resolve(folder), file);
     const used = modules.modulesUsed(source).modules.map((m) => m.name);
-    let words = { properties: [], strings: [], ports: [] };
     let missing = [];
-    try {
-      words = driverWords(source, file);
-      missing = objectCalls(source, file).filter((c) => lookup(catalog, c.kind, c.member) === 'missing');
-    } catch (error) {
-      statics.push({ driver: name, kind: '(parse)', member: String(error.message).slice(0, 120), line: 0 });
-    }
+    if (parseError) statics.push({ driver: name, kind: '(parse)', member: parseError, line: 0 });
+    else missing = objectCalls(source, file).filter((c) => lookup(catalog, c.kind, c.member) === 'missing');
     for (const m of missing) statics.push({ driver: name, ...m });
-    const parameters = parametersOf(file);
     device?.setVocabulary(words.properties.filter((w) => !ERROR_WORDS.test(w)));
     // SSH / Telnet / SNMP / WinRM: a simulator answering what the driver names, for the drivers that use them.
     const fixture = device ? protocolFixture(used, words) : null;
@@ -180,7 +190,6 @@ try {
     const portMap = { ...webMap(words.ports), ...(sim ? sim.portMap : {}) };
     delete portMap[sim?.httpPort ?? -1];
     const runDevice = device ? { ...(sim ? sim.device : {}), ip: '127.0.0.1', username: 'user', password: 'password', portMap } : { ip: '127.0.0.1', username: 'user', password: 'password' };
-    const pinned = device ? namesOf(words, parameters) : [];
     // validate, and get_status and backup where the driver defines them (backup drivers have no get_status).
     const actions = ['validate', ...['get_status', 'backup'].filter((a) => new RegExp(`\\bfunction\\s+${a}\\s*\\(`).test(source))];
     try {

@@ -52,7 +52,7 @@ describe('duplicate variable uids: run, agent and API agree', () => {
     const agent = createAgent({ store, inventory, scheduler: { jitterMs: 0 }, storeRefreshMs: 0, api: { apiKeys: [API_KEY] } });
     const finished: AgentRunFinished[] = [];
     agent.on('runFinished', (run) => finished.push(run));
-    cleanups.push(() => agent.stop({ graceMs: 0 }));
+    cleanups.push(async () => void (await agent.stop({ graceMs: 0 })));
     await agent.start();
     await expect.poll(() => finished.length, { timeout: 30_000, interval: 25 }).toBeGreaterThanOrEqual(1);
     const run = finished[0]!;

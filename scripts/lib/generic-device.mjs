@@ -10,22 +10,38 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { TLSSocket } from 'node:tls';
 
-const MAX_WORDS = 120;
+const MAX_WORDS = 100;
 const MAX_REQUEST_BYTES = 1 << 20;
-/** Keys whose value reads as text; every other key holds a number. */
-const TEXTUAL = /name|id$|^id|uuid|status|state|version|model|serial|mac|ip|addr|host|label|title|desc|type|message|msg|text|date|time|url|uri|href|path|mode|role|vendor|user|email|token|key|code|health|alias|location|firmware|os$|sku|unit/i;
+/** Keys whose value reads as text; every other key holds a number (or a record, at the top). */
+const TEXTUAL = /name|id$|^id|uuid|status|state|version|model|serial|mac|ip|addr|host|label|title|desc|type|message|msg|text|date|time|url|uri|href|link|path|mode|role|vendor|user|email|token|key|code|health|alias|location|firmware|os$|sku|unit|secret|session|cookie/i;
+/** Keys that name a list: they hold records. */
+const PLURAL = /(?<![su])s$|list$|items?$|data$|results?$|rows$|entries$|records$|children$|members$|nodes$|value$|array$|collection$/i;
 
 function valueFor(key, index) {
   if (/^(is|has|enabled|disabled|active|online|connected|up|ok|success)/i.test(key)) return true;
+  if (/url|uri|href|link|path|@odata\.id/i.test(key)) return `/generic/${key.replace(/[^\w-]/g, '')}/${index + 1}`;
   if (TEXTUAL.test(key)) return /time|date/i.test(key) ? '2026-01-15T12:00:00Z' : `${key}-${index + 1}`;
   return 10 * (index + 1);
 }
 
-/** The JSON document for a vocabulary: root keys → two records, record keys → values. */
+/**
+ * The JSON document for a vocabulary. At the top, a key that names a list holds two records, a
+ * textual one a text, any other one record; in a record, a list key holds one leaf record, any
+ * other key a value; a leaf record holds values only. Shared objects keep JSON.stringify's work
+ * linear in the output it writes.
+ */
 export function plausibleJson(words) {
-  const record = (index) => Object.fromEntries(words.map((w) => [w, valueFor(w, index)]));
+  const values = (index) => Object.fromEntries(words.map((w) => [w, valueFor(w, index)]));
+  const leaf = values(0);
+  const record = (index) => Object.fromEntries(words.map((w) => [w, PLURAL.test(w) ? [leaf] : valueFor(w, index)]));
   const rows = [record(0), record(1)];
-  return Object.fromEntries(words.map((w) => [w, rows]));
+  return Object.fromEntries(words.map((w) => [w, PLURAL.test(w) ? rows : TEXTUAL.test(w) ? valueFor(w, 0) : rows[0]]));
+}
+
+/** Two records of the vocabulary: what a list answer (PowerShell's ConvertTo-Json of rows) holds. */
+export function plausibleRows(words) {
+  const doc = plausibleJson([...words, 'items']);
+  return doc.items;
 }
 
 function plausibleXml(words) {

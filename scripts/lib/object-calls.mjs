@@ -231,7 +231,7 @@ const PROTOTYPE_NAMES = new Set(
 /**
  * What the driver reads and names, for a generic device to answer with: `properties`, the
  * property names it reads off data (`data.items`, `row["name"]`; not D's, not built-in
- * methods), `strings`, its string literals, and `ports`, the numbers it gives as a `port`.
+ * methods), `strings`, its string literals, and `ports`, the numbers that can be a port (number literals, `:8443` in texts).
  */
 export function driverWords(source, fileName = 'driver.js') {
   const file = ts.createSourceFile(fileName, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS);
@@ -248,9 +248,13 @@ export function driverWords(source, fileName = 'driver.js') {
       properties.add(node.argumentExpression.text);
     } else if (ts.isStringLiteralLike(node)) {
       if (node.text.length <= 300) strings.add(node.text);
-    } else if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && /^port$/i.test(node.name.text) && ts.isNumericLiteral(node.initializer)) {
-      ports.add(Number(node.initializer.text));
+    } else if (ts.isNumericLiteral(node)) {
+      // Any number that can be a port: mapping one the driver never dials costs nothing.
+      const n = Number(node.text);
+      if (Number.isInteger(n) && n >= 80 && n < 65536) ports.add(n);
     }
+    // A port in a URL literal: 'https://' + host + ':8443/api'.
+    if (ts.isStringLiteralLike(node)) for (const m of node.text.matchAll(/:(\d{2,5})(?=[/?]|$)/g)) ports.add(Number(m[1]));
     ts.forEachChild(node, visit);
   };
   visit(file);

@@ -4,7 +4,7 @@
 // answered with a few lines of generic output) and its OID literals as the agent's OIDs (a
 // scalar `.0` as it is, any other with two rows under it, for walks). null when the driver
 // uses none of these modules. Bounded: at most MAX_COMMANDS commands and MAX_OIDS OIDs.
-import { plausibleJson } from './generic-device.mjs';
+import { plausibleRows } from './generic-device.mjs';
 
 const MAX_COMMANDS = 400;
 const MAX_OIDS = 2000;
@@ -25,8 +25,8 @@ export function protocolFixture(modules, words) {
   }
   if (uses('telnet')) fixture.telnet = { commands: Object.fromEntries(commands.map((c) => [c, OUTPUT])), unknownCommand: OUTPUT };
   if (uses('winrm')) {
-    // PowerShell drivers mostly read JSON (ConvertTo-Json): the words the driver reads, as the HTTP device answers.
-    const stdout = `${JSON.stringify(plausibleJson(words.properties.slice(0, 60)))}\r\n`;
+    // PowerShell drivers mostly read JSON (ConvertTo-Json of rows): two records of the words the driver reads.
+    const stdout = `${JSON.stringify(plausibleRows(words.properties.slice(0, 60)))}\r\n`;
     fixture.winrm = { commands: commands.filter((c) => c.length >= 3).map((c) => ({ contains: c, stdout })) };
     if (fixture.winrm.commands.length === 0) delete fixture.winrm;
   }
