@@ -93,6 +93,12 @@ describe('corpus-check: members of what D returns, and a generic device', () => 
       "  var t = setTimeout(function () {}, 1); t.unref();",
       "  var v = D.createVariable('u', 'L', 1); v.setValue(2);",
       '}',
+      // Followed through an alias, an object's field, `this`, and a callback bound with .bind.
+      "var alias = table; alias.removeRecord('a');",
+      "var Kube = { rows: D.createTable('K', [{ label: 'c' }]) }; Kube.rows.clear();",
+      "function Poller() { this.session = D.device.createSNMPSession(); this.session.bulkWalk('1.3'); }",
+      "D.device.sendSSHCommand({ command: 'uptime' }, function (out, err) { out.lines(); }.bind(null));",
+      "function shadow() { var table = { addRows: function () {} }; table.addRows(); }",
       'function get_status() { validate(); }',
       '',
     ].join('\n'),
@@ -120,7 +126,10 @@ describe('corpus-check: members of what D returns, and a generic device', () => 
     const { stdout } = await run('corpus-check.mjs', [objects, '--timeout', '3000', '--json-out', out]);
     const missing = report(out).missingMembers.filter((m) => m.driver === 'members.js').map((m) => `${m.kind}.${m.member}:${m.line}`);
     expect(missing.sort()).toEqual(
-      ['table.addRows:6', 'httpResponse.pipe:7', 'httpResponse.getHeader:3', 'externalDevice.http.patch:9', 'snmpSession.getNext:10', 'timer.unref:11', 'variable.setValue:12'].sort(),
+      [
+        'table.addRows:6', 'httpResponse.pipe:7', 'httpResponse.getHeader:3', 'externalDevice.http.patch:9', 'snmpSession.getNext:10', 'timer.unref:11', 'variable.setValue:12',
+        'table.removeRecord:14', 'table.clear:15', 'snmpSession.bulkWalk:16', 'sshOutput.lines:17',
+      ].sort(),
     );
     expect(stdout).toContain('| table.addRows | 1 | members.js:6 |');
   });
