@@ -62,7 +62,7 @@ const flag = (name) => {
 };
 const folder = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--timeout' && args[i - 1] !== '--json-out');
 if (!folder) {
-  console.error('usage: node scripts/corpus-check.mjs <folder of drivers> [--timeout <ms>] [--allow-external] [--json]');
+  console.error('usage: node scripts/corpus-check.mjs <folder of drivers> [--timeout <ms>] [--no-device] [--allow-external] [--json] [--json-out <file>]');
   process.exit(2);
 }
 const timeoutMs = Number(flag('--timeout') ?? 5000);

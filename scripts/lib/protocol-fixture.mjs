@@ -27,7 +27,7 @@ export function protocolFixture(modules, words) {
   if (uses('winrm')) {
     // PowerShell drivers mostly read JSON (ConvertTo-Json of rows): two records of the words the driver reads.
     const stdout = `${JSON.stringify(plausibleRows(words.properties.slice(0, 60)))}\r\n`;
-    fixture.winrm = { commands: commands.filter((c) => c.length >= 3).map((c) => ({ contains: c, stdout })) };
+    fixture.winrm = { https: true, commands: commands.filter((c) => c.length >= 3).map((c) => ({ contains: c, stdout })) };
     if (fixture.winrm.commands.length === 0) delete fixture.winrm;
   }
   if (uses('snmp')) {
