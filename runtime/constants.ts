@@ -28,6 +28,12 @@ export const bounds = Object.freeze({
   tableLabel: 50,
   columnLabel: 30,
   recordId: 50,
+  // Metadata of a metric or a table cell (runtime/metadata.ts): a link or two, never a payload.
+  metadataKeys: 20,
+  metadataKey: 50,
+  metadataText: 2_000,
+  /** All cell metadata of one table, keys and texts (our bound: 1,000 rows of links fit). */
+  tableMetadataChars: 262_144,
 });
 
 /** Configuration backups (D.createBackup): the platform's 1 MiB per configuration, in characters; our label bound. */

@@ -43,6 +43,11 @@ export interface TableRecord {
   columnHeaders: ColumnHeader[];
   /** Each row starts with its record id, then one value per column. */
   rows: Array<Array<string | null>>;
+  /**
+   * Only when a row made by addMetrics has a cell with metadata: one entry per row (null for a
+   * row without any), each one entry per column (the record id has none), null for a cell without.
+   */
+  cellMetadata?: Array<Array<Record<string, string> | null> | null>;
 }
 
 export interface RunEnd {

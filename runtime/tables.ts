@@ -4,8 +4,11 @@ import { bounds } from './constants';
 import { raise } from './error-text';
 import type { ColumnHeader, TableRecord } from './protocol';
 import { checkValueType, fitText, stringifyValue } from './variables';
-import { append, isArray, mapGet, mapHas, mapSet } from './intrinsics';
+import { append, isArray, mapDelete, mapGet, mapHas, mapSet } from './intrinsics';
+import { checkMetadata, copyMetadata, metadataSize, type Metadata } from './metadata';
 import type { Warn } from './warnings';
+
+type RowMetadata = Array<Metadata | null>;
 
 function checkLabel(label: unknown, max: number, what: string): string {
   if (typeof label !== 'string' || label.length < 1 || label.length > max) {
@@ -39,6 +42,9 @@ export class Table {
   // Rows by record id, and the ids in insertion order: no Map iteration, which a driver may replace.
   readonly #rows = new Map<string, Array<string | null>>();
   readonly #order: string[] = [];
+  // Cell metadata of the rows addMetrics made, by record id (only rows with some), and its size.
+  readonly #metadata = new Map<string, RowMetadata>();
+  #metadataChars = 0;
   #size = 0;
   readonly #maxRows: number;
   readonly #warn: Warn;
@@ -61,9 +67,48 @@ export class Table {
     if (mapHas(this.#rows, key)) {
       this.#warn(`table "${this.label}": record "${key}" exists and was replaced`);
       mapSet(this.#rows, key, this.#cells(key, values as unknown[]));
+      this.#setMetadata(key, null);
       return;
     }
     this.#add(key, values as unknown[]);
+  }
+
+  /**
+   * A row from cells { value, metadata? } (newer collector sandboxes): insertRecord's rules for
+   * the id, the cell count and the bound, D.createMetric's for each cell's metadata. Everything is
+   * checked before the row is added, so a throw leaves the table as it was.
+   */
+  addMetrics(id: unknown, cells: unknown): void {
+    const key = this.#checkRecord(id, cells, 'cells');
+    if (mapHas(this.#rows, key)) throw raise(new RangeError(`Duplicate record id "${key}" in table "${this.label}": each addMetrics or insertRecord needs a new id`));
+    const list = cells as unknown[];
+    const values: unknown[] = [];
+    let metadata: RowMetadata | null = null;
+    let chars = 0;
+    for (let i = 0; i < list.length; i++) {
+      const cell = list[i];
+      const where = `table "${this.label}", record "${key}", cell ${i} (column "${this.columnHeaders[i]!.label}")`;
+      if (typeof cell !== 'object' || cell === null || isArray(cell)) {
+        const got = cell === null ? 'null' : isArray(cell) ? 'an array' : typeof cell;
+        throw raise(new TypeError(`${where}: a cell must be an object { value, metadata? } (got ${got})`));
+      }
+      const c = cell as Record<string, unknown>;
+      append(values, c.value);
+      const meta = checkMetadata(c.metadata, where);
+      if (meta) {
+        if (metadata === null) {
+          metadata = [];
+          for (let k = 0; k < list.length; k++) append(metadata, null);
+        }
+        metadata[i] = meta;
+        chars += metadataSize(meta);
+      }
+    }
+    if (this.#metadataChars + chars > bounds.tableMetadataChars) {
+      throw raise(new RangeError(`table "${this.label}", record "${key}": the cells' metadata (${chars} characters) would take the table past its ${bounds.tableMetadataChars} characters of metadata`));
+    }
+    this.#add(key, values);
+    this.#setMetadata(key, metadata);
   }
 
   getResult(): TableRecord {
@@ -74,14 +119,36 @@ export class Table {
       append(columnHeaders, { label: h.label, unit: h.unit, valueType: h.valueType });
     }
     const rows: Array<Array<string | null>> = [];
+    const cellMetadata: Array<RowMetadata | null> = [];
     for (let r = 0; r < this.#order.length; r++) {
       const id = this.#order[r]!;
       const values = mapGet(this.#rows, id)!;
       const row: Array<string | null> = [id];
       for (let c = 0; c < values.length; c++) append(row, values[c]!);
       append(rows, row);
+      const meta = mapGet(this.#metadata, id);
+      let copy: RowMetadata | null = null;
+      if (meta) {
+        copy = [];
+        for (let c = 0; c < meta.length; c++) append(copy, meta[c] ? copyMetadata(meta[c]!) : null);
+      }
+      append(cellMetadata, copy);
     }
-    return { label: this.label, columnHeaders, rows };
+    const result: TableRecord = { label: this.label, columnHeaders, rows };
+    // Only tables with metadata carry the field: the others keep the shape they always had.
+    if (this.#metadataChars > 0) result.cellMetadata = cellMetadata;
+    return result;
+  }
+
+  #setMetadata(key: string, metadata: RowMetadata | null): void {
+    const old = mapGet(this.#metadata, key);
+    if (old) {
+      for (let c = 0; c < old.length; c++) if (old[c]) this.#metadataChars -= metadataSize(old[c]!);
+      mapDelete(this.#metadata, key);
+    }
+    if (!metadata) return;
+    mapSet(this.#metadata, key, metadata);
+    for (let c = 0; c < metadata.length; c++) if (metadata[c]) this.#metadataChars += metadataSize(metadata[c]!);
   }
 
   #add(key: string, values: unknown[]): void {
@@ -104,13 +171,13 @@ export class Table {
     return cells;
   }
 
-  #checkRecord(id: unknown, values: unknown): string {
+  #checkRecord(id: unknown, values: unknown, what = 'values'): string {
     if (typeof id !== 'string' || id.length < 1 || id.length > bounds.recordId) {
       throw raise(new RangeError(`Invalid record id ${JSON.stringify(id)} in table "${this.label}": a string of 1 to ${bounds.recordId} characters is required`));
     }
     if (!isArray(values) || values.length !== this.columnHeaders.length) {
       const got = Array.isArray(values) ? values.length : typeof values;
-      throw raise(new RangeError(`Record "${id}" in table "${this.label}" has ${got} values; the table has ${this.columnHeaders.length} columns`));
+      throw raise(new RangeError(`Record "${id}" in table "${this.label}" has ${got} ${what}; the table has ${this.columnHeaders.length} columns`));
     }
     return id;
   }

@@ -5,7 +5,8 @@ import { bounds, reservedPathWords, valueType } from './constants';
 import { raise } from './error-text';
 import type { VariableRecord } from './protocol';
 import type { Warn } from './warnings';
-import { SavedString, setAdd, setHas, append, hasOwn, stringIncludes, stringSlice } from './intrinsics';
+import { duplicateUidWarning } from './duplicate-uids';
+import { SavedString, append, hasOwn, mapGet, mapSet, stringIncludes, stringSlice } from './intrinsics';
 
 export class Variable {
   uid: string;
@@ -87,10 +88,12 @@ export function createVariableFactory(warn: Warn) {
 
 /**
  * Turns what the driver passed to D.success into records. Drivers may edit a variable's
- * fields after creating it, so every field is checked again, by the same rules.
+ * fields after creating it, so every field is checked again, by the same rules. A uid given
+ * more than once is reported every time, with one warning (runtime/duplicate-uids.ts).
  */
 export function collectVariables(list: unknown[], warn: Warn): VariableRecord[] {
-  const seen = new Set<string>(); // through the saved Set methods only
+  const byUid = new Map<string, Array<string | null>>(); // through the saved Map methods only
+  const repeated: string[] = [];
   const out: VariableRecord[] = [];
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
@@ -99,14 +102,16 @@ export function collectVariables(list: unknown[], warn: Warn): VariableRecord[] 
       continue;
     }
     const v = item as Record<string, unknown>;
-    const uid = checkUid(v.uid);
-    if (setHas(seen, uid)) {
-      warn(`duplicate variable uid "${uid}": only the first one is kept`);
-      continue;
+    const record = fitVariable(checkUid(v.uid), v.label, v.value, v.unit, v.valueType, warn);
+    append(out, record);
+    const values = mapGet(byUid, record.uid);
+    if (values === undefined) mapSet(byUid, record.uid, [record.value]);
+    else {
+      if (values.length === 1) append(repeated, record.uid);
+      append(values, record.value);
     }
-    setAdd(seen, uid);
-    append(out, fitVariable(uid, v.label, v.value, v.unit, v.valueType, warn));
   }
+  for (let i = 0; i < repeated.length; i++) warn(duplicateUidWarning(repeated[i]!, mapGet(byUid, repeated[i]!)!));
   return out;
 }
 

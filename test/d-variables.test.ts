@@ -193,16 +193,32 @@ describe('D.success with variables', () => {
     expect(result.variables[0].value).toBe('true');
   });
 
-  it('keeps the first of duplicate uids, with a warning', async () => {
+  it('reports every one of duplicate uids, as the official emulator does, with one warning saying the store keeps the last', async () => {
     const result = await runBody(
-      `D.success([D.createVariable('a', 'First', '1'), D.createVariable('b', 'B', '2'), D.createVariable('a', 'Second', '3')]);`,
+      `D.success([D.createVariable('a', 'First', '1'), D.createVariable('b', 'B', '2'), D.createVariable('a', 'Second', '3'), D.createVariable('b', 'B', '2')]);`,
     );
     expect(result.status).toBe('success');
     expect(result.variables).toEqual([
       { uid: 'a', label: 'First', value: '1', unit: null, valueType: 'STRING' },
       { uid: 'b', label: 'B', value: '2', unit: null, valueType: 'STRING' },
+      { uid: 'a', label: 'Second', value: '3', unit: null, valueType: 'STRING' },
+      { uid: 'b', label: 'B', value: '2', unit: null, valueType: 'STRING' },
     ]);
-    expect(result.warnings).toEqual(['duplicate variable uid "a": only the first one is kept']);
+    expect(result.warnings).toEqual([
+      'duplicate variable uid "a": reported 2 times, values "1", "3"; all are in the run\'s result, the store keeps the last one ("3")',
+      'duplicate variable uid "b": reported 2 times, the same value "2" each time; all are in the run\'s result, the store keeps the last one ("2")',
+    ]);
+  });
+
+  it('the duplicate warning holds whatever the driver did to Array.prototype', async () => {
+    const result = await runBody(
+      `Array.prototype.indexOf = function () { return 0; }; Array.prototype.join = function () { return 'x'; }; Array.prototype.slice = function () { return []; };` +
+        ` D.success([D.createVariable('a', 'A', '1'), D.createVariable('a', 'A', '2'), D.createVariable('a', 'A', '3'), D.createVariable('a', 'A', '4'), D.createVariable('a', 'A', null)]);`,
+    );
+    expect(result.variables.map((v) => v.value)).toEqual(['1', '2', '3', '4', null]);
+    expect(result.warnings).toEqual([
+      'duplicate variable uid "a": reported 5 times, values "1", "2", "3" and 2 more; all are in the run\'s result, the store keeps the last one (null)',
+    ]);
   });
 
   it('leaves out items that are not variables, with a warning', async () => {

@@ -163,12 +163,17 @@ describe('writeRunResult', () => {
     expect(await count(store, 'runs')).toBe(0);
   });
 
-  it('stores the first of duplicate uids and says so in the run’s warnings', async () => {
+  it('stores the last of duplicate uids and says so in the run’s warnings, once (not again when the runtime said it)', async () => {
     const { store, target } = await fixture();
-    const run = await writeRunResult(store, target, success([variable('cpu', '1'), variable('cpu', '2')]));
-    expect(run.variableIds).toHaveLength(1);
-    expect((await getVariable(store, run.variableIds[0]!))!.value).toBe('1');
-    expect((await getRun(store, run.runId))!.warnings).toEqual(['duplicate variable uid "cpu": only the first one is stored']);
+    const run = await writeRunResult(store, target, success([variable('cpu', '1'), variable('mem', '5'), variable('cpu', '2')]));
+    expect(run.variableIds).toHaveLength(2);
+    const values = await Promise.all(run.variableIds.map(async (id) => (await getVariable(store, id))!));
+    expect(values.map((v) => [v.path, v.value])).toEqual([['cpu', '2'], ['mem', '5']]);
+    const said = 'duplicate variable uid "cpu": reported 2 times, values "1", "2"; all are in the run\'s result, the store keeps the last one ("2")';
+    expect((await getRun(store, run.runId))!.warnings).toEqual([said]);
+    const again = await writeRunResult(store, target, success([variable('cpu', '3'), variable('cpu', '4')], { warnings: ['duplicate variable uid "cpu": as the runtime said it'] }));
+    expect((await getRun(store, again.runId))!.warnings).toEqual(['duplicate variable uid "cpu": as the runtime said it']);
+    expect((await getVariable(store, again.variableIds[0]!))!.value).toBe('4');
   });
 
   it('replaces a table per device, association and label', async () => {

@@ -128,6 +128,18 @@ declare namespace Driverbox {
     columnHeaders: TableColumn[];
     /** One array per record: the id, then one value per column. */
     rows: Array<Array<string | null>>;
+    /**
+     * Only when a row made by `addMetrics` has cell metadata: one entry per row (`null` for a row without any),
+     * each one per column, the record id not counted (`null` for a cell without).
+     */
+    cellMetadata?: Array<Array<Record<string, string> | null> | null>;
+  }
+
+  /** A cell of `table.addMetrics`: its value, and optional metadata (a link: `{ url }`). */
+  interface MetricCell {
+    value: Value;
+    /** Text values, by `D.createMetric`'s rules: at most 20 keys of at most 50 characters, each value at most 2,000 characters. */
+    metadata?: Record<string, string | number | boolean | null> | null;
   }
 
   /** A table made by `D.createTable`. Every violation throws in the driver. */
@@ -147,6 +159,12 @@ declare namespace Driverbox {
     insertRecord(id: string, values: Value[]): void;
     /** Like `insertRecord`, but a record with the same id is replaced in place (with a warning). */
     upsertRecord(id: string, values: Value[]): void;
+    /**
+     * Adds a record from cells `{ value, metadata? }` (newer collector sandboxes): `insertRecord`'s rules for the id,
+     * the cell count and the bound; each cell must be an object, its metadata follows `D.createMetric`'s rules, and a
+     * table holds at most 262,144 characters of metadata. A `url` metadata makes the cell a link in the console.
+     */
+    addMetrics(id: string, cells: MetricCell[]): void;
     /** The table as `D.success` reports it. */
     getResult(): TableResult;
   }

@@ -79,7 +79,36 @@ function checkTable(value: unknown, where: string, maxRows: number): TableRecord
           optionalText(cell, `${where}.rows[${r}][${c}]`, bounds.value),
     );
   });
-  return { label, columnHeaders: columns, rows };
+  const table: TableRecord = { label, columnHeaders: columns, rows };
+  if (value.cellMetadata !== undefined) table.cellMetadata = checkCellMetadata(value.cellMetadata, `${where}.cellMetadata`, rows.length, columns.length);
+  return table;
+}
+
+/** A table's cell metadata (addMetrics), by the runtime's bounds (runtime/metadata.ts), rebuilt. */
+function checkCellMetadata(value: unknown, where: string, rowCount: number, columnCount: number): NonNullable<TableRecord['cellMetadata']> {
+  let chars = 0;
+  const rows = list(value, where, rowCount);
+  if (rows.length !== rowCount) throw new BadReport(`${where} has ${rows.length} entries; one per row (${rowCount}) was expected`);
+  return rows.map((row, r) => {
+    if (row === null) return null;
+    const cells = list(row, `${where}[${r}]`, columnCount);
+    if (cells.length !== columnCount) throw new BadReport(`${where}[${r}] has ${cells.length} entries; one per column (${columnCount}) was expected`);
+    return cells.map((cell, c) => {
+      if (cell === null) return null;
+      const at = `${where}[${r}][${c}]`;
+      if (!isRecord(cell)) throw new BadReport(`${at} must be an object or null (got ${describe(cell)})`);
+      const keys = Object.keys(cell);
+      if (keys.length > bounds.metadataKeys) throw new BadReport(`${at} has ${keys.length} keys; at most ${bounds.metadataKeys} are allowed`);
+      const entries = keys.map((key): [string, string] => {
+        text(key, `a key of ${at}`, 0, bounds.metadataKey);
+        const kept = text(cell[key], `${at}.${key}`, 0, bounds.metadataText);
+        chars += key.length + kept.length;
+        return [key, kept];
+      });
+      if (chars > bounds.tableMetadataChars) throw new BadReport(`${where} holds more than ${bounds.tableMetadataChars} characters`);
+      return Object.fromEntries(entries);
+    });
+  });
 }
 
 function checkBackup(value: unknown): BackupRecord {

@@ -19,6 +19,7 @@ import { networkingSchema } from './schema/networking.js';
 import { resultsSchema } from './schema/results.js';
 import { scaleOutSchema } from './schema/scale-out.js';
 import { associationBackoffSchema } from './schema/association-backoff.js';
+import { tableCellMetadataSchema } from './schema/table-cell-metadata.js';
 import { StoreError } from './store-error.js';
 
 /** What a migration may do: run DDL (written for SQLite, translated for Postgres) on either database. */
@@ -52,6 +53,7 @@ export const migrations: readonly Migration[] = [
   { version: 6, name: 'agent networking, camera snapshots, API usage', up: (ctx) => ctx.exec(networkingSchema) },
   { version: 7, name: 'scale-out: run slots, shared device state', up: (ctx) => ctx.exec(scaleOutSchema) },
   { version: 8, name: 'association backoff after limit hits', up: (ctx) => ctx.exec(associationBackoffSchema) },
+  { version: 9, name: 'table cell metadata (addMetrics)', up: (ctx) => ctx.exec(tableCellMetadataSchema) },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;

@@ -12,6 +12,7 @@ import { insertRun, insertSlotRun, pruneDeviceRuns, appendRunWarnings } from './
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
 import { writeDeviceTable, type TableBound } from './tables.js';
+import { duplicateUidWarning } from '../../runtime/duplicate-uids.js';
 import { ensureHistoryPartitions } from './history-partitions.js';
 import { writeRetentionMs, writeVariables, type VariableBound } from './variables.js';
 import { refusedTablesWarning, refusedVariablesWarning } from './variable-bound.js';
@@ -210,7 +211,7 @@ function planWrite(target: ReportTarget, unmasked: RunResult, options: WriteRunO
   const warnings = [...result.warnings];
   const writes =
     result.status === 'success'
-      ? firstOfEachUid(result.variables, warnings).map((variable) => ({
+      ? lastOfEachUid(result.variables, warnings).map((variable) => ({
           path: variable.uid,
           label: variable.label,
           unit: variable.unit,
@@ -261,19 +262,25 @@ function describeRun(driverName: string | null, result: RunResult, variableCount
   return `${what}: failure${why ? ` (${why})` : ''}`;
 }
 
-/** The runtime already keeps the first of duplicate uids; a result built elsewhere may not. */
-function firstOfEachUid(variables: readonly VariableRecord[], warnings: string[]): VariableRecord[] {
-  const seen = new Set<string>();
-  const kept: VariableRecord[] = [];
+/**
+ * One variable per uid, the last one reported (docs/COMPATIBILITY.md, "Duplicate variable uids"),
+ * at the place of its first. The runtime's result says so in its warnings already; a result
+ * built elsewhere (an embedder's) gets the same warning here.
+ */
+function lastOfEachUid(variables: readonly VariableRecord[], warnings: string[]): VariableRecord[] {
+  const last = new Map<string, VariableRecord>();
+  const values = new Map<string, Array<string | null>>();
   for (const variable of variables) {
-    if (seen.has(variable.uid)) {
-      warnings.push(`duplicate variable uid "${variable.uid}": only the first one is stored`);
-      continue;
-    }
-    seen.add(variable.uid);
-    kept.push(variable);
+    last.set(variable.uid, variable);
+    const seen = values.get(variable.uid);
+    if (seen) seen.push(variable.value);
+    else values.set(variable.uid, [variable.value]);
   }
-  return kept;
+  for (const [uid, list] of values) {
+    const said = `duplicate variable uid "${uid}":`;
+    if (list.length > 1 && !warnings.some((w) => w.startsWith(said))) warnings.push(duplicateUidWarning(uid, list));
+  }
+  return [...last.values()];
 }
 
 /** Results reach here from embedders too: refuse one the store cannot hold, naming the field. */

@@ -13,6 +13,8 @@ export interface DeviceTableRow {
   label: string;
   columns: TableRecord['columnHeaders'];
   rows: TableRecord['rows'];
+  /** Only for a table whose rows carry cell metadata (addMetrics). */
+  cellMetadata?: NonNullable<TableRecord['cellMetadata']>;
   updateTime: number;
 }
 
@@ -23,6 +25,7 @@ interface DeviceTableDbRow {
   label: string;
   columns: string;
   rows: string;
+  cell_metadata: string | null;
   update_time: number;
 }
 
@@ -42,13 +45,14 @@ export interface TableBound {
 export async function writeDeviceTable(store: Store, deviceId: number, associationId: number | null, table: TableRecord, at: number = store.now(), bound?: TableBound): Promise<number | null> {
   const columns = JSON.stringify(table.columnHeaders);
   const rows = JSON.stringify(table.rows);
+  const cellMetadata = table.cellMetadata ? JSON.stringify(table.cellMetadata) : null;
   const existing = await store
     .statement<[number, number, string], { id: number }>(
       'SELECT id FROM device_tables WHERE device_id = ? AND coalesce(association_id, 0) = ? AND label = ?',
     )
     .get(deviceId, associationId ?? 0, table.label);
   if (existing) {
-    await store.statement('UPDATE device_tables SET columns = ?, rows = ?, update_time = ? WHERE id = ?').run(columns, rows, at, existing.id);
+    await store.statement('UPDATE device_tables SET columns = ?, rows = ?, cell_metadata = ?, update_time = ? WHERE id = ?').run(columns, rows, cellMetadata, at, existing.id);
     return existing.id;
   }
   // Counted only for a new label (a steady device reports the same tables every run).
@@ -60,8 +64,8 @@ export async function writeDeviceTable(store: Store, deviceId: number, associati
     }
   }
   const info = await store
-    .statement('INSERT INTO device_tables (device_id, association_id, label, columns, rows, update_time) VALUES (?, ?, ?, ?, ?, ?)')
-    .insert(deviceId, associationId, table.label, columns, rows, at);
+    .statement('INSERT INTO device_tables (device_id, association_id, label, columns, rows, cell_metadata, update_time) VALUES (?, ?, ?, ?, ?, ?, ?)')
+    .insert(deviceId, associationId, table.label, columns, rows, cellMetadata, at);
   return info;
 }
 
@@ -70,13 +74,17 @@ export async function listDeviceTables(store: Store, deviceId: number): Promise<
   return (await store
     .statement<[number], DeviceTableDbRow>('SELECT * FROM device_tables WHERE device_id = ? ORDER BY label, id')
     .all(deviceId))
-    .map((row) => ({
-      id: row.id,
-      deviceId: row.device_id,
-      associationId: row.association_id,
-      label: row.label,
-      columns: parseJsonColumn(row.columns, []),
-      rows: parseJsonColumn(row.rows, []),
-      updateTime: row.update_time,
-    }));
+    .map((row) => {
+      const table: DeviceTableRow = {
+        id: row.id,
+        deviceId: row.device_id,
+        associationId: row.association_id,
+        label: row.label,
+        columns: parseJsonColumn(row.columns, []),
+        rows: parseJsonColumn(row.rows, []),
+        updateTime: row.update_time,
+      };
+      if (row.cell_metadata !== null) table.cellMetadata = parseJsonColumn(row.cell_metadata, []);
+      return table;
+    });
 }

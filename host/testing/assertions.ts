@@ -67,9 +67,18 @@ export function assertSuccess(result: RunResult): void {
   fail(result, `expected the run of ${result.action}() to succeed, but ${outcome(result)}`);
 }
 
-/** The variable with this uid; throws, listing the uids the run did report, when there is none. */
+/** Of duplicate uids the last: the one the store keeps (docs/COMPATIBILITY.md). */
+function lastWithUid(result: RunResult, uid: string): VariableRecord | undefined {
+  for (let i = result.variables.length - 1; i >= 0; i--) if (result.variables[i]!.uid === uid) return result.variables[i];
+  return undefined;
+}
+
+/**
+ * The variable with this uid (of duplicates, the last: the one the store keeps); throws, listing
+ * the uids the run did report, when there is none.
+ */
 export function getVariable(result: RunResult, uid: string): VariableRecord {
-  const found = result.variables.find((v) => v.uid === uid);
+  const found = lastWithUid(result, uid);
   if (!found) {
     const uids = result.variables.map((v) => v.uid);
     fail(result, `no variable "${uid}": ${outcome(result)} and reported ${uids.length ? uids.map((u) => `"${u}"`).join(', ') : 'no variables'}`);
@@ -81,7 +90,7 @@ export function getVariable(result: RunResult, uid: string): VariableRecord {
 export function assertVariables(result: RunResult, expected: Record<string, ExpectedVariable>, options: MatchOptions = {}): void {
   const problems: string[] = [];
   for (const [uid, want] of Object.entries(expected)) {
-    const got = result.variables.find((v) => v.uid === uid);
+    const got = lastWithUid(result, uid);
     if (!got) {
       problems.push(`"${uid}": missing`);
       continue;

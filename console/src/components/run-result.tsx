@@ -89,6 +89,28 @@ function Variables({ prefix, variables }: { prefix: string; variables: TrialRunA
   );
 }
 
+/** A link only to a web page: a driver's `url` metadata is device data, never a javascript: or data: URL. */
+function webLink(url: string | undefined): string | null {
+  if (!url) return null;
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A cell's value, as a link when addMetrics gave it a `url` metadata (a web page's). */
+function CellValue({ value, url }: { value: string | null; url: string | undefined }) {
+  const href = webLink(url);
+  if (!href) return <>{value ?? '—'}</>;
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer nofollow" referrerpolicy="no-referrer">
+      {value || href}
+    </a>
+  );
+}
+
 /** A driver's table (D.createTable): a trial run's, or a device's latest (`children`: when and by what). */
 export function DriverTable({ id, table, children }: { id: string; table: TrialRunAnswer['tables'][number]; children?: ComponentChildren }) {
   return (
@@ -118,7 +140,7 @@ export function DriverTable({ id, table, children }: { id: string; table: TrialR
             </th>
             {row.slice(1).map((cell, ci) => (
               <td key={ci} class="mono">
-                {cell ?? '—'}
+                <CellValue value={cell} url={table.cellMetadata?.[ri]?.[ci]?.url} />
               </td>
             ))}
           </tr>

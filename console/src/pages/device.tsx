@@ -75,7 +75,7 @@ function DeviceTables({ apiKey, agentId, deviceId }: { apiKey: string; agentId: 
       {tables.data.tables.map((t) => {
         const updated = parseApiTime(t.updated);
         return (
-          <DriverTable key={t.id} id={`device-table-${t.id}`} table={{ label: t.label, columnHeaders: t.columns, rows: t.rows }}>
+          <DriverTable key={t.id} id={`device-table-${t.id}`} table={{ label: t.label, columnHeaders: t.columns, rows: t.rows, ...(t.cell_metadata ? { cellMetadata: t.cell_metadata } : {}) }}>
             <p class="meta" title={localTime(updated)}>
               Reported {ago(updated)}; each run of its driver replaces it.
             </p>

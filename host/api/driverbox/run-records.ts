@@ -71,11 +71,22 @@ export interface TrialVariable {
   valueType: string;
 }
 
+/** Metadata of one table cell (table.addMetrics), such as { url }; texts only. */
+export type CellMetadata = Record<string, string>;
+
+/**
+ * Cell metadata of a table (host/run-result.ts TableRecord.cellMetadata): one entry per row (null
+ * for a row without any), each one per column without the record id (null for a cell without).
+ */
+export type TableCellMetadata = Array<Array<CellMetadata | null> | null>;
+
 /** A table a trial run reported: each row starts with its record id, then one value per column. */
 export interface TrialTable {
   label: string;
   columnHeaders: Array<{ label: string; unit: string | null; valueType: string }>;
   rows: Array<Array<string | null>>;
+  /** Only when a row made by addMetrics has cell metadata. */
+  cellMetadata?: TableCellMetadata;
 }
 
 /** The body of a trial run (POST …/agent/{agent_id}/device/{device_id}/trial-run). */
@@ -197,6 +208,8 @@ export interface DeviceTable {
   columns: TrialTable['columnHeaders'];
   /** Each row starts with its record id, then one value per column. */
   rows: TrialTable['rows'];
+  /** Only when a row made by addMetrics has cell metadata (as TrialTable's cellMetadata). */
+  cell_metadata?: TableCellMetadata;
   /** yyyy-mm-ddThh:mm:ss in UTC */
   updated: string;
 }

@@ -20,7 +20,15 @@ export function registerDeviceTables(api: FastifyInstance, options: { store: Sto
       await requireDevice(options.store, agentId, deviceId);
       const tables = await listDeviceTables(options.store, deviceId);
       return {
-        tables: tables.map((t) => ({ id: t.id, association_id: t.associationId, label: t.label, columns: t.columns, rows: t.rows, updated: formatApiTime(t.updateTime) })),
+        tables: tables.map((t) => ({
+          id: t.id,
+          association_id: t.associationId,
+          label: t.label,
+          columns: t.columns,
+          rows: t.rows,
+          ...(t.cellMetadata ? { cell_metadata: t.cellMetadata } : {}),
+          updated: formatApiTime(t.updateTime),
+        })),
       };
     },
   });
