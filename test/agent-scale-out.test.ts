@@ -43,7 +43,8 @@ async function startScaleOutAgent(name: string, inventory?: string): Promise<Age
     store,
     inventory,
     storeRefreshMs: 0,
-    limits: { timeoutMs: 1000 },
+    // A run's one GET has 1.9 s (within the 2 s period), so a loaded machine does not fail it.
+    limits: { timeoutMs: 1900 },
     queue: { url: redis.url, name, deadlineMs: 1500, stalledIntervalMs: 1000, prefix: `t${process.pid}` },
     api: { apiKeys: ['scale-out-key'] },
   });
@@ -97,19 +98,29 @@ describe('two agents on one queue and one PostgreSQL store', () => {
   it('run every slot of every association once between them, both taking work', async () => {
     a = await startScaleOutAgent('agent-a', join(dir, 'inventory.yaml'));
     b = await startScaleOutAgent('agent-b');
+    // A slot taken past the queue's deadline is skipped as late (SCALE-OUT.md G5), and said so:
+    // on a loaded machine a few may be. What the agents control is that every slot is either run
+    // once or skipped once, never both, never twice, never lost.
+    const skippedLate: Array<{ associationId: number; slotMs: number }> = [];
+    for (const agent of [a, b]) agent.on('runSkipped', (e) => skippedLate.push({ associationId: e.associationId, slotMs: e.dueAt }));
     expect(a.stats().mode).toBe('queue');
     await sleep(PERIOD_S * 1000 * 5);
     const runs = await query<{ association_id: number; slot_ms: number; runner: string; outcome: string }>(
       'SELECT association_id, slot_ms, runner, outcome FROM runs WHERE slot_ms IS NOT NULL ORDER BY slot_ms',
     );
+    const skippedNow = [...skippedLate];
     const perAssociation = new Map<number, number[]>();
     for (const run of runs) perAssociation.set(run.association_id, [...(perAssociation.get(run.association_id) ?? []), run.slot_ms]);
     expect(perAssociation.size).toBe(ASSOCIATIONS);
-    for (const slots of perAssociation.values()) {
+    for (const [id, slots] of perAssociation) {
       expect(slots.length).toBeGreaterThanOrEqual(3);
       expect(new Set(slots).size).toBe(slots.length);
-      // Consecutive slots one period apart: none skipped, none doubled.
-      for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(PERIOD_S * 1000);
+      const skipped = skippedNow.filter((e) => e.associationId === id).map((e) => e.slotMs);
+      expect(skipped.filter((slot) => slots.includes(slot)), 'slots both run and skipped').toEqual([]);
+      // Run or skipped, consecutive slots are one period apart: none lost, none doubled.
+      const accounted = [...slots, ...skipped.filter((slot) => slot > slots[0]! && slot < slots.at(-1)!)].sort((x, y) => x - y);
+      expect(new Set(accounted).size).toBe(accounted.length);
+      for (let i = 1; i < accounted.length; i++) expect(accounted[i]! - accounted[i - 1]!).toBe(PERIOD_S * 1000);
     }
     expect(runs.every((r) => r.outcome === 'success')).toBe(true);
     expect(new Set(runs.map((r) => r.runner))).toEqual(new Set(['agent-a', 'agent-b']));

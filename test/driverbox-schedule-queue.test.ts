@@ -111,8 +111,18 @@ describe('the schedule of an agent in scale-out mode', () => {
       await sleep(200);
     }
 
+    // The store's latest finished run of each association just before and just after the answer:
+    // runs go on finishing meanwhile (every 2 s each), so the answer's last run lies between the two.
+    const latestRuns = async () =>
+      new Map(
+        (await query<{ association_id: number; id: number }>("SELECT association_id::int AS association_id, max(id)::int AS id FROM runs WHERE outcome <> 'pending' GROUP BY association_id")).map(
+          (row) => [row.association_id, row.id],
+        ),
+      );
+    const latestBefore = await latestRuns();
     const before = Date.now();
     const body = await schedule(b);
+    const latestAfter = await latestRuns();
     expect(body.scheduler).toBe('queue');
     expect(body.queue).toEqual({ agents: ['sched-a', 'sched-b'], this_agent: 'sched-b' });
     expect(body.total).toBe(3);
@@ -127,14 +137,18 @@ describe('the schedule of an agent in scale-out mode', () => {
       expect(next).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000 - PERIOD_S * 1000);
       expect(entry.due).toBeGreaterThanOrEqual(1);
       expect(entry.due).toBeLessThanOrEqual(scheduler.iterationCount!);
-      // The last run is the store's latest finished one of the association, with the agent that ran it.
-      const [latest] = await query<{ id: number; runner: string; outcome: string }>(
-        "SELECT id::int AS id, runner, outcome FROM runs WHERE association_id = $1 AND outcome <> 'pending' ORDER BY id DESC LIMIT 1",
-        [entry.association_id],
+      // The last run is the store's latest finished one of the association when it answered, with
+      // the agent that ran it: no older than the latest before the call, no newer than after it.
+      const lastRun = entry.last_run!;
+      expect(lastRun.run_id).toBeGreaterThanOrEqual(latestBefore.get(entry.association_id)!);
+      expect(lastRun.run_id).toBeLessThanOrEqual(latestAfter.get(entry.association_id)!);
+      const [stored] = await query<{ association_id: number; runner: string; outcome: string }>(
+        'SELECT association_id::int AS association_id, runner, outcome FROM runs WHERE id = $1',
+        [lastRun.run_id],
       );
-      expect(entry.last_run!.run_id).toBeGreaterThanOrEqual(latest!.id);
-      expect(entry.last_run).toMatchObject({ action: 'get_status', outcome: 'success', error_type: null });
-      expect(['sched-a', 'sched-b']).toContain(entry.last_run!.runner);
+      expect(stored).toEqual({ association_id: entry.association_id, runner: lastRun.runner, outcome: lastRun.outcome });
+      expect(lastRun).toMatchObject({ action: 'get_status', outcome: 'success', error_type: null });
+      expect(['sched-a', 'sched-b']).toContain(lastRun.runner);
       // Skips are this agent's, as its worker reported them.
       const mine = skipped.filter((s) => s.associationId === entry.association_id).length;
       expect(entry.skipped.total).toBeLessThanOrEqual(mine);
