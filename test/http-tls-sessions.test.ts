@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { startSandboxProcess, type SandboxProcess } from '../host/executor/sandbox-process/index.js';
 import { CONNECTION_IDLE_MS, DeviceSessions } from '../host/bridges/http/sessions.js';
-import { MAX_TLS_ORIGINS } from '../host/bridges/http/tls-sessions.js';
+import { MAX_TLS_ORIGINS, MAX_TLS_SESSION_BYTES } from '../host/bridges/http/tls-sessions.js';
+import { makeSelfSigned } from '../bench/lib/self-signed.js';
 import { createTrustStore } from '../host/bridges/tls/trust.js';
 import { createHost, type Host, type RunRequest, type RunResult } from '../host/index.js';
 import { makeTestPki } from './helpers/certs.js';
@@ -72,6 +73,20 @@ describe('DeviceSessions: a device keeps its TLS sessions past its connections',
     expect(on.handshakes).toEqual(['full', 'resumed']);
     expect(off.handshakes).toEqual(['full', 'full']);
     await Promise.all([reusing.close(), notReusing.close()]);
+  });
+
+  it(`keeps no session larger than ${MAX_TLS_SESSION_BYTES} bytes (a session holds the device's certificate)`, async () => {
+    // A certificate with enough names to pass the bound (~8.8 KB sessions; Node itself hands out
+    // none past 10 KiB): the device's sessions carry it.
+    const names = Array.from({ length: 300 }, (_, i) => `name-${i}.devices.example`);
+    const big = await startCountingHttpsServer(await makeSelfSigned(names));
+    servers.push(big);
+    const sessions = new DeviceSessions(createTrustStore(), { maxSessions: 10, now: clock });
+    await get(sessions, 'dev-1', big.port);
+    expect(sessions.get('dev-1').tlsSessions).toBe(0);
+    await get(sessions, 'dev-1', big.port);
+    expect(big.handshakes).toEqual(['full', 'full']);
+    await sessions.close();
   });
 
   it(`keeps the sessions of at most ${MAX_TLS_ORIGINS} origins per device, the least recently used going first`, async () => {
