@@ -33,7 +33,8 @@
 // Options: --devices N (default 1000), --period S (default 10), --duration S (default 60),
 //          --max-concurrent N (the scheduler's global bound, default 32), --json,
 //          --child-cpu-prof DIR (the sandbox child's CPU profile; the host's: node --cpu-prof),
-//          --https (the phases http,https,https-noreuse), --phases LIST (of http, https, https-noreuse).
+//          --https (the phases http,https,https-noreuse), --phases LIST (of http, https, https-noreuse),
+//          --warm-isolates N (the child's; default the agent's 4), --thread-network (HostOptions.networkInThreads).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,9 @@ interface Options {
   childProfile: string;
   /** What is measured, one after the other in this order. */
   phases: PhaseName[];
+  /** The child's warm isolates (0: the agent's default) and HostOptions.networkInThreads. */
+  warmIsolates: number;
+  threadNetwork: boolean;
 }
 
 /** The scheduler's per-device bound (the agent's default): one association per device never reaches it. */
@@ -106,7 +110,7 @@ function get_status() {
 function parseArgs(argv: string[]): Options {
   const options = parseFlags<Options>(
     argv,
-    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false, childProfile: '', phases: ['http'] },
+    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false, childProfile: '', phases: ['http'], warmIsolates: 0, threadNetwork: false },
     {
       '--devices': intFlag('devices'),
       '--period': intFlag('periodS'),
@@ -116,6 +120,8 @@ function parseArgs(argv: string[]): Options {
       '--child-cpu-prof': (options, value, flag) => {
         options.childProfile = value() ?? usage(`${flag} needs a folder`);
       },
+      '--warm-isolates': intFlag('warmIsolates'),
+      '--thread-network': switchFlag('threadNetwork'),
       '--https': (options) => {
         options.phases = [...PHASES];
       },
@@ -125,7 +131,7 @@ function parseArgs(argv: string[]): Options {
         options.phases = list as PhaseName[];
       },
     },
-    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json] [--child-cpu-prof DIR] [--https | --phases http,https,https-noreuse]',
+    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json] [--child-cpu-prof DIR] [--https | --phases http,https,https-noreuse] [--warm-isolates N] [--thread-network]',
   );
   if (options.periodS > 86_400) usage(`--period must be at most 86400 seconds (got ${options.periodS})`);
   return options;
@@ -320,7 +326,11 @@ async function measure(options: Options, phase: PhaseName, cert: SelfSigned | nu
     inventory: inventoryFile,
     scheduler: { maxConcurrent: options.maxConcurrent, maxPerDevice: MAX_PER_DEVICE, jitterMs: periodMs },
     sandbox: {
-      host: { tlsSessionReuse: phase !== 'https-noreuse' },
+      host: {
+        tlsSessionReuse: phase !== 'https-noreuse',
+        ...(options.warmIsolates > 0 ? { warmIsolates: options.warmIsolates } : {}),
+        ...(options.threadNetwork ? { networkInThreads: true } : {}),
+      },
       ...(options.childProfile ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.childProfile)}`] } : {}),
     },
   });
