@@ -103,7 +103,8 @@ export interface HostOptions {
   /**
    * How long a device's cookie jar is kept after its last request, ms (default 3600000, 1 h).
    * Its connections are closed after 12 s idle whatever this says, and a session without
-   * cookies goes with them: what the host keeps of an idle device is a jar that has cookies.
+   * cookies or TLS sessions goes with them: what the host keeps of an idle device is a jar that
+   * has cookies, and the TLS sessions its next connections resume (tlsSessionReuse).
    */
   deviceSessionIdleMs?: number;
   /**

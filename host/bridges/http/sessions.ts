@@ -167,7 +167,7 @@ export class DeviceSession implements HttpSession {
 export interface DeviceSessionsOptions {
   /** Sessions kept at most (the least recently used go first). */
   maxSessions: number;
-  /** A session with cookies is kept this long after its last request (ms); default 1 h. */
+  /** A session with cookies or a TLS session is kept this long after its last request (ms); default 1 h. */
   sessionIdleMs?: number;
   /** Resume a device's TLS sessions across its runs (default true). */
   tlsSessionReuse?: boolean;
