@@ -179,6 +179,19 @@ describe('host.run: TLS sessions across runs', () => {
     expect(s.handshakes).toEqual(['full', 'full']);
   });
 
+  it("drops the device's sessions of every driver when one driver sees its certificate change", async () => {
+    const h = host({ trustedCAs: [pki.ca.cert] });
+    const s = await server(pki.valid);
+    await succeeds(runOn(h, s, 'a', true)); // this driver's verified session, of the CA's certificate
+    s.setCredential(pki.selfSigned);
+    // Another driver of the same device: a session of its own, so a full handshake that shows the new certificate.
+    await succeeds(runOn(h, s, 'a', false, { source: `${DRIVER}\n// another driver` }));
+    const verified = await runOn(h, s, 'a', true);
+    expect(verified.status).toBe('failure');
+    expect(JSON.stringify(verified.logs)).toMatch(/self-signed certificate/);
+    expect(s.handshakes).toEqual(['full', 'full']);
+  });
+
   it('keeps no session past deviceSessionIdleMs, nor past maxDeviceSessions', async () => {
     const idle = host({ deviceSessionIdleMs: 300 });
     const s1 = await server();

@@ -16,7 +16,7 @@ import { BoundedCookieStore } from './cookie-store.js';
 import { IdleExpiringMap } from './idle-expiring-map.js';
 import type { TrustStore } from '../tls/trust.js';
 import { pinnedLookup } from './pinned-lookup.js';
-import { TlsSessionCache, tlsOriginKey } from './tls-sessions.js';
+import { CertificateLedger, TlsSessionCache, tlsOriginKey } from './tls-sessions.js';
 
 /** Connections one device may hold open per origin: devices are small servers. */
 const CONNECTIONS_PER_ORIGIN = 6;
@@ -36,7 +36,8 @@ export interface HttpSession {
 
 /** Where a run finds the session of a target (the host's kept sessions, or a replay's own). */
 export interface SessionSource {
-  get(key: string, pinnedIp?: string | null): HttpSession;
+  /** `device`: the target without the driver (its sessions of every driver share what TLS learnt of its certificates). */
+  get(key: string, pinnedIp?: string | null, device?: string): HttpSession;
 }
 
 export class DeviceSession implements HttpSession {
@@ -49,10 +50,11 @@ export class DeviceSession implements HttpSession {
   /** The sessions its HTTPS connections resume; outlives the agents (null: no resumption). */
   readonly #tls: TlsSessionCache | null;
 
-  constructor(trust: TrustStore, pinnedIp: string | null, tlsSessionReuse = true) {
+  /** `ledger`: the certificates the device's origins showed, shared with its other drivers' sessions. */
+  constructor(trust: TrustStore, pinnedIp: string | null, tlsSessionReuse = true, ledger?: CertificateLedger) {
     this.#trust = trust;
     this.#pinnedIp = pinnedIp;
-    this.#tls = tlsSessionReuse ? new TlsSessionCache() : null;
+    this.#tls = tlsSessionReuse ? new TlsSessionCache(ledger) : null;
   }
 
   /** TLS sessions kept to resume (0 without resumption). */
@@ -183,10 +185,13 @@ export class DeviceSessions implements SessionSource {
   readonly #connected: IdleExpiringMap<string, DeviceSession>;
 
   readonly #tlsSessionReuse: boolean;
+  /** Per device (all its drivers): the certificates its origins showed. Used with its sessions, so kept as long. */
+  readonly #ledgers: IdleExpiringMap<string, CertificateLedger>;
 
   constructor(trust: TrustStore, options: DeviceSessionsOptions) {
     this.#trust = trust;
     this.#tlsSessionReuse = options.tlsSessionReuse ?? true;
+    this.#ledgers = new IdleExpiringMap({ idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, maxEntries: options.maxSessions, now: options.now });
     const inUse = (session: DeviceSession) => session.busy;
     this.#sessions = new IdleExpiringMap({
       idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
@@ -211,10 +216,15 @@ export class DeviceSessions implements SessionSource {
   }
 
   /** The session of a target; `pinnedIp` (part of its key) is where its host name is dialled. */
-  get(key: string, pinnedIp: string | null = null): DeviceSession {
+  get(key: string, pinnedIp: string | null = null, device: string = key): DeviceSession {
+    let ledger = this.#ledgers.get(device);
+    if (!ledger && this.#tlsSessionReuse) {
+      ledger = new CertificateLedger();
+      this.#ledgers.set(device, ledger);
+    }
     let session = this.#sessions.get(key);
     if (!session) {
-      session = new DeviceSession(this.#trust, pinnedIp, this.#tlsSessionReuse);
+      session = new DeviceSession(this.#trust, pinnedIp, this.#tlsSessionReuse, ledger);
       this.#sessions.set(key, session);
     }
     this.#connected.set(key, session);
@@ -234,6 +244,7 @@ export class DeviceSessions implements SessionSource {
   /** The host closes once its runs are over: nothing left in a session belongs to a run any more. */
   async close(): Promise<void> {
     this.#connected.clear();
+    this.#ledgers.clear();
     await Promise.all(this.#sessions.clear().map((s) => s.destroy()));
   }
 }

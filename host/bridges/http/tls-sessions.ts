@@ -7,7 +7,8 @@
 // Within it, a session is kept per origin (host name or address, port) and per verification
 // mode: resuming skips the certificate, so a session made without verifying it is never offered
 // where verification is asked, nor the other way round. A full handshake that shows an origin's
-// certificate changed drops that origin's sessions of both modes. Bounded, whatever the device
+// certificate changed drops that origin's sessions of both modes, and those every other driver's
+// session of the same device holds (the device's CertificateLedger). Bounded, whatever the device
 // sends: a session past MAX_TLS_SESSION_BYTES is not kept, and at most MAX_TLS_ORIGINS origins
 // per device (the least recently used goes first).
 import type { TLSSocket } from 'node:tls';
@@ -17,9 +18,39 @@ export const MAX_TLS_SESSION_BYTES = 8 * 1024;
 /** Origins of one device whose sessions are kept (a device serves one or two HTTPS ports). */
 export const MAX_TLS_ORIGINS = 4;
 
+/**
+ * The certificates one device's origins showed in their last full handshakes, shared by the
+ * sessions of every driver of the device: each change moves the origin's generation on, and a
+ * session kept under an older generation is never offered again.
+ */
+export class CertificateLedger {
+  /** Least recently used first. */
+  readonly #origins = new Map<string, { fingerprint: string | null; generation: number }>();
+
+  generation(origin: string): number {
+    return this.#origins.get(origin)?.generation ?? 0;
+  }
+
+  /** Records the certificate a full handshake with `origin` showed; true when it is another than the last one. */
+  saw(origin: string, fingerprint: string | null): boolean {
+    let entry = this.#origins.get(origin);
+    if (entry) {
+      this.#origins.delete(origin);
+    } else {
+      entry = { fingerprint: null, generation: 0 };
+      while (this.#origins.size >= MAX_TLS_ORIGINS) this.#origins.delete(this.#origins.keys().next().value!);
+    }
+    this.#origins.set(origin, entry);
+    const changed = entry.fingerprint !== null && entry.fingerprint !== fingerprint;
+    if (changed) entry.generation++;
+    entry.fingerprint = fingerprint;
+    return changed;
+  }
+}
+
 interface OriginSessions {
-  /** SHA-256 fingerprint of the certificate the origin's last full handshake showed. */
-  certificate: string | null;
+  /** The ledger's generation of the origin when these sessions were kept. */
+  generation: number;
   /** The session to offer, by verification mode (rejectUnauthorized). */
   sessions: Map<boolean, Buffer>;
 }
@@ -27,10 +58,25 @@ interface OriginSessions {
 export class TlsSessionCache {
   /** Least recently used first. */
   readonly #origins = new Map<string, OriginSessions>();
+  readonly #ledger: CertificateLedger;
 
-  /** The session to offer `origin` in this verification mode, if one is kept. */
+  /** `ledger`: the device's, shared with its other drivers' sessions (default: one of its own). */
+  constructor(ledger: CertificateLedger = new CertificateLedger()) {
+    this.#ledger = ledger;
+  }
+
+  /** The session to offer `origin` in this verification mode, if one is kept under its current certificate. */
   get(origin: string, verified: boolean): Buffer | undefined {
-    return this.#origins.get(origin)?.sessions.get(verified);
+    const entry = this.#origins.get(origin);
+    if (!entry) return undefined;
+    const generation = this.#ledger.generation(origin);
+    if (entry.generation !== generation) {
+      // Another session of the device saw the origin's certificate change since these were kept.
+      entry.sessions.clear();
+      entry.generation = generation;
+      return undefined;
+    }
+    return entry.sessions.get(verified);
   }
 
   /** Nothing kept: no session to offer (a certificate alone is not worth keeping a device for). */
@@ -72,12 +118,13 @@ export class TlsSessionCache {
       if (socket.isSessionReused()) return; // the certificate is the one the session was made with
       const certificate = socket.getPeerX509Certificate()?.fingerprint256 ?? null;
       const entry = this.#entry(origin);
-      if (entry.certificate !== null && entry.certificate !== certificate) {
+      const changed = this.#ledger.saw(origin, certificate);
+      if (changed || entry.generation !== this.#ledger.generation(origin)) {
         // Another certificate: no session of the old one may be resumed, in either mode.
         entry.sessions.clear();
         if (fresh) entry.sessions.set(verified, fresh);
+        entry.generation = this.#ledger.generation(origin);
       }
-      entry.certificate = certificate;
     });
     if (offered) {
       // A handshake that failed with a session offered: the next one starts afresh.
@@ -93,7 +140,7 @@ export class TlsSessionCache {
     if (entry) {
       this.#origins.delete(origin);
     } else {
-      entry = { certificate: null, sessions: new Map() };
+      entry = { generation: this.#ledger.generation(origin), sessions: new Map() };
       while (this.#origins.size >= MAX_TLS_ORIGINS) this.#origins.delete(this.#origins.keys().next().value!);
     }
     this.#origins.set(origin, entry);
