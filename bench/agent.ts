@@ -20,11 +20,21 @@
 // Any run that does not succeed with the expected variables, any aborted run or agent error
 // fails the bench (exit 1): on loopback none is expected.
 //
+// --https measures, in one run, the same load three times one after the other: plain HTTP, then
+// HTTPS devices (a self-signed RSA 2048 certificate made at start; the driver passes
+// rejectUnauthorized: false as real ones do) with TLS session resumption (HostOptions
+// tlsSessionReuse, the default), then HTTPS without it; and prints them side by side with the
+// HTTPS/HTTP ratios and the device's full and resumed handshakes. --phases picks them.
+// With a period past the agent's keep-alive (10 s) every run makes a new connection.
+//
 // Run:     npm run bench:agent
 //          npm run bench:agent -- --devices 50 --duration 15 --json
+//          npm run bench:agent -- --https --period 15
 // Options: --devices N (default 1000), --period S (default 10), --duration S (default 60),
 //          --max-concurrent N (the scheduler's global bound, default 32), --json,
-//          --child-cpu-prof DIR (the sandbox child's CPU profile; the host's: node --cpu-prof).
+//          --child-cpu-prof DIR (the sandbox child's CPU profile; the host's: node --cpu-prof),
+//          --https (the phases http,https,https-noreuse), --phases LIST (of http, https, https-noreuse),
+//          --warm-isolates N (the child's; default the agent's 4), --thread-network (HostOptions.networkInThreads).
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,6 +45,10 @@ import { ensureHostBuild, intFlag, parseFlags, percentile, runBench, switchFlag,
 import { processCpuMs, processRssBytes } from './lib/proc.js';
 import { startStatusDevice } from './lib/status-device.js';
 import { compareWithIssue } from './lib/agent-targets.js';
+import { makeSelfSigned, type SelfSigned } from './lib/self-signed.js';
+
+type PhaseName = 'http' | 'https' | 'https-noreuse';
+const PHASES: readonly PhaseName[] = ['http', 'https', 'https-noreuse'];
 
 interface Options {
   devices: number;
@@ -44,6 +58,11 @@ interface Options {
   json: boolean;
   /** A folder for the sandbox child's CPU profile (node --cpu-prof); '' for none. */
   childProfile: string;
+  /** What is measured, one after the other in this order. */
+  phases: PhaseName[];
+  /** The child's warm isolates (0: the agent's default) and HostOptions.networkInThreads. */
+  warmIsolates: number;
+  threadNetwork: boolean;
 }
 
 /** The scheduler's per-device bound (the agent's default): one association per device never reaches it. */
@@ -91,7 +110,7 @@ function get_status() {
 function parseArgs(argv: string[]): Options {
   const options = parseFlags<Options>(
     argv,
-    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false, childProfile: '' },
+    { devices: 1000, periodS: 10, durationS: 60, maxConcurrent: 32, json: false, childProfile: '', phases: ['http'], warmIsolates: 0, threadNetwork: false },
     {
       '--devices': intFlag('devices'),
       '--period': intFlag('periodS'),
@@ -101,18 +120,28 @@ function parseArgs(argv: string[]): Options {
       '--child-cpu-prof': (options, value, flag) => {
         options.childProfile = value() ?? usage(`${flag} needs a folder`);
       },
+      '--warm-isolates': intFlag('warmIsolates'),
+      '--thread-network': switchFlag('threadNetwork'),
+      '--https': (options) => {
+        options.phases = [...PHASES];
+      },
+      '--phases': (options, value, flag) => {
+        const list = (value() ?? usage(`${flag} needs a list such as http,https`)).split(',');
+        for (const name of list) if (!PHASES.includes(name as PhaseName)) usage(`${flag}: unknown phase ${JSON.stringify(name)} (use ${PHASES.join(', ')})`);
+        options.phases = list as PhaseName[];
+      },
     },
-    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json] [--child-cpu-prof DIR]',
+    'usage: npm run bench:agent -- [--devices N] [--period S] [--duration S] [--max-concurrent N] [--json] [--child-cpu-prof DIR] [--https | --phases http,https,https-noreuse] [--warm-isolates N] [--thread-network]',
   );
   if (options.periodS > 86_400) usage(`--period must be at most 86400 seconds (got ${options.periodS})`);
   return options;
 }
 
-function inventoryYaml(devices: number, port: number, periodS: number): string {
+function inventoryYaml(devices: number, port: number, periodS: number, https: boolean): string {
   const width = String(devices).length;
   const lines = ['# bench/agent inventory: every device is the one simulated server, each its own device to driverbox', 'version: 1', 'devices:'];
   const names = Array.from({ length: devices }, (_, i) => `dev-${String(i + 1).padStart(width, '0')}`);
-  for (const name of names) lines.push(`  - { name: ${name}, ip: 127.0.0.1, portMap: { 80: ${port} } }`);
+  for (const name of names) lines.push(`  - { name: ${name}, ip: 127.0.0.1, portMap: { ${https ? 443 : 80}: ${port} } }`);
   lines.push('drivers:', `  - { name: status, path: status.js, samplePeriod: ${periodS} }`, 'associations:');
   for (const name of names) lines.push(`  - { driver: status, device: ${name} }`);
   return `${lines.join('\n')}\n`;
@@ -186,11 +215,85 @@ const mib = (bytes: number | null) => (bytes === null ? '-' : `${(bytes / 1024 /
 const f1 = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(1));
 const f2 = (n: number | null) => (n === null || !Number.isFinite(n) ? '-' : n.toFixed(2));
 
+/** The driver of a phase: over HTTPS, as real drivers of devices with their own certificate ask. */
+function driverSource(https: boolean): string {
+  return https ? DRIVER_SOURCE.replaceAll("{ url: '/status' }", "{ url: '/status', protocol: 'https', rejectUnauthorized: false }") : DRIVER_SOURCE;
+}
+
+/** What the side-by-side table shows of a phase. */
+interface PhaseFigures {
+  phase: PhaseName;
+  completed: number;
+  failed: number;
+  hostMsPerRun: number | null;
+  childMsPerRun: number | null;
+  latenessP50: number | null;
+  latenessP99: number | null;
+  hostRssPeak: number | null;
+  childRssPeak: number | null;
+  handshakes: number | null;
+  resumed: number | null;
+  connections: number;
+  loadAverage: number[];
+}
+
 async function main(): Promise<number> {
   const options = parseArgs(process.argv.slice(2));
   ensureHostBuild();
   // This process is the agent's: its V8 heap flags are those `driverbox agent` sets for its own.
   tuneProcessHeap();
+  const cert = options.phases.some((p) => p !== 'http') ? await makeSelfSigned() : null;
+  const figures: PhaseFigures[] = [];
+  let failures = 0;
+  for (const phase of options.phases) {
+    if (options.phases.length > 1 && !options.json) process.stdout.write(`\n=== phase ${phase} ===\n`);
+    const { code, figures: one } = await measure(options, phase, cert);
+    if (code !== 0) failures++;
+    figures.push(one);
+  }
+  if (options.phases.length > 1) printComparison(figures, options);
+  return failures > 0 ? 1 : 0;
+}
+
+function printComparison(figures: PhaseFigures[], options: Options): void {
+  const http = figures.find((f) => f.phase === 'http');
+  const total = (f: PhaseFigures) => (f.hostMsPerRun === null || f.childMsPerRun === null ? null : f.hostMsPerRun + f.childMsPerRun);
+  const ratio = (f: PhaseFigures) => {
+    const a = total(f);
+    const b = http ? total(http) : null;
+    return a === null || b === null || b === 0 ? '-' : `${(a / b).toFixed(2)}×`;
+  };
+  const rss = (f: PhaseFigures) => (f.hostRssPeak === null || f.childRssPeak === null ? null : f.hostRssPeak + f.childRssPeak);
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify({ comparison: figures.map((f) => ({ ...f, cpuMsPerRun: total(f), rssPeakBytes: rss(f) })) })}\n`);
+    return;
+  }
+  process.stdout.write(`\n=== ${options.devices} devices, period ${options.periodS} s, ${options.durationS} s each, one after the other ===\n`);
+  process.stdout.write(
+    `${table(
+      ['phase', 'runs', 'failed', 'host ms/run', 'child ms/run', 'CPU ms/run', 'vs http', 'lateness p50', 'p99', 'RSS peak host+child', 'TLS handshakes (resumed)', 'connections', 'load avg'],
+      figures.map((f) => [
+        f.phase,
+        String(f.completed),
+        String(f.failed),
+        f2(f.hostMsPerRun),
+        f2(f.childMsPerRun),
+        f2(total(f)),
+        ratio(f),
+        f1(f.latenessP50),
+        f1(f.latenessP99),
+        mib(rss(f)),
+        f.handshakes === null ? '-' : `${f.handshakes} (${f.resumed ?? 0})`,
+        String(f.connections),
+        f.loadAverage.map((l) => l.toFixed(2)).join(' '),
+      ]),
+      1,
+    )}\n`,
+  );
+}
+
+async function measure(options: Options, phase: PhaseName, cert: SelfSigned | null): Promise<{ code: number; figures: PhaseFigures }> {
+  const https = phase !== 'http';
   const log = (text: string) => {
     if (!options.json) process.stdout.write(`${text}\n`);
   };
@@ -200,12 +303,12 @@ async function main(): Promise<number> {
   const periodMs = options.periodS * 1000;
   const graceMs = periodMs;
 
-  const device = await startStatusDevice('thread');
+  const device = await startStatusDevice('thread', https ? cert : null);
   const dir = mkdtempSync(path.join(os.tmpdir(), 'driverbox-bench-agent-'));
   const storeFile = path.join(dir, 'store.db');
   const inventoryFile = path.join(dir, 'inventory.yaml');
-  writeFileSync(path.join(dir, 'status.js'), DRIVER_SOURCE);
-  writeFileSync(inventoryFile, inventoryYaml(options.devices, device.port, options.periodS));
+  writeFileSync(path.join(dir, 'status.js'), driverSource(https));
+  writeFileSync(inventoryFile, inventoryYaml(options.devices, device.port, options.periodS, https));
   const store = await openStore({ path: storeFile, secretKey: 'bench-agent-secret' });
 
   log(
@@ -213,14 +316,23 @@ async function main(): Promise<number> {
       `${options.durationS} s, maxConcurrent ${options.maxConcurrent}, maxPerDevice ${MAX_PER_DEVICE}, grace ${graceMs / 1000} s`,
   );
   log(`node ${process.version} (${process.platform}/${process.arch}), ${os.cpus().length} CPUs (${os.cpus()[0]?.model.trim() ?? 'unknown'})`);
-  log(`device: node:http on 127.0.0.1:${device.port} (worker thread), ~200-byte JSON; store: ${storeFile} (SQLite, WAL)`);
+  log(
+    `device: ${https ? `node:https (self-signed RSA 2048, TLS session resumption ${phase === 'https' ? 'on' : 'off'} in driverbox)` : 'node:http'} on 127.0.0.1:${device.port} (worker thread), ~200-byte JSON; store: ${storeFile} (SQLite, WAL)`,
+  );
   log('');
 
   const agent = createAgent({
     store,
     inventory: inventoryFile,
     scheduler: { maxConcurrent: options.maxConcurrent, maxPerDevice: MAX_PER_DEVICE, jitterMs: periodMs },
-    ...(options.childProfile ? { sandbox: { execArgv: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.childProfile)}`] } } : {}),
+    sandbox: {
+      host: {
+        tlsSessionReuse: phase !== 'https-noreuse',
+        ...(options.warmIsolates > 0 ? { warmIsolates: options.warmIsolates } : {}),
+        ...(options.threadNetwork ? { networkInThreads: true } : {}),
+      },
+      ...(options.childProfile ? { execArgv: ['--cpu-prof', `--cpu-prof-dir=${path.resolve(options.childProfile)}`] } : {}),
+    },
   });
   const lateness: number[] = [];
   const inSandbox: number[] = [];
@@ -401,6 +513,7 @@ async function main(): Promise<number> {
       cpuMs: round1(deviceCpuMs),
       requests: device1.requests - device0.requests,
       connections: device1.connections - device0.connections,
+      ...(https ? { handshakes: (device1.handshakes ?? 0) - (device0.handshakes ?? 0), resumed: (device1.resumed ?? 0) - (device0.resumed ?? 0) } : {}),
     },
     sandbox: {
       restarts: stats.sandbox?.restarts ?? null,
@@ -463,7 +576,10 @@ async function main(): Promise<number> {
       `start(): ${f1(startMs)} ms (${f1(report.startHostCpuMs)} ms host CPU: inventory sync of ${options.devices} devices, sandbox process start); ` +
         `stop(): ${f1(stopMs)} ms; sandbox restarts ${report.sandbox.restarts ?? '-'}, runs lost ${report.sandbox.lostRuns ?? '-'}`,
     );
-    log(`device server: ${report.deviceServer.requests} requests on ${report.deviceServer.connections} TCP connections`);
+    log(
+      `device server: ${report.deviceServer.requests} requests on ${report.deviceServer.connections} TCP connections` +
+        (https ? `, ${report.deviceServer.handshakes} TLS handshakes of which ${report.deviceServer.resumed} resumed a session` : ''),
+    );
     log(
       `store: ${mib(bytesClosed)} after close (${mib(bytesOpen)} with WAL while open); rows: runs ${rows.runs}, variables ${rows.variables}, ` +
         `history samples ${rows.historySamples}`,
@@ -478,7 +594,7 @@ async function main(): Promise<number> {
         `(used ${mib(isolateHeapUsed.start)} / ${mib(isolateHeapUsed.peak)} / ${mib(isolateHeapUsed.end)})`,
     );
     log(`unexpected outcomes: ${problems.length}`);
-    if (issue24) {
+    if (issue24 && !https) {
       log('');
       log(`issue 24 (flat cost as the inventory grows), ${options.devices} devices at ${options.periodS} s: this run beside the figures before the fix and the targets`);
       log(table(issue24.headers, issue24.rows, 2));
@@ -487,7 +603,22 @@ async function main(): Promise<number> {
   }
   for (const problem of problems.slice(0, 10)) process.stderr.write(`bench:agent: ${problem}\n`);
   if (problems.length > 10) process.stderr.write(`bench:agent: … and ${problems.length - 10} more\n`);
-  return problems.length > 0 ? 1 : 0;
+  const figures: PhaseFigures = {
+    phase,
+    completed,
+    failed,
+    hostMsPerRun: report.cpu.hostMsPerRun,
+    childMsPerRun: report.cpu.childMsPerRun,
+    latenessP50: report.latenessMs.p50,
+    latenessP99: report.latenessMs.p99,
+    hostRssPeak: hostRss.peak,
+    childRssPeak: childRss.peak,
+    handshakes: report.deviceServer.handshakes ?? null,
+    resumed: report.deviceServer.resumed ?? null,
+    connections: report.deviceServer.connections,
+    loadAverage: os.loadavg(),
+  };
+  return { code: problems.length > 0 ? 1 : 0, figures };
 }
 
 runBench('bench:agent', main);

@@ -22,6 +22,13 @@
 // sandbox thread (HostOptions.networkInThreads: true), so that both designs' figures come from
 // one run under the same load.
 //
+// --https also measures, in the same rounds, both sides against the same server over HTTPS (a
+// second status device with a self-signed RSA 2048 certificate made at start; the driver passes
+// rejectUnauthorized: false, raw undici's Agent too), and prints CPU per run and runs/s beside the
+// plain-HTTP figures. Runs are closed-loop on one device, so its keep-alive connections carry
+// them: this is TLS's steady cost (records, not handshakes); bench:agent --https measures a
+// handshake per run.
+//
 // Run:     npm run bench:http
 //          npm run bench:http -- --runs 300 --concurrency 16 --json
 // Options: --runs N (runs per series; default 3000 for 1-GET, 1000 for 10-GET, or env RUNS),
@@ -30,15 +37,17 @@
 //          driverbox, so a busy spell of the machine weighs on both sides alike),
 //          --connections N (raw undici Agent bound, default 6), --server thread|inline,
 //          --threads N (the host's sandbox threads; default: the host's own default),
-//          --thread-network (also driverbox with networkInThreads: true), --json (one JSON object on stdout).
+//          --thread-network (also driverbox with networkInThreads: true), --https (also both over HTTPS),
+//          --json (one JSON object on stdout).
 import os from 'node:os';
 import { Agent, request } from 'undici';
 import { createHost, type Host, type RunResult } from '../host/index.js';
 import { benchHeapFlags, ensureRuntimeBundle, intFlag, mean, parseFlags, percentile, positiveInt, runBench, switchFlag, table, usage } from './lib/common.js';
 import { threadCpuMs } from './lib/proc.js';
+import { makeSelfSigned } from './lib/self-signed.js';
 import { startStatusDevice, type ServerMode, type StatusDevice as Device } from './lib/status-device.js';
 
-type Side = 'driverbox' | 'undici' | 'threadNetwork';
+type Side = 'driverbox' | 'undici' | 'threadNetwork' | 'driverboxHttps' | 'undiciHttps';
 
 interface DriverCase {
   name: string;
@@ -56,6 +65,7 @@ interface Options {
   threads: number | undefined;
   server: ServerMode;
   threadNetwork: boolean;
+  https: boolean;
   json: boolean;
   /** Set driverbox's V8 heap flags in this process (the CLI's and the sandbox process's). */
   heapFlags: boolean;
@@ -147,6 +157,7 @@ function parseArgs(argv: string[]): Options {
       threads: undefined,
       server: 'thread',
       threadNetwork: false,
+      https: false,
       json: false,
       heapFlags: true,
     },
@@ -168,10 +179,11 @@ function parseArgs(argv: string[]): Options {
         options.server = mode;
       },
       '--thread-network': switchFlag('threadNetwork'),
+      '--https': switchFlag('https'),
       '--no-heap-flags': switchFlag('heapFlags', false),
       '--json': switchFlag('json'),
     },
-    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--thread-network] [--no-heap-flags] [--json]',
+    'usage: npm run bench:http -- [--runs N] [--warmup N] [--rounds N] [--concurrency C[,C…]] [--connections N] [--threads N] [--server thread|inline] [--thread-network] [--https] [--no-heap-flags] [--json]',
   );
 }
 
@@ -236,10 +248,16 @@ function checkResult(result: RunResult, driver: DriverCase): string | null {
   return null;
 }
 
-function driverboxRun(host: Host, driver: DriverCase, port: number, samples?: DriverboxSamples): RunOnce {
-  const device = { ip: '127.0.0.1', portMap: { 80: port } };
+/** The driver over HTTPS, as drivers of devices with their own certificate ask. */
+function overHttps(driver: DriverCase): DriverCase {
+  return { ...driver, source: driver.source.replace("{ url: '/status?i=' + i }", "{ url: '/status?i=' + i, protocol: 'https', rejectUnauthorized: false }") };
+}
+
+function driverboxRun(host: Host, driver: DriverCase, port: number, samples?: DriverboxSamples, https = false): RunOnce {
+  const device = { ip: '127.0.0.1', portMap: { [https ? 443 : 80]: port } };
+  const run = https ? overHttps(driver) : driver;
   return async () => {
-    const result = await host.run({ source: driver.source, filename: `${driver.name}.js`, device });
+    const result = await host.run({ source: run.source, filename: `${driver.name}.js`, device });
     if (samples) {
       samples.inSandbox.push(result.durationMs);
       for (const exchange of result.http) samples.exchanges.push(exchange.durationMs);
@@ -248,8 +266,8 @@ function driverboxRun(host: Host, driver: DriverCase, port: number, samples?: Dr
   };
 }
 
-function undiciRun(agent: Agent, driver: DriverCase, port: number): RunOnce {
-  const origin = `http://127.0.0.1:${port}`;
+function undiciRun(agent: Agent, driver: DriverCase, port: number, https = false): RunOnce {
+  const origin = `${https ? 'https' : 'http'}://127.0.0.1:${port}`;
   return async () => {
     let sum = 0;
     for (let i = 0; i < driver.requests; i++) {
@@ -364,6 +382,7 @@ async function main(): Promise<number> {
   const runsFor = (driver: DriverCase) => options.runs ?? driver.defaultRuns;
 
   const device = await startStatusDevice(options.server);
+  const tlsDevice = options.https ? await startStatusDevice(options.server, await makeSelfSigned()) : null;
   const series: Series[] = [];
   const started = performance.now();
   log(
@@ -383,12 +402,19 @@ async function main(): Promise<number> {
       const host = createHost(hostOptions);
       const threaded = options.threadNetwork ? createHost({ ...hostOptions, networkInThreads: true }) : null;
       const agent = new Agent({ connections: options.connections, keepAliveTimeout: 10_000 });
+      const tlsAgent = tlsDevice ? new Agent({ connections: options.connections, keepAliveTimeout: 10_000, connect: { rejectUnauthorized: false } }) : null;
       try {
         for (const driver of DRIVERS) {
           const sides: SideRun[] = [
             { side: 'undici', make: () => undiciRun(agent, driver, device.port) },
             { side: 'driverbox', make: (samples) => driverboxRun(host, driver, device.port, samples) },
             ...(threaded ? [{ side: 'threadNetwork' as const, make: (samples?: DriverboxSamples) => driverboxRun(threaded, driver, device.port, samples) }] : []),
+            ...(tlsDevice && tlsAgent
+              ? [
+                  { side: 'undiciHttps' as const, make: () => undiciRun(tlsAgent, driver, tlsDevice.port, true) },
+                  { side: 'driverboxHttps' as const, make: (samples?: DriverboxSamples) => driverboxRun(host, driver, tlsDevice.port, samples, true) },
+                ]
+              : []),
           ];
           progress(`  warming up ${driver.name} at C=${concurrency} …`);
           for (const { side, make } of sides) {
@@ -402,11 +428,13 @@ async function main(): Promise<number> {
         await host.close();
         await threaded?.close();
         await agent.close();
+        await tlsAgent?.close();
       }
     }
   } finally {
     progress('');
     await device.close();
+    await tlsDevice?.close();
   }
   const totalSeconds = (performance.now() - started) / 1000;
 
@@ -418,6 +446,8 @@ async function main(): Promise<number> {
       const raw = find('undici', driver.name, concurrency)!;
       const threaded = find('threadNetwork', driver.name, concurrency) ?? null;
       return {
+        driverboxHttps: find('driverboxHttps', driver.name, concurrency) ?? null,
+        undiciHttps: find('undiciHttps', driver.name, concurrency) ?? null,
         driver: driver.name,
         requests: driver.requests,
         concurrency,
@@ -475,6 +505,7 @@ async function main(): Promise<number> {
         driverbox: out(p.driverbox),
         undici: out(p.undici),
         ...(p.threaded ? { threadNetwork: out(p.threaded), threadNetworkRatio: round(p.threadedRatio) } : {}),
+        ...(p.driverboxHttps && p.undiciHttps ? { driverboxHttps: out(p.driverboxHttps), undiciHttps: out(p.undiciHttps) } : {}),
         runsPerSecondRatio: round(p.ratio),
         issueBaselineRatio: p.issueBaseline,
         issueTargetRatio: p.issueTarget,
@@ -540,6 +571,29 @@ async function main(): Promise<number> {
     log('(host, undici client, bench loop; the sandboxes run on isolated-vm threads); server ELU = event loop utilisation of the server thread');
     log('in-sandbox p50 = result.durationMs; bridge ms/request = mean HttpExchange.durationMs (undici request + body, as the bridge timed it)');
     log('');
+    if (options.https) {
+      const x = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : '-');
+      log(
+        table(
+          ['driver', 'C', 'driverbox CPU ms/run http', 'https', 'https/http', 'runs/s http', 'https', 'undici CPU ms/run http', 'https', 'https/http'],
+          pairs.map((p) => [
+            p.driver,
+            String(p.concurrency),
+            f2(p.driverbox.cpuMsPerRun),
+            f2(p.driverboxHttps!.cpuMsPerRun),
+            x(p.driverboxHttps!.cpuMsPerRun, p.driverbox.cpuMsPerRun),
+            f0(p.driverbox.runsPerSecond),
+            f0(p.driverboxHttps!.runsPerSecond),
+            f2(p.undici.cpuMsPerRun),
+            f2(p.undiciHttps!.cpuMsPerRun),
+            x(p.undiciHttps!.cpuMsPerRun, p.undici.cpuMsPerRun),
+          ]),
+        ),
+      );
+      log('HTTPS: the same runs in the same rounds against a second device (self-signed certificate, rejectUnauthorized: false), over keep-alive');
+      log('connections: CPU here is TLS records, not handshakes (bench:agent --https has a handshake per run); CPU includes both server threads');
+      log('');
+    }
     log(`Target: 10-request driver ≥ ${TARGET_RATIO} of raw undici throughput: ${target.result} (${target.ratio.toFixed(2)} at C=${targetConcurrency})`);
     log(`total time ${totalSeconds.toFixed(1)} s`);
   }

@@ -103,9 +103,18 @@ export interface HostOptions {
   /**
    * How long a device's cookie jar is kept after its last request, ms (default 3600000, 1 h).
    * Its connections are closed after 12 s idle whatever this says, and a session without
-   * cookies goes with them: what the host keeps of an idle device is a jar that has cookies.
+   * cookies or TLS sessions goes with them: what the host keeps of an idle device is a jar that
+   * has cookies, and the TLS sessions its next connections resume (tlsSessionReuse).
    */
   deviceSessionIdleMs?: number;
+  /**
+   * Resume a device's TLS sessions across its runs (default true): a run's new HTTPS connection
+   * offers the session of the device's last one, and skips a full handshake when the device takes
+   * it. Kept per device, per origin and per verification mode (rejectUnauthorized), with the
+   * device's cookie jar (deviceSessionIdleMs, maxDeviceSessions); never for runs with trustedCAs
+   * of their own. false: every new connection makes a full handshake.
+   */
+  tlsSessionReuse?: boolean;
   /**
    * Bytes of device answers all runs may hold in memory at once (default 256 MiB); a request
    * whose answer would pass it fails with HOST_BUFFERS_FULL.
@@ -271,7 +280,11 @@ export function createHost(options: HostOptions = {}): Host {
   const sessionBounds = {
     maxSessions: integerOption(options.maxDeviceSessions, 10_000, 'maxDeviceSessions', 1),
     sessionIdleMs: integerOption(options.deviceSessionIdleMs, DEFAULT_SESSION_IDLE_MS, 'deviceSessionIdleMs', 1),
+    tlsSessionReuse: options.tlsSessionReuse ?? true,
   };
+  if (typeof sessionBounds.tlsSessionReuse !== 'boolean') {
+    throw new DriverboxError('INVALID_OPTIONS', `tlsSessionReuse must be true or false (got ${JSON.stringify(sessionBounds.tlsSessionReuse)})`);
+  }
   const sandboxes = new SandboxThreads({
     threads: integerOption(options.threads, Math.max(1, availableParallelism() - 1), 'threads', 1),
     pool: {
@@ -283,7 +296,7 @@ export function createHost(options: HostOptions = {}): Host {
     prewarmMemoryMb: defaults.memoryMb,
     recycleThreadAfterRuns: integerOption(options.recycleThreadAfterRuns, 0, 'recycleThreadAfterRuns', 0),
     spareThreads: options.spareThreads === undefined ? undefined : integerOption(options.spareThreads, 0, 'spareThreads', 0),
-    network: networkInThreads ? { trustedCAs: options.trustedCAs, maxDeviceSessions: sessionBounds.maxSessions, deviceSessionIdleMs: sessionBounds.sessionIdleMs, buffers: buffers.shared, maxBufferedBytes: buffers.max } : null,
+    network: networkInThreads ? { trustedCAs: options.trustedCAs, maxDeviceSessions: sessionBounds.maxSessions, deviceSessionIdleMs: sessionBounds.sessionIdleMs, tlsSessionReuse: sessionBounds.tlsSessionReuse, buffers: buffers.shared, maxBufferedBytes: buffers.max } : null,
   });
   const trust = createTrustStore(options.trustedCAs);
   const sessions = new DeviceSessions(trust, sessionBounds);

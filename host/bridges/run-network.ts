@@ -172,7 +172,7 @@ export class RunNetwork {
    */
   #session(target: HttpTarget) {
     this.#driverKey ??= driverDigest(this.#plan.driver);
-    return this.#plan.sessions.get(`${target.sessionKey}|${this.#driverKey}`, target.pinnedIp);
+    return this.#plan.sessions.get(`${target.sessionKey}|${this.#driverKey}`, target.pinnedIp, target.sessionKey);
   }
 
   /** Answers the driver, whatever happens: an answer that cannot be sent becomes an error answer. */

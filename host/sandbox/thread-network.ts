@@ -59,7 +59,7 @@ export class ThreadNetworks {
   /** The thread's device sessions, made on first use (a thread may never do a run's network). */
   get sessions(): DeviceSessions {
     this.#trust ??= createTrustStore(this.#config.trustedCAs);
-    this.#sessions ??= new DeviceSessions(this.#trust, { maxSessions: this.#config.maxDeviceSessions, sessionIdleMs: this.#config.deviceSessionIdleMs });
+    this.#sessions ??= new DeviceSessions(this.#trust, { maxSessions: this.#config.maxDeviceSessions, sessionIdleMs: this.#config.deviceSessionIdleMs, tlsSessionReuse: this.#config.tlsSessionReuse });
     return this.#sessions;
   }
 

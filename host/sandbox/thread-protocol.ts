@@ -31,6 +31,8 @@ export interface ThreadNetworkConfig {
   maxDeviceSessions: number;
   /** HostOptions.deviceSessionIdleMs: how long an idle device's cookie jar is kept. */
   deviceSessionIdleMs: number;
+  /** HostOptions.tlsSessionReuse: resume a device's TLS sessions across its runs. */
+  tlsSessionReuse: boolean;
   /** The host's ByteBudget (its `shared` count and bound): one bound over every thread. */
   buffers: SharedArrayBuffer;
   maxBufferedBytes: number;

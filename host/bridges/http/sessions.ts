@@ -6,14 +6,17 @@
 // has made no request for CONNECTION_IDLE_MS (past keep-alive, so no open socket is lost), and
 // a session whose jar is then empty goes with them; a jar with cookies is kept until the device
 // has been idle for sessionIdleMs (default 1 h: far longer than any poll period, so a login
-// survives between runs), at most maxSessions jars (the least recently used go first).
+// survives between runs), at most maxSessions jars (the least recently used go first). The
+// device's TLS sessions (tls-sessions.ts) are kept alike: a session holding one is not empty.
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { CookieJar } from 'tough-cookie';
 import { BoundedCookieStore } from './cookie-store.js';
 import { IdleExpiringMap } from './idle-expiring-map.js';
 import type { TrustStore } from '../tls/trust.js';
 import { pinnedLookup } from './pinned-lookup.js';
+import { CertificateLedger, TlsSessionCache, tlsOriginKey } from './tls-sessions.js';
 
 /** Connections one device may hold open per origin: devices are small servers. */
 const CONNECTIONS_PER_ORIGIN = 6;
@@ -33,7 +36,8 @@ export interface HttpSession {
 
 /** Where a run finds the session of a target (the host's kept sessions, or a replay's own). */
 export interface SessionSource {
-  get(key: string, pinnedIp?: string | null): HttpSession;
+  /** `device`: the target without the driver (its sessions of every driver share what TLS learnt of its certificates). */
+  get(key: string, pinnedIp?: string | null, device?: string): HttpSession;
 }
 
 export class DeviceSession implements HttpSession {
@@ -43,21 +47,34 @@ export class DeviceSession implements HttpSession {
   readonly #agents = new Map<boolean, Agent>();
   readonly #trust: TrustStore;
   readonly #pinnedIp: string | null;
+  /** The sessions its HTTPS connections resume; outlives the agents (null: no resumption). */
+  readonly #tls: TlsSessionCache | null;
 
-  constructor(trust: TrustStore, pinnedIp: string | null) {
+  /** `ledger`: the certificates the device's origins showed, shared with its other drivers' sessions. */
+  constructor(trust: TrustStore, pinnedIp: string | null, tlsSessionReuse = true, ledger?: CertificateLedger) {
     this.#trust = trust;
     this.#pinnedIp = pinnedIp;
+    this.#tls = tlsSessionReuse ? new TlsSessionCache(ledger) : null;
+  }
+
+  /** TLS sessions kept to resume (0 without resumption). */
+  get tlsSessions(): number {
+    return this.#tls?.size ?? 0;
   }
 
   dispatcher(rejectUnauthorized: boolean): Agent {
     let agent = this.#agents.get(rejectUnauthorized);
     if (!agent) {
       // Unverified connections also accept the old protocols of old devices: no security is claimed.
-      const connector = buildConnector({
+      // undici's own session cache is off (maxCachedSessions 0): it lives and dies with the
+      // agent, keys by host name alone (not the port) and holds its sessions weakly.
+      const options: buildConnector.BuildOptions = {
         rejectUnauthorized,
         secureContext: rejectUnauthorized ? this.#trust.secureContext : this.#trust.legacySecureContext,
+        maxCachedSessions: 0,
         ...(this.#pinnedIp ? { lookup: pinnedLookup(this.#pinnedIp) } : {}),
-      });
+      };
+      const connector = buildConnector(options);
       agent = new Agent({
         connections: CONNECTIONS_PER_ORIGIN,
         keepAliveTimeout: KEEP_ALIVE_MS,
@@ -65,7 +82,7 @@ export class DeviceSession implements HttpSession {
         // 10 min): an open connection holds its pool (a 16 KiB queue), socket and parser, and
         // at a poll period past this it would never be used again before it closes.
         keepAliveMaxTimeout: KEEP_ALIVE_MS,
-        connect: (options, callback) => this.#track(connector, options, callback),
+        connect: (connect, callback) => this.#connect(options, connector, rejectUnauthorized, connect, callback),
       });
       this.#agents.set(rejectUnauthorized, agent);
     }
@@ -86,9 +103,9 @@ export class DeviceSession implements HttpSession {
     return this.#inFlight > 0;
   }
 
-  /** Nothing to keep once the connections are closed: no cookie. */
+  /** Nothing to keep once the connections are closed: no cookie, no TLS session. */
   get empty(): boolean {
-    return this.#cookies.empty;
+    return this.#cookies.empty && (this.#tls?.empty ?? true);
   }
 
   begin(): () => void {
@@ -106,6 +123,20 @@ export class DeviceSession implements HttpSession {
   #dropConnecting(): void {
     for (const socket of this.#connecting) socket.destroy();
     this.#connecting.clear();
+  }
+
+  /**
+   * A connection for undici: over TLS, offering the session kept for its origin and mode (the
+   * connector takes a session when built, so one is built for the connection: about a µs), and
+   * watched for the sessions and certificate it brings.
+   */
+  #connect(built: buildConnector.BuildOptions, connector: buildConnector.connector, verified: boolean, options: buildConnector.Options, callback: buildConnector.Callback): Socket {
+    if (!this.#tls || options.protocol !== 'https:') return this.#track(connector, options, callback);
+    const origin = tlsOriginKey(options.hostname, options.port, options.servername);
+    const session = this.#tls.get(origin, verified);
+    const socket = this.#track(session ? buildConnector({ ...built, session }) : connector, options, callback);
+    if (socket) this.#tls.watch(socket as TLSSocket, origin, verified, session !== undefined);
+    return socket;
   }
 
   #track(connector: buildConnector.connector, options: buildConnector.Options, callback: buildConnector.Callback): Socket {
@@ -138,8 +169,10 @@ export class DeviceSession implements HttpSession {
 export interface DeviceSessionsOptions {
   /** Sessions kept at most (the least recently used go first). */
   maxSessions: number;
-  /** A session with cookies is kept this long after its last request (ms); default 1 h. */
+  /** A session with cookies or a TLS session is kept this long after its last request (ms); default 1 h. */
   sessionIdleMs?: number;
+  /** Resume a device's TLS sessions across its runs (default true). */
+  tlsSessionReuse?: boolean;
   /** Default performance.now (tests move it). */
   now?: () => number;
 }
@@ -151,8 +184,14 @@ export class DeviceSessions implements SessionSource {
   /** The sessions that may hold dispatchers: used within CONNECTION_IDLE_MS. */
   readonly #connected: IdleExpiringMap<string, DeviceSession>;
 
+  readonly #tlsSessionReuse: boolean;
+  /** Per device (all its drivers): the certificates its origins showed. Used with its sessions, so kept as long. */
+  readonly #ledgers: IdleExpiringMap<string, CertificateLedger>;
+
   constructor(trust: TrustStore, options: DeviceSessionsOptions) {
     this.#trust = trust;
+    this.#tlsSessionReuse = options.tlsSessionReuse ?? true;
+    this.#ledgers = new IdleExpiringMap({ idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS, maxEntries: options.maxSessions, now: options.now });
     const inUse = (session: DeviceSession) => session.busy;
     this.#sessions = new IdleExpiringMap({
       idleMs: options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS,
@@ -177,10 +216,15 @@ export class DeviceSessions implements SessionSource {
   }
 
   /** The session of a target; `pinnedIp` (part of its key) is where its host name is dialled. */
-  get(key: string, pinnedIp: string | null = null): DeviceSession {
+  get(key: string, pinnedIp: string | null = null, device: string = key): DeviceSession {
+    let ledger = this.#ledgers.get(device);
+    if (!ledger && this.#tlsSessionReuse) {
+      ledger = new CertificateLedger();
+      this.#ledgers.set(device, ledger);
+    }
     let session = this.#sessions.get(key);
     if (!session) {
-      session = new DeviceSession(this.#trust, pinnedIp);
+      session = new DeviceSession(this.#trust, pinnedIp, this.#tlsSessionReuse, ledger);
       this.#sessions.set(key, session);
     }
     this.#connected.set(key, session);
@@ -200,6 +244,7 @@ export class DeviceSessions implements SessionSource {
   /** The host closes once its runs are over: nothing left in a session belongs to a run any more. */
   async close(): Promise<void> {
     this.#connected.clear();
+    this.#ledgers.clear();
     await Promise.all(this.#sessions.clear().map((s) => s.destroy()));
   }
 }

@@ -67,8 +67,8 @@ export class StateSessions implements SessionSource {
     this.#clock = clock;
   }
 
-  get(key: string, pinnedIp: string | null = null): HttpSession {
-    const connections = this.#host.get(key, pinnedIp);
+  get(key: string, pinnedIp: string | null = null, device?: string): HttpSession {
+    const connections = this.#host.get(key, pinnedIp, device);
     let own = this.#jars.get(key);
     if (!own) {
       const store = new BoundedCookieStore();
