@@ -4,8 +4,8 @@
 // ticket keys: the case where an old session would still be accepted.
 import { randomBytes } from 'node:crypto';
 import https from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { Credential } from './certs.js';
+import { listenHttps } from './https-server.js';
 
 export interface CountingHttpsServer {
   port: number;
@@ -16,7 +16,7 @@ export interface CountingHttpsServer {
   close(): Promise<void>;
 }
 
-export function startCountingHttpsServer(cred: Credential): Promise<CountingHttpsServer> {
+export async function startCountingHttpsServer(cred: Credential): Promise<CountingHttpsServer> {
   const ticketKeys = randomBytes(48);
   const server = https.createServer({ cert: cred.cert, key: cred.key, ticketKeys }, (_request, response) => {
     response.writeHead(200, { 'content-type': 'text/plain', connection: 'close' });
@@ -24,21 +24,6 @@ export function startCountingHttpsServer(cred: Credential): Promise<CountingHttp
   });
   const handshakes: Array<'full' | 'resumed'> = [];
   server.on('secureConnection', (socket) => handshakes.push(socket.isSessionReused() ? 'resumed' : 'full'));
-  server.on('tlsClientError', () => {}); // a client that rejects the certificate ends the handshake
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve({
-        port: (server.address() as AddressInfo).port,
-        handshakes,
-        setCredential: (next) => server.setSecureContext({ cert: next.cert, key: next.key, ticketKeys }),
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeAllConnections();
-          }),
-      });
-    });
-  });
+  const listening = await listenHttps(server);
+  return { ...listening, handshakes, setCredential: (next) => server.setSecureContext({ cert: next.cert, key: next.key, ticketKeys }) };
 }

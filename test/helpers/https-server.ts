@@ -18,7 +18,11 @@ const answerOk: RequestHandler = (_request, response) => {
 
 /** Starts the server; `close()` also drops kept-alive connections so it never hangs. */
 export function startHttpsServer(cred: Credential, handler: RequestHandler = answerOk): Promise<TestHttpsServer> {
-  const server = https.createServer({ cert: cred.cert, key: cred.key }, handler);
+  return listenHttps(https.createServer({ cert: cred.cert, key: cred.key }, handler));
+}
+
+/** Listens on 127.0.0.1 (a free port); `close()` also drops kept-alive connections. */
+export function listenHttps(server: https.Server): Promise<TestHttpsServer> {
   // A client that rejects the certificate ends the handshake; that is expected here.
   server.on('tlsClientError', () => {});
   return new Promise((resolve, reject) => {
