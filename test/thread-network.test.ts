@@ -29,12 +29,22 @@ const DRIVER = `function get_status() {
 /** A run of DRIVER over `paths`. */
 const sequential = (host: Host, paths: string[], request: Omit<RunRequest, 'source'>) => runSource(host, DRIVER, { ...request, parameters: { paths } });
 
-/** An HTTP device on its own thread, so that it answers while the test's thread is busy; `seen` waits for a path. */
-async function threadDevice(): Promise<{ port: number; seen: (path: string) => Promise<void>; close: () => Promise<number> }> {
+/**
+ * An HTTP device on its own thread, so that it answers while the test's thread is busy. It holds its
+ * answer to `/a` until `release()`: the test can then block its own thread knowing that the run's
+ * later requests cannot have gone out yet (`/b` needs `/a`'s answer).
+ */
+async function threadDevice(): Promise<{ port: number; seen: (path: string) => Promise<void>; release: () => void; close: () => Promise<number> }> {
   const worker = new Worker(
     `const http = require('node:http');
      const { parentPort } = require('node:worker_threads');
-     const server = http.createServer((req, res) => { parentPort.postMessage(req.url); res.end('ok'); });
+     const held = [];
+     let released = false;
+     parentPort.on('message', (m) => { if (m === 'release') { released = true; held.splice(0).forEach((res) => res.end('ok')); } });
+     const server = http.createServer((req, res) => {
+       parentPort.postMessage(req.url);
+       if (req.url === '/a' && !released) held.push(res); else res.end('ok');
+     });
      server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port));`,
     { eval: true },
   );
@@ -45,12 +55,16 @@ async function threadDevice(): Promise<{ port: number; seen: (path: string) => P
     for (let i = 0; i < 2500 && !paths.includes(path); i++) await new Promise((resolve) => setTimeout(resolve, 2));
     expect(paths).toContain(path);
   };
-  return { port, seen, close: () => worker.terminate() };
+  return { port, seen, release: () => worker.postMessage('release'), close: () => worker.terminate() };
 }
 
-/** Blocks the host thread for `ms` once the device has seen `/a`: the run's other requests come during it, or after. */
+/**
+ * Once the device holds `/a`, lets it answer and blocks the host thread for `ms`: the run's other
+ * requests come during the block (network on the sandbox thread) or only after it (on the host thread).
+ */
 async function blockAfterFirst(device: Awaited<ReturnType<typeof threadDevice>>, ms: number): Promise<void> {
   await device.seen('/a');
+  device.release();
   const until = performance.now() + ms;
   while (performance.now() < until); // the host thread answers nothing meanwhile
 }
