@@ -27,7 +27,7 @@
 //          --history N (default 48), --queries N (default 200), --json.
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
-import type { RunResult } from '../host/run-result.js';
+import type { RunResult } from '../host/contract/run-result.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { writeRunResult } from '../host/store/report-run.js';

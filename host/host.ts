@@ -7,19 +7,21 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_SESSION_IDLE_MS, DeviceSessions } from './bridges/http/sessions.js';
 import { StateSessions } from './bridges/http/state-sessions.js';
 import { recordCapture, replayCapture, type RunCapture } from './bridges/record/capture.js';
-import type { RecordingFile } from './bridges/record/format.js';
+import type { RecordingFile } from './contract/recording.js';
+import type { ExternalHosts, RunRequest } from './contract/run-request.js';
 import type { ResolveMap } from './bridges/http/target.js';
 import { loadRecording } from './bridges/record/load.js';
 import type { TranscriptMode } from './bridges/http/transcript.js';
 import { createTrustStore, type TrustStore } from './bridges/tls/trust.js';
-import type { DeviceSpec } from './device.js';
-import { readDeviceState, type DeviceStateSnapshot } from './device-state.js';
+import type { DeviceSpec } from './contract/device.js';
+import { readDeviceState } from './device-state.js';
+import { type DeviceStateSnapshot } from './contract/device-state.js';
 import { ENTRY_POINT } from './driver/entry-points.js';
 import { loadDriver } from './driver/load.js';
-import { DriverboxError } from './errors.js';
-import { resolveLimits, type RunLimits } from './limits.js';
+import { DriverboxError } from './contract/errors.js';
+import { resolveLimits, type RunLimits } from './contract/limits.js';
 import { readResolveOption, type ResolveOption } from './resolve.js';
-import type { RunResult } from './run-result.js';
+import type { RunResult } from './contract/run-result.js';
 import { assertNodeFlags } from './sandbox/node-flags.js';
 import { ByteBudget, DEFAULT_MAX_BUFFERED_BYTES } from './bridges/http/buffer-budget.js';
 import { canonicalHost } from './bridges/http/host-name.js';
@@ -89,7 +91,7 @@ export interface HostOptions {
    * D.createExternalDevice, but redirects only to the hosts named), or a predicate asked about
    * both. Default: D.createExternalDevice any host, redirects to another host none.
    */
-  externalHosts?: string[] | ((host: string) => boolean);
+  externalHosts?: ExternalHosts;
   /**
    * Extra certificate authorities (PEM) that HTTPS requests and getTLSCertificate trust,
    * on top of Node's bundled roots and the system bundle.
@@ -122,56 +124,6 @@ export interface HostOptions {
   maxBufferedBytes?: number;
 }
 
-export interface RunRequest {
-  /** Path of the driver file, or its source text in `source`. */
-  path?: string;
-  source?: string;
-  /** Name shown in stack traces when `source` is given (default driver.js). */
-  filename?: string;
-  /** validate, get_status (default), backup or custom_N. */
-  action?: string;
-  device?: DeviceSpec;
-  parameters?: Record<string, unknown>;
-  limits?: Partial<RunLimits>;
-  /** This run's allow-list for D.createExternalDevice and redirects, instead of the host's. */
-  externalHosts?: ExternalHosts;
-  /** 'full' also records the headers and bodies of every HTTP exchange, secrets masked (default 'summary'). */
-  transcript?: TranscriptMode;
-  /**
-   * Host names this run dials at another address, as a hosts file would: name → IP, or
-   * { ip, portMap }. For simulated devices and cloud APIs on loopback; TLS still verifies the name.
-   * A redirect to a pinned name is followed, as to a host listed in externalHosts.
-   */
-  resolve?: ResolveOption;
-  /**
-   * Save every HTTP exchange and certificate read of the run, secrets redacted, to this JSON file
-   * when the run ends (docs/RECORD-REPLAY.md). A file that cannot be written: RECORD_UNWRITABLE.
-   */
-  record?: string;
-  /**
-   * Answer the run's requests from a recording (its path, or the recording already parsed)
-   * instead of the device; the device's address is the recorded one, and the action defaults
-   * to the recorded one. A request not in it fails with REPLAY_MISS.
-   */
-  replay?: string | RecordingFile;
-  /**
-   * The kept state of the device's sessions (their cookie jars), as an earlier run left it in
-   * RunResult.deviceState (kept by the caller: the scale-out mode keeps it in the shared store,
-   * host/device-state.ts); null when none is kept yet. Given (null too), the run's sessions use
-   * jars of the run's own built from it, instead of the jars this host keeps in memory, and the
-   * result carries deviceState. Not given (the default), jars live in this host's memory
-   * between runs, as always. Bounded: MAX_DEVICE_STATE_BYTES, MAX_DEVICE_STATE_SESSIONS, and
-   * each jar's bounds (BoundedCookieStore). Not with `replay`, whose sessions are its own.
-   */
-  deviceState?: DeviceStateSnapshot | null;
-  /**
-   * Certificate authorities (PEM) this run alone trusts, on top of the host's: for a caller that
-   * started the HTTPS server itself and knows its certificate (the API's trial run against a
-   * simulated device). The run gets HTTP sessions of its own, closed when it ends, so no other
-   * run reuses a connection this trust verified; its network is on the host thread.
-   */
-  trustedCAs?: string[];
-}
 
 export interface Host {
   run(request: RunRequest): Promise<RunResult>;
@@ -213,7 +165,7 @@ function integerOption(value: number | undefined, fallback: number, name: string
   return value;
 }
 
-type ExternalHosts = HostOptions['externalHosts'];
+
 
 /**
  * What an allow-list lets a run reach beyond its device: `reach` for D.createExternalDevice,
@@ -233,7 +185,7 @@ const DEFAULT_RULES: ExternalRules = { reach: () => true, redirect: () => false 
  * An allow-list (names compared case-insensitively; "*" any host; "*.example.com" any name under
  * example.com) or predicate; none given: the fallback decides.
  */
-function externalRules(allow: ExternalHosts, fallback: ExternalRules): ExternalRules {
+function externalRules(allow: ExternalHosts | undefined, fallback: ExternalRules): ExternalRules {
   if (allow === undefined) return fallback;
   if (typeof allow === 'function') return { reach: allow, redirect: allow };
   if (!Array.isArray(allow) || allow.some((h) => typeof h !== 'string')) {

@@ -1,19 +1,20 @@
 // Public API of driverbox.
 export type { HeapFigures, SandboxMemory } from './sandbox/figures.js';
-export { createHost, type Host, type HostOptions, type HostStats, type RunRequest } from './host.js';
+export { createHost, type Host, type HostOptions, type HostStats } from './host.js';
+export { type RunRequest } from './contract/run-request.js';
 export { tuneProcessHeap, V8_HEAP_FLAGS } from './v8-heap-flags.js';
 export type { ResolveOption } from './resolve.js';
-export type { DeviceSpec } from './device.js';
-export { defaultLimits, type RunLimits } from './limits.js';
-export type { RunResult, HttpExchange, LimitName, LogMessage, TableRecord, VariableRecord } from './run-result.js';
-export { DriverboxError, type DriverboxErrorCode } from './errors.js';
+export type { DeviceSpec } from './contract/device.js';
+export { defaultLimits, type RunLimits } from './contract/limits.js';
+export type { RunResult, HttpExchange, LimitName, LogMessage, TableRecord, VariableRecord } from './contract/run-result.js';
+export { DriverboxError, type DriverboxErrorCode } from './contract/errors.js';
 export { listEntryPoints, type EntryPoint } from './driver/entry-points.js';
 export { loadFixture } from './simulator/load-fixture.js';
 export { parseFixture, type ParseFixtureOptions } from './simulator/parse-fixture.js';
 export { FixtureError } from './simulator/fixture-error.js';
 export { FIXTURE_VERSION, type Fixture, type FixtureSpec, type RouteSpec, type ResponseSpec, type FixtureRoute, type FixtureResponse } from './simulator/fixture-types.js';
 export { startSimulator, type Simulator, type SimulatorOptions, type SimulatedDevice, type SimulatedRequest, type RequestOutcome } from './simulator/simulator.js';
-export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './bridges/record/format.js';
+export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './contract/recording.js';
 // The embedded store and the local Monitoring Public API v1 (docs/MONITORING-API.md).
 export * from './store/index.js';
 export { createMonitoringApi, startMonitoringServer, type MonitoringApiOptions, type RunningMonitoringServer } from './api/monitoring/server.js';
@@ -42,23 +43,10 @@ export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from 
 export type { AgentQueueOptions } from './agent/queue-runs.js';
 export { ScaleOutError, type ScaleOutErrorCode, type QueueFiguresSnapshot, type RunCounters } from './scale-out/index.js';
 export { StoreDeviceStates } from './store/device-states.js';
-export type { RunExecutor } from './executor/run-executor.js';
+export type { RunExecutor } from './contract/run-executor.js';
 // Per-device kept state (cookie jars) as plain data, for the scale-out mode's shared store.
-export {
-  withSharedDeviceState,
-  MemoryDeviceStateStore,
-  mergeDeviceState,
-  readDeviceState,
-  storeDeviceId,
-  DEVICE_STATE_VERSION,
-  MAX_DEVICE_STATE_BYTES,
-  MAX_DEVICE_STATE_SESSIONS,
-  type DeviceStateStore,
-  type DeviceStateSnapshot,
-  type DeviceSessionState,
-  type StoredCookie,
-  type SharedDeviceStateOptions,
-} from './device-state.js';
+export { withSharedDeviceState, MemoryDeviceStateStore, mergeDeviceState, readDeviceState, storeDeviceId, type SharedDeviceStateOptions } from './device-state.js';
+export { DEVICE_STATE_VERSION, MAX_DEVICE_STATE_BYTES, MAX_DEVICE_STATE_SESSIONS, type DeviceStateStore, type DeviceStateSnapshot, type DeviceSessionState, type StoredCookie } from './contract/device-state.js';
 // The Marketplace API emulator and its client (docs/MARKETPLACE-API.md).
 export { marketplaceRoutes, DEFAULT_AGREEMENTS, type MarketplaceRoutesOptions } from './api/marketplace/marketplace-routes.js';
 export * from './api/marketplace/client/index.js';

@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DriverboxError } from './errors.js';
+import { DriverboxError } from './contract/errors.js';
 
 /** The absolute path of `relative` in the nearest enclosing package that has it, or null. */
 export function packagePath(relative: string): string | null {

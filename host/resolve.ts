@@ -2,10 +2,10 @@
 // would (a simulated device or cloud API on loopback, split DNS). Checked once per run.
 import net from 'node:net';
 import type { ResolveMap } from './bridges/http/target.js';
-import { DriverboxError } from './errors.js';
+import { DriverboxError } from './contract/errors.js';
+import type { ResolveOption } from './contract/run-request.js';
 
-/** name → IP, or name → { ip, portMap } to also dial other ports (a simulator's random ports). */
-export type ResolveOption = Record<string, string | { ip: string; portMap?: Record<number, number>; onlyMappedPorts?: boolean }>;
+export type { ResolveOption };
 
 const NAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*\.?$/i;
 

@@ -2,7 +2,7 @@
 // --snmp-* flags and DEVICE_SNMP_* values, an inventory's `snmp:` field (one flat shape for
 // both, checked here with the field's name in every problem), and the store, which keeps them
 // in the Public API's SnmpAuthentication shape (PUT …/snmp-authentication).
-import type { SnmpSettings } from './device.js';
+import type { SnmpSettings } from './contract/device.js';
 
 /** The flat shape of the flags and of an inventory's `snmp:` field; every field optional. */
 export interface SnmpInput {

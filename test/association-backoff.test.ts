@@ -12,7 +12,7 @@ import { createAgent, type Agent, type AgentBackoffEvent, type AgentOptions, typ
 import { backoffDelayMs, backoffVerdict, nextBackoff, type BackoffState } from '../host/agent/association-backoff.js';
 import { createScheduler, type RunSkippedEvent, type SchedulerClock } from '../host/agent/scheduler.js';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
-import type { RunResult } from '../host/run-result.js';
+import type { RunResult } from '../host/contract/run-result.js';
 import { listAssociationBackoffs, readAssociationBackoff, saveAssociationBackoff } from '../host/store/association-backoff.js';
 import type { Store } from '../host/store/index.js';
 import { openTestStore } from './helpers/store.js';

@@ -8,9 +8,9 @@
 // association ends it unwritten, a second result for a slot is refused, nothing of it written.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runAssociation, type AssociationRunContext, type AssociationRunHooks } from '../host/agent/association-run.js';
-import type { DeviceStateSnapshot } from '../host/device-state.js';
-import type { RunRequest } from '../host/host.js';
-import type { RunExecutor } from '../host/executor/run-executor.js';
+import type { DeviceStateSnapshot } from '../host/contract/device-state.js';
+import type { RunRequest } from '../host/contract/run-request.js';
+import type { RunExecutor } from '../host/contract/run-executor.js';
 import { DeviceRunPruner } from '../host/agent/device-run-pruner.js';
 import { writeOwnership } from '../host/agent/inventory/ownership.js';
 import { driverCodeHash } from '../host/store/inventory-driver-code.js';
@@ -23,7 +23,7 @@ import { createDevice, setSnmpAuthentication } from '../host/store/devices.js';
 import { getRun, runSlotOf } from '../host/store/runs.js';
 import { writeScheduledRunResult, type WriteRunOptions } from '../host/store/report-run.js';
 import { listDeviceTables } from '../host/store/tables.js';
-import type { RunResult } from '../host/run-result.js';
+import type { RunResult } from '../host/contract/run-result.js';
 import { StoreError } from '../host/store/store-error.js';
 import { SqlStatement } from '../host/store/sql-statement.js';
 import type { Store } from '../host/store/store.js';

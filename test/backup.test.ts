@@ -19,7 +19,7 @@ import { sqliteKysely } from '../host/store/database.js';
 import { openStore } from '../host/store/index.js';
 import { migrate, migrations, SCHEMA_VERSION, schemaVersion } from '../host/store/migrations.js';
 import { writeRunResult } from '../host/store/report-run.js';
-import type { RunResult } from '../host/run-result.js';
+import type { RunResult } from '../host/contract/run-result.js';
 import { runSource, useHost } from './helpers/host.js';
 import { runCli } from './helpers/cli.js';
 import { openTestStore, rawMigration } from './helpers/store.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { driverboxApiRoutes, type DeviceTable, type RunDetail, type RunListAnswer } from '../host/api/driverbox/runs-routes.js';
 import { createMonitoringApi } from '../host/api/monitoring/server.js';
-import type { HttpExchange } from '../host/run-result.js';
+import type { HttpExchange } from '../host/contract/run-result.js';
 import { createAgentRecord } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { writeRunResult } from '../host/store/report-run.js';

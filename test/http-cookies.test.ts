@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CookieJar } from 'tough-cookie';
 import { BoundedCookieStore, MAX_COOKIE_BYTES, MAX_COOKIES_PER_DOMAIN, MAX_COOKIES_PER_JAR, MAX_JAR_BYTES } from '../host/bridges/http/cookie-store.js';
 import { createHost, type Host, type RunRequest } from '../host/index.js';
-import type { DeviceSpec } from '../host/device.js';
+import type { DeviceSpec } from '../host/contract/device.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { useHost } from './helpers/host.js';
 

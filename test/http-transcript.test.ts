@@ -10,8 +10,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceSpec } from '../host/device.js';
-import type { HttpExchange } from '../host/run-result.js';
+import type { DeviceSpec } from '../host/contract/device.js';
+import type { HttpExchange } from '../host/contract/run-result.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { runSource, useHost } from './helpers/host.js';
 

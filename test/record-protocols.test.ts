@@ -10,8 +10,8 @@ import type { ProtocolAnswer } from '../runtime/protocol.js';
 import { loadRecording } from '../host/bridges/record/load.js';
 import { Recorder } from '../host/bridges/record/recorder.js';
 import { Replayer, REPLAY_MISS } from '../host/bridges/record/replayer.js';
-import type { RecordingFile } from '../host/bridges/record/format.js';
-import type { RunResult } from '../host/run-result.js';
+import type { RecordingFile } from '../host/contract/recording.js';
+import type { RunResult } from '../host/contract/run-result.js';
 import { runCli } from './helpers/cli.js';
 import { runSource, useHost } from './helpers/host.js';
 

@@ -3,7 +3,7 @@
 // host, to the same server, does not (its connections were the run's own); bad values are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHost, type Host } from '../host/index.js';
-import type { DeviceSpec } from '../host/device.js';
+import type { DeviceSpec } from '../host/contract/device.js';
 import { makeTestPki, type TestPki } from './helpers/certs.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { runSource } from './helpers/host.js';

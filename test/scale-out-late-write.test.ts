@@ -6,8 +6,8 @@
 // the run's signal before its transaction and just before COMMIT, and rolls back (RUN_TOO_LATE).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runAssociation } from '../host/agent/association-run.js';
-import type { RunExecutor } from '../host/executor/run-executor.js';
-import type { RunResult } from '../host/run-result.js';
+import type { RunExecutor } from '../host/contract/run-executor.js';
+import type { RunResult } from '../host/contract/run-result.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createAssociation } from '../host/store/associations.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';

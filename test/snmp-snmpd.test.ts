@@ -3,8 +3,8 @@
 // conversions of the platform, a missing OID, timeouts (wrong community, nothing listening,
 // the run's deadline), bounds, masking of communities and keys, a callback that throws.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceSpec, SnmpSettings } from '../host/device.js';
-import type { RunResult } from '../host/run-result.js';
+import type { DeviceSpec, SnmpSettings } from '../host/contract/device.js';
+import type { RunResult } from '../host/contract/run-result.js';
 import { freeUdpPort, haveSnmpd, snmpdAuth, startSnmpd, type Snmpd } from './helpers/snmpd.js';
 import { runSource, useHost } from './helpers/host.js';
 import { runCli } from './helpers/cli.js';

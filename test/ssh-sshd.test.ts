@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceSpec } from '../host/device.js';
-import type { RunResult } from '../host/run-result.js';
+import type { DeviceSpec } from '../host/contract/device.js';
+import type { RunResult } from '../host/contract/run-result.js';
 import { runSource, useHost } from './helpers/host.js';
 import { freePort, sshdUnavailable, startSshd, type Sshd } from './helpers/sshd.js';
 

@@ -18,7 +18,7 @@ import { DAY_MS, historyPartitionName } from '../host/store/history-partitions.j
 import { StoreError } from '../host/store/store-error.js';
 import { getRun, runSlotOf } from '../host/store/runs.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres-server.js';
-import type { RunResult } from '../host/run-result.js';
+import type { RunResult } from '../host/contract/run-result.js';
 
 let server: PostgresServer;
 let databases = 0;

@@ -6,7 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceSpec } from '../host/device.js';
+import type { DeviceSpec } from '../host/contract/device.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
 import type { FixtureSpec } from '../host/simulator/fixture-types.js';
 import { runCli } from './helpers/cli.js';

@@ -9,9 +9,9 @@ import { marketplaceRoutes, type MarketplaceSettings } from '../api/marketplace/
 import { consoleRoutes } from '../api/console/console-routes.js';
 import { driverboxApiRoutes } from '../api/driverbox/runs-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../api/monitoring/server.js';
-import { DriverboxError } from '../errors.js';
-import type { RunLimits } from '../limits.js';
-import type { RunResult } from '../run-result.js';
+import { DriverboxError } from '../contract/errors.js';
+import type { RunLimits } from '../contract/limits.js';
+import type { RunResult } from '../contract/run-result.js';
 import { ensureLocalAgent } from '../store/agents.js';
 import { listAssociationSchedules, type AssociationSchedule } from '../store/associations.js';
 import type { StoreDeviceStates } from '../store/device-states.js';
@@ -22,12 +22,12 @@ import { loadInventory, syncInventory, type Inventory, type InventorySyncResult 
 import { DEFAULT_ACTIONS } from './inventory/types.js';
 import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './metrics.js';
 import { externalHostList } from '../executor/external-hosts.js';
-import type { RunExecutor } from '../executor/run-executor.js';
+import type { RunExecutor } from '../contract/run-executor.js';
 import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from '../executor/sandbox-process/index.js';
 import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, systemClock, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
 import { QueueRuns, type AgentQueueOptions } from './queue-runs.js';
 import type { RunCounters } from '../scale-out/queue-figures.js';
-import { defaultLimits } from '../limits.js';
+import { defaultLimits } from '../contract/limits.js';
 import { createStatusSource, type HealthProbe } from './status.js';
 import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } from './schedule-view.js';
 import type { ScheduleReader } from '../scale-out/schedule-reader.js';
@@ -35,7 +35,7 @@ import { DeviceRunPruner } from './device-run-pruner.js';
 import { terminalOutput } from '../terminal-text.js';
 import { backoffRuleOf, backoffVerdict, nextBackoff, type BackoffRule } from './association-backoff.js';
 import { listAssociationBackoffs, readAssociationBackoff, readSamplePeriodS, saveAssociationBackoff, type StoredBackoff } from '../store/association-backoff.js';
-import type { LimitName } from '../run-result.js';
+import type { LimitName } from '../contract/run-result.js';
 
 /** How long stop() lets runs in flight finish by default. */
 export const DEFAULT_GRACE_MS = 30_000;

@@ -5,7 +5,7 @@
 // A successful run restores it; so does an operator (reEnableCustomDriverAssociations). While
 // it backs off the Monitoring API shows the association DISABLED ("disabled due to failure").
 // Pure: the agent keeps the state in the store (host/store/association-backoff.ts).
-import type { LimitName, RunResult } from '../run-result.js';
+import type { LimitName, RunResult } from '../contract/run-result.js';
 
 export interface BackoffRule {
   /** Consecutive limit hits before the runs are spaced out (default 3). */

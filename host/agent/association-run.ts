@@ -2,8 +2,8 @@
 // (so an edit made through the API or a reload applies to the next run), executed in the
 // sandbox, and written back as variables. An association deleted or disabled meanwhile, or its
 // device no longer monitored, simply ends the run.
-import type { RunLimits } from '../limits.js';
-import type { RunResult } from '../run-result.js';
+import type { RunLimits } from '../contract/limits.js';
+import type { RunResult } from '../contract/run-result.js';
 import { withSharedDeviceState } from '../device-state.js';
 import { isDeviceMonitored } from '../store/device-monitoring.js';
 import type { StoreDeviceStates } from '../store/device-states.js';
@@ -13,7 +13,7 @@ import { runRequestOf } from '../store/run-request.js';
 import { StoreError } from '../store/store-error.js';
 import type { Store } from '../store/store.js';
 import { externalHostsOf } from '../executor/external-hosts.js';
-import type { RunExecutor } from '../executor/run-executor.js';
+import type { RunExecutor } from '../contract/run-executor.js';
 import type { DeviceRunPruner } from './device-run-pruner.js';
 
 export interface AssociationRunContext {

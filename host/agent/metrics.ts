@@ -1,7 +1,7 @@
 // Agent metrics for Prometheus. Each agent owns its own Registry (never prom-client's global
 // one) so that two agents embedded in one process, or many tests, do not share counters.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { LimitName } from '../run-result.js';
+import type { LimitName } from '../contract/run-result.js';
 import type { QueueFiguresSnapshot, RunCounters } from '../scale-out/queue-figures.js';
 
 /** What the agent tells the metrics about one finished run (a RunResult has every field). */

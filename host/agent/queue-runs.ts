@@ -5,7 +5,7 @@
 // result of a slot is written once (the write rule) and what a device's runs keep between runs
 // travels through the store (StoreDeviceStates).
 import { createHash } from 'node:crypto';
-import type { RunExecutor } from '../executor/run-executor.js';
+import type { RunExecutor } from '../contract/run-executor.js';
 import { createReconciler, RunWorker, type Reconciler, type ScheduleEntry, type SlotOutcome, type SlotRun } from '../scale-out/index.js';
 import type { QueueFiguresSnapshot } from '../scale-out/queue-figures.js';
 import { ScheduleReader } from '../scale-out/schedule-reader.js';

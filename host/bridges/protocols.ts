@@ -6,7 +6,7 @@
 // never opens a socket to anything but ctx.endpoint(), and closes what it opened when
 // ctx.signal aborts (the run ended).
 import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
-import type { SnmpSettings } from '../device.js';
+import type { SnmpSettings } from '../contract/device.js';
 import type { Endpoint, EndpointRefused } from './protocol-endpoint.js';
 
 export type { Endpoint, EndpointRefused, ProtocolAnswer, ProtocolModule };

@@ -5,9 +5,9 @@
 // or HostOptions.networkInThreads false), where the sandbox thread sends it the driver's calls.
 import { createHash } from 'node:crypto';
 import type { ExternalDeviceCall, HttpAnswer, HttpCall, ProtocolAnswer, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
-import type { DeviceSpec } from '../device.js';
-import type { RunLimits } from '../limits.js';
-import type { HttpExchange } from '../run-result.js';
+import type { DeviceSpec } from '../contract/device.js';
+import type { RunLimits } from '../contract/limits.js';
+import type { HttpExchange } from '../contract/run-result.js';
 import type { ByteBudget } from './http/buffer-budget.js';
 import { canonicalHost } from './http/host-name.js';
 import { performRequest } from './http/index.js';

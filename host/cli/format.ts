@@ -2,7 +2,7 @@
 // exchanges, logs and warnings. Colour only on a terminal, and never with NO_COLOR. Every text
 // of the result came from the device or the driver: each goes through terminalText, so none of
 // it can drive the terminal (the --json document is exact instead).
-import type { BackupResult, HttpExchange, RunResult } from '../run-result.js';
+import type { BackupResult, HttpExchange, RunResult } from '../contract/run-result.js';
 import { terminalText } from '../terminal-text.js';
 
 export interface Style {

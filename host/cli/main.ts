@@ -10,7 +10,7 @@ import { driversCommand, driversHelp } from './commands/drivers.js';
 import { agentCommand, agentHelp } from './commands/agent.js';
 import { agentsCommand, agentsHelp } from './commands/agents.js';
 import { StoreError } from '../store/store-error.js';
-import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
+import { DriverboxError, type DriverboxErrorCode } from '../contract/errors.js';
 import { UsageError } from './usage-error.js';
 import { closest } from './flags.js';
 import { isStyled } from './format.js';

@@ -4,7 +4,7 @@
 // hosts in hosts/<host name>.json beside the fixture are served too, as `npm start` serves the examples'.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import type { DeviceSpec, SnmpSettings } from '../device.js';
+import type { DeviceSpec, SnmpSettings } from '../contract/device.js';
 import type { ResolveOption } from '../resolve.js';
 import { FixtureError } from '../simulator/fixture-error.js';
 import { startSimulator, type Simulator } from '../simulator/simulator.js';

@@ -1,6 +1,6 @@
 // `driverbox run`'s SNMP settings: --snmp-* flags, else DEVICE_SNMP_* values (environment or
 // .env; the emulator's names too). Any flag given: the flags alone count.
-import type { SnmpSettings } from '../device.js';
+import type { SnmpSettings } from '../contract/device.js';
 import { snmpSettingsOf, type SnmpInput } from '../snmp-settings.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,7 +1,7 @@
 // Reads a driver from a file or takes it as text, with the file name its stack frames will show.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DriverboxError } from '../errors.js';
+import { DriverboxError } from '../contract/errors.js';
 
 export interface DriverSource {
   source: string;

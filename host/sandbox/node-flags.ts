@@ -1,7 +1,7 @@
 // isolated-vm (5.x and 6.x alike) crashes on Node 20 and later without --no-node-snapshot, and
 // the flag cannot be turned on from inside a running process: say so plainly instead of
 // crashing later; likewise when no isolated-vm line built for this Node.
-import { DriverboxError } from '../errors.js';
+import { DriverboxError } from '../contract/errors.js';
 import { loadIsolatedVm } from '../isolated-vm.js';
 
 export function hasNoNodeSnapshot(): boolean {

@@ -8,7 +8,7 @@ import { DeviceSessions } from '../bridges/http/sessions.js';
 import { RunNetwork } from '../bridges/run-network.js';
 import { createTrustStore, type TrustStore } from '../bridges/tls/trust.js';
 import type { HttpCall, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
-import type { RunResult } from '../run-result.js';
+import type { RunResult } from '../contract/run-result.js';
 import type { NetworkCall, NetworkOp, RunPlan, SandboxNetwork } from './run.js';
 import type { PolicyKind, ThreadNetworkConfig, ThreadReport } from './thread-protocol.js';
 

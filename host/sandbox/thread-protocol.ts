@@ -2,7 +2,7 @@
 // one array per turn of its event loop, so that many runs share one hand-off.
 import type { MessagePort } from 'node:worker_threads';
 import type { ExternalDeviceCall } from '../../runtime/protocol.js';
-import type { RunResult } from '../run-result.js';
+import type { RunResult } from '../contract/run-result.js';
 import type { PoolOptions, PoolStats, SandboxMemory } from './figures.js';
 import type { NetworkCall, NetworkOp, RunPlan } from './run.js';
 

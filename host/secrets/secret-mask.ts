@@ -1,7 +1,7 @@
 // What a run's secrets look like wherever they may turn up (secretForms), and the mask that
 // replaces every form of them with *** (SecretMask): used on transcripts, recordings, run
 // results, what the store keeps and what the API answers.
-import type { RunResult } from '../run-result.js';
+import type { RunResult } from '../contract/run-result.js';
 
 export const MASK = '***';
 /** Shorter secrets would mask ordinary text everywhere (as the transcript's own masking does). */

@@ -1,6 +1,6 @@
 // A fixture that cannot be read or breaks the format. Every problem found is listed, each
 // naming its field path (`routes[3].status: …`), so a hand-written file is fixed in one pass.
-import { DriverboxError } from '../errors.js';
+import { DriverboxError } from '../contract/errors.js';
 
 export class FixtureError extends DriverboxError {
   /** The fixture file, or null for a fixture given as an object. */

@@ -1,6 +1,6 @@
 // Where an association's backoff after repeated limit hits is kept (rule: host/agent/association-backoff.ts),
 // so that an agent restarted keeps spacing out a driver that keeps hitting its limits.
-import type { LimitName } from '../run-result.js';
+import type { LimitName } from '../contract/run-result.js';
 import type { Store } from './store.js';
 
 export interface StoredBackoff {

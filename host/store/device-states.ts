@@ -3,7 +3,8 @@
 // run left. Sealed with the store's secret box like credentials: it holds live session cookies.
 // A save merges into what is kept under a lock on the row (FOR UPDATE on PostgreSQL; SQLite's
 // transactions are serial), so two agents saving one device at once keep each other's sessions.
-import { mergeDeviceState, readDeviceState, type DeviceStateSnapshot, type DeviceStateStore } from '../device-state.js';
+import { mergeDeviceState, readDeviceState } from '../device-state.js';
+import { type DeviceStateSnapshot, type DeviceStateStore } from '../contract/device-state.js';
 import type { Store } from './store.js';
 
 export class StoreDeviceStates implements DeviceStateStore {

@@ -6,7 +6,7 @@ import { createDevice, findDeviceByAddress } from './devices.js';
 import { writeRunResult, type ReportedRun } from './report-run.js';
 import { StoreError } from './store-error.js';
 import type { Store } from './store.js';
-import type { RunResult } from '../run-result.js';
+import type { RunResult } from '../contract/run-result.js';
 
 export interface ReportRunInput {
   /** The device the run was made against: a host name identifies it when given, else its IP. */

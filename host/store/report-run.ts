@@ -2,7 +2,7 @@
 // history samples, its tables, the run's record and an activity-log entry. A failed run
 // changes no variable or table, but its record and log entry are kept like any other.
 import { backupBounds } from '../../runtime/constants.js';
-import type { RunResult, VariableRecord } from '../run-result.js';
+import type { RunResult, VariableRecord } from '../contract/run-result.js';
 import { addActivity } from './activity-log.js';
 import { markAssociationRun } from './associations.js';
 import { saveConfiguration } from './configurations.js';

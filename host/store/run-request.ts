@@ -1,9 +1,9 @@
 // The RunRequest for an action of a library driver on an associated device, built from the
 // store: the device's address and port map, its sealed driver credentials, the association's
 // parameter values. The API's execute operation and the agent's scheduled runs both use it.
-import type { DeviceSpec, SnmpSettings } from '../device.js';
-import type { RunRequest } from '../host.js';
-import type { RunLimits } from '../limits.js';
+import type { DeviceSpec, SnmpSettings } from '../contract/device.js';
+import type { RunRequest } from '../contract/run-request.js';
+import type { RunLimits } from '../contract/limits.js';
 import { runParameters, type AssociationRow } from './associations.js';
 import { getDeviceCredentials, type DeviceCredentials } from './credentials.js';
 import type { CustomDriverRow } from './custom-drivers.js';

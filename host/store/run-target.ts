@@ -6,7 +6,7 @@
 // them come the run's request and the secrets its result is masked with; each was read on its
 // own, some twice, before (G7, docs/SCALE-OUT.md).
 import { INVENTORY_DRIVER_COLUMNS, inventoryDriverCodeFrom, isOperatorCode, type InventoryDriverColumns } from './inventory-driver-code.js';
-import type { DeviceSpec } from '../device.js';
+import type { DeviceSpec } from '../contract/device.js';
 import { snmpSettingsFromApi, type ApiSnmpAuthentication } from '../snmp-settings.js';
 import { associationWithParameters, type AssociationDbRow, type AssociationParameterDbRow, type RunAssociationRow } from './associations.js';
 import { firstCredentials, type SealedCredentials } from './credentials.js';

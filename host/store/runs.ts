@@ -3,7 +3,7 @@
 import { parseJsonColumn } from './json-column.js';
 import { jsonIntegers } from './sql-json.js';
 import type { Store } from './store.js';
-import type { HttpExchange, LimitName, LogMessage, RunResult } from '../run-result.js';
+import type { HttpExchange, LimitName, LogMessage, RunResult } from '../contract/run-result.js';
 
 export interface RunRow {
   id: number;

@@ -4,7 +4,7 @@
 // otherwise grow its device without end.
 import { parseJsonColumn } from './json-column.js';
 import type { Store } from './store.js';
-import type { TableRecord } from '../run-result.js';
+import type { TableRecord } from '../contract/run-result.js';
 
 export interface DeviceTableRow {
   id: number;

@@ -3,7 +3,7 @@
 // instead: its outcome, the uids it reported, the rows a table holds, then the run's device
 // exchanges (method, URL, status or error code), its logs and warnings.
 import { AssertionError } from 'node:assert';
-import type { RunResult, TableRecord, VariableRecord } from '../run-result.js';
+import type { RunResult, TableRecord, VariableRecord } from '../contract/run-result.js';
 
 /** What a variable should be: its value (compared as text, as the run reports it), or some of its fields. */
 export type ExpectedVariable = string | number | boolean | null | Partial<Pick<VariableRecord, 'value' | 'label' | 'unit' | 'valueType'>>;

@@ -12,4 +12,4 @@ export {
   type MatchOptions,
   type TableRow,
 } from './assertions.js';
-export type { RunResult, VariableRecord, TableRecord } from '../run-result.js';
+export type { RunResult, VariableRecord, TableRecord } from '../contract/run-result.js';

@@ -4,13 +4,14 @@
 // runner needs no special flags.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import type { RecordingFile } from '../bridges/record/format.js';
-import type { DeviceSpec } from '../device.js';
-import { DriverboxError, type DriverboxErrorCode } from '../errors.js';
-import { createHost, type HostOptions, type RunRequest } from '../host.js';
-import type { RunLimits } from '../limits.js';
+import type { RecordingFile } from '../contract/recording.js';
+import type { DeviceSpec } from '../contract/device.js';
+import { DriverboxError, type DriverboxErrorCode } from '../contract/errors.js';
+import { createHost, type HostOptions } from '../host.js';
+import { type RunRequest } from '../contract/run-request.js';
+import type { RunLimits } from '../contract/limits.js';
 import type { ResolveOption } from '../resolve.js';
-import type { RunResult } from '../run-result.js';
+import type { RunResult } from '../contract/run-result.js';
 import { builtScriptPath } from '../package-path.js';
 import { hasNoNodeSnapshot } from '../sandbox/node-flags.js';
 import type { Fixture, FixtureSpec } from '../simulator/fixture-types.js';

@@ -2,9 +2,9 @@
 // recorders of unhandled rejections / uncaught exceptions of this (the host's) process.
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Host } from '../../host/index.js';
-import type { DeviceSpec } from '../../host/device.js';
-import type { RunLimits } from '../../host/limits.js';
-import type { RunResult } from '../../host/run-result.js';
+import type { DeviceSpec } from '../../host/contract/device.js';
+import type { RunLimits } from '../../host/contract/limits.js';
+import type { RunResult } from '../../host/contract/run-result.js';
 import { runSource } from '../helpers/host.js';
 
 /**

@@ -16,8 +16,8 @@
 import { gzipSync } from 'node:zlib';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DeviceSpec } from '../../host/device.js';
-import type { RunLimits } from '../../host/limits.js';
+import type { DeviceSpec } from '../../host/contract/device.js';
+import type { RunLimits } from '../../host/contract/limits.js';
 import { makeTestPki } from '../helpers/certs.js';
 import { faults, startFaultyServer, type Fault, type FaultyServer } from '../helpers/faulty-server.js';
 import { runSource, useHost } from '../helpers/host.js';

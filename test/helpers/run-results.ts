@@ -1,6 +1,6 @@
 // RunResult values for store and API tests: what host.run answers, built by hand so a test
 // controls each variable, table and outcome.
-import type { RunResult, TableRecord, VariableRecord } from '../../host/run-result.js';
+import type { RunResult, TableRecord, VariableRecord } from '../../host/contract/run-result.js';
 
 export function variable(uid: string, value: string | null, extra: Partial<VariableRecord> = {}): VariableRecord {
   return { uid, label: extra.label ?? uid.toUpperCase(), value, unit: extra.unit ?? null, valueType: extra.valueType ?? 'STRING' };

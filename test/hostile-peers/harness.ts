@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'vitest';
 import type { Host } from '../../host/index.js';
-import type { RunResult } from '../../host/run-result.js';
+import type { RunResult } from '../../host/contract/run-result.js';
 import { runSource } from '../helpers/host.js';
 
 /**

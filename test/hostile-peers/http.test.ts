@@ -4,8 +4,8 @@
 // under STALL_BOUND_MS while the host handles it, and a bystander device's runs all successful.
 // The peer runs in a worker thread (http-peer.ts): its own work never shows on the host's loop.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunLimits } from '../../host/limits.js';
-import type { RunResult } from '../../host/run-result.js';
+import type { RunLimits } from '../../host/contract/limits.js';
+import type { RunResult } from '../../host/contract/run-result.js';
 import { runSource, useHost } from '../helpers/host.js';
 import { STALL_BOUND_MS, startBystander, watchLoop } from './harness.js';
 import { startHttpPeer, type HttpPeer } from './http-peer.js';

@@ -4,9 +4,9 @@
 // successful, and no uncaught exception in this process (net-snmp throwing in its socket's
 // 'message' listener on a Report PDU answered to v1 / v2c used to end the process).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SnmpSettings } from '../../host/device.js';
-import type { RunLimits } from '../../host/limits.js';
-import type { RunResult } from '../../host/run-result.js';
+import type { SnmpSettings } from '../../host/contract/device.js';
+import type { RunLimits } from '../../host/contract/limits.js';
+import type { RunResult } from '../../host/contract/run-result.js';
 import { runSource, useHost } from '../helpers/host.js';
 import { expectOthersUnharmed, startBystander, STALL_BOUND_MS, watchLoop } from './harness.js';
 import { freeUdpPort } from '../helpers/snmpd.js';

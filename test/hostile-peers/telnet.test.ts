@@ -3,7 +3,7 @@
 // (telnet-peer.mjs). Each scenario asserts the run's result by its deadline, the host loop's
 // stall under STALL_BOUND_MS, and a bystander device's runs all successful.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunResult } from '../../host/run-result.js';
+import type { RunResult } from '../../host/contract/run-result.js';
 import { runSource, useHost } from '../helpers/host.js';
 import { expectOthersUnharmed, startBystander, watchLoop } from './harness.js';
 import { startPeerWorker, type PeerWorker } from './peer-worker.js';

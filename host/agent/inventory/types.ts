@@ -3,7 +3,7 @@
 // into the store needs neither the file system nor the environment.
 import type { DeviceCredentials } from '../../store/credentials.js';
 import type { ParameterValueType } from '../../store/driver-input.js';
-import type { SnmpSettings } from '../../device.js';
+import type { SnmpSettings } from '../../contract/device.js';
 
 export const INVENTORY_VERSION = 1;
 

@@ -8,7 +8,7 @@ import { PARAMETER_VALUE_TYPES, MAX_STRING_CHARS, parameterValueProblem, type Pa
 import { FieldChecker, describeValue, fieldPath, suggestion } from '../../simulator/field-checker.js';
 import { readDriverFile } from './driver-files.js';
 import { SNMP_INPUT_FIELDS, snmpSettingsOf, type SnmpInput } from '../../snmp-settings.js';
-import type { SnmpSettings } from '../../device.js';
+import type { SnmpSettings } from '../../contract/device.js';
 import {
   DEFAULT_ACTIONS,
   DEFAULT_SAMPLE_PERIOD,

@@ -16,7 +16,7 @@ import { getRun } from '../../store/runs.js';
 import { countRuns, listRuns, runDriverNames, runListKey } from '../../store/run-list.js';
 import { decodeRunCursor, encodeRunCursor, RUN_CURSOR_PATTERN } from './run-cursor.js';
 import type { Store } from '../../store/store.js';
-import type { RunExecutor } from '../../executor/run-executor.js';
+import type { RunExecutor } from '../../contract/run-executor.js';
 import { registerTrialRun } from './trial-run-routes.js';
 import { registerSchedule, type ScheduleSource } from './schedule-routes.js';
 import { registerDeviceTables } from './table-routes.js';

@@ -10,9 +10,9 @@
 // The steps (the body's schema, the driver, its defaults and external hosts, the run and its
 // answer) are exported for the trial against a simulated device (simulated-devices.ts).
 import type { FastifyInstance } from 'fastify';
-import type { RunExecutor } from '../../executor/run-executor.js';
+import type { RunExecutor } from '../../contract/run-executor.js';
 import { externalHostsFor } from '../../executor/external-hosts.js';
-import { DriverboxError } from '../../errors.js';
+import { DriverboxError } from '../../contract/errors.js';
 import { findAssociation, runParameters } from '../../store/associations.js';
 import { getCustomDriver, MAX_DRIVER_SOURCE_CHARS, type CustomDriverRow } from '../../store/custom-drivers.js';
 import { deviceSpecOf } from '../../store/run-request.js';
@@ -22,7 +22,7 @@ import { requireDevice } from '../monitoring/access.js';
 import { ApiError, notFound } from '../monitoring/api-error.js';
 import { idParams } from '../monitoring/route-schema.js';
 import type { TrialRunAnswer, TrialRunRequest } from './run-records.js';
-import type { RunRequest } from '../../host.js';
+import type { RunRequest } from '../../contract/run-request.js';
 import type { SecretMask } from '../../store/run-secrets.js';
 
 export interface TrialRunOptions {

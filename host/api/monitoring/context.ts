@@ -1,5 +1,5 @@
 // What every route handler of the Monitoring API is given.
-import type { RunExecutor } from '../../executor/run-executor.js';
+import type { RunExecutor } from '../../contract/run-executor.js';
 import type { Store } from '../../store/store.js';
 
 export interface ApiContext {

@@ -4,9 +4,9 @@
 // Action ids are the reference's custom_N ↔ N (1–30); 0 runs get_status (a driverbox
 // extension, so collection can be triggered through the API). validate is not executable.
 import { externalHostsFor } from '../../executor/external-hosts.js';
-import type { RunExecutor } from '../../executor/run-executor.js';
-import { DriverboxError } from '../../errors.js';
-import type { RunResult } from '../../run-result.js';
+import type { RunExecutor } from '../../contract/run-executor.js';
+import { DriverboxError } from '../../contract/errors.js';
+import type { RunResult } from '../../contract/run-result.js';
 import { findAssociation } from '../../store/associations.js';
 import { getCustomDriver } from '../../store/custom-drivers.js';
 import { buildRunRequest, type PlannedRun } from '../../store/run-request.js';

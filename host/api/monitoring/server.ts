@@ -3,7 +3,7 @@
 // the OpenAPI document.
 import Fastify, { type FastifyInstance } from 'fastify';
 import { externalHostList } from '../../executor/external-hosts.js';
-import type { RunExecutor } from '../../executor/run-executor.js';
+import type { RunExecutor } from '../../contract/run-executor.js';
 import type { Store } from '../../store/store.js';
 import { apiKeyCheckExcept } from './auth.js';
 import type { ApiContext } from './context.js';

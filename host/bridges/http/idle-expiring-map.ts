@@ -3,7 +3,7 @@
 // order is the order of last use and expiry only ever looks at the front: each call costs O(1)
 // amortised, however many entries there are. Expiry happens as the map is used (no timer): an
 // unused map keeps what it has until its next call or clear().
-import { DriverboxError } from '../../errors.js';
+import { DriverboxError } from '../../contract/errors.js';
 
 export type EvictReason = 'idle' | 'full';
 

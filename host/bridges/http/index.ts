@@ -5,7 +5,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ByteBudget } from './buffer-budget.js';
 import type { HttpAnswer } from '../../../runtime/protocol.js';
-import type { HttpExchange } from '../../run-result.js';
+import type { HttpExchange } from '../../contract/run-result.js';
 import { answerBound, deliveredBytes, type AnswerBound } from './answer-budget.js';
 import { readOptions, type Method, type RequestOptions } from './options.js';
 import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './plain.js';

@@ -3,7 +3,8 @@
 // empty), while its connections are the host's kept ones (connections are not state). When the
 // run is over, exportChanged() gives the sessions whose jars the run changed, as plain data.
 import { Cookie, CookieJar } from 'tough-cookie';
-import { boundSessions, DEVICE_STATE_VERSION, MAX_DEVICE_STATE_BYTES, MAX_DEVICE_STATE_SESSIONS, type DeviceSessionState, type DeviceStateSnapshot, type StoredCookie } from '../../device-state.js';
+import { boundSessions } from '../../device-state.js';
+import { DEVICE_STATE_VERSION, MAX_DEVICE_STATE_BYTES, MAX_DEVICE_STATE_SESSIONS, type DeviceSessionState, type DeviceStateSnapshot, type StoredCookie } from '../../contract/device-state.js';
 import { BoundedCookieStore } from './cookie-store.js';
 import type { HttpSession, SessionSource } from './sessions.js';
 

@@ -2,7 +2,7 @@
 // and how a request URL is built from the driver's options (a path only, never a host).
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
-import { deviceKey, type DeviceSpec } from '../../device.js';
+import { deviceKey, type DeviceSpec } from '../../contract/device.js';
 import { fieldText, numberOption } from './options.js';
 import { describe, isPlainObject } from './plain.js';
 

@@ -1,11 +1,11 @@
 // What a run with `record` or `replay` changes around it: the device it runs against, the
 // wire and sessions its RunNetwork uses, and what happens once it has finished. A run with
 // neither gets no capture at all (host.ts), so it pays nothing for this.
-import type { DeviceSpec } from '../../device.js';
-import type { RunResult } from '../../run-result.js';
+import type { DeviceSpec } from '../../contract/device.js';
+import type { RunResult } from '../../contract/run-result.js';
 import type { SessionSource } from '../http/sessions.js';
 import type { NetworkWire } from '../wire.js';
-import type { RecordingFile } from './format.js';
+import type { RecordingFile } from '../../contract/recording.js';
 import { Recorder, type RecordingMeta } from './recorder.js';
 import { Replayer, type ReplayBounds } from './replayer.js';
 

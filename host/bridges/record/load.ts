@@ -2,10 +2,10 @@
 // field before the run starts, so that a damaged or foreign file is a clear error naming the
 // field, never a replay that misbehaves halfway.
 import path from 'node:path';
-import { DriverboxError } from '../../errors.js';
+import { DriverboxError } from '../../contract/errors.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/plain.js';
 import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES, parseUntrustedJson, prototypeKeyMessage, prototypeKeyPath, readBoundedText, UntrustedInputError } from '../untrusted-input.js';
-import { PROTOCOL_KINDS, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordingFile } from './format.js';
+import { PROTOCOL_KINDS, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordingFile } from '../../contract/recording.js';
 
 class Malformed extends Error {}
 class TooMany extends Error {}

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { DriverboxError } from '../../errors.js';
+import { DriverboxError } from '../../contract/errors.js';
 
 function reason(error: unknown, dir: string): string {
   switch ((error as NodeJS.ErrnoException).code) {

@@ -1,14 +1,14 @@
 // Recording a run: its wire sends every hop and reads every certificate for real, as a normal
 // run does, and keeps what went each way. When the run ends the whole is redacted at once
 // (a cookie value learnt late is masked everywhere, with one mask) and written atomically.
-import type { DeviceSpec } from '../../device.js';
-import type { RunResult } from '../../run-result.js';
+import type { DeviceSpec } from '../../contract/device.js';
+import type { RunResult } from '../../contract/run-result.js';
 import { canonicalHost } from '../http/host-name.js';
 import { sendHop, SendFailure, type HopResponse } from '../http/send.js';
 import { readCertificate, type TlsAnswer } from '../tls/certificate.js';
 import type { NetworkWire } from '../wire.js';
 import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
-import { bodyText, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordedHttp, type RecordingFile } from './format.js';
+import { bodyText, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordedHttp, type RecordingFile } from '../../contract/recording.js';
 import { PendingFile } from './pending-file.js';
 import { basicCredentials, cookieValues, learntSecrets, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
 import { tlsKey } from './request-key.js';

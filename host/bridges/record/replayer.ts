@@ -4,15 +4,15 @@
 // that was not recorded fails with REPLAY_MISS, naming it and the closest recorded requests.
 import { CookieJar } from 'tough-cookie';
 import { Dispatcher } from 'undici';
-import type { DeviceSpec } from '../../device.js';
-import { defaultLimits, type RunLimits } from '../../limits.js';
+import type { DeviceSpec } from '../../contract/device.js';
+import { defaultLimits, type RunLimits } from '../../contract/limits.js';
 import { answerTooLarge, SendFailure, type Hop, type HopResponse } from '../http/send.js';
 import type { HttpSession, SessionSource } from '../http/sessions.js';
 import { MASK } from '../http/transcript.js';
 import type { TlsAnswer } from '../tls/certificate.js';
 import type { NetworkWire } from '../wire.js';
 import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
-import { bodyBytes, bodyText, type RecordedBody, type RecordedHttp, type RecordedProtocol, type RecordedTls, type RecordingFile } from './format.js';
+import { bodyBytes, bodyText, type RecordedBody, type RecordedHttp, type RecordedProtocol, type RecordedTls, type RecordingFile } from '../../contract/recording.js';
 import { basicCredentials, learntSecrets, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
 import {
   describeProtocol,

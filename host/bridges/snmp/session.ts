@@ -3,7 +3,7 @@
 // address ctx.endpoint() gives and nowhere else.
 import net from 'node:net';
 import snmp from 'net-snmp';
-import type { SnmpSettings } from '../../device.js';
+import type { SnmpSettings } from '../../contract/device.js';
 import type { SnmpCall } from './options.js';
 import type { SnmpSocketGuard } from './guarded-socket.js';
 

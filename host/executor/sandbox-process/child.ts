@@ -1,7 +1,7 @@
 // The sandbox process: started by startSandboxProcess with --no-node-snapshot, it creates one
 // Host and serves runs over IPC until told to close, or until the agent goes away.
 import { getHeapStatistics } from 'node:v8';
-import { DriverboxError } from '../../errors.js';
+import { DriverboxError } from '../../contract/errors.js';
 import { createHost, type Host } from '../../host.js';
 import type { FromChild, ToChild, WireError } from './protocol.js';
 

@@ -2,8 +2,8 @@
 // a failure like any other, so the scheduler records it and carries on. GENERIC_ERROR, as the
 // host reports other failures of the sandbox itself (sandbox/run.ts); the logs and HTTP
 // exchanges of the run died with the process.
-import type { RunRequest } from '../../host.js';
-import type { RunResult } from '../../run-result.js';
+import type { RunRequest } from '../../contract/run-request.js';
+import type { RunResult } from '../../contract/run-result.js';
 
 export function lostRunResult(request: RunRequest, message: string, durationMs: number): RunResult {
   return {

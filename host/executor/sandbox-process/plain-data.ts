@@ -1,7 +1,7 @@
 // What may cross to the sandbox process: plain data only. A function or symbol in a run
 // request (an externalHosts predicate, a callback in parameters) would fail deep inside
 // the IPC serializer with a vague DataCloneError; name the field instead.
-import { DriverboxError } from '../../errors.js';
+import { DriverboxError } from '../../contract/errors.js';
 
 /** The path of the first value structured clone cannot copy, or null when all can be sent. */
 export function findUnsendable(value: unknown, where: string, seen = new Set<object>()): string | null {

@@ -1,7 +1,8 @@
 // Messages between the agent and its sandbox process over the fork IPC channel
 // (serialization 'advanced': structured clone, so only plain data crosses).
-import type { HostOptions, RunRequest } from '../../host.js';
-import type { RunResult } from '../../run-result.js';
+import type { HostOptions } from '../../host.js';
+import type { RunRequest } from '../../contract/run-request.js';
+import type { RunResult } from '../../contract/run-result.js';
 import type { HeapFigures, PoolStats, SandboxMemory } from '../../sandbox/figures.js';
 
 /** Host options that can cross the process boundary: externalHosts as a list, not a predicate. */

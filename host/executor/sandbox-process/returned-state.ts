@@ -3,8 +3,8 @@
 // snapshot within its bounds (readDeviceState). A state refused is left out, so nothing is
 // saved from that run and the device keeps what it had; the result says why in a warning.
 import { readDeviceState } from '../../device-state.js';
-import type { RunRequest } from '../../host.js';
-import type { RunResult } from '../../run-result.js';
+import type { RunRequest } from '../../contract/run-request.js';
+import type { RunResult } from '../../contract/run-result.js';
 
 export function checkReturnedState(request: RunRequest, result: RunResult): RunResult {
   const asked = request.deviceState !== undefined;

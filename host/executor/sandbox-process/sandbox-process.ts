@@ -9,13 +9,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { DriverboxError, type DriverboxErrorCode } from '../../errors.js';
-import type { RunRequest } from '../../host.js';
-import { resolveLimits } from '../../limits.js';
-import type { RunResult } from '../../run-result.js';
+import { DriverboxError, type DriverboxErrorCode } from '../../contract/errors.js';
+import type { RunRequest } from '../../contract/run-request.js';
+import { resolveLimits } from '../../contract/limits.js';
+import type { RunResult } from '../../contract/run-result.js';
 import type { PoolStats } from '../../sandbox/figures.js';
 import { residentMemoryBytes } from './resident-memory.js';
-import type { RunExecutor } from '../run-executor.js';
+import type { RunExecutor } from '../../contract/run-executor.js';
 import { V8_HEAP_FLAGS } from '../../v8-heap-flags.js';
 import { RestartBackoff, type BackoffOptions } from './backoff.js';
 import { lostRunResult, overstayRunResult } from './crash-result.js';

@@ -1,5 +1,5 @@
 // The result of one driver run: what the CLI prints, --json emits, and the store records.
-import type { LogMessage, TableRecord, VariableRecord } from '../runtime/protocol.js';
+import type { LogMessage, TableRecord, VariableRecord } from '../../runtime/protocol.js';
 import type { DeviceStateSnapshot } from './device-state.js';
 
 export type { LogMessage, TableRecord, VariableRecord };

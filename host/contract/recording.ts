@@ -1,6 +1,6 @@
 // The recording file: what one driver run exchanged with its device, as versioned JSON that
 // a person can read (docs/RECORD-REPLAY.md). Secrets are redacted before anything is written.
-import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
+import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
 
 /**
  * The version this driverbox writes and reads; another version is refused, never guessed at.
