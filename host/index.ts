@@ -11,7 +11,7 @@ export { DriverboxError, type DriverboxErrorCode } from './contract/errors.js';
 export { listEntryPoints, type EntryPoint } from './driver/entry-points.js';
 export { loadFixture } from './simulator/load-fixture.js';
 export { parseFixture, type ParseFixtureOptions } from './simulator/parse-fixture.js';
-export { FixtureError } from './simulator/fixture-error.js';
+export { FixtureError } from './contract/errors.js';
 export { FIXTURE_VERSION, type Fixture, type FixtureSpec, type RouteSpec, type ResponseSpec, type FixtureRoute, type FixtureResponse } from './simulator/fixture-types.js';
 export { startSimulator, type Simulator, type SimulatorOptions, type SimulatedDevice, type SimulatedRequest, type RequestOutcome } from './simulator/simulator.js';
 export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './contract/recording.js';

@@ -24,7 +24,7 @@ import { getRun, runSlotOf } from '../host/store/runs.js';
 import { writeScheduledRunResult, type WriteRunOptions } from '../host/store/report-run.js';
 import { listDeviceTables } from '../host/store/tables.js';
 import type { RunResult } from '../host/contract/run-result.js';
-import { StoreError } from '../host/store/store-error.js';
+import { StoreError } from '../host/contract/errors.js';
 import { SqlStatement } from '../host/store/sql-statement.js';
 import type { Store } from '../host/store/store.js';
 import { openTestStore } from './helpers/store.js';

@@ -13,7 +13,7 @@ import { createAssociation } from '../host/store/associations.js';
 import { createCustomDriver } from '../host/store/custom-drivers.js';
 import { createDevice } from '../host/store/devices.js';
 import { writeRunResult } from '../host/store/report-run.js';
-import { StoreError } from '../host/store/store-error.js';
+import { StoreError } from '../host/contract/errors.js';
 import type { Store } from '../host/store/store.js';
 import { openTestStore } from './helpers/store.js';
 

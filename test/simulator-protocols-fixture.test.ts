@@ -1,7 +1,7 @@
 // The fixture's telnet and winrm sections: validated with every problem named, defaults filled in,
 // and a fixture of those protocols only needs no HTTP routes.
 import { describe, expect, it } from 'vitest';
-import { FixtureError } from '../host/simulator/fixture-error.js';
+import { FixtureError } from '../host/contract/errors.js';
 import { parseFixture } from '../host/simulator/parse-fixture.js';
 
 const problems = (value: unknown): string[] => {

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FixtureError } from '../host/simulator/fixture-error.js';
+import { FixtureError } from '../host/contract/errors.js';
 import { parseFixture } from '../host/simulator/parse-fixture.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
 import type { SshEvent } from '../host/simulator/ssh/server.js';

@@ -15,7 +15,7 @@ import { writeRunResult, writeScheduledRunResult } from '../host/store/report-ru
 import { readRunTarget } from '../host/store/run-target.js';
 import { listVariables, setHistoryRetention, pruneVariableHistory, variableHistory } from '../host/store/variables.js';
 import { DAY_MS, historyPartitionName } from '../host/store/history-partitions.js';
-import { StoreError } from '../host/store/store-error.js';
+import { StoreError } from '../host/contract/errors.js';
 import { getRun, runSlotOf } from '../host/store/runs.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres-server.js';
 import type { RunResult } from '../host/contract/run-result.js';

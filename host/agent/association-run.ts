@@ -10,7 +10,7 @@ import type { StoreDeviceStates } from '../store/device-states.js';
 import { writeScheduledRunResult, type WriteRunOptions } from '../store/report-run.js';
 import { readRunTarget } from '../store/run-target.js';
 import { runRequestOf } from '../store/run-request.js';
-import { StoreError } from '../store/store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from '../store/store.js';
 import { externalHostsOf } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../contract/run-executor.js';

@@ -11,7 +11,7 @@ import type { QueueFiguresSnapshot } from '../scale-out/queue-figures.js';
 import { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { listAssociationSchedules } from '../store/associations.js';
 import { StoreDeviceStates } from '../store/device-states.js';
-import { StoreError } from '../store/store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from '../store/store.js';
 import type { ActionRun } from './association-run.js';
 

@@ -11,12 +11,12 @@
 // at most one run in flight or waiting.
 import { EventEmitter } from 'node:events';
 import { systemClock, type SchedulerClock, type TimerHandle } from './scheduler-clock.js';
-import { SchedulerError } from './scheduler-error.js';
+import { SchedulerError } from '../contract/errors.js';
 import { validateJob, type SchedulerJob } from './scheduler-job.js';
 import { SampleWindow, type SampleSummary } from './scheduler-samples.js';
 import { SlotQueue } from './scheduler-slots.js';
 
-export { SchedulerError, type SchedulerErrorCode } from './scheduler-error.js';
+export { SchedulerError, type SchedulerErrorCode } from '../contract/errors.js';
 export { systemClock, type SchedulerClock, type TimerHandle } from './scheduler-clock.js';
 export type { SchedulerJob } from './scheduler-job.js';
 export type { SampleSummary } from './scheduler-samples.js';

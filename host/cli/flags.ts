@@ -2,7 +2,7 @@
 // (an unknown or misspelt flag, a missing value) answered in our words, with the closest flag
 // suggested, instead of parseArgs' own messages.
 import { parseArgs } from 'node:util';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../contract/errors.js';
 
 export type FlagSpecs = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean; default?: string | boolean | string[] | boolean[] }>;
 

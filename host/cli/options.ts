@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { locateJsonError } from './json-error.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../contract/errors.js';
 
 export function parseIntegerFlag(name: string, value: string | undefined, min = 1): number | undefined {
   if (value === undefined) return undefined;

@@ -4,7 +4,7 @@ import { resolveStorePath } from '../store/data-dir.js';
 import { reportRun } from '../store/report-local-run.js';
 import { openStore, type Store } from '../store/store.js';
 import type { RunResult } from '../contract/run-result.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../contract/errors.js';
 
 export interface ReportOptions {
   report: boolean;

@@ -6,10 +6,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DeviceSpec, SnmpSettings } from '../contract/device.js';
 import type { ResolveOption } from '../resolve.js';
-import { FixtureError } from '../simulator/fixture-error.js';
+import { FixtureError } from '../contract/errors.js';
 import { startSimulator, type Simulator } from '../simulator/simulator.js';
 import { containedFile, UntrustedInputError } from '../bridges/untrusted-input.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../contract/errors.js';
 
 export interface RunSimulation {
   device: DeviceSpec;

@@ -2,10 +2,11 @@
 // definitions, their help lines, and their resolution (flags > environment > config file >
 // defaults kept in the data folder) with a usage error for each mistake.
 import { readFileSync } from 'node:fs';
-import { ConfigError, DEFAULT_PORT, resolveServerConfig, type ServerConfig } from '../config/server-config.js';
+import { DEFAULT_PORT, resolveServerConfig, type ServerConfig } from '../config/server-config.js';
+import { ConfigError } from '../contract/errors.js';
 import type { CliIo } from './main.js';
 import { parseIntegerFlag } from './options.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../contract/errors.js';
 
 export const serverFlagOptions = {
   store: { type: 'string' },

@@ -2,7 +2,7 @@
 // .env; the emulator's names too). Any flag given: the flags alone count.
 import type { SnmpSettings } from '../contract/device.js';
 import { snmpSettingsOf, type SnmpInput } from '../snmp-settings.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from '../contract/errors.js';
 
 export const snmpFlagOptions = {
   'snmp-version': { type: 'string' },

@@ -3,6 +3,7 @@
 // environment, else a JSON config file, else a default; the key and secret defaults are made
 // once and kept in the data folder (mode 0600), so a restarted server accepts the same key and
 // can read the credentials it sealed.
+import { ConfigError } from '../contract/errors.js';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -60,13 +61,6 @@ export interface ServerConfig {
   sources: { apiKeys: string; secretKey: string };
   /** Things the operator should fix, printed at start (a secret key file others can read). */
   warnings: string[];
-}
-
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConfigError';
-  }
 }
 
 export const DEFAULT_PORT = 7420;

@@ -13,7 +13,7 @@
 // expired) never holds back. Nor does an agent that just took a job already lateMs late: there is
 // a backlog, and being on time comes first.
 import type { Redis } from 'ioredis';
-import { ScaleOutError, toError } from './scale-out-error.js';
+import { ScaleOutError, toError } from '../contract/errors.js';
 
 export const DEFAULT_FAIR_WINDOW_MS = 20_000;
 export const DEFAULT_FAIR_HEARTBEAT_MS = 1_000;

@@ -30,7 +30,7 @@ import {
   type ScheduleEntry,
 } from './run-schedules.js';
 import { closeWithin } from './settle.js';
-import { ScaleOutError, toError, type ScaleOutErrorCode } from './scale-out-error.js';
+import { ScaleOutError, toError, type ScaleOutErrorCode } from '../contract/errors.js';
 
 export const DEFAULT_DRIFT_EVERY_MS = 60_000;
 /** Scheduler upserts / removals in flight at once during one reconcile. */

@@ -7,7 +7,7 @@
 // - producer: queues that add jobs and upsert schedulers; commands fail after a few retries, so
 //   an API request that asks for a reconcile does not hang while Redis is away.
 import { Redis } from 'ioredis';
-import { ScaleOutError, toError } from './scale-out-error.js';
+import { ScaleOutError, toError } from '../contract/errors.js';
 
 export type RedisRole = 'worker' | 'producer';
 

@@ -7,7 +7,7 @@
 // 2. Start rule: a job starts only while now ≤ slot + period − D; otherwise it is skipped-late. A
 //    re-queued stale job therefore never runs into its successor's slot.
 // 3. Write rule: the store refuses a second result for (association, slot); the worker only counts it.
-import { ScaleOutError } from './scale-out-error.js';
+import { ScaleOutError } from '../contract/errors.js';
 
 /** Default margin between D and the lock duration: clock rates, GC pauses, the last lock renewal. */
 export const DEFAULT_LOCK_MARGIN_MS = 5_000;

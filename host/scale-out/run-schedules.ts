@@ -2,7 +2,7 @@
 // `runs` queue, its ID the association's ID, `every` its period, an `offset` that spreads the
 // associations of one period over it, and the job template's data (RunJobData) that every run's job
 // carries and that tells a later reconcile what was last upserted.
-import { ScaleOutError } from './scale-out-error.js';
+import { ScaleOutError } from '../contract/errors.js';
 
 export const RUNS_QUEUE = 'runs';
 export const RECONCILE_QUEUE = 'reconcile';

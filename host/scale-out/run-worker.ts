@@ -17,7 +17,7 @@ import { QueueFigures, pingQueue, readQueueCounts, type QueueCounts, type QueueF
 import { connectCheckedClient, redisOptions } from './redis-connection.js';
 import { DEFAULT_LOCK_MARGIN_MS, checkLockRule, latestStartMs } from './run-rules.js';
 import { readJobData, RUNS_QUEUE, schedulerIdOf, slotOfJobId, type RunJobData } from './run-schedules.js';
-import { ScaleOutError, toError } from './scale-out-error.js';
+import { ScaleOutError, toError } from '../contract/errors.js';
 import { closeWithin, settlesWithin } from './settle.js';
 
 /** Same defaults as the embedded scheduler (host/agent/scheduler.ts). */

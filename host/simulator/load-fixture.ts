@@ -2,7 +2,7 @@
 // reported with its line and column; depth and prototype keys checked, untrusted-input.ts),
 // then validated by parseFixture with bodyFile paths taken from, and kept inside, the file's folder.
 import path from 'node:path';
-import { FixtureError } from './fixture-error.js';
+import { FixtureError } from '../contract/errors.js';
 import type { Fixture } from './fixture-types.js';
 import { parseFixture } from './parse-fixture.js';
 import { MAX_FIXTURE_BYTES, parseUntrustedJson, readBoundedText, UntrustedInputError } from '../bridges/untrusted-input.js';

@@ -2,7 +2,7 @@
 // A DISABLED association records why: FAILURE (it may recover) or UNRECOVERABLE (it cannot as
 // things stand, e.g. missing credentials). One disabled by the inventory (enabled: false) has no
 // reason: that is configuration, not failure, and re-enabling leaves it to the inventory.
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export type DisabledReason = 'FAILURE' | 'UNRECOVERABLE';

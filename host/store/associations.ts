@@ -8,7 +8,7 @@ import { isDeviceMonitored } from './device-monitoring.js';
 import type { MonitoringState } from './devices.js';
 import { parameterValueProblem, refuseProblems, samplePeriodProblem, type InputProblem, type ParameterValueType } from './driver-input.js';
 import { parseJsonColumn } from './json-column.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 /** The scope credentials given with an association are stored under. */

@@ -4,7 +4,7 @@
 // when it is used up) and a camera_snapshot entry of the activity log.
 import { addActivity } from './activity-log.js';
 import { addConnectionBytes, createDeviceConnection } from './connections.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export interface CameraSnapshot {

@@ -2,7 +2,7 @@
 // against the agent's connection limit. No tunnel or proxy runs: sessions are records with an
 // expiry, and their byte counts only grow through addConnectionBytes.
 import { getAgentLimits } from './monitoring-limits.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export type VpnStatus = 'ACTIVE' | 'INACTIVE' | 'EXPIRED';

@@ -13,7 +13,7 @@ import {
   type ParameterValueType,
 } from './driver-input.js';
 import { parseJsonColumn } from './json-column.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export const MAX_DRIVER_NAME_CHARS = 255;

@@ -2,7 +2,7 @@
 // licensing of 1.14.0) and its place on the collector's excluded-device list. Either one takes
 // the device out of monitoring: the agent schedules no association on it (listAssociationSchedules).
 import { deviceFromDb, getDevice, type DeviceRow, type MonitoringState } from './devices.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export const MONITORING_STATES: readonly MonitoringState[] = ['MANAGED', 'UNMANAGED'];

@@ -5,7 +5,7 @@
 // entry; the modules' settings themselves live in the cloud and are not reproduced.
 import { addActivity } from './activity-log.js';
 import { parseJsonColumn } from './json-column.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export const PROFILE_MODULE_TYPES = ['INFO', 'SHARED_ALERT', 'SNMP_CUSTOM_OID', 'SNMP_PRECONFIGURED_SENSOR', 'TCP_SENSOR'] as const;

@@ -1,7 +1,7 @@
 // Devices of an agent, with the address a driver reaches them at (IP, host name, port map).
 import { isIP } from 'node:net';
 import { parseJsonColumn } from './json-column.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export type DeviceProtocol = 'IP' | 'DUMMY' | 'IP_EXTERNAL';

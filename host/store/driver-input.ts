@@ -2,7 +2,7 @@
 // (the reference's limits), checked in one place for the API, the CLI and the store. A check
 // answers the problems it found, each located as [where, field…], instead of throwing, so the
 // API can name every bad field at once.
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 
 export type ParameterValueType = 'STRING' | 'NUMBER' | 'LIST';
 export const PARAMETER_VALUE_TYPES: readonly ParameterValueType[] = ['STRING', 'NUMBER', 'LIST'];

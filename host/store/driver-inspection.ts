@@ -6,7 +6,7 @@ import { findImport } from '../driver/checks.js';
 import { listEntryPoints } from '../driver/entry-points.js';
 import { modulesUsed } from '../driver/modules-used.js';
 import { segments } from '../driver/scan.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 
 /** Custom action ids run 1–30 (the reference's range). */
 export const MAX_CUSTOM_ACTION = 30;

@@ -1,6 +1,6 @@
 // The embedded store's public surface.
 export { DEFAULT_STORE_BOUNDS, openStore, Store, type StoreBounds, type StoreOptions } from './store.js';
-export { StoreError, type StoreErrorCode } from './store-error.js';
+export { StoreError, type StoreErrorCode } from '../contract/errors.js';
 export { defaultDataDir, defaultStorePath, resolveStorePath } from './data-dir.js';
 export { SCHEMA_VERSION } from './migrations.js';
 // What an embedding program feeds the store with (what a real agent would discover or measure).

@@ -2,7 +2,7 @@
 // the embedding program reports), and the history of every status and quantity change, which
 // the billing report reads (api/marketplace/billing.ts). All writes take their time from
 // store.now(), so tests drive the history with the store's clock.
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export const ACCOUNT_STATUSES = ['TRIAL', 'ACTIVE', 'SUSPENDED', 'TRIAL_EXPIRED'] as const;

@@ -20,7 +20,7 @@ import { resultsSchema } from './schema/results.js';
 import { scaleOutSchema } from './schema/scale-out.js';
 import { associationBackoffSchema } from './schema/association-backoff.js';
 import { tableCellMetadataSchema } from './schema/table-cell-metadata.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 
 /** What a migration may do: run DDL (written for SQLite, translated for Postgres) on either database. */
 export interface MigrationContext {

@@ -1,7 +1,7 @@
 // Per-agent quotas of the emulated monitoring features: how many sensors (SNMP + TCP) an
 // agent may have, and how many bytes its VPN sessions and device connections may consume.
 // The cloud sets these by plan; here they are settings of the store.
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export const DEFAULT_SENSOR_LIMIT = 50;

@@ -3,7 +3,7 @@
 // recorded for it and the routed networks added to it. The API layer validates the values;
 // these functions store and read them.
 import { parseJsonColumn } from './json-column.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export interface InterfacesPolicy {

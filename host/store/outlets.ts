@@ -5,7 +5,7 @@
 // the state the action leaves (on → ON, off → OFF, cycle → ON), logged like a power action.
 import { addActivity } from './activity-log.js';
 import { POWER_ACTIVITY_TYPE } from './power.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export const OUTLET_ACTIONS = ['on', 'off', 'cycle'] as const;

@@ -2,7 +2,7 @@
 // activity-log entry of the spec's type, so clients and operators see it happened. Which
 // actions a device offers is a setting (all four unless setPowerAvailability says otherwise).
 import { addActivity } from './activity-log.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export const POWER_ACTIONS = ['on', 'off', 'cycle', 'software-reboot'] as const;

@@ -4,7 +4,7 @@
 import { ensureLocalAgent } from './agents.js';
 import { createDevice, findDeviceByAddress } from './devices.js';
 import { writeRunResult, type ReportedRun } from './report-run.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 import type { RunResult } from '../contract/run-result.js';
 

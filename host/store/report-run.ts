@@ -9,7 +9,7 @@ import { saveConfiguration } from './configurations.js';
 import { getDevice } from './devices.js';
 import { deviceSecrets, maskFor } from './run-secrets.js';
 import { insertRun, insertSlotRun, pruneDeviceRuns, appendRunWarnings } from './runs.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 import { writeDeviceTable, type TableBound } from './tables.js';
 import { duplicateUidWarning } from '../../runtime/duplicate-uids.js';

@@ -1,7 +1,7 @@
 // Round-trip delay samples of devices and speed-test samples of agents. RTD samples come
 // from the TCP prober (each connect is a measured round trip, see host/monitor/prober.ts) or
 // from recordRtdSample; speed samples only from recordSpeedSample (driverbox runs no speed test).
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 import { WEEK_MS } from './time.js';
 

@@ -3,7 +3,7 @@
 // so the same secret gives different keys in different stores. A known text encrypted at first
 // use tells a wrong secret apart from a damaged value.
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 
 const PREFIX = 'v1:';
 const CHECK_TEXT = 'driverbox-secret-check';

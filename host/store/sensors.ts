@@ -4,7 +4,7 @@
 // written through recordTcpStatus.
 import { parseJsonColumn } from './json-column.js';
 import { getAgentLimits } from './monitoring-limits.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export const SNMP_CATEGORIES = ['OTHER', 'CONSUMABLE', 'CPU', 'DISK_SPACE', 'MEMORY', 'NETWORK_TRAFFIC', 'TEMPERATURE'] as const;

@@ -3,7 +3,7 @@
 // stored and listed; driverbox does not evaluate them or send alerts.
 import { parseJsonColumn } from './json-column.js';
 import type { SnmpValueType } from './sensors.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export interface SnmpTriggerFunction {

@@ -3,7 +3,7 @@
 // setAgentStatus / setDeviceStatus; an event is recorded only when the state really changes.
 import type { AgentStatus } from './agents.js';
 import type { DeviceStatus } from './devices.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import type { Store } from './store.js';
 
 export type AgentEventType = 'CONNECTION_RECOVERED' | 'CONNECTION_LOST' | 'UP' | 'DOWN';

@@ -16,7 +16,7 @@ import { DAY_MS, ensureHistoryPartitions } from './history-partitions.js';
 import { migrate } from './migrations.js';
 import { deriveKey, keyMatchesCheck, lockedSecretBox, makeCheck, makeSecretBox, type SecretBox } from './secret-box.js';
 import { SqlStatement, type SqlExecutor, type StatementOptions } from './sql-statement.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 
 export type { SqlDialect } from './database.js';
 export type { RunInfo } from './sql-statement.js';

@@ -3,7 +3,7 @@
 // every write keeps the value it replaces as previous_value and, when the variable has
 // history, adds a sample to variable_history.
 import { dropHistoryBefore, ensureHistoryPartitions } from './history-partitions.js';
-import { StoreError } from './store-error.js';
+import { StoreError } from '../contract/errors.js';
 import { roomFor } from './variable-bound.js';
 import { postgresText } from './sql-statement.js';
 import type { Store } from './store.js';

@@ -1,6 +1,6 @@
 // The agent's inventory file: devices, drivers and associations to schedule (see docs/agent/inventory.md).
 export { loadInventory, parseInventory, type ParseInventoryOptions } from './load.js';
-export { InventoryError } from './inventory-error.js';
+export { InventoryError } from '../../contract/errors.js';
 export { formatOfFile, type InventoryFormat } from './parse-text.js';
 export { syncInventory, type ChangeSet, type InventorySyncResult, type NamedId, type ScheduledAssociation } from './sync.js';
 export { isInventoryOwned } from './ownership.js';

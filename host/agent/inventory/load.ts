@@ -2,7 +2,7 @@
 // problem thrown at once as an InventoryError.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { InventoryError } from './inventory-error.js';
+import { InventoryError } from '../../contract/errors.js';
 import { formatOfFile, MAX_INVENTORY_CHARS, parseText, type InventoryFormat, type ParsedText } from './parse-text.js';
 import type { Inventory } from './types.js';
 import { validateInventory } from './validate.js';

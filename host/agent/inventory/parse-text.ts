@@ -1,7 +1,7 @@
 // Inventory text → a plain document. YAML and JSON both report where the text is broken
 // (line and column), so a typo in a big file is found without bisecting it.
 import { LineCounter, parseDocument, type Document } from 'yaml';
-import { InventoryError } from './inventory-error.js';
+import { InventoryError } from '../../contract/errors.js';
 import { parseYamlByItems } from './yaml-items.js';
 import { INVENTORY_YAML_BOUNDS, isStackOverflowMessage, yamlBoundProblem } from './yaml-bounds.js';
 

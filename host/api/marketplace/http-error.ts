@@ -4,7 +4,7 @@
 // docs/MARKETPLACE-API.md.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../monitoring/api-error.js';
-import { StoreError } from '../../store/store-error.js';
+import { StoreError } from '../../contract/errors.js';
 import type { ValidationProblem } from './types.js';
 
 export class MarketplaceHttpError extends Error {

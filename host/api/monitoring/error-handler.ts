@@ -3,7 +3,7 @@
 // message names no internals (the stack goes to the server log only).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorDetail } from './api-error.js';
-import { StoreError } from '../../store/store-error.js';
+import { StoreError } from '../../contract/errors.js';
 
 const WHERE: Record<string, string> = { querystring: 'query', params: 'path', body: 'body', headers: 'header' };
 

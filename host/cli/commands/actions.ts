@@ -5,7 +5,7 @@ import { listEntryPoints } from '../../driver/entry-points.js';
 import { describeModules, modulesUsed } from '../../driver/modules-used.js';
 import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 
 export const actionsHelp = `Usage: driverbox actions <driver.js> [options]

@@ -15,7 +15,7 @@ import { openStore } from '../../store/store.js';
 import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { terminalText } from '../../terminal-text.js';
 

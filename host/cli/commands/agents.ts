@@ -8,7 +8,7 @@ import { createAgentRecord, getAgent, listAgents, setAgentAccess, type AgentAcce
 import { openStore, resolveStorePath, type Store } from '../../store/index.js';
 import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { closest, parseFlags } from '../flags.js';
 import { terminalText } from '../../terminal-text.js';
 

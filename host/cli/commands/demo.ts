@@ -22,7 +22,7 @@ import { runDriver } from '../../testing/run-driver.js';
 import { formatResult, styleFor } from '../format.js';
 import type { CliIo } from '../main.js';
 import { parseFlags } from '../flags.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { resolveServerConfig } from '../../config/server-config.js';
 import { serveDemo, type DemoExample } from '../demo-serve.js';
 

@@ -16,7 +16,7 @@ import { customDriverRecord } from '../../api/monitoring/custom-driver-records.j
 import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { closest, parseFlags } from '../flags.js';
 import { terminalText } from '../../terminal-text.js';
 

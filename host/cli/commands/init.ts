@@ -5,7 +5,7 @@ import path from 'node:path';
 import { driverJsconfigText } from '../../driver/jsconfig.js';
 import { packagePath } from '../../package-path.js';
 import type { CliIo } from '../main.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 
 export const initHelp = `Usage: driverbox init <name> [options]

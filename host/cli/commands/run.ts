@@ -8,7 +8,7 @@ import { openReportStore, reportResult } from '../report-option.js';
 import { credentialSecrets } from '../../store/run-secrets.js';
 import { parseExternalHosts, parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../main.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { snmpFlagOptions, snmpFlagsHelp, snmpSettingsFromFlags } from '../snmp-flags.js';
 import { snmpSecrets } from '../../snmp-settings.js';

@@ -18,7 +18,7 @@ import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/in
 import { openStore, type Store } from '../../store/store.js';
 import { parseIntegerFlag } from '../options.js';
 import type { CliIo } from '../main.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { untilStopped } from '../until-stopped.js';

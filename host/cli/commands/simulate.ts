@@ -12,7 +12,7 @@ import type { Fixture } from '../../simulator/fixture-types.js';
 import { startSimulator, type SimulatedRequest, type Simulator } from '../../simulator/simulator.js';
 import { sshEventLine, sshListenLine } from '../../simulator/ssh/cli-lines.js';
 import type { CliIo } from '../main.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { untilStopped } from '../until-stopped.js';
 import { snmpRequestLine, snmpServedLine } from '../../simulator/snmp/describe.js';

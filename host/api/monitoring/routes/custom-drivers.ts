@@ -16,7 +16,7 @@ import { createCustomDriver, customDriverProblems, deleteCustomDriver, getCustom
 import { samplePeriodProblem } from '../../../store/driver-input.js';
 import { getDevice } from '../../../store/devices.js';
 import { deviceSecrets, maskFor } from '../../../store/run-secrets.js';
-import { StoreError } from '../../../store/store-error.js';
+import { StoreError } from '../../../contract/errors.js';
 import { ApiError, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import {
