@@ -10,7 +10,7 @@ export default defineConfig({
     // CPU: two files at a time even on 2 cores, where vitest's default (cores - 1) would run one.
     // Each worker keeps its module graph between files (no isolate): importing the host afresh
     // for each of ~180 files cost 158 s of a 512 s run. Files still get their own hosts,
-    // servers and stores from the helpers, and tests restore what they change (docs/TESTS.md).
+    // servers and stores from the helpers, and tests restore what they change (docs/architecture/test-suite.md).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     isolate: false,
     globalSetup: ['test/global-setup.ts'],

@@ -6,7 +6,7 @@
 //   node scripts/build.mjs            # once: the scan uses dist/host/driver/scan.js
 //   node scripts/compat-scan.mjs <folder> [--markdown | --json]
 //
-// docs/COMPATIBILITY.md's tables are its --markdown output for the official example drivers.
+// docs/reference/compatibility.md's tables are its --markdown output for the official example drivers.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,46 +48,46 @@ function drivers(dir) {
 }
 
 // Where driverbox has each member: the longest matching prefix wins. `provided` by this issue's
-// protocol modules means the module exists on D (docs/driver-api/<proto>.md).
+// protocol modules means the module exists on D (docs/reference/driver-api/<proto>.md).
 const WHERE = [
-  ['D.success', 'core', 'docs/DRIVER-API.md#ending-a-run'],
-  ['D.failure', 'core', 'docs/DRIVER-API.md#ending-a-run'],
-  ['D.errorType', 'core', 'docs/DRIVER-API.md#ending-a-run'],
-  ['D.valueType', 'core', 'docs/DRIVER-API.md#ending-a-run'],
-  ['D.createVariable', 'core', 'docs/DRIVER-API.md#variables-dcreatevariableuid-label-value-unit-valuetype'],
-  ['D.device.createVariable', 'core', 'docs/DRIVER-API.md#variables-dcreatevariableuid-label-value-unit-valuetype'],
-  ['D.createMetric', 'core (issue 18)', 'docs/driver-api/create-metric.md'],
-  ['D.createTable', 'core', 'docs/DRIVER-API.md#tables-dcreatetablelabel-columnheaders'],
-  ['D.getParameter', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['D.device.ip', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['D.device.hostname', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['D.device.username', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['D.device.password', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['D.device.serial', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['D.device.macAddress', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['D.device.http.getTLSCertificate', 'tls', 'docs/DRIVER-API.md#tls-ddevicehttpgettlscertificate-port--callbackerror-certificate'],
-  ['D.device.http', 'http', 'docs/DRIVER-API.md#http-ddevicehttp'],
-  ['D.device.sendSSHCommands', 'ssh (issue 18)', 'docs/driver-api/ssh.md'],
-  ['D.device.sendSSHCommand', 'ssh (issue 18)', 'docs/driver-api/ssh.md'],
-  ['D.device.sendTelnetCommand', 'telnet (issue 18)', 'docs/driver-api/telnet.md'],
-  ['D.device.createSNMPSession', 'snmp (issue 18)', 'docs/driver-api/snmp.md'],
-  ['D.device.sendWinRMCommand', 'winrm (issue 18)', 'docs/driver-api/winrm.md'],
-  ['D.createBackup', 'backup (issue 18)', 'docs/driver-api/backup.md'],
-  ['D.tftpServer', 'backup (issue 18)', 'docs/driver-api/backup.md'],
-  ['D.createExternalDevice', 'external devices', 'docs/DRIVER-API.md#other-members'],
-  ['D.htmlParse', 'cheerio', 'docs/DRIVER-API.md#other-members'],
-  ['D.crypto', 'crypto', 'docs/DRIVER-API.md#other-members'],
-  ['D.math', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['D._unsafe.buffer', 'buffer', 'docs/DRIVER-API.md#other-members'],
-  ['D.q', 'q 1.x', 'docs/DRIVER-API.md#other-members'],
-  ['D._', 'lodash 4', 'docs/DRIVER-API.md#other-members'],
-  ['D.device', 'core', 'docs/DRIVER-API.md#other-members'],
-  ['setTimeout', 'timers (issue 18)', 'docs/driver-api/timers.md'],
-  ['clearTimeout', 'timers (issue 18)', 'docs/driver-api/timers.md'],
-  ['setInterval', 'timers (issue 18)', 'docs/driver-api/timers.md'],
-  ['clearInterval', 'timers (issue 18)', 'docs/driver-api/timers.md'],
-  ['console', 'console', 'docs/DRIVER-API.md#other-members'],
-  ['require', 'refused: REQUIRE_NOT_ALLOWED', 'docs/DRIVER-API.md#other-members'],
+  ['D.success', 'core', 'docs/reference/driver-api.md#ending-a-run'],
+  ['D.failure', 'core', 'docs/reference/driver-api.md#ending-a-run'],
+  ['D.errorType', 'core', 'docs/reference/driver-api.md#ending-a-run'],
+  ['D.valueType', 'core', 'docs/reference/driver-api.md#ending-a-run'],
+  ['D.createVariable', 'core', 'docs/reference/driver-api.md#variables-dcreatevariableuid-label-value-unit-valuetype'],
+  ['D.device.createVariable', 'core', 'docs/reference/driver-api.md#variables-dcreatevariableuid-label-value-unit-valuetype'],
+  ['D.createMetric', 'core (issue 18)', 'docs/reference/driver-api/create-metric.md'],
+  ['D.createTable', 'core', 'docs/reference/driver-api.md#tables-dcreatetablelabel-columnheaders'],
+  ['D.getParameter', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['D.device.ip', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['D.device.hostname', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['D.device.username', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['D.device.password', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['D.device.serial', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['D.device.macAddress', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['D.device.http.getTLSCertificate', 'tls', 'docs/reference/driver-api.md#tls-ddevicehttpgettlscertificate-port--callbackerror-certificate'],
+  ['D.device.http', 'http', 'docs/reference/driver-api.md#http-ddevicehttp'],
+  ['D.device.sendSSHCommands', 'ssh (issue 18)', 'docs/reference/driver-api/ssh.md'],
+  ['D.device.sendSSHCommand', 'ssh (issue 18)', 'docs/reference/driver-api/ssh.md'],
+  ['D.device.sendTelnetCommand', 'telnet (issue 18)', 'docs/reference/driver-api/telnet.md'],
+  ['D.device.createSNMPSession', 'snmp (issue 18)', 'docs/reference/driver-api/snmp.md'],
+  ['D.device.sendWinRMCommand', 'winrm (issue 18)', 'docs/reference/driver-api/winrm.md'],
+  ['D.createBackup', 'backup (issue 18)', 'docs/reference/driver-api/backup.md'],
+  ['D.tftpServer', 'backup (issue 18)', 'docs/reference/driver-api/backup.md'],
+  ['D.createExternalDevice', 'external devices', 'docs/reference/driver-api.md#other-members'],
+  ['D.htmlParse', 'cheerio', 'docs/reference/driver-api.md#other-members'],
+  ['D.crypto', 'crypto', 'docs/reference/driver-api.md#other-members'],
+  ['D.math', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['D._unsafe.buffer', 'buffer', 'docs/reference/driver-api.md#other-members'],
+  ['D.q', 'q 1.x', 'docs/reference/driver-api.md#other-members'],
+  ['D._', 'lodash 4', 'docs/reference/driver-api.md#other-members'],
+  ['D.device', 'core', 'docs/reference/driver-api.md#other-members'],
+  ['setTimeout', 'timers (issue 18)', 'docs/reference/driver-api/timers.md'],
+  ['clearTimeout', 'timers (issue 18)', 'docs/reference/driver-api/timers.md'],
+  ['setInterval', 'timers (issue 18)', 'docs/reference/driver-api/timers.md'],
+  ['clearInterval', 'timers (issue 18)', 'docs/reference/driver-api/timers.md'],
+  ['console', 'console', 'docs/reference/driver-api.md#other-members'],
+  ['require', 'refused: REQUIRE_NOT_ALLOWED', 'docs/reference/driver-api.md#other-members'],
 ];
 
 /** Members that exist only as D itself knows them: anything under them is the library's or a constant. */
@@ -171,7 +171,7 @@ if (format === 'json') {
 } else if (format === 'markdown') {
   console.log(`| member | drivers (of ${list.length}) | driverbox module | docs |`);
   console.log('|---|---|---|---|');
-  for (const r of rows) console.log(`| \`${r.member}\` | ${r.drivers} | ${r.module} | ${r.docs.startsWith('docs/') ? `[${r.docs.replace(/^docs\//, '')}](${r.docs.replace(/^docs\//, '')})` : r.docs} |`);
+  for (const r of rows) console.log(`| \`${r.member}\` | ${r.drivers} | ${r.module} | ${r.docs.startsWith('docs/reference/') ? `[${r.docs.replace(/^docs\/reference\//, '')}](${r.docs.replace(/^docs\/reference\//, '')})` : r.docs} |`);
 } else {
   console.log(`${list.length} drivers in ${path.resolve(folder)}`);
   const width = Math.max(...rows.map((r) => r.member.length));

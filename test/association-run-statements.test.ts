@@ -1,4 +1,4 @@
-// The store work of one scheduled run (G7, docs/SCALE-OUT.md: CPU per run in scale-out mode):
+// The store work of one scheduled run (G7, docs/architecture/scale-out.md: CPU per run in scale-out mode):
 // the rows a run reads as it needs them (no used-variable count, no driver parameters or list of
 // the driver's devices), the association with its driver, device (with its SNMP settings), kept
 // state, parameter values and every scope of the device's credentials (for the request and for

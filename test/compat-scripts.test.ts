@@ -30,11 +30,11 @@ describe('compat-scan', () => {
     const report = JSON.parse(stdout) as { drivers: number; members: Array<{ member: string; drivers: number; module: string; docs: string }> };
     expect(report.drivers).toBe(3);
     const by = Object.fromEntries(report.members.map((m) => [m.member, m]));
-    expect(by['D.device.sendSSHCommand']).toMatchObject({ drivers: 1, module: 'ssh (issue 18)', docs: 'docs/driver-api/ssh.md' });
+    expect(by['D.device.sendSSHCommand']).toMatchObject({ drivers: 1, module: 'ssh (issue 18)', docs: 'docs/reference/driver-api/ssh.md' });
     expect(by['D.device.http.get']).toMatchObject({ drivers: 1, module: 'http' });
     expect(by['D.failure']).toMatchObject({ drivers: 2, module: 'core' });
     expect(by['D.errorType.GENERIC_ERROR']).toMatchObject({ drivers: 1 });
-    expect(by.setTimeout).toMatchObject({ drivers: 1, module: 'timers (issue 18)', docs: 'docs/driver-api/timers.md' });
+    expect(by.setTimeout).toMatchObject({ drivers: 1, module: 'timers (issue 18)', docs: 'docs/reference/driver-api/timers.md' });
     expect(by['console.error']).toMatchObject({ drivers: 1, module: 'console' });
     expect(by['D.device.sendSFTP']).toMatchObject({ drivers: 1, module: 'MISSING' });
     expect(by.Buffer).toMatchObject({ drivers: 1, module: 'MISSING (no such global)' });

@@ -9,7 +9,7 @@
 // simulated device driverbox ships), the main pages at a phone's width (390 × 844) without sideways
 // scrolling, and no console error.
 //
-// DRIVERBOX_CONSOLE_SCREENSHOTS=docs/console also writes the screenshots of docs/console/.
+// DRIVERBOX_CONSOLE_SCREENSHOTS=docs/reference/console also writes the screenshots of docs/reference/console/.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -1,4 +1,4 @@
-// An agent's runs kept per device, pruned in batches (G7, docs/SCALE-OUT.md): the devices written
+// An agent's runs kept per device, pruned in batches (G7, docs/architecture/scale-out.md): the devices written
 // since the last prune, all in one statement, every N results or after a delay; nothing else
 // touched; a device keeps its newest runs.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -23,7 +23,7 @@ import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 const KEY = 'queue-schedule-key';
 const PERIOD_S = 2;
 const PREFIX = `qs${process.pid}`;
-/** DRIVERBOX_CONSOLE_SCREENSHOTS=docs/console: where the page's screenshot goes (as console-browser.test.ts does). */
+/** DRIVERBOX_CONSOLE_SCREENSHOTS=docs/reference/console: where the page's screenshot goes (as console-browser.test.ts does). */
 const screenshots = process.env.DRIVERBOX_CONSOLE_SCREENSHOTS;
 /**
  * Quick on d1 and d2; 700 ms on d3, so a poll of the page finds it in flight. The run timeout

@@ -1,4 +1,4 @@
-// Duplicate variable uids in one D.success (issue 36, docs/COMPATIBILITY.md): `driverbox run`,
+// Duplicate variable uids in one D.success (issue 36, docs/reference/compatibility.md): `driverbox run`,
 // a trial of the testing helpers, the agent and the Monitoring API agree. The run's result
 // reports every one, as the official emulator prints them all, with one warning naming the
 // values; the store the agent writes keeps the last one, and the API answers that value.

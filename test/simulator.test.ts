@@ -184,8 +184,8 @@ describe('simulated devices under real drivers', () => {
     expect(result.variables.map((v) => v.value)).toEqual(['2', 'true']);
   });
 
-  it('the complete example of docs/SIMULATOR.md behaves as the doc says', async () => {
-    const doc = readFileSync('docs/SIMULATOR.md', 'utf8');
+  it('the complete example of docs/reference/simulator.md behaves as the doc says', async () => {
+    const doc = readFileSync('docs/reference/simulator.md', 'utf8');
     const json = /## A complete example[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)![1]!;
     const dir = mkdtempSync(path.join(work, 'doc-'));
     mkdirSync(path.join(dir, 'pages'));

@@ -66,8 +66,8 @@ describe('shipping the declarations', () => {
 });
 
 describe('the jsconfig', () => {
-  it('docs/DRIVER-API.md shows exactly the jsconfig driverbox init writes', () => {
-    const section = read('docs/DRIVER-API.md').split('## Editor support')[1]!;
+  it('docs/reference/driver-api.md shows exactly the jsconfig driverbox init writes', () => {
+    const section = read('docs/reference/driver-api.md').split('## Editor support')[1]!;
     const shown = /```json\n([\s\S]*?)```/.exec(section)![1];
     expect(JSON.parse(shown!)).toEqual(JSON.parse(driverJsconfigText()));
   });

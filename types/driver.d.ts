@@ -428,7 +428,7 @@ declare namespace Driverbox {
     getTLSCertificate<C extends TlsCallback | Function>(options: TlsOptions | null | undefined, callback: Callback<C, TlsCallback>): void;
   }
 
-  // ---- Telnet and WinRM (docs/driver-api/telnet.md, winrm.md) ----------------------------
+  // ---- Telnet and WinRM (docs/reference/driver-api/telnet.md, winrm.md) ----------------------------
 
   /** Options of `D.device.sendTelnetCommand`. */
   interface TelnetOptions {
@@ -508,9 +508,9 @@ declare namespace Driverbox {
   type WinRMCallback = (result: WinRMResult) => void;
 
   interface Device {
-    /** Runs one command over Telnet: see docs/driver-api/telnet.md. */
+    /** Runs one command over Telnet: see docs/reference/driver-api/telnet.md. */
     sendTelnetCommand<C extends TelnetCallback | Function>(options: TelnetOptions, callback: Callback<C, TelnetCallback>): void;
-    /** Runs one PowerShell command over WinRM: see docs/driver-api/winrm.md. */
+    /** Runs one PowerShell command over WinRM: see docs/reference/driver-api/winrm.md. */
     sendWinRMCommand<C extends WinRMCallback | Function>(options: WinRMOptions, callback: Callback<C, WinRMCallback>): void;
   }
 
@@ -563,7 +563,7 @@ declare namespace Driverbox {
     http: Http;
   }
 
-  // ---- SSH (docs/driver-api/ssh.md) ---------------------------------------------------------
+  // ---- SSH (docs/reference/driver-api/ssh.md) ---------------------------------------------------------
 
   /** Algorithm lists for old gear (ssh2's names); each replaces ssh2's default list of its kind. */
   interface SshAlgorithms {
@@ -650,7 +650,7 @@ declare namespace Driverbox {
   }
   interface Device extends SshMembers {}
   interface ExternalDevice extends SshMembers {}
-  // ---- SNMP: D.device.createSNMPSession (docs/driver-api/snmp.md) ------------------------
+  // ---- SNMP: D.device.createSNMPSession (docs/reference/driver-api/snmp.md) ------------------------
 
   /** Options of `D.device.createSNMPSession`; the community or v3 user comes from the device's SNMP settings. */
   interface SnmpSessionOptions {
@@ -769,7 +769,7 @@ declare namespace Driverbox {
     valueType?: ValueType | null,
   ) => Variable;
 
-  // ---- issue 18: D.createMetric and timers (docs/driver-api/create-metric.md, timers.md) ----
+  // ---- issue 18: D.createMetric and timers (docs/reference/driver-api/create-metric.md, timers.md) ----
 
   /** `D.createMetric(spec)`: the fields of `D.createVariable` as one object. */
   interface MetricSpec {
@@ -807,7 +807,7 @@ declare namespace Driverbox {
     buffer: SafeBufferFactory;
   }
 
-  // ── Configuration backups (docs/driver-api/backup.md) ──────────────────────────────────────────
+  // ── Configuration backups (docs/reference/driver-api/backup.md) ──────────────────────────────────────────
   /** What `D.createBackup` takes. */
   interface BackupInput {
     /** Default "Custom Driver Configuration Backup"; at most 255 characters (longer is cut, with a warning). */

@@ -34,7 +34,7 @@ describe('ups-snmp', () => {
   it('custom_1 sets sysContact with the write community', async () => {
     const result = await runDriver({ path: driver, simulate, action: 'custom_1' });
     assertSuccess(result);
-    // The contact is the "contact" parameter's value: parameter values are masked in logs (docs/SECURITY.md).
+    // The contact is the "contact" parameter's value: parameter values are masked in logs (docs/architecture/security.md).
     expect(result.logs).toEqual([{ level: 'info', message: 'sysContact is now ***' }]);
   });
 

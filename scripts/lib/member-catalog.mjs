@@ -3,7 +3,7 @@
 // session, a backup, a timer, a q deferred, an HTTP response, body, error and TLS certificate
 // from the generic device) and lists, for each, every member name along its prototype chain
 // and the members of its own object and text fields, three levels deep. Outputs of SSH, Telnet,
-// SNMP and WinRM calls are texts, lists and plain objects (docs/driver-api/*.md): the probe
+// SNMP and WinRM calls are texts, lists and plain objects (docs/reference/driver-api/*.md): the probe
 // lists a value of that form. scripts/corpus-check.mjs checks the calls scripts/lib/object-calls.mjs
 // finds against this catalog, so it cannot drift from the runtime.
 

@@ -1,4 +1,4 @@
-// The simulator fixture (host/simulator, docs/SIMULATOR.md) that answers one driver's SSH,
+// The simulator fixture (host/simulator, docs/reference/simulator.md) that answers one driver's SSH,
 // Telnet, SNMP and WinRM calls for scripts/corpus-check.mjs: the simulators answer exact
 // commands and OIDs only, so the driver's own string literals are taken as its commands (each
 // answered with a few lines of generic output) and its OID literals as the agent's OIDs (a

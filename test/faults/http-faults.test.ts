@@ -1,7 +1,7 @@
 // Fault injection: D.device.http against a device that misbehaves on the wire (faulty-server.ts).
 // Every case checks that
 //   - the run ends within its deadline (result.durationMs <= timeoutMs + DEADLINE_MARGIN_MS),
-//   - the callback gets the documented code (docs/DRIVER-API.md) as an Error with null response
+//   - the callback gets the documented code (docs/reference/driver-api.md) as an Error with null response
 //     and body, and the run ends with the errorType in test/faults/README.md,
 //   - no unhandled rejection or uncaught exception reached the process (harness.ts),
 //   - no socket is left open on the device's side AFTER THE RUN. The faulty server never offers

@@ -1,6 +1,6 @@
 // Fault injection: D.device.http.getTLSCertificate against a device whose TLS handshake goes wrong.
 // Same checks as http-faults.test.ts: the run ends within its deadline, the callback gets the
-// documented code (docs/DRIVER-API.md, TLS) as an Error with a null certificate, the run ends with
+// documented code (docs/reference/driver-api.md, TLS) as an Error with a null certificate, the run ends with
 // the errorType of test/faults/README.md, nothing unhandled reached the process, and no socket is
 // left open on the device after the run: a certificate read keeps no connection (certificate.ts
 // destroys its socket however the read ends), so here "after the run" holds for every case.
