@@ -4,11 +4,20 @@
 // seen yet. Retention drops whole days rather than deleting rows, which is what keeps a store
 // of billions of samples writable (SCALE-OUT.md 3). SQLite keeps one table and deletes rows.
 import { sql } from 'kysely';
-import type { Store } from './store.js';
+import type { SqlDialect, StoreKysely } from './database.js';
+
+/**
+ * What partition upkeep needs of a store: its database and which kind it is. A Store is one;
+ * store.ts calls this module as it opens, so this module names no Store (no import back up).
+ */
+export interface HistoryDatabase {
+  readonly dialect: SqlDialect;
+  readonly kysely: StoreKysely;
+}
 
 export const DAY_MS = 24 * 3600 * 1000;
 const PARTITION_LOCK = 0x64627368;
-const known = new WeakMap<Store, Set<number>>();
+const known = new WeakMap<HistoryDatabase, Set<number>>();
 
 function dayOf(ms: number): number {
   return Math.floor(ms / DAY_MS) * DAY_MS;
@@ -18,7 +27,7 @@ export function historyPartitionName(dayStartMs: number): string {
   return `variable_history_${new Date(dayStartMs).toISOString().slice(0, 10).replaceAll('-', '')}`;
 }
 
-function knownDays(store: Store): Set<number> {
+function knownDays(store: HistoryDatabase): Set<number> {
   let days = known.get(store);
   if (!days) known.set(store, (days = new Set()));
   return days;
@@ -29,7 +38,7 @@ function knownDays(store: Store): Set<number> {
  * own connection, outside any transaction the caller is in, under an advisory lock so that two
  * agents reaching a new day at once make it once.
  */
-export async function ensureHistoryPartitions(store: Store, fromMs: number, toMs: number = fromMs): Promise<void> {
+export async function ensureHistoryPartitions(store: HistoryDatabase, fromMs: number, toMs: number = fromMs): Promise<void> {
   if (store.dialect !== 'postgres') return;
   const days = knownDays(store);
   const missing: number[] = [];
@@ -48,7 +57,7 @@ export async function ensureHistoryPartitions(store: Store, fromMs: number, toMs
 }
 
 /** The partitions of whole days that ended before cutoffMs are dropped; answers the samples they held. */
-export async function dropHistoryBefore(store: Store, cutoffMs: number): Promise<number> {
+export async function dropHistoryBefore(store: HistoryDatabase, cutoffMs: number): Promise<number> {
   const { rows } = await sql<{ name: string; bound: string }>`
     SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
     FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid JOIN pg_class p ON p.oid = i.inhparent
