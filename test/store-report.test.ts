@@ -10,7 +10,8 @@ import { reportRun } from '../host/store/report-local-run.js';
 import { writeRunResult } from '../host/store/report-run.js';
 import { getRun, listDeviceRuns } from '../host/store/runs.js';
 import { listDeviceTables } from '../host/store/tables.js';
-import { getVariable, listVariables, pruneVariableHistory, setHistoryRetention, variableHistory, writeVariable, writeVariables, type VariableWrite } from '../host/store/variables.js';
+import { getVariable, listVariables, writeVariable, writeVariables, type VariableWrite } from '../host/store/variables.js';
+import { pruneVariableHistory, setHistoryRetention, variableHistory } from '../host/store/variable-history.js';
 import { failure, success, variable } from './helpers/run-results.js';
 import { openTestStore } from './helpers/store.js';
 

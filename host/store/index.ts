@@ -9,7 +9,8 @@ export { createDevice, getDevice, findDeviceByAddress, type DeviceRow, type NewD
 export { setAgentStatus, setDeviceStatus } from './status-history.js';
 export { setDeviceCredentials, getDeviceCredentials, type DeviceCredentials } from './credentials.js';
 export { createCustomDriver } from './custom-drivers.js';
-export { setAgentVariable, setHistoryRetention, pruneVariableHistory } from './variables.js';
+export { setAgentVariable } from './variables.js';
+export { setHistoryRetention, pruneVariableHistory } from './variable-history.js';
 export { writeRunResult, type ReportTarget, type ReportedRun, type WriteRunOptions } from './report-run.js';
 export { addActivity, type NewActivity } from './activity-log.js';
 export { recordSnmpSample } from './sensors.js';

@@ -14,7 +14,8 @@ import type { Store } from './store.js';
 import { writeDeviceTable, type TableBound } from './tables.js';
 import { duplicateUidWarning } from '../../runtime/duplicate-uids.js';
 import { ensureHistoryPartitions } from './history-partitions.js';
-import { writeRetentionMs, writeVariables, type VariableBound } from './variables.js';
+import { writeVariables, type VariableBound } from './variables.js';
+import { writeRetentionMs } from './variable-history.js';
 import { refusedTablesWarning, refusedVariablesWarning } from './variable-bound.js';
 import { distinctStoredPaths, SLOT_STATEMENT_MAX_VARIABLES, writeSlotResultStatement, type SlotVariable } from './slot-result-statement.js';
 

@@ -5,7 +5,6 @@ import { checkedWhenEmpty, requireAgent, requireDevice } from '../access.js';
 import type { Store } from '../../../store/store.js';
 import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
 import {
-  apiVisibleVariableHistory,
   countVariables,
   getVariable,
   listVariables,
@@ -14,6 +13,7 @@ import {
   type VariableScope,
   type VariableSortBy,
 } from '../../../store/variables.js';
+import { apiVisibleVariableHistory } from '../../../store/variable-history.js';
 import { ApiError, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { page, timeWindow } from '../query.js';
