@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { checkedWhenEmpty, requireAgent, requireDevice } from '../access.js';
 import type { Store } from '../../../store/store.js';
-import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
+import { formatApiTime, formatApiTimeOrNull } from '../../../store/db/time.js';
 import {
   countVariables,
   getVariable,
@@ -12,8 +12,8 @@ import {
   type VariableRow,
   type VariableScope,
   type VariableSortBy,
-} from '../../../store/variables.js';
-import { apiVisibleVariableHistory } from '../../../store/variable-history.js';
+} from '../../../store/results/variables.js';
+import { apiVisibleVariableHistory } from '../../../store/results/variable-history.js';
 import { ApiError, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { page, timeWindow } from '../query.js';
