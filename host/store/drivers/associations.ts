@@ -281,9 +281,12 @@ export function runParameters(association: Pick<AssociationRow, 'parameters'>): 
   return out;
 }
 
-/** Records that the association's driver ran on the device now; false when there is no such association (deleted). */
-export async function markAssociationRun(store: Store, associationId: number): Promise<boolean> {
-  return (await store.statement('UPDATE custom_driver_associations SET last_inspection_time = ? WHERE id = ?').run(store.now(), associationId)).changes > 0;
+/**
+ * Records that the association's driver ran on the device at `at` (default now); false when there
+ * is no such association (deleted).
+ */
+export async function markAssociationRun(store: Store, associationId: number, at: number = store.now()): Promise<boolean> {
+  return (await store.statement('UPDATE custom_driver_associations SET last_inspection_time = ? WHERE id = ?').run(at, associationId)).changes > 0;
 }
 
 /** What a scheduler needs of an association, without its parameters: who, how often, and names for messages. */

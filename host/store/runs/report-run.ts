@@ -124,13 +124,16 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
     }
   }
   return await store.transaction(async () => {
+    // One reading of the clock: the association's mark, the run's end and its variables' samples
+    // bear the same time, as the one-statement write above gives them.
+    const at = store.now();
     if (scheduled) {
-      if (!await markAssociationRun(store, target.associationId!)) return null;
+      if (!await markAssociationRun(store, target.associationId!, at)) return null;
     } else if (!await getDevice(store, target.agentId, target.deviceId)) {
       throw new StoreError('NOT_FOUND', `device ${target.deviceId} of agent ${target.agentId} not found`);
     }
     const stored = options.deviceSecrets ?? await deviceSecrets(store, target.deviceId);
-    const { result, now, associationId, writes, tableCount, record } = planWrite(target, unmasked, options, stored, store.now());
+    const { result, now, associationId, writes, tableCount, record } = planWrite(target, unmasked, options, stored, at);
     /** Warnings the store adds to the run's own (a bound that bit). */
     const added: string[] = [];
     let slotRunId: number | null = null;
