@@ -101,15 +101,6 @@ export async function writeVariable(
 const BATCH = 100;
 
 /**
- * Creates or updates the owner's variables and records their history samples, at time `at`;
- * answers their ids in the order given. The same as writeVariable for each in turn, in a few
- * statements per batch of variables instead of three per variable: on PostgreSQL each
- * statement is a round trip, which made a 50-variable result ~150 of them. A path given twice
- * is written twice, in order (its second write in a later batch). Callers wrap this in a
- * transaction and read the retention bound once (writeRunResult does). With a bound, the ids
- * are those of the writes made (refused ones have none).
- */
-/**
  * A bound on the device's variables for writeVariables: new paths past `max` are not written
  * (no row, no sample), their paths pushed to `refused`; existing ones are always written.
  */
@@ -118,6 +109,15 @@ export interface VariableBound {
   refused: string[];
 }
 
+/**
+ * Creates or updates the owner's variables and records their history samples, at time `at`;
+ * answers their ids in the order given. The same as writeVariable for each in turn, in a few
+ * statements per batch of variables instead of three per variable: on PostgreSQL each
+ * statement is a round trip, which made a 50-variable result ~150 of them. A path given twice
+ * is written twice, in order (its second write in a later batch). Callers wrap this in a
+ * transaction and read the retention bound once (writeRunResult does). With a bound, the ids
+ * are those of the writes made (refused ones have none).
+ */
 export async function writeVariables(
   store: Store,
   owner: VariableOwner,
