@@ -28,9 +28,9 @@
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
 import type { RunResult } from '../host/contract/run-result.js';
-import { ensureLocalAgent } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
-import { writeRunResult } from '../host/store/report-run.js';
+import { ensureLocalAgent } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { writeRunResult } from '../host/store/runs/report-run.js';
 import { intFlag, mean, parseFlags, percentile, runBench, switchFlag, table, usage } from './lib/common.js';
 import { postgresTarget, sqliteTarget, type StoreKind, type StoreTarget } from './lib/store-targets.js';
 

@@ -114,7 +114,7 @@ export class MemoryDeviceStateStore implements DeviceStateStore {
 
 /**
  * The store's id of a run's device, read from the device id buildRunRequest gives it
- * (`agent-<agent>-device-<device>`, host/store/run-request.ts); null for any other device.
+ * (`agent-<agent>-device-<device>`, host/store/runs/run-request.ts); null for any other device.
  */
 export function storeDeviceId(request: RunRequest): number | null {
   const id = request.device?.id;

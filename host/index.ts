@@ -19,7 +19,7 @@ export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, Record
 export * from './store/index.js';
 export { createMonitoringApi, startMonitoringServer, type MonitoringApiOptions, type RunningMonitoringServer } from './api/monitoring/server.js';
 export * from './api/monitoring/client/index.js';
-export { reportRun, type ReportRunInput, type ReportedLocalRun } from './store/report-local-run.js';
+export { reportRun, type ReportRunInput, type ReportedLocalRun } from './store/runs/report-local-run.js';
 // Agent mode: an inventory's drivers on schedule in a supervised sandbox process (docs/agent/).
 export {
   createAgent,
@@ -42,7 +42,7 @@ export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from 
 // Scale-out: agents on a shared Redis queue and PostgreSQL store (docs/SCALE-OUT.md).
 export type { AgentQueueOptions } from './agent/queue-runs.js';
 export { ScaleOutError, type ScaleOutErrorCode, type QueueFiguresSnapshot, type RunCounters } from './scale-out/index.js';
-export { StoreDeviceStates } from './store/device-states.js';
+export { StoreDeviceStates } from './store/runs/device-states.js';
 export type { RunExecutor } from './contract/run-executor.js';
 // Per-device kept state (cookie jars) as plain data, for the scale-out mode's shared store.
 export { withSharedDeviceState, MemoryDeviceStateStore, mergeDeviceState, readDeviceState, storeDeviceId, type SharedDeviceStateOptions } from './device-state.js';

@@ -6,11 +6,11 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InventoryError, loadInventory, parseInventory, syncInventory, type Inventory } from '../host/agent/inventory/index.js';
 import { openStore, type Store } from '../host/store/index.js';
-import { ensureLocalAgent } from '../host/store/agents.js';
-import { createAssociation, getAssociation, listAssociations } from '../host/store/associations.js';
-import { getDeviceCredentials } from '../host/store/credentials.js';
-import { createCustomDriver, getCustomDriver, listCustomDrivers } from '../host/store/custom-drivers.js';
-import { createDevice, getDevice, listDevices } from '../host/store/devices.js';
+import { ensureLocalAgent } from '../host/store/fleet/agents.js';
+import { createAssociation, getAssociation, listAssociations } from '../host/store/drivers/associations.js';
+import { getDeviceCredentials } from '../host/store/fleet/credentials.js';
+import { createCustomDriver, getCustomDriver, listCustomDrivers } from '../host/store/drivers/custom-drivers.js';
+import { createDevice, getDevice, listDevices } from '../host/store/fleet/devices.js';
 
 const PLAIN_DRIVER = `function validate() { D.success(); }\nfunction get_status() { D.success(); }\n`;
 const CUSTOM_DRIVER = `${PLAIN_DRIVER}/** @label Reboot */\nfunction custom_1() { D.success(); }\n`;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type Agent, type AgentBackoffEvent, type AgentRunFinished, type AgentRunSkipped } from '../host/agent/agent.js';
-import { readAssociationBackoff } from '../host/store/association-backoff.js';
+import { readAssociationBackoff } from '../host/store/drivers/association-backoff.js';
 import { openStore, type Store } from '../host/store/store.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres-server.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';

@@ -13,7 +13,7 @@ import { backoffDelayMs, backoffVerdict, nextBackoff, type BackoffState } from '
 import { createScheduler, type RunSkippedEvent, type SchedulerClock } from '../host/agent/scheduler.js';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
 import type { RunResult } from '../host/contract/run-result.js';
-import { listAssociationBackoffs, readAssociationBackoff, saveAssociationBackoff } from '../host/store/association-backoff.js';
+import { listAssociationBackoffs, readAssociationBackoff, saveAssociationBackoff } from '../host/store/drivers/association-backoff.js';
 import type { Store } from '../host/store/index.js';
 import { openTestStore } from './helpers/store.js';
 import { MODE_DRIVER } from './helpers/agent-drivers.js';

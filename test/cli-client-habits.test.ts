@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
-import { ensureLocalAgent } from '../host/store/agents.js';
+import { ensureLocalAgent } from '../host/store/fleet/agents.js';
 import { openStore } from '../host/store/store.js';
 import { runCli } from './helpers/cli.js';
 import { startServe } from './helpers/serve-process.js';

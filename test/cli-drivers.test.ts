@@ -8,7 +8,7 @@ import { parseParamFlag } from '../host/cli/commands/drivers.js';
 import { main, type CliIo } from '../host/cli/main.js';
 import { startMonitoringServer } from '../host/api/monitoring/server.js';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
-import { listCustomDrivers } from '../host/store/custom-drivers.js';
+import { listCustomDrivers } from '../host/store/drivers/custom-drivers.js';
 import { openStore } from '../host/store/index.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'driverbox-drivers-cli-'));

@@ -6,10 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runBin } from './helpers/cli.js';
 import { startSimulator, type Simulator } from '../host/simulator/simulator.js';
-import { listActivity } from '../host/store/activity-log.js';
+import { listActivity } from '../host/store/fleet/activity-log.js';
 import { openStore } from '../host/store/index.js';
-import { listDeviceRuns } from '../host/store/runs.js';
-import { listVariables } from '../host/store/variables.js';
+import { listDeviceRuns } from '../host/store/runs/runs.js';
+import { listVariables } from '../host/store/results/variables.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'driverbox-cli-report-'));
 const PASSWORD = 'pw-9f3c1d7e-never-stored';

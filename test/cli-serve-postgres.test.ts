@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { openStore } from '../host/store/store.js';
-import { createDevice } from '../host/store/devices.js';
+import { createDevice } from '../host/store/fleet/devices.js';
 import { runCli } from './helpers/cli.js';
 import { startPostgres, type PostgresServer } from './helpers/postgres-server.js';
 import { startServe, type ServeProcess } from './helpers/serve-process.js';

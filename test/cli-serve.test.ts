@@ -9,8 +9,8 @@ import { startServe } from './helpers/serve-process.js';
 import { runCli } from './helpers/cli.js';
 import { MonitoringAuthError, MonitoringClient } from '../host/api/monitoring/client/index.js';
 import { openStore } from '../host/store/store.js';
-import { ensureLocalAgent } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
+import { ensureLocalAgent } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
 
 const runMain = (argv: string[], env: NodeJS.ProcessEnv = {}, cwd = tmpdir()) => runCli(argv, { env, cwd });
 

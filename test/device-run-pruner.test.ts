@@ -3,11 +3,11 @@
 // touched; a device keeps its newest runs.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeviceRunPruner } from '../host/agent/device-run-pruner.js';
-import { ensureLocalAgent } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
-import { writeRunResult } from '../host/store/report-run.js';
-import { listDeviceRuns } from '../host/store/runs.js';
-import { SqlStatement } from '../host/store/sql-statement.js';
+import { ensureLocalAgent } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { writeRunResult } from '../host/store/runs/report-run.js';
+import { listDeviceRuns } from '../host/store/runs/runs.js';
+import { SqlStatement } from '../host/store/db/sql-statement.js';
 import type { Store } from '../host/store/store.js';
 import { success, variable } from './helpers/run-results.js';
 import { openTestStore } from './helpers/store.js';

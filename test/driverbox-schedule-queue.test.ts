@@ -14,7 +14,7 @@ import type { ScheduleAnswer } from '../host/api/driverbox/runs-routes.js';
 import { offsetOf, RUNS_QUEUE } from '../host/scale-out/index.js';
 import { redisOptions } from '../host/scale-out/redis-connection.js';
 import { openStore, type Store } from '../host/store/store.js';
-import { parseApiTime } from '../host/store/time.js';
+import { parseApiTime } from '../host/store/db/time.js';
 import { chromiumInstalled, openBrowser } from './helpers/browser.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { createDatabase, queryOnce, startPostgres, type PostgresServer } from './helpers/postgres-server.js';

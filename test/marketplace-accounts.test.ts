@@ -10,7 +10,7 @@ import {
   marketplaceClientOperations,
 } from '../host/api/marketplace/client/index.js';
 import { DEFAULT_AGREEMENTS } from '../host/api/marketplace/marketplace-routes.js';
-import { getMarketplaceHistory, setMarketplaceUsage } from '../host/store/marketplace.js';
+import { getMarketplaceHistory, setMarketplaceUsage } from '../host/store/marketplace/accounts.js';
 import { deviceAccount, locationAccount, MARKET_KEY, startMarketplaceFixture } from './helpers/marketplace.js';
 
 const f = await startMarketplaceFixture({

@@ -3,10 +3,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../host/store/better-sqlite3.js';
-import { sqliteKysely } from '../host/store/database.js';
+import { openDatabase } from '../host/store/db/better-sqlite3.js';
+import { sqliteKysely } from '../host/store/db/database.js';
 import { describe, expect, it } from 'vitest';
-import { migrate, migrations, SCHEMA_VERSION, schemaVersion } from '../host/store/migrations.js';
+import { migrate, migrations, SCHEMA_VERSION, schemaVersion } from '../host/store/db/migrations.js';
 import {
   createMarketplaceAccount,
   getMarketplaceAccount,
@@ -14,9 +14,9 @@ import {
   setMarketplaceQuantities,
   setMarketplaceStatus,
   setMarketplaceUsage,
-} from '../host/store/marketplace.js';
+} from '../host/store/marketplace/accounts.js';
 import { openStore, StoreError } from '../host/store/index.js';
-import { getAgent } from '../host/store/agents.js';
+import { getAgent } from '../host/store/fleet/agents.js';
 import { openTestStore, rawMigration } from './helpers/store.js';
 
 const newAccount = (email: string) => ({

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { modulesUsed } from '../host/driver/modules-used.js';
-import { inspectDriver } from '../host/store/driver-inspection.js';
+import { inspectDriver } from '../host/store/drivers/driver-inspection.js';
 import { runCli } from './helpers/cli.js';
 
 const names = (source: string) => modulesUsed(source).modules.map((m) => m.name);

@@ -2,10 +2,10 @@
 // window and its defaults, the type filter.
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { addActivity } from '../host/store/activity-log.js';
-import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
-import { writeRunResult } from '../host/store/report-run.js';
+import { addActivity } from '../host/store/fleet/activity-log.js';
+import { createAgentRecord, ensureLocalAgent } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { writeRunResult } from '../host/store/runs/report-run.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 import { failure, success, variable } from './helpers/run-results.js';
 

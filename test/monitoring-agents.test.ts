@@ -4,8 +4,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { listAll, MonitoringApiError, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord, ensureLocalAgent, type AgentRow } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
+import { createAgentRecord, ensureLocalAgent, type AgentRow } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();

@@ -3,9 +3,9 @@
 // listed, an empty list when nothing is), each 2xx answer validated against the reference.
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord, deleteAgent } from '../host/store/agents.js';
-import { createAlertProfile } from '../host/store/alert-profiles.js';
-import { createDevice, deleteDevice } from '../host/store/devices.js';
+import { createAgentRecord, deleteAgent } from '../host/store/fleet/agents.js';
+import { createAlertProfile } from '../host/store/account/alert-profiles.js';
+import { createDevice, deleteDevice } from '../host/store/fleet/devices.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 import { expectReferenceBody } from './helpers/reference-schema.js';
 

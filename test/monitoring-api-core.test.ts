@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { MonitoringAuthError, MonitoringClient, MonitoringConnectionError, MonitoringNotFoundError, clientOperationIds } from '../host/api/monitoring/client/index.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
-import { ensureLocalAgent } from '../host/store/agents.js';
+import { ensureLocalAgent } from '../host/store/fleet/agents.js';
 
 const api = await startMonitoringFixture();
 

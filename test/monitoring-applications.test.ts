@@ -1,9 +1,9 @@
 // Applications through MonitoringClient: Enterprise Plan only, paging, filters, counts.
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord } from '../host/store/agents.js';
-import { recordApplications } from '../host/store/applications.js';
-import { createDevice } from '../host/store/devices.js';
+import { createAgentRecord } from '../host/store/fleet/agents.js';
+import { recordApplications } from '../host/store/monitoring/applications.js';
+import { createDevice } from '../host/store/fleet/devices.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();

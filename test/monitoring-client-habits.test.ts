@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMonitoringApi, startMonitoringServer } from '../host/api/monitoring/server.js';
-import { addActivity } from '../host/store/activity-log.js';
-import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
-import { createDevice, hideDevice } from '../host/store/devices.js';
+import { addActivity } from '../host/store/fleet/activity-log.js';
+import { createAgentRecord, ensureLocalAgent } from '../host/store/fleet/agents.js';
+import { createDevice, hideDevice } from '../host/store/fleet/devices.js';
 import { openStore } from '../host/store/store.js';
-import { setAgentVariable } from '../host/store/variables.js';
+import { setAgentVariable } from '../host/store/results/variables.js';
 import { openTestStore } from './helpers/store.js';
 
 const KEY = 'habits-key-1';

@@ -3,10 +3,10 @@
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord } from '../host/store/agents.js';
-import { addConnectionBytes } from '../host/store/connections.js';
-import { createDevice } from '../host/store/devices.js';
-import { setAgentLimits } from '../host/store/monitoring-limits.js';
+import { createAgentRecord } from '../host/store/fleet/agents.js';
+import { addConnectionBytes } from '../host/store/monitoring/connections.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { setAgentLimits } from '../host/store/monitoring/monitoring-limits.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();

@@ -3,10 +3,10 @@
 // back, then delete the association and see its variables go.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDevice } from '../host/store/devices.js';
-import { ensureLocalAgent } from '../host/store/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { ensureLocalAgent } from '../host/store/fleet/agents.js';
 import { startSimulator } from '../host/simulator/simulator.js';
-import { formatApiTime } from '../host/store/time.js';
+import { formatApiTime } from '../host/store/db/time.js';
 import { useHost } from './helpers/host.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 
@@ -107,7 +107,7 @@ describe('a driver through the Monitoring API', () => {
 
     // Wrong saved credentials: the run fails, the API says why, the variables stay as they were.
     await api.store.statement('DELETE FROM device_credentials WHERE device_id = ?').run(device.id);
-    const { setDeviceCredentials } = await import('../host/store/credentials.js');
+    const { setDeviceCredentials } = await import('../host/store/fleet/credentials.js');
     await setDeviceCredentials(api.store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: 'admin', password: 'wrong' });
     const failed = await api.client.executeCustomDriverAction(driver.id, agent.id, device.id, 0);
     expect(failed).toMatchObject({ outcome: 'failure', errorType: 'AUTHENTICATION_ERROR' });

@@ -2,10 +2,10 @@
 // setDeviceStatus, windows (defaults, clipping to creation, open downtime), and bad windows.
 import { describe, expect, it } from 'vitest';
 import { MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
-import { computeUptime, formatPercentage, setAgentStatus, setDeviceIpAddresses, setDeviceStatus } from '../host/store/status-history.js';
-import { API_TIME_FORMS, formatApiTime, WEEK_MS } from '../host/store/time.js';
+import { createAgentRecord } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { computeUptime, formatPercentage, setAgentStatus, setDeviceIpAddresses, setDeviceStatus } from '../host/store/fleet/status-history.js';
+import { API_TIME_FORMS, formatApiTime, WEEK_MS } from '../host/store/db/time.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const T0 = Date.UTC(2026, 0, 10, 0, 0, 0);

@@ -3,9 +3,9 @@
 // and the documented errors.
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord } from '../host/store/agents.js';
-import { deleteDevice, createDevice } from '../host/store/devices.js';
-import { createInventoryField } from '../host/store/inventory.js';
+import { createAgentRecord } from '../host/store/fleet/agents.js';
+import { deleteDevice, createDevice } from '../host/store/fleet/devices.js';
+import { createInventoryField } from '../host/store/account/inventory.js';
 import { startMonitoringFixture, TEST_API_KEY } from './helpers/monitoring.js';
 import { expectReferenceBody } from './helpers/reference-schema.js';
 

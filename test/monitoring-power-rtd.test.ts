@@ -1,10 +1,10 @@
 // Power actions, RTD statistics and history, and speed-test history through MonitoringClient.
 import { describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
-import { listPowerActions, setPowerAvailability } from '../host/store/power.js';
-import { recordRtdSample, recordSpeedSample } from '../host/store/rtd-speed.js';
+import { createAgentRecord } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { listPowerActions, setPowerAvailability } from '../host/store/monitoring/power.js';
+import { recordRtdSample, recordSpeedSample } from '../host/store/monitoring/rtd-speed.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();

@@ -4,10 +4,10 @@
 // those of checking first.
 import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from 'vitest';
 import { MonitoringApiError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord, setAgentAccess } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
-import { writeRunResult } from '../host/store/report-run.js';
-import { setAgentVariable } from '../host/store/variables.js';
+import { createAgentRecord, setAgentAccess } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { writeRunResult } from '../host/store/runs/report-run.js';
+import { setAgentVariable } from '../host/store/results/variables.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 import { success, variable } from './helpers/run-results.js';
 

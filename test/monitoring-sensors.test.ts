@@ -3,11 +3,11 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MonitoringApiError, MonitoringAuthError, MonitoringClient, MonitoringNotFoundError, MonitoringValidationError } from '../host/api/monitoring/client/index.js';
-import { createAgentRecord } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
-import { setAgentLimits } from '../host/store/monitoring-limits.js';
-import { deviceRtdHistory } from '../host/store/rtd-speed.js';
-import { recordSnmpSample } from '../host/store/sensors.js';
+import { createAgentRecord } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { setAgentLimits } from '../host/store/monitoring/monitoring-limits.js';
+import { deviceRtdHistory } from '../host/store/monitoring/rtd-speed.js';
+import { recordSnmpSample } from '../host/store/monitoring/sensors.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 
 const api = await startMonitoringFixture();

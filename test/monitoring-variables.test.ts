@@ -10,10 +10,10 @@ import {
   listAll,
 } from '../host/api/monitoring/client/index.js';
 import type { Variable, VariableListQuery } from '../host/api/monitoring/schemas/variables.js';
-import { createAgentRecord, ensureLocalAgent } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
-import { writeRunResult } from '../host/store/report-run.js';
-import { setAgentVariable } from '../host/store/variables.js';
+import { createAgentRecord, ensureLocalAgent } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
+import { writeRunResult } from '../host/store/runs/report-run.js';
+import { setAgentVariable } from '../host/store/results/variables.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 import { success, variable } from './helpers/run-results.js';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SUPPORTED_NODE_MAJORS, type NativeLine } from '../host/native-lines.js';
 import { ISOLATED_VM_LINES, loadIsolatedVm } from '../host/isolated-vm.js';
-import { BETTER_SQLITE3_LINES, loadBetterSqlite3 } from '../host/store/better-sqlite3.js';
+import { BETTER_SQLITE3_LINES, loadBetterSqlite3 } from '../host/store/db/better-sqlite3.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string }; optionalDependencies: Record<string, string>; dependencies: Record<string, string> };
 const major = Number(process.versions.node.split('.')[0]);
@@ -21,9 +21,10 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
  */
 function loadIn(name: string, modules: Record<string, string>, loader: 'isolated-vm' | 'better-sqlite3' = 'isolated-vm'): { code: string; message: string } {
   const root = path.join(work, name);
-  mkdirSync(path.join(root, 'host', 'store'), { recursive: true });
+  mkdirSync(path.join(root, 'host', 'store', 'db'), { recursive: true });
+  mkdirSync(path.join(root, 'host', 'contract'), { recursive: true });
   writeFileSync(path.join(root, 'package.json'), '{"type":"module"}');
-  for (const file of ['errors.js', 'native-lines.js', 'isolated-vm.js', 'store/better-sqlite3.js']) cpSync(path.join('dist/host', file), path.join(root, 'host', file));
+  for (const file of ['contract/errors.js', 'native-lines.js', 'isolated-vm.js', 'store/db/better-sqlite3.js']) cpSync(path.join('dist/host', file), path.join(root, 'host', file));
   for (const [alias, entry] of Object.entries(modules)) {
     const dir = path.join(root, 'node_modules', alias);
     mkdirSync(dir, { recursive: true });
@@ -33,7 +34,7 @@ function loadIn(name: string, modules: Record<string, string>, loader: 'isolated
   writeFileSync(
     path.join(root, 'probe.mjs'),
     `import { loadIsolatedVm } from './host/isolated-vm.js';
-    import { loadBetterSqlite3 } from './host/store/better-sqlite3.js';
+    import { loadBetterSqlite3 } from './host/store/db/better-sqlite3.js';
     const load = ${loader === 'isolated-vm' ? 'loadIsolatedVm' : 'loadBetterSqlite3'};
     try { console.log(JSON.stringify({ code: 'LOADED', message: load().alias })); }
     catch (e) { console.log(JSON.stringify({ code: e.code, message: e.message })); }`,

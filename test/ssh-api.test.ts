@@ -1,8 +1,8 @@
 // An SSH driver through the Monitoring API's execute action, against a real sshd: the device's
 // address and port map, and the association's credentials, come from the store.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureLocalAgent } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
+import { ensureLocalAgent } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
 import { useHost } from './helpers/host.js';
 import { startMonitoringFixture } from './helpers/monitoring.js';
 import { sshdUnavailable, startSshd, type Sshd } from './helpers/sshd.js';
@@ -53,7 +53,7 @@ describe.skipIf(unavailable !== null)('an SSH driver through the Monitoring API 
     expect(Number(byPath.load1)).toBeGreaterThanOrEqual(0);
     expect(JSON.stringify(result)).not.toContain(sshd.password);
 
-    const { setDeviceCredentials } = await import('../host/store/credentials.js');
+    const { setDeviceCredentials } = await import('../host/store/fleet/credentials.js');
     await setDeviceCredentials(api.store, device.id, 'CUSTOM_DRIVER_MANAGEMENT', { username: sshd.user, password: 'wrong-password' });
     const failed = await api.client.executeCustomDriverAction(created.id, agent.id, device.id, 0);
     expect(failed).toMatchObject({ outcome: 'failure', errorType: 'AUTHENTICATION_ERROR' });

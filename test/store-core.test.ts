@@ -2,15 +2,15 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase } from '../host/store/better-sqlite3.js';
+import { openDatabase } from '../host/store/db/better-sqlite3.js';
 import { describe, expect, it } from 'vitest';
 import { openStore, SCHEMA_VERSION, StoreError } from '../host/store/index.js';
-import { schemaVersion } from '../host/store/migrations.js';
-import { ensureLocalAgent, getAgent } from '../host/store/agents.js';
-import { createDevice, findDeviceByAddress, getDevice } from '../host/store/devices.js';
-import { getDeviceCredentials, setDeviceCredentials } from '../host/store/credentials.js';
-import { formatApiTime, parseApiTime } from '../host/store/time.js';
-import { defaultDataDir } from '../host/store/data-dir.js';
+import { schemaVersion } from '../host/store/db/migrations.js';
+import { ensureLocalAgent, getAgent } from '../host/store/fleet/agents.js';
+import { createDevice, findDeviceByAddress, getDevice } from '../host/store/fleet/devices.js';
+import { getDeviceCredentials, setDeviceCredentials } from '../host/store/fleet/credentials.js';
+import { formatApiTime, parseApiTime } from '../host/store/db/time.js';
+import { defaultDataDir } from '../host/store/db/data-dir.js';
 import { openTestStore } from './helpers/store.js';
 
 const tempFile = () => join(mkdtempSync(join(tmpdir(), 'driverbox-store-')), 'nested', 'driverbox.db');

@@ -1,16 +1,17 @@
 // Writing run results into the store: variables, history, tables, the run record and the
 // activity entry in one transaction; failed runs; associations; reportRun for local runs.
 import { describe, expect, it } from 'vitest';
-import { listActivity } from '../host/store/activity-log.js';
-import { ensureLocalAgent, createAgentRecord } from '../host/store/agents.js';
-import { setDeviceCredentials } from '../host/store/credentials.js';
-import { createDevice } from '../host/store/devices.js';
+import { listActivity } from '../host/store/fleet/activity-log.js';
+import { ensureLocalAgent, createAgentRecord } from '../host/store/fleet/agents.js';
+import { setDeviceCredentials } from '../host/store/fleet/credentials.js';
+import { createDevice } from '../host/store/fleet/devices.js';
 import { openStore, StoreError, type Store } from '../host/store/index.js';
-import { reportRun } from '../host/store/report-local-run.js';
-import { writeRunResult } from '../host/store/report-run.js';
-import { getRun, listDeviceRuns } from '../host/store/runs.js';
-import { listDeviceTables } from '../host/store/tables.js';
-import { getVariable, listVariables, pruneVariableHistory, setHistoryRetention, variableHistory, writeVariable, writeVariables, type VariableWrite } from '../host/store/variables.js';
+import { reportRun } from '../host/store/runs/report-local-run.js';
+import { writeRunResult } from '../host/store/runs/report-run.js';
+import { getRun, listDeviceRuns } from '../host/store/runs/runs.js';
+import { listDeviceTables } from '../host/store/results/tables.js';
+import { getVariable, listVariables, writeVariable, writeVariables, type VariableWrite } from '../host/store/results/variables.js';
+import { pruneVariableHistory, setHistoryRetention, variableHistory } from '../host/store/results/variable-history.js';
 import { failure, success, variable } from './helpers/run-results.js';
 import { openTestStore } from './helpers/store.js';
 

@@ -2,11 +2,11 @@
 import { createServer, type Server } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMonitorProber, dialTarget, probeDevicePort, probeTcp, summariseRoundTrips } from '../host/monitor/index.js';
-import { createAgentRecord } from '../host/store/agents.js';
-import { createDevice } from '../host/store/devices.js';
+import { createAgentRecord } from '../host/store/fleet/agents.js';
+import { createDevice } from '../host/store/fleet/devices.js';
 import { openStore } from '../host/store/index.js';
-import { deviceRtdHistory } from '../host/store/rtd-speed.js';
-import { createTcpSensor, deleteTcpSensor, getTcpSensor } from '../host/store/sensors.js';
+import { deviceRtdHistory } from '../host/store/monitoring/rtd-speed.js';
+import { createTcpSensor, deleteTcpSensor, getTcpSensor } from '../host/store/monitoring/sensors.js';
 import { openTestStore } from './helpers/store.js';
 
 const servers: Server[] = [];

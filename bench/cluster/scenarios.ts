@@ -1,7 +1,7 @@
 // The scenarios: each starts a fresh cluster (database, Redis, agents), lets it settle, applies its
 // fault, watches, and checks its targets (docs/SCALE-OUT.md, "The fault rig"; ../shared/SCALE-OUT.md
 // 4.5). G1 is checked in every one: no (association, slot) stored twice, none polled twice.
-import { openDatabase } from '../../host/store/better-sqlite3.js';
+import { openDatabase } from '../../host/store/db/better-sqlite3.js';
 import { sleep, sumCounter, type AgentProcess } from './agents.js';
 import {
   coverage,

@@ -12,9 +12,9 @@ import { startMonitoringServer, type RunningMonitoringServer } from '../api/moni
 import { DriverboxError } from '../contract/errors.js';
 import type { RunLimits } from '../contract/limits.js';
 import type { RunResult } from '../contract/run-result.js';
-import { ensureLocalAgent } from '../store/agents.js';
-import { listAssociationSchedules, type AssociationSchedule } from '../store/associations.js';
-import type { StoreDeviceStates } from '../store/device-states.js';
+import { ensureLocalAgent } from '../store/fleet/agents.js';
+import { listAssociationSchedules, type AssociationSchedule } from '../store/drivers/associations.js';
+import type { StoreDeviceStates } from '../store/runs/device-states.js';
 import type { Store } from '../store/store.js';
 import { agentRoutes } from './agent-routes.js';
 import { runAssociation, type ActionRun } from './association-run.js';
@@ -34,7 +34,7 @@ import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { DeviceRunPruner } from './device-run-pruner.js';
 import { terminalOutput } from '../terminal-text.js';
 import { backoffRuleOf, backoffVerdict, nextBackoff, type BackoffRule } from './association-backoff.js';
-import { listAssociationBackoffs, readAssociationBackoff, readSamplePeriodS, saveAssociationBackoff, type StoredBackoff } from '../store/association-backoff.js';
+import { listAssociationBackoffs, readAssociationBackoff, readSamplePeriodS, saveAssociationBackoff, type StoredBackoff } from '../store/drivers/association-backoff.js';
 import type { LimitName } from '../contract/run-result.js';
 
 /** How long stop() lets runs in flight finish by default. */

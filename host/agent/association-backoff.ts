@@ -4,7 +4,7 @@
 // twice the period for the first, doubling with each further hit, never more than `maxMs`.
 // A successful run restores it; so does an operator (reEnableCustomDriverAssociations). While
 // it backs off the Monitoring API shows the association DISABLED ("disabled due to failure").
-// Pure: the agent keeps the state in the store (host/store/association-backoff.ts).
+// Pure: the agent keeps the state in the store (host/store/drivers/association-backoff.ts).
 import type { LimitName, RunResult } from '../contract/run-result.js';
 
 export interface BackoffRule {

@@ -5,11 +5,11 @@
 import type { RunLimits } from '../contract/limits.js';
 import type { RunResult } from '../contract/run-result.js';
 import { withSharedDeviceState } from '../device-state.js';
-import { isDeviceMonitored } from '../store/device-monitoring.js';
-import type { StoreDeviceStates } from '../store/device-states.js';
-import { writeScheduledRunResult, type WriteRunOptions } from '../store/report-run.js';
-import { readRunTarget } from '../store/run-target.js';
-import { runRequestOf } from '../store/run-request.js';
+import { isDeviceMonitored } from '../store/fleet/device-monitoring.js';
+import type { StoreDeviceStates } from '../store/runs/device-states.js';
+import { writeScheduledRunResult, type WriteRunOptions } from '../store/runs/report-run.js';
+import { readRunTarget } from '../store/runs/run-target.js';
+import { runRequestOf } from '../store/runs/run-request.js';
 import { StoreError } from '../contract/errors.js';
 import type { Store } from '../store/store.js';
 import { externalHostsOf } from '../executor/external-hosts.js';

@@ -4,7 +4,7 @@
 // trip) of every scheduled run (G7, docs/SCALE-OUT.md). Between prunes a device may hold the
 // runs of that interval beyond its bound; an agent killed before its prune leaves them until the
 // device's next result is pruned, by whichever agent writes it.
-import { pruneRunsOfDevices } from '../store/runs.js';
+import { pruneRunsOfDevices } from '../store/runs/runs.js';
 import type { Store } from '../store/store.js';
 
 export interface DeviceRunPrunerOptions {

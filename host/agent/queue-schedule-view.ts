@@ -8,10 +8,10 @@
 import type { SchedulePage } from '../api/driverbox/schedule-routes.js';
 import type { ScheduleEntry, SkipCounts } from '../api/driverbox/run-records.js';
 import type { ScheduleReader } from '../scale-out/schedule-reader.js';
-import { listAssociationSchedules } from '../store/associations.js';
-import { lastRunsOf } from '../store/last-runs.js';
+import { listAssociationSchedules } from '../store/drivers/associations.js';
+import { lastRunsOf } from '../store/runs/last-runs.js';
 import type { Store } from '../store/store.js';
-import { formatApiTime } from '../store/time.js';
+import { formatApiTime } from '../store/db/time.js';
 
 export interface QueueScheduleContext {
   store: Store;

@@ -16,7 +16,7 @@ import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 import type { Store } from '../store/store.js';
 import { queueSchedulePage } from './queue-schedule-view.js';
 import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from '../api/driverbox/run-records.js';
-import { formatApiTime } from '../store/time.js';
+import { formatApiTime } from '../store/db/time.js';
 import type { SampleSummary, SkipReason } from './scheduler.js';
 
 /** One association the agent's scheduler has (Agent.scheduledAssociations). */

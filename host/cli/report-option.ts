@@ -1,7 +1,7 @@
 // `driverbox run … --report [--store <path>]`: the store is opened before the run (a bad path
 // is a usage error, found before the device is contacted) and the result written after it.
-import { resolveStorePath } from '../store/data-dir.js';
-import { reportRun } from '../store/report-local-run.js';
+import { resolveStorePath } from '../store/db/data-dir.js';
+import { reportRun } from '../store/runs/report-local-run.js';
 import { openStore, type Store } from '../store/store.js';
 import type { RunResult } from '../contract/run-result.js';
 import { UsageError } from '../contract/errors.js';

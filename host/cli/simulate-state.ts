@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import path from 'node:path';
-import { defaultDataDir } from '../store/data-dir.js';
+import { defaultDataDir } from '../store/db/data-dir.js';
 
 /** Every listener a simulator may have; a fixture without the protocol leaves its port out. */
 export const LISTENERS = ['http', 'https', 'ssh', 'snmp', 'telnet', 'winrm', 'winrmHttps'] as const;

@@ -1,6 +1,6 @@
 // An agent's plan and access right as a person writes them (`driverbox agents --plan enterprise
 // --access GRANTED`, or the server config's localAgent), checked and turned into a store change.
-import { AGENT_ACCESS_STATUSES, type AgentAccessChange, type AgentAccessStatus } from '../store/agents.js';
+import { AGENT_ACCESS_STATUSES, type AgentAccessChange, type AgentAccessStatus } from '../store/fleet/agents.js';
 
 export const AGENT_PLANS = ['enterprise', 'standard'] as const;
 

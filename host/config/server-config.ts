@@ -9,13 +9,13 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import path from 'node:path';
 import { resolveMarketplaceSettings, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
 import { checkCorsOrigin } from '../api/monitoring/cors.js';
-import type { AgentAccessChange } from '../store/agents.js';
+import type { AgentAccessChange } from '../store/fleet/agents.js';
 import { agentAccessChange, type AgentAccessInput } from './agent-access.js';
 import { externalHostList } from '../executor/external-hosts.js';
-import { defaultDataDir, resolveStorePath } from '../store/data-dir.js';
-import { isPostgresUrl, redactUrl } from '../store/database.js';
+import { defaultDataDir, resolveStorePath } from '../store/db/data-dir.js';
+import { isPostgresUrl, redactUrl } from '../store/db/database.js';
 import { DEFAULT_STORE_BOUNDS, type StoreBounds } from '../store/store.js';
-import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenMode } from '../store/file-modes.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenMode } from '../store/db/file-modes.js';
 
 export interface ServerConfigFile {
   store?: string;

@@ -15,7 +15,7 @@ export type DriverboxErrorCode =
   | 'NODE_FLAG_MISSING'
   /** No isolated-vm line loads on the running Node (host/isolated-vm.ts). */
   | 'ISOLATED_VM_MISSING'
-  /** No better-sqlite3 line loads on the running Node (host/store/better-sqlite3.ts). */
+  /** No better-sqlite3 line loads on the running Node (host/store/db/better-sqlite3.ts). */
   | 'SQLITE_MISSING'
   | 'RUNTIME_BUNDLE_MISSING'
   /** A sandbox thread failed (a bug or a crash of the sandbox itself, never a driver's error). */

@@ -7,7 +7,7 @@
 // the cloud metadata address…) and return them in its log. The privilege follows the code, never
 // the driver's id. The operator widens that with a list (`--external-hosts`), whose named hosts
 // are also where any driver's requests may be redirected.
-import { inventoryDriverCode, isOperatorCode, type RunCode } from '../store/inventory-driver-code.js';
+import { inventoryDriverCode, isOperatorCode, type RunCode } from '../store/drivers/inventory-driver-code.js';
 import type { Store } from '../store/store.js';
 
 /** In a list: every host (the policy of drivers before it existed). */

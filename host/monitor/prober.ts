@@ -2,8 +2,8 @@
 // address, writes UP / DOWN, and records one RTD sample per device from the round trips of
 // that round (every probe that got an answer, accept or refusal, is a measured round trip;
 // one that timed out or failed counts as a lost packet).
-import { recordRtdSample } from '../store/rtd-speed.js';
-import { getTcpSensorTarget, listTcpSensorTargets, recordTcpStatus, type TcpSensorTarget } from '../store/sensors.js';
+import { recordRtdSample } from '../store/monitoring/rtd-speed.js';
+import { getTcpSensorTarget, listTcpSensorTargets, recordTcpStatus, type TcpSensorTarget } from '../store/monitoring/sensors.js';
 import type { Store } from '../store/store.js';
 import { summariseRoundTrips } from './round-trips.js';
 import { DEFAULT_PROBE_TIMEOUT_MS, probeDevicePort, type TcpProbeResult } from './tcp-probe.js';

@@ -1,6 +1,6 @@
 // Round-trip times of a set of probes summarised as one RTD sample (min, max, median, packets
 // sent and lost), the shape the RTD history keeps.
-import type { RtdSample } from '../store/rtd-speed.js';
+import type { RtdSample } from '../store/monitoring/rtd-speed.js';
 
 /** rtts: one entry per probe sent, null for a probe nothing answered. */
 export function summariseRoundTrips(rtts: ReadonlyArray<number | null>): Omit<RtdSample, 'timestamp'> {

@@ -1,25 +1,27 @@
 // The store: agents, devices, custom drivers, associations, variables and their history, tables,
 // runs and the activity log. Embedded: one SQLite file (better-sqlite3). Scale-out: one PostgreSQL
-// database that many agents and API servers share. Both through Kysely (database.ts), with one
-// SQL text and one migration set. Modules beside this one (agents.ts, devices.ts, variables.ts…)
-// read and write it through a Store; none keeps state of its own.
+// database that many agents and API servers share. Both through Kysely (db/database.ts), with one
+// SQL text and one migration set. The folders beside this one read and write it through a Store,
+// none keeping state of its own: db/ (connection, SQL, schema, migrations, files, sealing), fleet/
+// (agents, devices), drivers/ (the library, associations), runs/ (run records, writing a result),
+// results/ (variables, tables, configurations), monitoring/, account/, marketplace/.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { dirname, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type pg from 'pg';
-import { loadBetterSqlite3, openDatabase } from './better-sqlite3.js';
-import { isPostgresUrl, postgresKysely, redactUrl, sqliteKysely, type PostgresPoolOptions, type SqlDialect, type StoreKysely } from './database.js';
-import { defaultDataDir, resolveStorePath } from './data-dir.js';
-import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './file-modes.js';
-import { DAY_MS, ensureHistoryPartitions } from './history-partitions.js';
-import { migrate } from './migrations.js';
-import { deriveKey, keyMatchesCheck, lockedSecretBox, makeCheck, makeSecretBox, type SecretBox } from './secret-box.js';
-import { SqlStatement, type SqlExecutor, type StatementOptions } from './sql-statement.js';
+import { loadBetterSqlite3, openDatabase } from './db/better-sqlite3.js';
+import { isPostgresUrl, postgresKysely, redactUrl, sqliteKysely, type PostgresPoolOptions, type SqlDialect, type StoreKysely } from './db/database.js';
+import { defaultDataDir, resolveStorePath } from './db/data-dir.js';
+import { createPrivateFile, ensurePrivateDir, tightenStoreFiles } from './db/file-modes.js';
+import { DAY_MS, ensureHistoryPartitions } from './db/history-partitions.js';
+import { migrate } from './db/migrations.js';
+import { deriveKey, keyMatchesCheck, lockedSecretBox, makeCheck, makeSecretBox, type SecretBox } from './db/secret-box.js';
+import { SqlStatement, type SqlExecutor, type StatementOptions } from './db/sql-statement.js';
 import { StoreError } from '../contract/errors.js';
 
-export type { SqlDialect } from './database.js';
-export type { RunInfo } from './sql-statement.js';
+export type { SqlDialect } from './db/database.js';
+export type { RunInfo } from './db/sql-statement.js';
 
 export interface StoreOptions {
   /**
@@ -42,7 +44,7 @@ export interface StoreOptions {
 
 /**
  * What a device's runs may grow the store to over time, whatever its driver reports. Each is
- * kept by every writer of results (report-run.ts), with a warning in the run's record when it
+ * kept by every writer of results (runs/report-run.ts), with a warning in the run's record when it
  * bites. null: unbounded.
  */
 export interface StoreBounds {

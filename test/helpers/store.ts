@@ -5,7 +5,7 @@
 import type Database from 'better-sqlite3';
 import pg from 'pg';
 import { openStore, type Store, type StoreOptions } from '../../host/store/store.js';
-import type { MigrationContext } from '../../host/store/migrations.js';
+import type { MigrationContext } from '../../host/store/db/migrations.js';
 
 export type TestDialect = 'sqlite' | 'postgres';
 

@@ -3,11 +3,11 @@
 // negative, fractional, not a number): each answers the documented error body (4xx) or an
 // empty page, never 500. Read from the document, so a route added later is attacked too.
 import { describe, expect, it } from 'vitest';
-import { ensureLocalAgent } from '../../host/store/agents.js';
-import { createAssociation } from '../../host/store/associations.js';
-import { createCustomDriver } from '../../host/store/custom-drivers.js';
-import { createDevice } from '../../host/store/devices.js';
-import { createTcpSensor } from '../../host/store/sensors.js';
+import { ensureLocalAgent } from '../../host/store/fleet/agents.js';
+import { createAssociation } from '../../host/store/drivers/associations.js';
+import { createCustomDriver } from '../../host/store/drivers/custom-drivers.js';
+import { createDevice } from '../../host/store/fleet/devices.js';
+import { createTcpSensor } from '../../host/store/monitoring/sensors.js';
 import { startMonitoringFixture, TEST_API_KEY } from '../helpers/monitoring.js';
 
 const api = await startMonitoringFixture();

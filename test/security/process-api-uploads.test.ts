@@ -3,9 +3,9 @@
 // body (the inspection is linear and bounded, so the event loop keeps answering); page numbers
 // past every page answer 422 or an empty page, never 500.
 import { describe, expect, it } from 'vitest';
-import { MAX_DRIVER_SOURCE_CHARS } from '../../host/store/custom-drivers.js';
-import { MAX_ENTRY_POINTS } from '../../host/store/driver-inspection.js';
-import { ensureLocalAgent } from '../../host/store/agents.js';
+import { MAX_DRIVER_SOURCE_CHARS } from '../../host/store/drivers/custom-drivers.js';
+import { MAX_ENTRY_POINTS } from '../../host/store/drivers/driver-inspection.js';
+import { ensureLocalAgent } from '../../host/store/fleet/agents.js';
 import { startMonitoringFixture, TEST_API_KEY } from '../helpers/monitoring.js';
 
 const api = await startMonitoringFixture();

@@ -5,19 +5,19 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../../host/store/better-sqlite3.js';
+import { openDatabase } from '../../host/store/db/better-sqlite3.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { resolveServerConfig } from '../../host/config/server-config.js';
 import type { RunResult } from '../../host/index.js';
-import { ensureLocalAgent } from '../../host/store/agents.js';
-import { setDeviceCredentials } from '../../host/store/credentials.js';
-import { createDevice } from '../../host/store/devices.js';
-import { reportRun } from '../../host/store/report-local-run.js';
-import { writeRunResult } from '../../host/store/report-run.js';
-import { MASK, SecretMask } from '../../host/store/run-secrets.js';
-import { listDeviceRuns } from '../../host/store/runs.js';
+import { ensureLocalAgent } from '../../host/store/fleet/agents.js';
+import { setDeviceCredentials } from '../../host/store/fleet/credentials.js';
+import { createDevice } from '../../host/store/fleet/devices.js';
+import { reportRun } from '../../host/store/runs/report-local-run.js';
+import { writeRunResult } from '../../host/store/runs/report-run.js';
+import { MASK, SecretMask } from '../../host/store/runs/run-secrets.js';
+import { listDeviceRuns } from '../../host/store/runs/runs.js';
 import { openStore } from '../../host/store/store.js';
-import { listDeviceTables } from '../../host/store/tables.js';
+import { listDeviceTables } from '../../host/store/results/tables.js';
 import { openTestStore } from '../helpers/store.js';
 
 const PASSWORD = 'p"w\\x/+y é&z=';

@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { listEntryPoints } from '../../driver/entry-points.js';
-import { inspectDriver } from '../../store/driver-inspection.js';
+import { inspectDriver } from '../../store/drivers/driver-inspection.js';
 import type { FieldChecker } from '../../simulator/field-checker.js';
 import { fieldPath } from '../../simulator/field-checker.js';
 

@@ -3,9 +3,9 @@
 // handful of statements per inventory entry: a sync of 10,000 devices then costs statements in
 // proportion to what changed, not to what is listed. The sync keeps the view up to date with
 // what it writes, so later entries see earlier ones.
-import { DRIVER_CREDENTIAL_SCOPES, type DeviceCredentials } from '../../store/credentials.js';
-import { ASSOCIATION_CREDENTIAL_SCOPE } from '../../store/associations.js';
-import { parseJsonColumn } from '../../store/json-column.js';
+import { DRIVER_CREDENTIAL_SCOPES, type DeviceCredentials } from '../../store/fleet/credentials.js';
+import { ASSOCIATION_CREDENTIAL_SCOPE } from '../../store/drivers/associations.js';
+import { parseJsonColumn } from '../../store/db/json-column.js';
 import type { Store } from '../../store/store.js';
 
 /** A device as the sync compares it with the inventory (its address; not the whole row). */

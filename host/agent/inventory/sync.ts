@@ -2,15 +2,15 @@
 // devices, library drivers and associations the inventory lists are added or updated (matched
 // by name); those it made earlier and no longer lists are removed; those made through the API
 // are left alone. Answers what changed, so a reload reschedules only what it must.
-import { ensureLocalAgent } from '../../store/agents.js';
-import { ASSOCIATION_CREDENTIAL_SCOPE, createAssociation, updateAssociationParameters } from '../../store/associations.js';
-import { setDeviceCredentials } from '../../store/credentials.js';
-import { createCustomDriver, deleteCustomDriver, findCustomDriverByName, getCustomDriverDefinition, updateCustomDriver, type CustomDriverDefinition } from '../../store/custom-drivers.js';
-import { createDevice, deleteDevice, setSnmpAuthentication } from '../../store/devices.js';
+import { ensureLocalAgent } from '../../store/fleet/agents.js';
+import { ASSOCIATION_CREDENTIAL_SCOPE, createAssociation, updateAssociationParameters } from '../../store/drivers/associations.js';
+import { setDeviceCredentials } from '../../store/fleet/credentials.js';
+import { createCustomDriver, deleteCustomDriver, findCustomDriverByName, getCustomDriverDefinition, updateCustomDriver, type CustomDriverDefinition } from '../../store/drivers/custom-drivers.js';
+import { createDevice, deleteDevice, setSnmpAuthentication } from '../../store/fleet/devices.js';
 import { snmpSettingsToApi } from '../../snmp-settings.js';
 import { StoreError } from '../../contract/errors.js';
 import type { Store } from '../../store/store.js';
-import { driverCodeHash } from '../../store/inventory-driver-code.js';
+import { driverCodeHash } from '../../store/drivers/inventory-driver-code.js';
 import { InventoryError } from '../../contract/errors.js';
 import { readOwnership, writeOwnership, type InventoryOwnership } from './ownership.js';
 import { SyncView, type ViewDevice } from './sync-view.js';

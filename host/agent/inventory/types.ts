@@ -1,8 +1,8 @@
 // The inventory as the agent uses it once loaded: every reference resolved (environment
 // variables read, driver files read, association periods and actions settled), so syncing it
 // into the store needs neither the file system nor the environment.
-import type { DeviceCredentials } from '../../store/credentials.js';
-import type { ParameterValueType } from '../../store/driver-input.js';
+import type { DeviceCredentials } from '../../store/fleet/credentials.js';
+import type { ParameterValueType } from '../../store/drivers/driver-input.js';
 import type { SnmpSettings } from '../../contract/device.js';
 
 export const INVENTORY_VERSION = 1;

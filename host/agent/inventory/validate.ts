@@ -4,7 +4,7 @@
 // `{ env: NAME }` are read from the environment.
 import { isIP } from 'node:net';
 import { ENTRY_POINT } from '../../driver/entry-points.js';
-import { PARAMETER_VALUE_TYPES, MAX_STRING_CHARS, parameterValueProblem, type ParameterValueType } from '../../store/driver-input.js';
+import { PARAMETER_VALUE_TYPES, MAX_STRING_CHARS, parameterValueProblem, type ParameterValueType } from '../../store/drivers/driver-input.js';
 import { FieldChecker, describeValue, fieldPath, suggestion } from '../../simulator/field-checker.js';
 import { readDriverFile } from './driver-files.js';
 import { SNMP_INPUT_FIELDS, snmpSettingsOf, type SnmpInput } from '../../snmp-settings.js';

@@ -2,7 +2,7 @@
 // list's sort key of its last run, so the next page starts right after it whatever was recorded
 // or pruned meanwhile (offset paging shifts then). Opaque to clients; it names its order, and one
 // made for the other order is refused.
-import type { RunListKey } from '../../store/run-list.js';
+import type { RunListKey } from '../../store/runs/run-list.js';
 import { invalid } from '../monitoring/api-error.js';
 
 /** n.<started>.<id> (newest first) or f.<0 failure|1 other>.<started>.<id> (failures first). */

@@ -11,9 +11,9 @@
 //   GET, POST /driverbox-api/v1/simulated-device[/{name}/trial-run]   the shipped fixtures as trial targets (simulated-devices.ts)
 import type { FastifyInstance } from 'fastify';
 import type { RunDetail, RunListAnswer, RunSummary, TrialRunAnswer, TrialRunRequest } from './run-records.js';
-import type { RunRow } from '../../store/runs.js';
-import { getRun } from '../../store/runs.js';
-import { countRuns, listRuns, runDriverNames, runListKey } from '../../store/run-list.js';
+import type { RunRow } from '../../store/runs/runs.js';
+import { getRun } from '../../store/runs/runs.js';
+import { countRuns, listRuns, runDriverNames, runListKey } from '../../store/runs/run-list.js';
 import { decodeRunCursor, encodeRunCursor, RUN_CURSOR_PATTERN } from './run-cursor.js';
 import type { Store } from '../../store/store.js';
 import type { RunExecutor } from '../../contract/run-executor.js';
@@ -22,7 +22,7 @@ import { registerSchedule, type ScheduleSource } from './schedule-routes.js';
 import { registerDeviceTables } from './table-routes.js';
 import { registerSimulatedDevices } from './simulated-devices.js';
 import { packagePath } from '../../package-path.js';
-import { formatApiTime } from '../../store/time.js';
+import { formatApiTime } from '../../store/db/time.js';
 import { requireAgent } from '../monitoring/access.js';
 import { invalid, notFound } from '../monitoring/api-error.js';
 import { apiKeyCheck } from '../monitoring/auth.js';

@@ -8,7 +8,7 @@
 //   GET /driverbox-api/v1/agent/{agent_id}/schedule
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
-import { formatApiTime } from '../../store/time.js';
+import { formatApiTime } from '../../store/db/time.js';
 import { requireAgent } from '../monitoring/access.js';
 import { page } from '../monitoring/query.js';
 import { idParams, pagingQuery } from '../monitoring/route-schema.js';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { startRunSimulation } from '../../cli/run-simulate.js';
 import { loadFixture } from '../../simulator/load-fixture.js';
-import { credentialSecrets, maskFor } from '../../store/run-secrets.js';
+import { credentialSecrets, maskFor } from '../../store/runs/run-secrets.js';
 import { ANY_EXTERNAL_HOST } from '../../executor/external-hosts.js';
 import { ApiError } from '../monitoring/api-error.js';
 import type { SimulatedDeviceInfo, TrialRunAnswer, TrialRunRequest } from './run-records.js';

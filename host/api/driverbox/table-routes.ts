@@ -5,8 +5,8 @@
 //   GET /driverbox-api/v1/agent/{agent_id}/device/{device_id}/table
 import type { FastifyInstance } from 'fastify';
 import type { Store } from '../../store/store.js';
-import { listDeviceTables } from '../../store/tables.js';
-import { formatApiTime } from '../../store/time.js';
+import { listDeviceTables } from '../../store/results/tables.js';
+import { formatApiTime } from '../../store/db/time.js';
 import { requireDevice } from '../monitoring/access.js';
 import { idParams } from '../monitoring/route-schema.js';
 import type { DeviceTable } from './run-records.js';

@@ -13,17 +13,17 @@ import type { FastifyInstance } from 'fastify';
 import type { RunExecutor } from '../../contract/run-executor.js';
 import { externalHostsFor } from '../../executor/external-hosts.js';
 import { DriverboxError } from '../../contract/errors.js';
-import { findAssociation, runParameters } from '../../store/associations.js';
-import { getCustomDriver, MAX_DRIVER_SOURCE_CHARS, type CustomDriverRow } from '../../store/custom-drivers.js';
-import { deviceSpecOf } from '../../store/run-request.js';
-import { deviceSecrets, maskFor } from '../../store/run-secrets.js';
+import { findAssociation, runParameters } from '../../store/drivers/associations.js';
+import { getCustomDriver, MAX_DRIVER_SOURCE_CHARS, type CustomDriverRow } from '../../store/drivers/custom-drivers.js';
+import { deviceSpecOf } from '../../store/runs/run-request.js';
+import { deviceSecrets, maskFor } from '../../store/runs/run-secrets.js';
 import type { Store } from '../../store/store.js';
 import { requireDevice } from '../monitoring/access.js';
 import { ApiError, notFound } from '../monitoring/api-error.js';
 import { idParams } from '../monitoring/route-schema.js';
 import type { TrialRunAnswer, TrialRunRequest } from './run-records.js';
 import type { RunRequest } from '../../contract/run-request.js';
-import type { SecretMask } from '../../store/run-secrets.js';
+import type { SecretMask } from '../../store/runs/run-secrets.js';
 
 export interface TrialRunOptions {
   store: Store;

@@ -10,7 +10,7 @@ import {
   type ProductKey,
   type QuantityChange,
   type StatusChange,
-} from '../../store/marketplace.js';
+} from '../../store/marketplace/accounts.js';
 import type { Store } from '../../store/store.js';
 import type { ProductsUsage, UsageReport } from './types.js';
 

@@ -3,7 +3,7 @@
 // request behind X-API-Key. Register it at the root of an app (driverbox serve and the agent
 // pass it to startMonitoringServer's extraRoutes); it keeps its own error bodies in its scope.
 import type { FastifyInstance } from 'fastify';
-import { DEFAULT_TRIAL_DAYS } from '../../store/marketplace.js';
+import { DEFAULT_TRIAL_DAYS } from '../../store/marketplace/accounts.js';
 import type { Store } from '../../store/store.js';
 import { apiKeyCheck } from '../monitoring/auth.js';
 import type { MarketplaceContext } from './context.js';

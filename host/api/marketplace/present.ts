@@ -1,5 +1,5 @@
 // Store rows as the API writes them.
-import type { MarketplaceAccountRow } from '../../store/marketplace.js';
+import type { MarketplaceAccountRow } from '../../store/marketplace/accounts.js';
 import type { Account } from './types.js';
 
 const iso = (ms: number): string => new Date(ms).toISOString();

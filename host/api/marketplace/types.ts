@@ -1,7 +1,7 @@
 // The Marketplace API's request and response bodies (shared/specs/marketplace-api.md), as the
 // emulator writes them and MarketplaceClient reads them. Times are ISO 8601 date-time text in
 // UTC with milliseconds (2026-01-31T23:59:59.999Z).
-import type { AccountModel, AccountStatus, ProductKey } from '../../store/marketplace.js';
+import type { AccountModel, AccountStatus, ProductKey } from '../../store/marketplace/accounts.js';
 
 export type { AccountModel, AccountStatus, ProductKey };
 

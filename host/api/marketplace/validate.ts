@@ -2,7 +2,7 @@
 // that every problem of a request is reported at once, each at its exact loc (["body",
 // "products", "TEAM_MEMBERS", "quantity"], ["path", "month"]) with a message saying what is
 // expected, and so that JSON types are taken strictly ("5" is not a quantity).
-import { ACCOUNT_STATUSES, MODEL_PRODUCTS, type AccountModel, type AccountStatus, type NewMarketplaceAccount, type ProductKey } from '../../store/marketplace.js';
+import { ACCOUNT_STATUSES, MODEL_PRODUCTS, type AccountModel, type AccountStatus, type NewMarketplaceAccount, type ProductKey } from '../../store/marketplace/accounts.js';
 import type { ValidationProblem } from './types.js';
 
 export type Loc = Array<string | number>;

@@ -2,8 +2,8 @@
 // agent, or a device of another agent, is a 404; an agent whose plan gives no API access
 // (access_right.api_enabled false) is only visible in the agent list, every other operation
 // on it answers 403.
-import { getAgent, type AgentRow } from '../../store/agents.js';
-import { getDevice, type DeviceRow } from '../../store/devices.js';
+import { getAgent, type AgentRow } from '../../store/fleet/agents.js';
+import { getDevice, type DeviceRow } from '../../store/fleet/devices.js';
 import type { Store } from '../../store/store.js';
 import { ApiError, notFound } from './api-error.js';
 

@@ -1,8 +1,8 @@
 // Store rows of the custom driver library as the API's records, and request bodies as store input.
-import type { AssociationRow, ParameterValueInput } from '../../store/associations.js';
-import type { CustomDriverChange, CustomDriverRow } from '../../store/custom-drivers.js';
-import type { InputProblem } from '../../store/driver-input.js';
-import { formatApiTime } from '../../store/time.js';
+import type { AssociationRow, ParameterValueInput } from '../../store/drivers/associations.js';
+import type { CustomDriverChange, CustomDriverRow } from '../../store/drivers/custom-drivers.js';
+import type { InputProblem } from '../../store/drivers/driver-input.js';
+import { formatApiTime } from '../../store/db/time.js';
 import { ApiError } from './api-error.js';
 import { withoutNulls } from './present.js';
 import type {

@@ -1,5 +1,5 @@
 // Request helpers shared by the route modules: time windows and paging.
-import { API_TIME_FORMS, formatApiTime, parseApiTime, WEEK_MS } from '../../store/time.js';
+import { API_TIME_FORMS, formatApiTime, parseApiTime, WEEK_MS } from '../../store/db/time.js';
 import { invalid } from './api-error.js';
 
 export interface TimeWindow {

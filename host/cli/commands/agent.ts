@@ -3,14 +3,14 @@
 // store, serves the Monitoring API with /metrics and /backend-api/v1/status, and reacts to
 // signals: SIGINT / SIGTERM drain and stop, SIGHUP reloads the inventory.
 import { hostname } from 'node:os';
-import { isPostgresUrl, redactUrl } from '../../store/database.js';
+import { isPostgresUrl, redactUrl } from '../../store/db/database.js';
 import path from 'node:path';
 import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentBackoffEvent, type AgentRunFinished } from '../../agent/agent.js';
 import { InventoryError } from '../../agent/inventory/index.js';
 import { parseRedisUrl, ScaleOutError } from '../../scale-out/index.js';
 import type { InventorySyncResult } from '../../agent/inventory/index.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
-import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
+import { ensureLocalAgent, setAgentAccess } from '../../store/fleet/agents.js';
 import { openStore } from '../../store/store.js';
 import type { CliIo } from '../main.js';
 import { parseIntegerFlag } from '../options.js';

@@ -4,7 +4,7 @@
 // through the CLI gets such agents, as the cloud's would be.
 import { agentRecord } from '../../api/monitoring/routes/agents.js';
 import { agentAccessChange } from '../../config/agent-access.js';
-import { createAgentRecord, getAgent, listAgents, setAgentAccess, type AgentAccessChange, type AgentRow } from '../../store/agents.js';
+import { createAgentRecord, getAgent, listAgents, setAgentAccess, type AgentAccessChange, type AgentRow } from '../../store/fleet/agents.js';
 import { openStore, resolveStorePath, type Store } from '../../store/index.js';
 import { alignedTable } from '../format.js';
 import type { CliIo } from '../main.js';

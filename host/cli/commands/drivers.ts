@@ -9,8 +9,8 @@ import {
   updateCustomDriver,
   type CustomDriverRow,
   type NewCustomDriver,
-} from '../../store/custom-drivers.js';
-import { PARAMETER_VALUE_TYPES, type ParameterDefinition, type ParameterValueType } from '../../store/driver-input.js';
+} from '../../store/drivers/custom-drivers.js';
+import { PARAMETER_VALUE_TYPES, type ParameterDefinition, type ParameterValueType } from '../../store/drivers/driver-input.js';
 import { openStore, StoreError, resolveStorePath, type Store } from '../../store/index.js';
 import { customDriverRecord } from '../../api/monitoring/custom-driver-records.js';
 import { alignedTable } from '../format.js';

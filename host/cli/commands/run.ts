@@ -5,7 +5,7 @@ import { createHost } from '../../host.js';
 import { loadEnvironment } from '../env-file.js';
 import { formatResult, jsonResult, styleFor } from '../format.js';
 import { openReportStore, reportResult } from '../report-option.js';
-import { credentialSecrets } from '../../store/run-secrets.js';
+import { credentialSecrets } from '../../store/runs/run-secrets.js';
 import { parseExternalHosts, parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../main.js';
 import { UsageError } from '../../contract/errors.js';

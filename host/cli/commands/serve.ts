@@ -3,7 +3,7 @@
 // sandbox process, as the agent's do, so a driver that crashes or wedges its isolate costs that
 // child (killed, restarted) and never the API. Beside it: the Marketplace API emulator
 // (/marketplace-api) and the application status.
-import { redactUrl } from '../../store/database.js';
+import { redactUrl } from '../../store/db/database.js';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
@@ -13,7 +13,7 @@ import { consoleRoutes } from '../../api/console/console-routes.js';
 import { driverboxApiRoutes } from '../../api/driverbox/runs-routes.js';
 import { marketplaceRoutes } from '../../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../api/monitoring/server.js';
-import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
+import { ensureLocalAgent, setAgentAccess } from '../../store/fleet/agents.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { openStore, type Store } from '../../store/store.js';
 import { parseIntegerFlag } from '../options.js';

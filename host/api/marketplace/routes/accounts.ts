@@ -8,7 +8,7 @@ import {
   setMarketplaceQuantities,
   setMarketplaceStatus,
   type MarketplaceAccountRow,
-} from '../../../store/marketplace.js';
+} from '../../../store/marketplace/accounts.js';
 import type { MarketplaceContext } from '../context.js';
 import { accountNotFound, validationFailed } from '../http-error.js';
 import { accessUrl, presentAccount } from '../present.js';

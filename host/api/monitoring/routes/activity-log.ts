@@ -1,7 +1,7 @@
 // The activity log of an agent (getAgentActivityLog): what ran or was done, by whom, when.
 import type { FastifyInstance } from 'fastify';
-import { ACTIVITY_TYPES, listActivity, type ActivityRow } from '../../../store/activity-log.js';
-import { formatApiTime } from '../../../store/time.js';
+import { ACTIVITY_TYPES, listActivity, type ActivityRow } from '../../../store/fleet/activity-log.js';
+import { formatApiTime } from '../../../store/db/time.js';
 import type { ApiContext } from '../context.js';
 import { timeWindow } from '../query.js';
 import { idParams, timeWindowQuery } from '../route-schema.js';

@@ -2,8 +2,8 @@
 // access_right.api_enabled is false are listed and counted, but every other operation on them
 // answers 403 (see access.ts).
 import type { FastifyInstance } from 'fastify';
-import { countAgents, deleteAgent, listAgents, type AgentFilter, type AgentRow } from '../../../store/agents.js';
-import { formatApiTime } from '../../../store/time.js';
+import { countAgents, deleteAgent, listAgents, type AgentFilter, type AgentRow } from '../../../store/fleet/agents.js';
+import { formatApiTime } from '../../../store/db/time.js';
 import { requireAgent } from '../access.js';
 import type { ApiContext } from '../context.js';
 import { page } from '../query.js';

@@ -11,8 +11,8 @@ import {
   unbindAgent,
   unbindDevice,
   type AlertProfileRow,
-} from '../../../store/alert-profiles.js';
-import { OWNER_USER_ID } from '../../../store/company.js';
+} from '../../../store/account/alert-profiles.js';
+import { OWNER_USER_ID } from '../../../store/account/company.js';
 import type { Store } from '../../../store/store.js';
 import { requireAgent, requireDevice } from '../access.js';
 import { ApiError, notFound } from '../api-error.js';
@@ -55,7 +55,7 @@ export function registerAlertProfileRoutes(app: FastifyInstance, ctx: ApiContext
     operationId: 'getAlertProfiles2',
     tags: TAGS,
     summary: 'Returns the list of configured alert profiles',
-    description: 'By id: the built-in catalogue, then the profiles added with createAlertProfile (host/store/alert-profiles.ts).',
+    description: 'By id: the built-in catalogue, then the profiles added with createAlertProfile (host/store/account/alert-profiles.ts).',
     response: profilesAnswer,
   };
   app.get('/alert-profile', { schema: list }, async (): Promise<AlertProfile[]> => (await listAlertProfiles(store)).map(profileRecord));

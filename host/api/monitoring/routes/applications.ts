@@ -1,9 +1,9 @@
 // Applications of devices (Enterprise Plan agents only; others get 403). driverbox discovers
 // no software: inventories are recorded with recordApplications and listed here.
 import type { FastifyInstance } from 'fastify';
-import { countApplications, listApplications, type ApplicationFilter, type ApplicationRow } from '../../../store/applications.js';
-import type { AgentRow } from '../../../store/agents.js';
-import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
+import { countApplications, listApplications, type ApplicationFilter, type ApplicationRow } from '../../../store/monitoring/applications.js';
+import type { AgentRow } from '../../../store/fleet/agents.js';
+import { formatApiTime, formatApiTimeOrNull } from '../../../store/db/time.js';
 import { ApiError } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { page } from '../query.js';

@@ -1,7 +1,7 @@
-// assets (reference 1.14.0): the device type catalogue (host/store/device-types.ts), and the
+// assets (reference 1.14.0): the device type catalogue (host/store/fleet/device-types.ts), and the
 // detected types devices of the store carry beyond it.
 import type { FastifyInstance } from 'fastify';
-import { DEVICE_BASE_TYPES, listDetectedDeviceTypes, type DetectedDeviceType, type DeviceBaseType } from '../../../store/device-types.js';
+import { DEVICE_BASE_TYPES, listDetectedDeviceTypes, type DetectedDeviceType, type DeviceBaseType } from '../../../store/fleet/device-types.js';
 import type { ApiContext } from '../context.js';
 import type { ApiRouteSchema } from '../route-schema.js';
 import { detectedDeviceTypeSchema, deviceBaseTypeSchema } from '../schemas/assets.js';

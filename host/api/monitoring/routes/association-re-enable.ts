@@ -3,8 +3,8 @@
 // found unable to recover); the agent schedules them at once (onStoreChanged). Associations
 // the inventory disables (enabled: false) are configuration, not failure: they stay disabled.
 import type { FastifyInstance } from 'fastify';
-import { listAgents } from '../../../store/agents.js';
-import { reEnableAssociations } from '../../../store/association-status.js';
+import { listAgents } from '../../../store/fleet/agents.js';
+import { reEnableAssociations } from '../../../store/drivers/association-status.js';
 import type { ApiContext } from '../context.js';
 import type { ApiRouteSchema } from '../route-schema.js';
 

@@ -1,9 +1,9 @@
 // The company (tag "company", reference 1.14.0): its areas, the teams of an area, making a team
 // with its leader, and moving an agent under a team. An account starts with one area; the
-// teams agents already name are listed (see host/store/company.ts). The cloud keeps these to
+// teams agents already name are listed (see host/store/account/company.ts). The cloud keeps these to
 // Enterprise Plan users; the local server's user is a company user, so they are always served.
 import type { FastifyInstance } from 'fastify';
-import { createTeam, getArea, getTeam, listAreas, listTeams, moveAgentToTeam } from '../../../store/company.js';
+import { createTeam, getArea, getTeam, listAreas, listTeams, moveAgentToTeam } from '../../../store/account/company.js';
 import type { Store } from '../../../store/store.js';
 import { requireAgent } from '../access.js';
 import { conflict, notFound } from '../api-error.js';

@@ -4,12 +4,12 @@
 import type { FastifyInstance } from 'fastify';
 import { backupBounds } from '../../../../runtime/constants.js';
 import { listEntryPoints } from '../../../driver/entry-points.js';
-import { listAssociations } from '../../../store/associations.js';
-import { getConfiguration, listConfigurations, saveConfiguration, type ConfigurationMetadata } from '../../../store/configurations.js';
-import { getCustomDriver, type CustomDriverRow } from '../../../store/custom-drivers.js';
-import type { DeviceRow } from '../../../store/devices.js';
-import type { PlannedRun } from '../../../store/run-request.js';
-import { deviceSecrets, maskFor } from '../../../store/run-secrets.js';
+import { listAssociations } from '../../../store/drivers/associations.js';
+import { getConfiguration, listConfigurations, saveConfiguration, type ConfigurationMetadata } from '../../../store/results/configurations.js';
+import { getCustomDriver, type CustomDriverRow } from '../../../store/drivers/custom-drivers.js';
+import type { DeviceRow } from '../../../store/fleet/devices.js';
+import type { PlannedRun } from '../../../store/runs/run-request.js';
+import { deviceSecrets, maskFor } from '../../../store/runs/run-secrets.js';
 import type { Store } from '../../../store/store.js';
 import { requireDevice } from '../access.js';
 import { ApiError, invalid } from '../api-error.js';

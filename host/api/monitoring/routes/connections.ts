@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { dialTarget } from '../../../monitor/tcp-probe.js';
-import { addActivity } from '../../../store/activity-log.js';
+import { addActivity } from '../../../store/fleet/activity-log.js';
 import {
   closeVpnSession,
   connectionConsumption,
@@ -14,9 +14,9 @@ import {
   listOpenVpnSessions,
   vpnStatusAt,
   type VpnSessionRow,
-} from '../../../store/connections.js';
-import type { DeviceRow } from '../../../store/devices.js';
-import { formatApiTime } from '../../../store/time.js';
+} from '../../../store/monitoring/connections.js';
+import type { DeviceRow } from '../../../store/fleet/devices.js';
+import { formatApiTime } from '../../../store/db/time.js';
 import { conflict, invalid, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { requireAgent, requireDevice } from '../access.js';

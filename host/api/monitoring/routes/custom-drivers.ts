@@ -11,11 +11,11 @@ import {
   missingParameterProblems,
   parameterValueProblems,
   updateAssociationParameters,
-} from '../../../store/associations.js';
-import { createCustomDriver, customDriverProblems, deleteCustomDriver, getCustomDriver, listCustomDrivers, updateCustomDriver, type NewCustomDriver } from '../../../store/custom-drivers.js';
-import { samplePeriodProblem } from '../../../store/driver-input.js';
-import { getDevice } from '../../../store/devices.js';
-import { deviceSecrets, maskFor } from '../../../store/run-secrets.js';
+} from '../../../store/drivers/associations.js';
+import { createCustomDriver, customDriverProblems, deleteCustomDriver, getCustomDriver, listCustomDrivers, updateCustomDriver, type NewCustomDriver } from '../../../store/drivers/custom-drivers.js';
+import { samplePeriodProblem } from '../../../store/drivers/driver-input.js';
+import { getDevice } from '../../../store/fleet/devices.js';
+import { deviceSecrets, maskFor } from '../../../store/runs/run-secrets.js';
 import { StoreError } from '../../../contract/errors.js';
 import { ApiError, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';

@@ -3,9 +3,9 @@
 // stays in listDevices (is_excluded, unless show_excluded=false). Neither is monitored: the
 // agent runs no driver on them.
 import type { FastifyInstance } from 'fastify';
-import { listExcludedDevices, listUnmanagedDevices, setDeviceExcluded, setMonitoringState } from '../../../store/device-monitoring.js';
-import type { DeviceRow } from '../../../store/devices.js';
-import { formatApiTime } from '../../../store/time.js';
+import { listExcludedDevices, listUnmanagedDevices, setDeviceExcluded, setMonitoringState } from '../../../store/fleet/device-monitoring.js';
+import type { DeviceRow } from '../../../store/fleet/devices.js';
+import { formatApiTime } from '../../../store/db/time.js';
 import { requireAgent, requireDevice } from '../access.js';
 import { ApiError } from '../api-error.js';
 import type { ApiContext } from '../context.js';

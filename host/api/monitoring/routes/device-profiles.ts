@@ -2,9 +2,9 @@
 // (addDeviceProfile); applying one records, per device, the profile it now follows, with an
 // activity-log entry. The modules' settings are the cloud's and are not reproduced here.
 import type { FastifyInstance } from 'fastify';
-import { getAgent } from '../../../store/agents.js';
-import { applyDeviceProfile, devicesWithIds, getDeviceProfile, listDeviceProfiles, type DeviceProfileRow } from '../../../store/device-profiles.js';
-import { formatApiTime } from '../../../store/time.js';
+import { getAgent } from '../../../store/fleet/agents.js';
+import { applyDeviceProfile, devicesWithIds, getDeviceProfile, listDeviceProfiles, type DeviceProfileRow } from '../../../store/account/device-profiles.js';
+import { formatApiTime } from '../../../store/db/time.js';
 import { ApiError, notFound, type ErrorDetail } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { idParams, type ApiRouteSchema } from '../route-schema.js';

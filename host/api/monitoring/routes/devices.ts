@@ -2,7 +2,7 @@
 // edit one field, hide, create an external host, credentials and SNMP authentication.
 import { isIP } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { setDeviceCredentials } from '../../../store/credentials.js';
+import { setDeviceCredentials } from '../../../store/fleet/credentials.js';
 import {
   createExternalHost,
   deleteDevice,
@@ -14,8 +14,8 @@ import {
   setAuthenticationStatus,
   setSnmpAuthentication,
   type DeviceRow,
-} from '../../../store/devices.js';
-import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
+} from '../../../store/fleet/devices.js';
+import { formatApiTime, formatApiTimeOrNull } from '../../../store/db/time.js';
 import { requireAgent, requireDevice } from '../access.js';
 import { ApiError, invalid, type ErrorDetail } from '../api-error.js';
 import type { ApiContext } from '../context.js';

@@ -1,9 +1,9 @@
 // Uptime and status histories of agents and devices (tag "metrics"), computed from the status
 // events the store keeps (status-history.ts) within the request's time window.
 import type { FastifyInstance } from 'fastify';
-import { listAgents } from '../../../store/agents.js';
-import { agentUptime, deviceUptime, listAgentEvents, listDeviceEvents, type Uptime } from '../../../store/status-history.js';
-import { formatApiTime } from '../../../store/time.js';
+import { listAgents } from '../../../store/fleet/agents.js';
+import { agentUptime, deviceUptime, listAgentEvents, listDeviceEvents, type Uptime } from '../../../store/fleet/status-history.js';
+import { formatApiTime } from '../../../store/db/time.js';
 import { requireAgent, requireDevice } from '../access.js';
 import type { ApiContext } from '../context.js';
 import { timeWindow } from '../query.js';

@@ -1,7 +1,7 @@
 // The custom inventory (tag "inventory", reference 1.14.0): fields defined once for the
 // account, and each device's values of them. Stored: what is set is what is listed.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OWNER_USER_ID } from '../../../store/company.js';
+import { OWNER_USER_ID } from '../../../store/account/company.js';
 import {
   clearInventory,
   createInventoryField,
@@ -13,9 +13,9 @@ import {
   setDeviceInventoryValue,
   updateInventoryField,
   type InventoryFieldRow,
-} from '../../../store/inventory.js';
+} from '../../../store/account/inventory.js';
 import type { Store } from '../../../store/store.js';
-import { formatApiTime } from '../../../store/time.js';
+import { formatApiTime } from '../../../store/db/time.js';
 import { requireDevice } from '../access.js';
 import { ApiError, conflict, invalid, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';

@@ -1,9 +1,9 @@
 // multimedia (reference 1.14.0): a camera's snapshot. driverbox speaks no ONVIF: the image
-// answered is the one recorded for the device (recordCameraSnapshot, host/store/camera-snapshots.ts),
+// answered is the one recorded for the device (recordCameraSnapshot, host/store/monitoring/camera-snapshots.ts),
 // and serving it is a device connection (its bytes count against the agent's consumption; 409
 // once that is used up) logged as camera_snapshot. A device without one answers 404 NO_SNAPSHOT.
 import type { FastifyInstance } from 'fastify';
-import { takeCameraSnapshot } from '../../../store/camera-snapshots.js';
+import { takeCameraSnapshot } from '../../../store/monitoring/camera-snapshots.js';
 import { requireDevice } from '../access.js';
 import { ApiError } from '../api-error.js';
 import type { ApiContext } from '../context.js';

@@ -3,7 +3,7 @@
 // the default), IP conflicts (real, from the store's devices) and an emulated topology.
 import { networkInterfaces } from 'node:os';
 import type { FastifyInstance } from 'fastify';
-import { isPrivateIpv4, parseIpv4, PRIVATE_RANGES_TEXT } from '../../../store/ipv4.js';
+import { isPrivateIpv4, parseIpv4, PRIVATE_RANGES_TEXT } from '../../../store/fleet/ipv4.js';
 import {
   addRoutedNetwork,
   getAgentInterfaces as recordedInterfaces,
@@ -16,8 +16,8 @@ import {
   type AgentInterface,
   type ExternalHostScanPolicy,
   type NetworkSettingName,
-} from '../../../store/networking.js';
-import { listIpConflicts, networkTopology } from '../../../store/topology.js';
+} from '../../../store/fleet/networking.js';
+import { listIpConflicts, networkTopology } from '../../../store/fleet/topology.js';
 import { requireAgent } from '../access.js';
 import { invalid } from '../api-error.js';
 import type { ApiContext } from '../context.js';

@@ -3,7 +3,7 @@
 // power is real state; an action is recorded and logged like a device power action (see
 // power.ts) and the outlet answers the state it leaves, but no outlet is switched.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { getDevice } from '../../../store/devices.js';
+import { getDevice } from '../../../store/fleet/devices.js';
 import {
   attachDeviceToOutlet,
   detachDeviceFromOutlet,
@@ -14,7 +14,7 @@ import {
   setOutletCustomName,
   type OutletAction,
   type OutletRow,
-} from '../../../store/outlets.js';
+} from '../../../store/monitoring/outlets.js';
 import { requireDevice } from '../access.js';
 import { invalid, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';

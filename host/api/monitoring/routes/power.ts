@@ -1,7 +1,7 @@
 // Power actions on devices. Emulated: no PDU or PoE port is switched; each action is recorded
 // with an activity-log entry (power_on, power_off, power_cycle, device_reboot).
 import type { FastifyInstance } from 'fastify';
-import { getPowerAvailability, performPowerAction, POWER_ACTIONS, type PowerAction } from '../../../store/power.js';
+import { getPowerAvailability, performPowerAction, POWER_ACTIONS, type PowerAction } from '../../../store/monitoring/power.js';
 import type { ApiContext } from '../context.js';
 import { requireDevice } from '../access.js';
 import { idParams, type ApiRouteSchema } from '../route-schema.js';

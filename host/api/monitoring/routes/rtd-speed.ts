@@ -1,8 +1,8 @@
 // Round-trip delay statistics and history of devices (measured by the TCP prober, or recorded
 // with recordRtdSample) and speed-test history of agents (recorded with recordSpeedSample).
 import type { FastifyInstance } from 'fastify';
-import { agentRtdStatistics, deviceRtdHistory, speedHistory } from '../../../store/rtd-speed.js';
-import { formatApiTime } from '../../../store/time.js';
+import { agentRtdStatistics, deviceRtdHistory, speedHistory } from '../../../store/monitoring/rtd-speed.js';
+import { formatApiTime } from '../../../store/db/time.js';
 import type { ApiContext } from '../context.js';
 import { timeWindow } from '../query.js';
 import { requireAgent, requireDevice } from '../access.js';

@@ -18,7 +18,7 @@ import {
   snmpSensorHistory,
   type SnmpSensorRow,
   type TcpSensorRow,
-} from '../../../store/sensors.js';
+} from '../../../store/monitoring/sensors.js';
 import {
   createSnmpTrigger,
   deleteSnmpTrigger,
@@ -28,8 +28,8 @@ import {
   triggerFunctionsFor,
   type AlertMedium,
   type SnmpTriggerRow,
-} from '../../../store/snmp-triggers.js';
-import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
+} from '../../../store/monitoring/snmp-triggers.js';
+import { formatApiTime, formatApiTimeOrNull } from '../../../store/db/time.js';
 import { conflict, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { timeWindow } from '../query.js';

@@ -1,11 +1,11 @@
 // Usage figures: apiUsageInfo (tag meta), real counts of the calls this server answered in the
 // last 24 hours, counted in memory by an onSend hook of the API's own and written to the store
-// about once a second (store/api-usage.ts) and on close; and MetricUsageInfo (tag
+// about once a second (store/account/api-usage.ts) and on close; and MetricUsageInfo (tag
 // SNMP/TCP SENSORS), the agent's sensors and custom-driver associations against its limit.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { apiUsage, flushApiUsage, recordApiCall } from '../../../store/api-usage.js';
-import { metricUsage } from '../../../store/metric-usage.js';
+import { apiUsage, flushApiUsage, recordApiCall } from '../../../store/account/api-usage.js';
+import { metricUsage } from '../../../store/monitoring/metric-usage.js';
 import type { Store } from '../../../store/store.js';
 import { requireAgent } from '../access.js';
 import type { ApiContext } from '../context.js';

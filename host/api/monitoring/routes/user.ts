@@ -1,6 +1,6 @@
 // The user the API key belongs to (tag "user"): id 1, named by the server's `user` option.
 import type { FastifyInstance } from 'fastify';
-import { OWNER_USER_ID } from '../../../store/company.js';
+import { OWNER_USER_ID } from '../../../store/account/company.js';
 import type { ApiContext } from '../context.js';
 import type { ApiRouteSchema } from '../route-schema.js';
 import { userSchema, type User } from '../schemas/company.js';

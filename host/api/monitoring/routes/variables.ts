@@ -3,9 +3,8 @@
 import type { FastifyInstance } from 'fastify';
 import { checkedWhenEmpty, requireAgent, requireDevice } from '../access.js';
 import type { Store } from '../../../store/store.js';
-import { formatApiTime, formatApiTimeOrNull } from '../../../store/time.js';
+import { formatApiTime, formatApiTimeOrNull } from '../../../store/db/time.js';
 import {
-  apiVisibleVariableHistory,
   countVariables,
   getVariable,
   listVariables,
@@ -13,7 +12,8 @@ import {
   type VariableRow,
   type VariableScope,
   type VariableSortBy,
-} from '../../../store/variables.js';
+} from '../../../store/results/variables.js';
+import { apiVisibleVariableHistory } from '../../../store/results/variable-history.js';
 import { ApiError, notFound } from '../api-error.js';
 import type { ApiContext } from '../context.js';
 import { page, timeWindow } from '../query.js';

@@ -1,6 +1,6 @@
 // The activity log entry of the Monitoring API (ActivityLog), as a TypeScript type for the
 // client and a JSON schema for the server.
-import { ACTIVITY_TYPES, type ActivityType } from '../../../store/activity-log.js';
+import { ACTIVITY_TYPES, type ActivityType } from '../../../store/fleet/activity-log.js';
 import { dateTime } from '../route-schema.js';
 
 export { ACTIVITY_TYPES, type ActivityType };

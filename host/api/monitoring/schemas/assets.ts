@@ -1,5 +1,5 @@
 // Records of the assets tag (reference 1.14.0): the device type catalogue.
-export type { DetectedDeviceType, DeviceBaseType } from '../../../store/device-types.js';
+export type { DetectedDeviceType, DeviceBaseType } from '../../../store/fleet/device-types.js';
 
 export const deviceBaseTypeSchema = {
   type: 'object',

@@ -1,7 +1,7 @@
 // Records of the networking and topology tags (reference 1.14.0): the agent's interfaces, its
 // scan policies, routed networks, IP conflicts and topology. TypeScript shapes for the client,
 // JSON schemas for validation, serialization and the OpenAPI document.
-import type { ExternalHostScanPolicy, InterfacesPolicy, IpScanPolicy, RoutedNetwork } from '../../../store/networking.js';
+import type { ExternalHostScanPolicy, InterfacesPolicy, IpScanPolicy, RoutedNetwork } from '../../../store/fleet/networking.js';
 
 export type AgentInterfacesPolicy = InterfacesPolicy;
 export type AgentIPScanPolicy = IpScanPolicy;

@@ -1,6 +1,6 @@
 // Records of the SNMP/TCP SENSORS tag: their TypeScript shapes (for the client) and JSON
 // schemas (for request validation, response serialization and the OpenAPI document).
-import { SNMP_CATEGORIES, SNMP_VALUE_TYPES, type SnmpCategory, type SnmpValueType } from '../../../store/sensors.js';
+import { SNMP_CATEGORIES, SNMP_VALUE_TYPES, type SnmpCategory, type SnmpValueType } from '../../../store/monitoring/sensors.js';
 import { dateTime, nullableDateTime } from '../route-schema.js';
 
 export interface SnmpAgentEye {
