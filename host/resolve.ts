@@ -1,7 +1,7 @@
 // The `resolve` option of a run: host names dialled at a given address, as a hosts file
 // would (a simulated device or cloud API on loopback, split DNS). Checked once per run.
 import net from 'node:net';
-import type { ResolveMap } from './bridges/http/target.js';
+import type { ResolveMap } from './bridges/core/target.js';
 import { DriverboxError } from './contract/errors.js';
 import type { ResolveOption } from './contract/run-request.js';
 

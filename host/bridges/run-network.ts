@@ -8,19 +8,21 @@ import type { ExternalDeviceCall, HttpAnswer, HttpCall, ProtocolAnswer, Protocol
 import type { DeviceSpec } from '../contract/device.js';
 import type { RunLimits } from '../contract/limits.js';
 import type { HttpExchange } from '../contract/run-result.js';
-import type { ByteBudget } from './http/buffer-budget.js';
-import { canonicalHost } from './http/host-name.js';
+import type { ByteBudget } from './core/buffer-budget.js';
+import { canonicalHost } from './core/host-name.js';
 import { performRequest } from './http/index.js';
-import { numberOption } from './http/options.js';
-import { describe, isPlainObject } from './http/plain.js';
+import { numberOption } from '../untrusted-input/plain-values.js';
+import { describe, isPlainObject } from '../untrusted-input/plain-values.js';
 import type { HttpSession, SessionSource } from './http/sessions.js';
-import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './http/target.js';
-import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
-import { protocolEndpoint } from './protocol-endpoint.js';
-import { protocolHandlers, transcriptMethod, type ProtocolContext } from './protocols.js';
+import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './core/target.js';
+import { RedactorCache, round, startExchange } from './core/transcript.js';
+import { type TranscriptMode } from '../contract/run-request.js';
+import { protocolEndpoint } from './core/endpoint.js';
+import { protocolHandlers, transcriptMethod } from './protocol-table.js';
+import { type ProtocolContext } from './core/protocol-handler.js';
 import type { TrustStore } from './tls/trust.js';
 import { redactSecretOptions } from './record/redact.js';
-import { liveWire, type NetworkWire } from './wire.js';
+import { liveWire, type NetworkWire } from './record/wire.js';
 
 export interface NetworkPlan {
   device: DeviceSpec;
@@ -124,7 +126,7 @@ export class RunNetwork {
   // At most maxConcurrentRequests of the run's requests are in flight; the others wait here,
   // so a driver that fires a hundred requests at once does not flood its device.
   #active = 0;
-  /** A protocol call left something open past its answer (protocols.ts holdsUntilEnd): abort at close. */
+  /** A protocol call left something open past its answer (ProtocolContext.holdsUntilEnd): abort at close. */
   #holding = false;
   readonly #waiting: Array<() => void> = [];
 
@@ -325,7 +327,7 @@ export class RunNetwork {
   }
 
   /**
-   * A call of a protocol module (SSH, Telnet, SNMP, WinRM): its handler (host/bridges/protocols.ts)
+   * A call of a protocol module (SSH, Telnet, SNMP, WinRM): its handler (host/bridges/protocol-table.ts)
    * gets the target, the run's clock, signal, bounds, secrets and transcript; answered once.
    */
   protocol(call: ProtocolCall, answer: (payload: ProtocolAnswer) => void): void {

@@ -8,7 +8,7 @@ import type { DeviceSpec, SnmpSettings } from '../contract/device.js';
 import type { ResolveOption } from '../resolve.js';
 import { FixtureError } from '../simulator/fixture-error.js';
 import { startSimulator, type Simulator } from '../simulator/simulator.js';
-import { containedFile, UntrustedInputError } from '../bridges/untrusted-input.js';
+import { containedFile, UntrustedInputError } from '../untrusted-input/files.js';
 import { UsageError } from './usage-error.js';
 
 export interface RunSimulation {

@@ -3,18 +3,21 @@
 // device only, cookies from and to the device's jar), recorded in the run's transcript,
 // and answered in the shape of the driver's callback (error, response, body).
 import { STATUS_CODES } from 'node:http';
-import type { ByteBudget } from './buffer-budget.js';
+import type { ByteBudget } from '../core/buffer-budget.js';
 import type { HttpAnswer } from '../../../runtime/protocol.js';
 import type { HttpExchange } from '../../contract/run-result.js';
 import { answerBound, deliveredBytes, type AnswerBound } from './answer-budget.js';
 import { readOptions, type Method, type RequestOptions } from './options.js';
-import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './plain.js';
-import type { NetworkWire } from '../wire.js';
+import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../untrusted-input/plain-values.js';
+import type { NetworkWire } from '../record/wire.js';
 import { SendFailure, type HopResponse } from './send.js';
 import type { HttpSession } from './sessions.js';
-import { buildUrl, redirectTarget, RequestRefused, type HttpTarget } from './target.js';
+import { type HttpTarget } from '../core/target.js';
+import { buildUrl, redirectTarget } from './url.js';
+import { RequestRefused } from './errors.js';
 import { tlsPortMessage } from './wrong-protocol.js';
-import { round, startExchange, type RedactorCache, type TranscriptMode } from './transcript.js';
+import { round, startExchange, type RedactorCache } from '../core/transcript.js';
+import { type TranscriptMode } from '../../contract/run-request.js';
 import { headerSecrets, learnable, maskBodyFields, maskUrlQuery } from '../../secrets/secret-names.js';
 
 export interface RequestContext {

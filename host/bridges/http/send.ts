@@ -7,7 +7,7 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { ByteBudget } from './buffer-budget.js';
+import { ByteBudget } from '../core/buffer-budget.js';
 import type { Method } from './options.js';
 import { isTlsRecord, nameMismatchMessage, NOT_TLS_CODES, plainPortMessage, speaksTls, tlsPortMessage } from './wrong-protocol.js';
 

@@ -2,8 +2,8 @@
 // and body (JSON compared as JSON, anything else as text, binary as bytes), all taken after
 // redaction. Headers are not compared: cookies, dates and user agents vary between runs.
 import { createHash } from 'node:crypto';
-import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../http/plain.js';
-import type { HttpTarget } from '../http/target.js';
+import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../untrusted-input/plain-values.js';
+import type { HttpTarget } from '../core/target.js';
 
 export interface RequestShape {
   method: string;

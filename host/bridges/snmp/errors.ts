@@ -1,7 +1,7 @@
 // net-snmp's errors as the driver sees them: the error's name (RequestTimedOutError,
 // RequestFailedError…) and message kept, as the platform passes net-snmp's error through;
 // RequestFailedError's status too. The code names the failure in the run's transcript.
-import type { ProtocolAnswer } from '../protocols.js';
+import type { ProtocolAnswer } from '../core/protocol-handler.js';
 
 type AnswerError = NonNullable<ProtocolAnswer['error']>;
 

@@ -6,7 +6,7 @@
 // an OID that does not increase. The agent's answers reach net-snmp through SnmpSocketGuard
 // (guarded-socket.ts): a malformed answer or a throw in net-snmp ends the call, never the host.
 import snmp from 'net-snmp';
-import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
+import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../core/protocol-handler.js';
 import { hostError, snmpError } from './errors.js';
 import { SnmpSocketGuard, type SnmpFault } from './guarded-socket.js';
 import { oidAfter } from './oid-order.js';

@@ -1,7 +1,7 @@
 // The driver's options of one SNMP call (D.device.createSNMPSession's options plus what
 // the runtime adds: the operation and its OIDs / value), checked before anything is sent.
 // Defaults are the platform's: port 161, timeout 5000 ms, maxRepetitions 24.
-import { describe, isPlainObject } from '../http/plain.js';
+import { describe, isPlainObject } from '../../untrusted-input/plain-values.js';
 
 export type SnmpOp = 'get' | 'walk' | 'set';
 

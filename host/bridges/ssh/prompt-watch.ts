@@ -9,12 +9,12 @@
 // next covering everything that came meanwhile, each on a bounded window (match-window.ts);
 // a window re-reads earlier text only once at least a quarter as much new text came, or
 // QUIET_MS after the last test, so the text tested grows linearly with the output.
-import { LiteralSearch } from '../device-text/literal-search.js';
-import { EMPTY_WINDOW, nextWindow, type Window } from '../device-text/match-window.js';
-import type { DriverPattern } from '../device-text/driver-pattern.js';
-import { patternBudget } from '../device-text/pattern-budget.js';
-import { PatternFailure, PatternIsolate } from '../device-text/pattern-isolate.js';
-import { TextCollector } from '../device-text/text-collector.js';
+import { LiteralSearch } from '../core/device-text/literal-search.js';
+import { EMPTY_WINDOW, nextWindow, type Window } from '../core/device-text/match-window.js';
+import type { DriverPattern } from '../core/device-text/driver-pattern.js';
+import { patternBudget } from '../core/device-text/pattern-budget.js';
+import { PatternFailure, PatternIsolate } from '../core/device-text/pattern-isolate.js';
+import { TextCollector } from '../core/device-text/text-collector.js';
 
 /** A test that would re-read more than 4× the new text waits at most this long after the last one. */
 const QUIET_MS = 10;

@@ -3,8 +3,8 @@
 // clear what was collected, send `command + "\n"`, collect until the prompt (or prompt_regex)
 // shows, or error_prompt does. Each output is raw (echo, output, prompt), as the collector gives it.
 import type { ClientChannel } from 'ssh2';
-import type { ProtocolAnswer, ProtocolContext } from '../protocols.js';
-import { refusal, shellConnectError, type SshError } from './answers.js';
+import type { ProtocolAnswer, ProtocolContext } from '../core/protocol-handler.js';
+import { refusal, shellConnectError, type SshError } from './errors.js';
 import { isCall, startCall, type SshCall } from './call.js';
 import { openConnection } from './connect.js';
 import type { ShellOptions } from './options.js';

@@ -2,7 +2,7 @@
 // device's endpoint (session.ts), the run's bounds, secrets and transcript applied here.
 // The answer: { error: null, result: transcript }, or an error (with the transcript so far as
 // result) that the runtime hands the driver as callback(transcript, error).
-import type { ProtocolHandler } from '../protocols.js';
+import type { ProtocolHandler } from '../core/protocol-handler.js';
 import { TelnetOptionError, telnetOptions, type TelnetOptions } from './options.js';
 import { runTelnet } from './session.js';
 

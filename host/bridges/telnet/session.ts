@@ -5,7 +5,7 @@
 // each received chunk, as the library does (prompt-watch.ts: a driver's regular expression off
 // the host's loop, under the run's pattern budget).
 import net from 'node:net';
-import { ByteCollector } from '../device-text/byte-collector.js';
+import { ByteCollector } from '../core/device-text/byte-collector.js';
 import { Negotiator } from './negotiation.js';
 import type { TelnetOptions } from './options.js';
 import { TelnetPromptWatch } from './prompt-watch.js';

@@ -7,7 +7,7 @@
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { ProtocolAnswer, ProtocolContext } from '../protocols.js';
+import type { ProtocolAnswer, ProtocolContext } from '../core/protocol-handler.js';
 import { startReceiver, type TftpReceiver } from './receiver.js';
 
 /** How long onUpload waits for the device when the driver gives no timeout, ms. */

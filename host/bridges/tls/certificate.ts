@@ -4,8 +4,8 @@
 // host (or IP) that was dialled. Nothing is sent after the handshake; the socket is closed.
 import net from 'node:net';
 import tls from 'node:tls';
-import { pinnedLookup } from '../http/pinned-lookup.js';
-import type { HttpTarget } from '../http/target.js';
+import { pinnedLookup } from '../core/pinned-lookup.js';
+import type { HttpTarget } from '../core/target.js';
 import type { CertificateDescription } from './describe.js';
 import type { TrustStore } from './trust.js';
 

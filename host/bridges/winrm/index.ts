@@ -3,7 +3,7 @@
 // over undici, to the device's endpoint only, within the call's timeout and the run's.
 // Answers { result: {commandId, shellId, stdout, stderr, exitCode} } or an error the runtime
 // hands the driver as { outcome: null, error }.
-import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
+import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../core/protocol-handler.js';
 import { TransportError, WinrmHttp } from './http.js';
 import { WinrmOptionError, winrmOptions, type WinrmOptions } from './options.js';
 import { commandIdOf, createShell, deleteShell, faultOf, MAX_ENVELOPE_SIZE, receiveOf, receiveOutput, runCommand, shellIdOf, terminateCommand } from './soap.js';

@@ -1,5 +1,5 @@
 // A driver's options to D.device.sendWinRMCommand, type-checked (they are the driver's to forge).
-import type { ProtocolTarget } from '../protocols.js';
+import type { ProtocolTarget } from '../core/protocol-handler.js';
 import { domainAccount, type NtlmCredentials } from './ntlm.js';
 
 export const DEFAULT_HTTP_PORT = 5985;

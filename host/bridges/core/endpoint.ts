@@ -2,8 +2,8 @@
 // target: the port map applied, a pinned host name dialled at its address. On a simulated device
 // (onlyMappedPorts) a port the simulator does not serve is refused: another port of its address
 // is the host machine's own service (the developer's sshd on 127.0.0.1:22), never the device's.
-import type { ProtocolModule } from '../../runtime/protocol.js';
-import type { HttpTarget } from './http/target.js';
+import type { ProtocolModule } from '../../../runtime/protocol.js';
+import type { HttpTarget } from './target.js';
 
 export interface Endpoint {
   host: string;

@@ -2,12 +2,12 @@
 // node:tls for certificate reads); a recording run does the same and keeps a copy; a replay
 // run answers from a recording and never opens a socket. RunNetwork picks one wire per run,
 // so a run without record or replay pays nothing for either.
-import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
-import type { Hop, HopResponse } from './http/send.js';
-import { sendHop } from './http/send.js';
-import type { HttpTarget } from './http/target.js';
-import { readCertificate, type TlsAnswer } from './tls/certificate.js';
-import type { TrustStore } from './tls/trust.js';
+import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
+import type { Hop, HopResponse } from '../http/send.js';
+import { sendHop } from '../http/send.js';
+import type { HttpTarget } from '../core/target.js';
+import { readCertificate, type TlsAnswer } from '../tls/certificate.js';
+import type { TrustStore } from '../tls/trust.js';
 
 export interface NetworkWire {
   /**

@@ -2,7 +2,7 @@
 // transcript shows, `fields`: exactly what the driver's error gets (runtime/ssh.ts copies them
 // onto an Error for sendSSHCommand, into a plain object for sendSSHCommands). The driver-visible
 // shapes are those of shared/PROTOCOLS.md; docs/driver-api/ssh.md lists every one.
-import type { ProtocolAnswer } from '../protocols.js';
+import type { ProtocolAnswer } from '../core/protocol-handler.js';
 
 /** What the driver's error object holds besides `message`. */
 export type DriverFields = { code?: number | string | null; output?: string; command?: string; signal?: string };
@@ -35,3 +35,6 @@ export function shellConnectError(error: Error & { level?: string }): SshError {
 }
 
 export const runEnded = (): SshError => refusal('ABORTED', 'the run ended before the command did');
+
+/** An option the driver got wrong: answered as INVALID_OPTIONS through its callback, nothing sent. */
+export class SshOptionError extends Error {}
