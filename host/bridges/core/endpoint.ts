@@ -3,6 +3,7 @@
 // (onlyMappedPorts) a port the simulator does not serve is refused: another port of its address
 // is the host machine's own service (the developer's sshd on 127.0.0.1:22), never the device's.
 import type { ProtocolModule } from '../../../runtime/protocol.js';
+import type { DriverErrorCode } from '../../contract/driver-error-codes.js';
 import type { HttpTarget } from './target.js';
 
 export interface Endpoint {
@@ -12,7 +13,7 @@ export interface Endpoint {
 
 /** A call the run refuses to dial: its module answers this error in its own shape. */
 export interface EndpointRefused {
-  refused: { code: 'PORT_NOT_SIMULATED'; message: string };
+  refused: { code: Extract<DriverErrorCode, 'PORT_NOT_SIMULATED'>; message: string };
 }
 
 const protocolName: Readonly<Record<ProtocolModule, string>> = {

@@ -4,11 +4,18 @@
 // folder (host/bridges/ssh/, telnet/, snmp/, winrm/, tftp/); it gets the driver's options as plain
 // data it must type-check, and answers a ProtocolAnswer. It never opens a socket to anything but
 // ctx.endpoint(), and closes what it opened when ctx.signal aborts (the run ended).
-import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
+import type { ProtocolAnswer as WireAnswer, ProtocolModule } from '../../../runtime/protocol.js';
 import type { SnmpSettings } from '../../contract/device.js';
+import type { DriverCode } from '../../contract/driver-error-codes.js';
 import type { Endpoint, EndpointRefused } from './endpoint.js';
 
-export type { Endpoint, EndpointRefused, ProtocolAnswer, ProtocolModule };
+export type { Endpoint, EndpointRefused, ProtocolModule };
+
+/**
+ * A handler's answer: what the runtime gets (runtime/protocol.ts's ProtocolAnswer), its error's code
+ * one of the registry's (contract/driver-error-codes.ts) or one passed through as the peer named it.
+ */
+export type ProtocolAnswer = Omit<WireAnswer, 'error'> & { error: (NonNullable<WireAnswer['error']> & { code: DriverCode }) | null };
 
 /** The device (or external host) a call goes to, as the run knows it. */
 export interface ProtocolTarget {

@@ -10,11 +10,11 @@ import { answerBound, deliveredBytes, type AnswerBound } from './answer-budget.j
 import { readOptions, type Method, type RequestOptions } from './options.js';
 import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../untrusted-input/plain-values.js';
 import type { NetworkWire } from '../record/wire.js';
-import { SendFailure, type HopResponse } from './send.js';
+import type { HopResponse } from './send.js';
+import { failure, RequestRefused, SendFailure } from './errors.js';
 import type { HttpSession } from './sessions.js';
 import { type HttpTarget } from '../core/target.js';
 import { buildUrl, redirectTarget } from './url.js';
-import { RequestRefused } from './errors.js';
 import { tlsPortMessage } from './wrong-protocol.js';
 import { round, startExchange, type RedactorCache } from '../core/transcript.js';
 import { type TranscriptMode } from '../../contract/run-request.js';
@@ -52,10 +52,6 @@ export interface RequestContext {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The 400 pages of web servers (nginx, Apache) that got plain HTTP on their HTTPS port. */
 const PLAIN_TO_TLS_PAGE = /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
-
-function failure(code: string, message: string): HttpAnswer {
-  return { error: { code, message }, response: null };
-}
 
 function basicAuthorization(target: HttpTarget, options: RequestOptions): string {
   // options.username / options.password override the device's management credentials.
@@ -162,9 +158,10 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     // Recorded as it starts, so the transcript is in the order sent and keeps a request the run's end cut short.
     ctx.record(exchange);
     if (!ctx.takeRequest()) {
-      exchange.error = 'TOO_MANY_REQUESTS';
-      exchange.errorMessage = `this run already made ${ctx.maxRequests} requests, its limit`;
-      return failure(exchange.error, exchange.errorMessage);
+      const refused = failure('TOO_MANY_REQUESTS', `this run already made ${ctx.maxRequests} requests, its limit`);
+      exchange.error = refused.error!.code;
+      exchange.errorMessage = refused.error!.message;
+      return refused;
     }
     if (options.jar) {
       // Built anew for every hop: the jar decides what this url gets (path, expiry). The driver's

@@ -4,8 +4,9 @@
 import type { DeviceSpec } from '../../contract/device.js';
 import type { RunResult } from '../../contract/run-result.js';
 import { canonicalHost } from '../core/host-name.js';
-import { sendHop, SendFailure, type HopResponse } from '../http/send.js';
-import { readCertificate, type TlsAnswer } from '../tls/certificate.js';
+import { sendHop, type HopResponse } from '../http/send.js';
+import { SendFailure } from '../http/errors.js';
+import { readCertificate, type TlsAnswer } from '../tls/index.js';
 import type { NetworkWire } from './wire.js';
 import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
 import { bodyText, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordedHttp, type RecordingFile } from '../../contract/recording.js';

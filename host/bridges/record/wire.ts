@@ -6,7 +6,7 @@ import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.j
 import type { Hop, HopResponse } from '../http/send.js';
 import { sendHop } from '../http/send.js';
 import type { HttpTarget } from '../core/target.js';
-import { readCertificate, type TlsAnswer } from '../tls/certificate.js';
+import { readCertificate, type TlsAnswer } from '../tls/index.js';
 import type { TrustStore } from '../tls/trust.js';
 
 export interface NetworkWire {

@@ -10,7 +10,8 @@ import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../core/p
 import { hostError, snmpError } from './errors.js';
 import { SnmpSocketGuard, type SnmpFault } from './guarded-socket.js';
 import { oidAfter } from './oid-order.js';
-import { parseSnmpCall, SnmpOptionError, type SnmpCall } from './options.js';
+import { parseSnmpCall, type SnmpCall } from './options.js';
+import { SnmpOptionError } from './errors.js';
 import { snmpSecrets } from '../../snmp-settings.js';
 import { DEFAULT_SNMP_SETTINGS, describeSettings, openSession } from './session.js';
 import { outputText, outputValue, type OutputValue } from './values.js';
