@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DeviceSpec, SnmpSettings } from '../contract/device.js';
-import type { ResolveOption } from '../resolve.js';
+import type { ResolveOption } from '../contract/run-request.js';
 import { FixtureError } from '../simulator/fixture-error.js';
 import { startSimulator, type Simulator } from '../simulator/simulator.js';
 import { containedFile, UntrustedInputError } from '../untrusted-input/files.js';
