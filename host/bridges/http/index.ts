@@ -9,8 +9,7 @@ import type { HttpExchange } from '../../contract/run-result.js';
 import { answerBound, deliveredBytes, type AnswerBound } from './answer-budget.js';
 import { readOptions, type Method, type RequestOptions } from './options.js';
 import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../untrusted-input/plain-values.js';
-import type { NetworkWire } from '../record/wire.js';
-import type { HopResponse } from './send.js';
+import type { HopResponse, HopWire } from './send.js';
 import { failure, RequestRefused, SendFailure } from './errors.js';
 import type { HttpSession } from './sessions.js';
 import { type HttpTarget } from '../core/target.js';
@@ -24,7 +23,8 @@ export interface RequestContext {
   target: HttpTarget;
   session: HttpSession;
   /** The device itself, or a recording (record / replay). */
-  wire: NetworkWire;
+  /** Where hops go: the device, a recorder or a replay (record/wire.ts's NetworkWire). */
+  wire: HopWire;
   /** Aborted when the run ends: requests in flight are dropped. */
   signal: AbortSignal;
   maxResponseBytes: number;

@@ -13,6 +13,14 @@ import { SendFailure } from './errors.js';
 import type { Method } from './options.js';
 import { isTlsRecord, nameMismatchMessage, NOT_TLS_CODES, plainPortMessage, speaksTls, tlsPortMessage } from './wrong-protocol.js';
 
+/**
+ * What sends one hop: the live wire (sendHop), or a recording or replay of it. `secrets` are the
+ * passwords and secrets the run knows: a replay redacts a request with them before matching it.
+ */
+export interface HopWire {
+  send(hop: Hop, secrets: ReadonlyArray<string | null>): Promise<HopResponse>;
+}
+
 export interface Hop {
   url: URL;
   method: Method;
