@@ -35,7 +35,7 @@ export interface ProtocolExchange {
    * The exchange is over. `response` is the output the driver got (kept, masked, only in a
    * full transcript); bytes are counted on the wire where the module can, else the text's.
    */
-  finish(outcome: { error?: { code: string; message: string } | null; response?: string | null; requestBytes?: number; responseBytes?: number }): void;
+  finish(outcome: { error?: { code: DriverCode; message: string } | null; response?: string | null; requestBytes?: number; responseBytes?: number }): void;
 }
 
 export interface ProtocolContext {

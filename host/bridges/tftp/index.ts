@@ -9,7 +9,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import type { ProtocolAnswer, ProtocolContext } from '../core/protocol-handler.js';
 import { tftpError } from './errors.js';
-import { checkOptions } from './options.js';
+import { tftpOptions } from './options.js';
 import { startReceiver, type TftpReceiver } from './receiver.js';
 
 /** How long onUpload waits for the device when the driver gives no timeout, ms. */
@@ -43,7 +43,7 @@ async function facing(host: string, port: number): Promise<{ device: string; loc
 }
 
 async function open(ctx: ProtocolContext, options: Record<string, unknown>): Promise<ProtocolAnswer> {
-  const checked = checkOptions(options);
+  const checked = tftpOptions(options);
   if (typeof checked === 'string') return tftpError('INVALID_OPTIONS', `D.tftpServer.accept: ${checked}`);
   if (ctx.target.external) return tftpError('INVALID_OPTIONS', 'D.tftpServer.accept receives from the run’s device only');
   if (receivers.has(ctx.signal)) return tftpError('TFTP_BUSY', 'D.tftpServer.accept: a run has one TFTP receiver and this run opened it already');

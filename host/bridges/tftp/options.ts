@@ -2,7 +2,7 @@
 const MAX_FILE_NAME_CHARS = 255;
 
 /** The options read, or a message naming what is wrong (answered as INVALID_OPTIONS). */
-export function checkOptions(options: Record<string, unknown>): { fileName: string | null; timeoutMs: number | null; port: number | null } | string {
+export function tftpOptions(options: Record<string, unknown>): { fileName: string | null; timeoutMs: number | null; port: number | null } | string {
   const { filePath, timeout, port } = options;
   if (filePath !== undefined && filePath !== null) {
     if (typeof filePath !== 'string' || filePath === '' || filePath.length > MAX_FILE_NAME_CHARS || /[\0\r\n]/.test(filePath)) {
