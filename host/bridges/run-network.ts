@@ -13,6 +13,7 @@ import type { ProtocolContext } from './core/protocol-handler.js';
 import { deviceTarget, externalTarget, type HttpTarget } from './core/target.js';
 import { RedactorCache, round, startExchange } from './core/transcript.js';
 import { driverDigest } from './driver-digest.js';
+import { failure } from './http/errors.js';
 import { performRequest } from './http/index.js';
 import type { HttpSession } from './http/sessions.js';
 import type { NetworkPlan } from './network-plan.js';
@@ -167,10 +168,10 @@ export class RunNetwork {
     try {
       if (this.#closed) return; // the run is over (answered after its grace): nothing more goes out
       const target = isPlainObject(call) && typeof call.target === 'number' ? this.#targets[call.target] : undefined;
-      if (!target) return reply({ error: { code: 'INVALID_TARGET', message: 'unknown device' }, response: null });
+      if (!target) return reply(failure('INVALID_TARGET', 'unknown device'));
       const method = call.method;
       if (method !== 'GET' && method !== 'POST' && method !== 'PUT' && method !== 'DELETE') {
-        return reply({ error: { code: 'INVALID_OPTIONS', message: `unknown method ${describe(method)}` }, response: null });
+        return reply(failure('INVALID_OPTIONS', `unknown method ${describe(method)}`));
       }
       const { limits } = this.#plan;
       this.#slots.run(() =>
@@ -269,7 +270,7 @@ export class RunNetwork {
       const target = this.#targets[index];
       const module = isPlainObject(call) ? call.module : undefined;
       const handler = typeof module === 'string' && Object.hasOwn(protocolHandlers, module) ? protocolHandlers[module] : undefined;
-      if (!target || !handler || !isPlainObject(call.options)) return reply({ error: { code: 'INVALID_OPTIONS', message: 'unknown device or module' } });
+      if (!target || !handler || !isPlainObject(call.options)) return reply(refusal('INVALID_OPTIONS', 'unknown device or module', {}));
       const options = call.options;
       const redactor = () => this.#redactors.get(null, null);
       const full = this.#plan.transcript === 'full';
