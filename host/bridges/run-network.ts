@@ -10,7 +10,7 @@ import { describe, isPlainObject } from '../untrusted-input/plain-values.js';
 import { protocolEndpoint } from './core/endpoint.js';
 import { canonicalHost } from './core/host-name.js';
 import type { ProtocolContext } from './core/protocol-handler.js';
-import { deviceTarget, externalTarget, type HttpTarget } from './core/target.js';
+import { deviceTarget, externalTarget, type RunTarget } from './core/target.js';
 import { RedactorCache, round, startExchange } from './core/transcript.js';
 import { driverDigest } from './driver-digest.js';
 import { failure } from './http/errors.js';
@@ -45,7 +45,7 @@ export class RunNetwork {
   readonly #plan: NetworkPlan;
   readonly #started: number;
   readonly #deadline: number;
-  readonly #targets: HttpTarget[];
+  readonly #targets: RunTarget[];
   readonly #abort = new AbortController();
   readonly #exchanges: HttpExchange[] = [];
   readonly #redactors = new RedactorCache();
@@ -109,7 +109,7 @@ export class RunNetwork {
    * digest computed once, at the first request): a login one driver made, on the device or on an
    * external host, is never another driver's, and other credentials never find it either.
    */
-  #session(target: HttpTarget) {
+  #session(target: RunTarget) {
     this.#driverKey ??= driverDigest(this.#plan.driver);
     return this.#plan.sessions.get(`${target.sessionKey}|${this.#driverKey}`, target.pinnedIp, target.sessionKey);
   }
@@ -211,7 +211,7 @@ export class RunNetwork {
    * credentials (none follow a redirect to another host) and that host's own connections. Null
    * when it is not allowed; the answer's `host` is the name judged, canonical.
    */
-  #elsewhere(hostname: string): { target: HttpTarget; session: HttpSession } | null {
+  #elsewhere(hostname: string): { target: RunTarget; session: HttpSession } | null {
     const host = canonicalHost(hostname);
     if (host === null) return null;
     let allowed: boolean;

@@ -4,7 +4,7 @@
 // is the host machine's own service (the developer's sshd on 127.0.0.1:22), never the device's.
 import type { ProtocolModule } from '../../../runtime/protocol.js';
 import type { DriverErrorCode } from '../../contract/driver-error-codes.js';
-import type { HttpTarget } from './target.js';
+import type { RunTarget } from './target.js';
 
 export interface Endpoint {
   host: string;
@@ -26,7 +26,7 @@ const protocolName: Readonly<Record<ProtocolModule, string>> = {
 };
 
 /** Null when the target has no address at all. */
-export function protocolEndpoint(target: HttpTarget, module: ProtocolModule, port: number, useHostname: boolean): Endpoint | EndpointRefused | null {
+export function protocolEndpoint(target: RunTarget, module: ProtocolModule, port: number, useHostname: boolean): Endpoint | EndpointRefused | null {
   const name = target.pinnedIp ?? ((useHostname && target.host) || target.ip || target.host);
   if (!name) return null;
   const mapped = target.portMap[port];

@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { deviceKey, type DeviceSpec } from '../../contract/device.js';
 
-export interface HttpTarget {
+/** One of the run's targets: its device, or an external host (D.createExternalDevice, a redirect's). */
+export interface RunTarget {
   /** Host name (preferred unless useHostname: false) and IP of the target. */
   host: string | null;
   ip: string | null;
@@ -33,7 +34,7 @@ export function credentialsDigest(username: string | null | undefined, password:
   return createHash('sha256').update(`${username ?? ''}\0${password ?? ''}`).digest('base64url').slice(0, 22);
 }
 
-export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()): HttpTarget {
+export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()): RunTarget {
   const pinned = device.host ? resolve.get(device.host.toLowerCase()) : undefined;
   const key = `${deviceKey(device)}|creds:${credentialsDigest(device.username, device.password)}`;
   return {
@@ -54,11 +55,11 @@ export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()
  * `host` is canonical (canonicalHost): the name the policy judged is the one dialled.
  */
 export function externalTarget(
-  owner: HttpTarget,
+  owner: RunTarget,
   host: string,
   credentials: { username?: string; password?: string } | null,
   resolve: ResolveMap = new Map(),
-): HttpTarget {
+): RunTarget {
   const pinned = resolve.get(host.toLowerCase());
   return {
     host,

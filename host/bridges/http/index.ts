@@ -12,7 +12,7 @@ import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from
 import type { HopResponse, HopWire } from './send.js';
 import { failure, RequestRefused, SendFailure } from './errors.js';
 import type { HttpSession } from './sessions.js';
-import { type HttpTarget } from '../core/target.js';
+import { type RunTarget } from '../core/target.js';
 import { buildUrl, redirectTarget } from './url.js';
 import { tlsPortMessage } from './wrong-protocol.js';
 import { round, startExchange, type RedactorCache } from '../core/transcript.js';
@@ -20,7 +20,7 @@ import { type TranscriptMode } from '../../contract/run-request.js';
 import { headerSecrets, learnable, maskBodyFields, maskUrlQuery } from '../../secrets/secret-names.js';
 
 export interface RequestContext {
-  target: HttpTarget;
+  target: RunTarget;
   session: HttpSession;
   /** The device itself, or a recording (record / replay). */
   /** Where hops go: the device, a recorder or a replay (record/wire.ts's NetworkWire). */
@@ -45,7 +45,7 @@ export interface RequestContext {
   transcript: TranscriptMode;
   runStarted: number;
   /** Another host a redirect leads to: its target and session when the run allows it, else null. */
-  elsewhere: (hostname: string) => { target: HttpTarget; session: HttpSession } | null;
+  elsewhere: (hostname: string) => { target: RunTarget; session: HttpSession } | null;
   record: (exchange: HttpExchange) => void;
 }
 
@@ -53,7 +53,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The 400 pages of web servers (nginx, Apache) that got plain HTTP on their HTTPS port. */
 const PLAIN_TO_TLS_PAGE = /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
 
-function basicAuthorization(target: HttpTarget, options: RequestOptions): string {
+function basicAuthorization(target: RunTarget, options: RequestOptions): string {
   // options.username / options.password override the device's management credentials.
   const username = options.username ?? target.username ?? '';
   const password = options.password ?? target.password ?? '';

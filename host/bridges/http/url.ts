@@ -1,13 +1,13 @@
 // How a request URL is built from the driver's options (a path only, never a host), and where a
 // redirect may lead: the target's own host, or another host the run allows.
 import { isIP } from 'node:net';
-import type { HttpTarget } from '../core/target.js';
+import type { RunTarget } from '../core/target.js';
 import { describe, isPlainObject, numberOption } from '../../untrusted-input/plain-values.js';
 import { RequestRefused } from './errors.js';
 import { fieldText } from './options.js';
 
 /** The port dialled for the driver's `port`: through the port map; refused off it for a simulator. */
-export function dialledPort(target: HttpTarget, port: number): number {
+export function dialledPort(target: RunTarget, port: number): number {
   const mapped = target.portMap[port];
   if (mapped !== undefined) return mapped;
   if (target.onlyMappedPorts) {
@@ -18,7 +18,7 @@ export function dialledPort(target: HttpTarget, port: number): number {
 }
 
 /** Builds the request URL; anything that could reach another host or port is refused. */
-export function buildUrl(target: HttpTarget, options: Record<string, unknown>): URL {
+export function buildUrl(target: RunTarget, options: Record<string, unknown>): URL {
   const protocol = options.protocol === undefined || options.protocol === null ? 'http' : options.protocol;
   if (protocol !== 'http' && protocol !== 'https') {
     throw new RequestRefused('INVALID_OPTIONS', `protocol must be 'http' or 'https' (got ${describe(protocol)})`);
@@ -97,8 +97,8 @@ function howToAllow(hostname: string): string {
  * map), or another host the run allows (`elsewhere` answers it, with that host's target; null
  * when not allowed). http and https only, never with userinfo.
  */
-export function redirectTarget<T extends { target: HttpTarget }>(
-  target: HttpTarget,
+export function redirectTarget<T extends { target: RunTarget }>(
+  target: RunTarget,
   current: URL,
   location: string,
   elsewhere: (hostname: string) => T | null,

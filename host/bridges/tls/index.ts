@@ -5,7 +5,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { pinnedLookup } from '../core/pinned-lookup.js';
-import type { HttpTarget } from '../core/target.js';
+import type { RunTarget } from '../core/target.js';
 import type { CertificateDescription } from './describe.js';
 import { passedThrough } from '../../contract/driver-error-codes.js';
 import { tlsFailure, type TlsError } from './errors.js';
@@ -38,7 +38,7 @@ export const MAX_CERTIFICATE_BYTES = 64 * 1024;
 /** What OpenSSL says when the answer to a ClientHello is not TLS (e.g. plain HTTP). */
 const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
 
-export function readCertificate(target: HttpTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer> {
+export function readCertificate(target: RunTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer> {
   const port = options.port === undefined || options.port === null ? 443 : Number(options.port);
   const host = (options.useHostname !== false && target.host) || target.ip;
   if (!host) return Promise.resolve(tlsFailure('MISSING_DEVICE_ADDRESS', 'the device has no IP address or host name to read a TLS certificate from'));
