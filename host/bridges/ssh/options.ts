@@ -41,7 +41,7 @@ export interface ExecOptions extends ConnectOptions {
 export interface ShellOptions extends ConnectOptions {
   commands: string[];
   prompt: string;
-  /** Run in an isolate under the run's pattern budget (device-text/pattern-isolate.ts), never on the host. */
+  /** Run in an isolate under the run's pattern budget (core/device-text/pattern-isolate.ts), never on the host. */
   promptRegex: DriverPattern | null;
   errorPrompt: string | null;
   interCommandMs: number;

@@ -5,7 +5,7 @@
 // Device text is hostile and the host's loop is shared, so: the literal prompts are searched
 // as the text streams in (O(1) per character, literal-search.ts), the output is kept as pieces
 // and joined once, and the driver's prompt_regex runs in an isolate of its own under the run's
-// pattern budget (device-text/pattern-isolate.ts). Its tests are coalesced: one at a time, the
+// pattern budget (core/device-text/pattern-isolate.ts). Its tests are coalesced: one at a time, the
 // next covering everything that came meanwhile, each on a bounded window (match-window.ts);
 // a window re-reads earlier text only once at least a quarter as much new text came, or
 // QUIET_MS after the last test, so the text tested grows linearly with the output.

@@ -2,7 +2,7 @@
 // checks them) in the text received before the command is sent. Without a driver's regular
 // expression, each received chunk is tested at once on the host, as telnet-client does (text
 // and our defaults are linear). With one, the chunks are tested in an isolate under the run's
-// pattern budget (device-text/pattern-isolate.ts), one test at a time, the next covering every
+// pattern budget (core/device-text/pattern-isolate.ts), one test at a time, the next covering every
 // chunk that came meanwhile, on at most the last WINDOW_CHARS of it: the host's loop only
 // queues text, and the run's patterns cost at most its budget in all.
 import { EMPTY_WINDOW, nextWindow } from '../core/device-text/match-window.js';
