@@ -3,7 +3,7 @@ export type { HeapFigures, SandboxMemory } from './sandbox/figures.js';
 export { createHost, type Host, type HostOptions, type HostStats } from './host.js';
 export { type RunRequest } from './contract/run-request.js';
 export { tuneProcessHeap, V8_HEAP_FLAGS } from './v8-heap-flags.js';
-export type { ResolveOption } from './resolve.js';
+export type { ResolveOption } from './contract/run-request.js';
 export type { DeviceSpec } from './contract/device.js';
 export { defaultLimits, type RunLimits } from './contract/limits.js';
 export type { RunResult, HttpExchange, LimitName, LogMessage, TableRecord, VariableRecord } from './contract/run-result.js';

@@ -1,5 +1,5 @@
 // The one way a D.device protocol module (SSH, Telnet, SNMP, WinRM) reaches the host: the
-// driver's options go as JSON text, taken now; the host's handler (host/bridges/protocols.ts)
+// driver's options go as JSON text, taken now; the host's handler (host/bridges/protocol-table.ts; its contract core/protocol-handler.ts)
 // answers a ProtocolAnswer, which the module turns into what the driver's callback expects.
 import type { Bridge } from './bridge';
 import { optionsJson } from './options-json';

@@ -152,7 +152,7 @@ export type QueuedOp = 'http' | 'tls' | 'timer' | 'proto' | 'cancel';
 
 /**
  * The D.device modules other than HTTP, each served on the host by its handler
- * (host/bridges/protocols.ts). SNMP's get / walk / set are one module, its options naming the call.
+ * (host/bridges/protocol-table.ts). SNMP's get / walk / set are one module, its options naming the call.
  */
 export type ProtocolModule = 'ssh' | 'sshShell' | 'telnet' | 'snmp' | 'winrm' | 'tftp';
 

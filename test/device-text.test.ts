@@ -1,14 +1,14 @@
-// host/bridges/device-text/: what SSH and Telnet share for hostile device text — the streaming
+// host/bridges/core/device-text/: what SSH and Telnet share for hostile device text — the streaming
 // literal search, the window a pattern test sees, the compact collectors, and a driver's
 // patterns in an isolate under one budget per run.
 import { describe, expect, it } from 'vitest';
-import { ByteCollector } from '../host/bridges/device-text/byte-collector.js';
-import { driverPattern, DriverPatternError } from '../host/bridges/device-text/driver-pattern.js';
-import { LiteralSearch } from '../host/bridges/device-text/literal-search.js';
-import { EMPTY_WINDOW, nextWindow, WINDOW_CHARS } from '../host/bridges/device-text/match-window.js';
-import { patternBudget, PatternBudget } from '../host/bridges/device-text/pattern-budget.js';
-import { PatternIsolate } from '../host/bridges/device-text/pattern-isolate.js';
-import { TextCollector } from '../host/bridges/device-text/text-collector.js';
+import { ByteCollector } from '../host/bridges/core/device-text/byte-collector.js';
+import { driverPattern, DriverPatternError } from '../host/bridges/core/device-text/driver-pattern.js';
+import { LiteralSearch } from '../host/bridges/core/device-text/literal-search.js';
+import { EMPTY_WINDOW, nextWindow, WINDOW_CHARS } from '../host/bridges/core/device-text/match-window.js';
+import { patternBudget, PatternBudget } from '../host/bridges/core/device-text/pattern-budget.js';
+import { PatternIsolate } from '../host/bridges/core/device-text/pattern-isolate.js';
+import { TextCollector } from '../host/bridges/core/device-text/text-collector.js';
 
 describe('device text', () => {
   it('LiteralSearch answers what includes() on everything so far answers, after every piece', () => {

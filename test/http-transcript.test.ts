@@ -277,7 +277,7 @@ describe('RunResult.http transcript', () => {
     ]);
   });
 
-  // BUG (host/bridges/http/transcript.ts, Redactor): the masked forms of a password are the
+  // BUG (host/bridges/core/transcript.ts, Redactor): the masked forms of a password are the
   // raw text, encodeURIComponent and form encoding, but not the WHATWG URL serialiser's
   // percent-encoding. A driver writing the password straight into its url
   // (url: '/login?p=' + D.device.password(), common in real drivers) with a password such as

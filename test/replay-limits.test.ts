@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordingFile } from '../host/index.js';
-import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES } from '../host/bridges/untrusted-input.js';
+import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES } from '../host/untrusted-input/files.js';
 import { runSource, useHost } from './helpers/host.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'driverbox-replay-limits-'));

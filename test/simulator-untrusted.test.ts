@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FixtureError, loadFixture, parseFixture } from '../host/index.js';
-import { MAX_BODY_FILE_BYTES, MAX_FIXTURE_BODY_BYTES, MAX_FIXTURE_BYTES, MAX_FIXTURE_ROUTES } from '../host/bridges/untrusted-input.js';
+import { MAX_BODY_FILE_BYTES, MAX_FIXTURE_BODY_BYTES, MAX_FIXTURE_BYTES, MAX_FIXTURE_ROUTES } from '../host/untrusted-input/files.js';
 import { runCli } from './helpers/cli.js';
 
 const work = mkdtempSync(path.join(tmpdir(), 'driverbox-untrusted-fixture-'));

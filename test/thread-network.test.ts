@@ -4,7 +4,7 @@
 // across threads, and the transcript is the one the host-thread network gave.
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { ByteBudget } from '../host/bridges/http/buffer-budget.js';
+import { ByteBudget } from '../host/bridges/core/buffer-budget.js';
 import { createHost, DriverboxError, type Host, type RunRequest, type RunResult } from '../host/index.js';
 import { useDeviceServer } from './helpers/device-server.js';
 import { runSource } from './helpers/host.js';

@@ -3,93 +3,33 @@
 // the run ends, and its transcript. It lives on the run's sandbox thread (a plain run:
 // host/sandbox/thread-network.ts), or on the host thread (a record, replay or deviceState run,
 // or HostOptions.networkInThreads false), where the sandbox thread sends it the driver's calls.
-import { createHash } from 'node:crypto';
 import type { ExternalDeviceCall, HttpAnswer, HttpCall, ProtocolAnswer, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
-import type { DeviceSpec } from '../contract/device.js';
-import type { RunLimits } from '../contract/limits.js';
+import type { DriverCode, DriverErrorCode } from '../contract/driver-error-codes.js';
 import type { HttpExchange } from '../contract/run-result.js';
-import type { ByteBudget } from './http/buffer-budget.js';
-import { canonicalHost } from './http/host-name.js';
+import { describe, isPlainObject } from '../untrusted-input/plain-values.js';
+import { protocolEndpoint } from './core/endpoint.js';
+import { canonicalHost } from './core/host-name.js';
+import type { ProtocolContext } from './core/protocol-handler.js';
+import { deviceTarget, externalTarget, type RunTarget } from './core/target.js';
+import { RedactorCache, round, startExchange } from './core/transcript.js';
+import { driverDigest } from './driver-digest.js';
+import { failure } from './http/errors.js';
 import { performRequest } from './http/index.js';
-import { numberOption } from './http/options.js';
-import { describe, isPlainObject } from './http/plain.js';
-import type { HttpSession, SessionSource } from './http/sessions.js';
-import { deviceTarget, externalTarget, type HttpTarget, type ResolveMap } from './http/target.js';
-import { RedactorCache, round, startExchange, type TranscriptMode } from './http/transcript.js';
-import { protocolEndpoint } from './protocol-endpoint.js';
-import { protocolHandlers, transcriptMethod, type ProtocolContext } from './protocols.js';
-import type { TrustStore } from './tls/trust.js';
-import { redactSecretOptions } from './record/redact.js';
-import { liveWire, type NetworkWire } from './wire.js';
-
-export interface NetworkPlan {
-  device: DeviceSpec;
-  limits: RunLimits;
-  sessions: SessionSource;
-  trust: TrustStore;
-  /** Where exchanges go: the device (default), or a recorder / a replay of a recording. */
-  wire?: NetworkWire;
-  /** 'full' records headers and bodies of every exchange (redacted). */
-  transcript: TranscriptMode;
-  /** May the driver reach this external host? (D.createExternalDevice) */
-  allowExternal: (host: string) => boolean;
-  /** May a redirect lead to this host (canonical name), another than the target's? Default: none. */
-  allowRedirect?: (host: string) => boolean;
-  /** Host names this run dials at a given address (RunRequest.resolve). */
-  resolve: ResolveMap;
-  /**
-   * The driver the run runs: part of its sessions' keys, so that a jar one driver logged in
-   * is never another driver's. Without it, the run's sessions are those of drivers without one.
-   */
-  driver?: { filename: string; source: string };
-  /** The host's bound on answer bytes held at once by all its runs (HostOptions.maxBufferedBytes). */
-  buffers?: ByteBudget;
-  /**
-   * The run's other secrets (its parameters' secrets, the device's SNMP community and keys):
-   * masked in the transcript and, like passwords, in a recording.
-   */
-  secrets?: ReadonlyArray<string>;
-  /**
-   * When the run started, as performance.timeOrigin + now (RunPlan.startedAt): the clock of its
-   * deadline and transcript. Default: when this object is made.
-   */
-  startedAt?: number;
-}
+import type { HttpSession } from './http/sessions.js';
+import type { NetworkPlan } from './network-plan.js';
+import { protocolHandlers, transcriptMethod } from './protocol-table.js';
+import { replayedExchange } from './record/replayed-exchange.js';
+import { liveWire, type NetworkWire } from './record/wire.js';
+import { RequestSlots } from './request-slots.js';
+import { readTlsOptions } from './tls/options.js';
 
 /** D.createExternalDevice calls one run may make: each is a target, a session and a secret to mask. */
 export const MAX_EXTERNAL_DEVICES = 64;
 
-type Answer = { error: { code: string; message: string } | null };
+type Answer = { error: { code: DriverCode; message: string } | null };
 
-function refusal(code: string, message: string, extra: Record<string, unknown>): Answer {
+function refusal(code: DriverErrorCode, message: string, extra: Record<string, unknown>): Answer {
   return { error: { code, message }, ...extra };
-}
-
-/**
- * Digests of recent drivers by source, then file name: a host runs a few drivers many times.
- * Only sources up to 64 KiB are kept (32 of them at most): the cache must not hold drivers alive.
- */
-const driverDigests = new Map<string, Map<string, string>>();
-const CACHED_SOURCE_CHARS = 64 * 1024;
-
-/** A session key's part for the driver: a digest of its file name and source (never the source). */
-function driverDigest(driver: NetworkPlan['driver']): string {
-  if (!driver) return 'driver:-';
-  const cacheable = driver.source.length <= CACHED_SOURCE_CHARS;
-  let byName = cacheable ? driverDigests.get(driver.source) : undefined;
-  let digest = byName?.get(driver.filename);
-  if (digest === undefined) {
-    digest = `driver:${createHash('sha256').update(driver.filename).update('\0').update(driver.source).digest('base64url').slice(0, 22)}`;
-    if (!cacheable) return digest;
-    if (!byName) {
-      if (driverDigests.size >= 32) driverDigests.clear();
-      byName = new Map();
-      driverDigests.set(driver.source, byName);
-    }
-    if (byName.size >= 16) byName.clear();
-    byName.set(driver.filename, digest);
-  }
-  return digest;
 }
 
 /** The longest a TLS read may take, whatever is left of the run. */
@@ -105,7 +45,7 @@ export class RunNetwork {
   readonly #plan: NetworkPlan;
   readonly #started: number;
   readonly #deadline: number;
-  readonly #targets: HttpTarget[];
+  readonly #targets: RunTarget[];
   readonly #abort = new AbortController();
   readonly #exchanges: HttpExchange[] = [];
   readonly #redactors = new RedactorCache();
@@ -121,12 +61,10 @@ export class RunNetwork {
   #deviceSessions = 0;
   #deviceCommands = 0;
   #closed = false;
-  // At most maxConcurrentRequests of the run's requests are in flight; the others wait here,
-  // so a driver that fires a hundred requests at once does not flood its device.
-  #active = 0;
-  /** A protocol call left something open past its answer (protocols.ts holdsUntilEnd): abort at close. */
+  /** At most maxConcurrentRequests of the run's requests are in flight. */
+  readonly #slots: RequestSlots;
+  /** A protocol call left something open past its answer (ProtocolContext.holdsUntilEnd): abort at close. */
   #holding = false;
-  readonly #waiting: Array<() => void> = [];
 
   constructor(plan: NetworkPlan) {
     this.#plan = plan;
@@ -142,6 +80,7 @@ export class RunNetwork {
     this.#exempt(this.#targets[0]!.host);
     this.#exempt(this.#targets[0]!.ip);
     this.#wire = plan.wire ?? liveWire;
+    this.#slots = new RequestSlots(plan.limits.maxConcurrentRequests);
   }
 
   /** A host name or address the run dials is not a secret, even when a parameter gave it (RedactorCache.exempt). */
@@ -170,13 +109,13 @@ export class RunNetwork {
    * digest computed once, at the first request): a login one driver made, on the device or on an
    * external host, is never another driver's, and other credentials never find it either.
    */
-  #session(target: HttpTarget) {
+  #session(target: RunTarget) {
     this.#driverKey ??= driverDigest(this.#plan.driver);
     return this.#plan.sessions.get(`${target.sessionKey}|${this.#driverKey}`, target.pinnedIp, target.sessionKey);
   }
 
   /** Answers the driver, whatever happens: an answer that cannot be sent becomes an error answer. */
-  #answer(answer: (payload: unknown) => void, payload: Answer, empty: Record<string, unknown>): void {
+  #answer(answer: (payload: unknown) => void, payload: unknown, empty: Record<string, unknown>): void {
     if (this.#closed) return;
     try {
       answer(payload);
@@ -229,13 +168,13 @@ export class RunNetwork {
     try {
       if (this.#closed) return; // the run is over (answered after its grace): nothing more goes out
       const target = isPlainObject(call) && typeof call.target === 'number' ? this.#targets[call.target] : undefined;
-      if (!target) return reply({ error: { code: 'INVALID_TARGET', message: 'unknown device' }, response: null });
+      if (!target) return reply(failure('INVALID_TARGET', 'unknown device'));
       const method = call.method;
       if (method !== 'GET' && method !== 'POST' && method !== 'PUT' && method !== 'DELETE') {
-        return reply({ error: { code: 'INVALID_OPTIONS', message: `unknown method ${describe(method)}` }, response: null });
+        return reply(failure('INVALID_OPTIONS', `unknown method ${describe(method)}`));
       }
       const { limits } = this.#plan;
-      this.#limited(() =>
+      this.#slots.run(() =>
         performRequest(
           {
             target,
@@ -272,7 +211,7 @@ export class RunNetwork {
    * credentials (none follow a redirect to another host) and that host's own connections. Null
    * when it is not allowed; the answer's `host` is the name judged, canonical.
    */
-  #elsewhere(hostname: string): { target: HttpTarget; session: HttpSession } | null {
+  #elsewhere(hostname: string): { target: RunTarget; session: HttpSession } | null {
     const host = canonicalHost(hostname);
     if (host === null) return null;
     let allowed: boolean;
@@ -292,24 +231,19 @@ export class RunNetwork {
     try {
       if (this.#closed) return;
       const target = (isPlainObject(call) && typeof call.target === 'number' ? this.#targets[call.target] : undefined) ?? this.#targets[0]!;
-      const options = isPlainObject(call) ? call.options : undefined;
-      const port = isPlainObject(options) ? (options.port === undefined || options.port === null ? 443 : numberOption(options.port)) : NaN;
-      const shownPort = Number.isInteger(port) && port >= 1 && port <= 65535 ? String(port) : '?';
-      const exchange = startExchange('TLS', `tls://${target.host ?? target.ip}:${shownPort}`, this.#started);
+      const checked = readTlsOptions(isPlainObject(call) ? call.options : undefined);
+      const exchange = startExchange('TLS', `tls://${target.host ?? target.ip}:${typeof checked === 'string' ? '?' : checked.port}`, this.#started);
       this.#exchanges.push(exchange);
-      const refuse = (code: string, message: string) => {
+      const refuse = (code: DriverErrorCode, message: string) => {
         exchange.error = code;
         exchange.errorMessage = message;
         reply(refusal(code, message, empty));
       };
-      if (!isPlainObject(options)) return refuse('INVALID_OPTIONS', `options must be an object such as { port: 443 } (got ${describe(options)})`);
-      if (shownPort === '?') return refuse('INVALID_OPTIONS', `port must be an integer from 1 to 65535 (got ${describe(options.port)})`);
+      if (typeof checked === 'string') return refuse('INVALID_OPTIONS', checked);
       if (!this.#takeRequest()) return refuse('TOO_MANY_REQUESTS', `this run already made ${this.#plan.limits.maxHttpRequests} requests, its limit`);
       const timeoutMs = () => Math.max(1, Math.ceil(Math.min(TLS_TIMEOUT_MS, this.#deadline - performance.now())));
       this.#pendingTls.add(exchange);
-      // Only plain values reach the wire: the port as a number, useHostname as the flag it is.
-      const checked = { port, useHostname: options.useHostname !== false };
-      this.#limited(() => this.#wire.readCertificate(target, checked, timeoutMs(), this.#abort.signal, this.#plan.trust))
+      this.#slots.run(() => this.#wire.readCertificate(target, checked, timeoutMs(), this.#abort.signal, this.#plan.trust))
         .then(undefined, (error: unknown) => internalError(error) as Answer & { certificate: null })
         .then((result) => {
           if (this.#closed) return;
@@ -325,18 +259,18 @@ export class RunNetwork {
   }
 
   /**
-   * A call of a protocol module (SSH, Telnet, SNMP, WinRM): its handler (host/bridges/protocols.ts)
+   * A call of a protocol module (SSH, Telnet, SNMP, WinRM): its handler (host/bridges/protocol-table.ts)
    * gets the target, the run's clock, signal, bounds, secrets and transcript; answered once.
    */
   protocol(call: ProtocolCall, answer: (payload: ProtocolAnswer) => void): void {
-    const reply = (payload: ProtocolAnswer) => this.#answer(answer as (p: unknown) => void, payload as Answer, {});
+    const reply = (payload: ProtocolAnswer) => this.#answer(answer as (p: unknown) => void, payload, {});
     try {
       if (this.#closed) return;
       const index = isPlainObject(call) && typeof call.target === 'number' ? call.target : -1;
       const target = this.#targets[index];
       const module = isPlainObject(call) ? call.module : undefined;
       const handler = typeof module === 'string' && Object.hasOwn(protocolHandlers, module) ? protocolHandlers[module] : undefined;
-      if (!target || !handler || !isPlainObject(call.options)) return reply({ error: { code: 'INVALID_OPTIONS', message: 'unknown device or module' } });
+      if (!target || !handler || !isPlainObject(call.options)) return reply(refusal('INVALID_OPTIONS', 'unknown device or module', {}));
       const options = call.options;
       const redactor = () => this.#redactors.get(null, null);
       const full = this.#plan.transcript === 'full';
@@ -393,7 +327,7 @@ export class RunNetwork {
         performed = true;
         return handler(ctx, options);
       };
-      this.#limited(() => this.#wire.protocol(module as ProtocolCall['module'], url, options, perform, this.#abort.signal, this.#secrets))
+      this.#slots.run(() => this.#wire.protocol(module as ProtocolCall['module'], url, options, perform, this.#abort.signal, this.#secrets))
         .then(undefined, (error: unknown) => internalError(error) as ProtocolAnswer)
         .then((answer) => {
           // Answered by the wire without the handler (a replay, a replay miss): in the transcript all the same.
@@ -409,8 +343,8 @@ export class RunNetwork {
   close(): HttpExchange[] {
     this.#closed = true;
     // Aborting dispatches an event (~10 us): only worth it when something is still in flight.
-    if (this.#active > 0 || this.#holding) this.#abort.abort();
-    this.#waiting.length = 0;
+    if (this.#slots.busy || this.#holding) this.#abort.abort();
+    this.#slots.drop();
     return this.transcript();
   }
 
@@ -429,45 +363,10 @@ export class RunNetwork {
 
   /** One bound for HTTP exchanges (redirect hops included) and TLS reads alike. */
   readonly #takeRequest = (): boolean => ++this.#requests <= this.#plan.limits.maxHttpRequests;
-
-  /** Runs `work` when one of the run's request slots is free. Never rejects with a slot still taken. */
-  #limited<T>(work: () => Promise<T>): Promise<T> {
-    return new Promise<void>((resolve) => {
-      if (this.#active < this.#plan.limits.maxConcurrentRequests) {
-        this.#active++;
-        resolve();
-      } else {
-        this.#waiting.push(resolve);
-      }
-    })
-      .then(work)
-      .finally(() => {
-        const next = this.#waiting.shift();
-        if (next) next();
-        else this.#active--;
-      });
-  }
 }
 
 const protocolMethods: ReadonlySet<string> = new Set(Object.values(transcriptMethod));
 const isProtocolMethod = (method: string) => protocolMethods.has(method);
-
-/** The transcript entry of a protocol call the wire answered itself: the command (or the options) and the answer. */
-function replayedExchange(ctx: ProtocolContext, url: string, options: Record<string, unknown>, answer: ProtocolAnswer): void {
-  // A shell sequence that succeeded was one exchange per command when it ran live: so it is here.
-  if (!answer.error && Array.isArray(options.commands) && Array.isArray(answer.result) && answer.result.length === options.commands.length) {
-    const outputs = answer.result as unknown[];
-    options.commands.forEach((command, i) => {
-      const output = outputs[i];
-      ctx.exchange(url, typeof command === 'string' ? command : JSON.stringify(command)).finish({ response: typeof output === 'string' ? output : JSON.stringify(output ?? null) });
-    });
-    return;
-  }
-  const command = typeof options.command === 'string' ? options.command : Array.isArray(options.commands) ? options.commands.join('\n') : JSON.stringify(redactSecretOptions(options));
-  const result = answer.result;
-  const response = result === undefined || result === null ? null : typeof result === 'string' ? result : JSON.stringify(result);
-  ctx.exchange(url, command).finish({ error: answer.error ? { code: answer.error.code, message: answer.error.message } : null, response });
-}
 
 /** A failure of the host's own code while serving a request: that request fails, never the host. */
 function internalError(error: unknown): Answer {

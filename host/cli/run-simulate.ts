@@ -5,11 +5,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { DeviceSpec, SnmpSettings } from '../contract/device.js';
-import type { ResolveOption } from '../resolve.js';
-import { FixtureError } from '../contract/errors.js';
+import type { ResolveOption } from '../contract/run-request.js';
+import { FixtureError, UsageError } from '../contract/errors.js';
 import { startSimulator, type Simulator } from '../simulator/simulator.js';
-import { containedFile, UntrustedInputError } from '../bridges/untrusted-input.js';
-import { UsageError } from '../contract/errors.js';
+import { containedFile, UntrustedInputError } from '../untrusted-input/files.js';
 
 export interface RunSimulation {
   device: DeviceSpec;

@@ -3,6 +3,7 @@
 // It imports nothing else of host/, so any layer may depend on it and it on none of them.
 export * from './device.js';
 export * from './device-state.js';
+export * from './driver-error-codes.js';
 export * from './errors.js';
 export * from './limits.js';
 export * from './recording.js';

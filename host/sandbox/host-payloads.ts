@@ -4,7 +4,7 @@
 // nested deeper than MAX_PAYLOAD_DEPTH goes on (this thread's JSON.stringify, structured clone
 // and the network bridge all recurse, and overflow their stack on deep values).
 import type { CryptoCall, ExternalDeviceCall, HttpCall, LibName, ProtocolCall, ProtocolModule, TlsCall } from '../../runtime/protocol.js';
-import { MAX_JSON_DEPTH } from '../bridges/http/plain.js';
+import { MAX_JSON_DEPTH } from '../untrusted-input/plain-values.js';
 
 /** Deepest nesting of objects and arrays accepted in a payload (a request's options and body included). */
 export const MAX_PAYLOAD_DEPTH = 64;

@@ -3,7 +3,7 @@
 // run's RunNetwork answers the driver's calls here, with no hand-off to the host thread and back.
 // Only the caller's policy (D.createExternalDevice, a redirect to another host), which may be a
 // function, is asked of the host thread; the answer-bytes bound is shared memory.
-import { ByteBudget } from '../bridges/http/buffer-budget.js';
+import { ByteBudget } from '../bridges/core/buffer-budget.js';
 import { DeviceSessions } from '../bridges/http/sessions.js';
 import { RunNetwork } from '../bridges/run-network.js';
 import { createTrustStore, type TrustStore } from '../bridges/tls/trust.js';

@@ -1,11 +1,11 @@
 // Reads a fixture file: its size bounded before it is read, then JSON (a syntax error is
-// reported with its line and column; depth and prototype keys checked, untrusted-input.ts),
+// reported with its line and column; depth and prototype keys checked, untrusted-input/files.ts),
 // then validated by parseFixture with bodyFile paths taken from, and kept inside, the file's folder.
 import path from 'node:path';
 import { FixtureError } from '../contract/errors.js';
 import type { Fixture } from './fixture-types.js';
 import { parseFixture } from './parse-fixture.js';
-import { MAX_FIXTURE_BYTES, parseUntrustedJson, readBoundedText, UntrustedInputError } from '../bridges/untrusted-input.js';
+import { MAX_FIXTURE_BYTES, parseUntrustedJson, readBoundedText, UntrustedInputError } from '../untrusted-input/files.js';
 
 /** "… at position 120" → "line 7, column 3": a hand-written file is read by lines. */
 function locate(text: string, message: string): string {

@@ -13,7 +13,7 @@ import { parseSnmpFixture } from './snmp/fixture.js';
 
 import { parseTelnet } from './telnet/parse.js';
 import { parseWinrm } from './winrm/parse.js';
-import { MAX_FIXTURE_RESPONSES, MAX_FIXTURE_ROUTES, prototypeKeyPath, prototypeKeyMessage } from '../bridges/untrusted-input.js';
+import { MAX_FIXTURE_RESPONSES, MAX_FIXTURE_ROUTES, prototypeKeyPath, prototypeKeyMessage } from '../untrusted-input/files.js';
 
 const TOP_FIELDS = ['fixture', 'description', 'comment', 'device', 'parameters', 'state', 'http', 'https', 'routes', 'ssh', 'snmp', 'telnet', 'winrm'] as const;
 const DEVICE_FIELDS = ['username', 'password', 'host', 'serial', 'macAddress'] as const;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { contentTypeOf } from './content-type.js';
 import { describeValue, fieldPath, type FieldChecker } from './field-checker.js';
 import type { FailureMode, FixtureResponse } from './fixture-types.js';
-import { containedFile, MAX_BODY_FILE_BYTES, MAX_FIXTURE_BODY_BYTES, readBoundedFile, UntrustedInputError } from '../bridges/untrusted-input.js';
+import { containedFile, MAX_BODY_FILE_BYTES, MAX_FIXTURE_BODY_BYTES, readBoundedFile, UntrustedInputError } from '../untrusted-input/files.js';
 
 export const RESPONSE_FIELDS = ['status', 'headers', 'body', 'json', 'bodyFile', 'setCookie', 'delayMs', 'fail', 'setState'] as const;
 

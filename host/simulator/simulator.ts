@@ -8,7 +8,7 @@ import { startWinrmSimulator, type WinrmSimulator } from './winrm/server.js';
 import net, { type AddressInfo } from 'node:net';
 import type { DeviceSpec } from '../contract/device.js';
 import { DriverboxError } from '../contract/errors.js';
-import type { ResolveOption } from '../resolve.js';
+import type { ResolveOption } from '../contract/run-request.js';
 import { makeSimulatorCertificate } from './certificate.js';
 import type { Fixture, FixtureSpec } from './fixture-types.js';
 import { loadFixture } from './load-fixture.js';

@@ -10,7 +10,7 @@ import { DriverboxError, type DriverboxErrorCode } from '../contract/errors.js';
 import { createHost, type HostOptions } from '../host.js';
 import { type RunRequest } from '../contract/run-request.js';
 import type { RunLimits } from '../contract/limits.js';
-import type { ResolveOption } from '../resolve.js';
+import type { ResolveOption } from '../contract/run-request.js';
 import type { RunResult } from '../contract/run-result.js';
 import { builtScriptPath } from '../package-path.js';
 import { hasNoNodeSnapshot } from '../sandbox/node-flags.js';

@@ -2,7 +2,7 @@
 // Same checks as http-faults.test.ts: the run ends within its deadline, the callback gets the
 // documented code (docs/reference/driver-api.md, TLS) as an Error with a null certificate, the run ends with
 // the errorType of test/faults/README.md, nothing unhandled reached the process, and no socket is
-// left open on the device after the run: a certificate read keeps no connection (certificate.ts
+// left open on the device after the run: a certificate read keeps no connection (tls/index.ts
 // destroys its socket however the read ends), so here "after the run" holds for every case.
 // Covered elsewhere: a port that speaks plain HTTP with a real server, ECONNREFUSED, the run ending
 // mid-handshake (tls-certificate.test.ts), TLS 1.0 devices (tls-legacy.test.ts).

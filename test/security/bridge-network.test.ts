@@ -566,7 +566,7 @@ describe('security: record and replay wires survive the same attacks', () => {
 
 describe('security: D.crypto host time counts against the run', () => {
   it('B19 a CryptoSession given the run\'s time left refuses a pbkdf2 that would outlast it, and every call once it is over', async () => {
-    const { CryptoSession } = await import('../../host/bridges/crypto/index.js');
+    const { CryptoSession } = await import('../../host/crypto/index.js');
     let left = 300;
     const session = new CryptoSession({ timeLeftMs: () => left });
     const pbkdf2 = (iterations: number) => session.call({ fn: 'pbkdf2', args: [{ s: 'pw' }, { s: 'salt' }, { v: iterations }, { v: 32 }, { s: 'sha256' }] });

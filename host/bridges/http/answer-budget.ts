@@ -7,7 +7,7 @@
 //
 // So a run's answers are bounded by a share of its memoryMb (ANSWER_SHARE): the bytes its
 // requests hold at once on the wire, and each answer as the driver will be handed it.
-import { ByteBudget } from './buffer-budget.js';
+import { ByteBudget } from '../core/buffer-budget.js';
 import type { BodyEncoding } from './options.js';
 
 /** A run's answers may take this share of its memoryMb on the host: a quarter. */

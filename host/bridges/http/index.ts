@@ -3,25 +3,28 @@
 // device only, cookies from and to the device's jar), recorded in the run's transcript,
 // and answered in the shape of the driver's callback (error, response, body).
 import { STATUS_CODES } from 'node:http';
-import type { ByteBudget } from './buffer-budget.js';
+import type { ByteBudget } from '../core/buffer-budget.js';
 import type { HttpAnswer } from '../../../runtime/protocol.js';
 import type { HttpExchange } from '../../contract/run-result.js';
 import { answerBound, deliveredBytes, type AnswerBound } from './answer-budget.js';
 import { readOptions, type Method, type RequestOptions } from './options.js';
-import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './plain.js';
-import type { NetworkWire } from '../wire.js';
-import { SendFailure, type HopResponse } from './send.js';
+import { describe, isPlainObject, jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../untrusted-input/plain-values.js';
+import type { HopResponse, HopWire } from './send.js';
+import { failure, RequestRefused, SendFailure } from './errors.js';
 import type { HttpSession } from './sessions.js';
-import { buildUrl, redirectTarget, RequestRefused, type HttpTarget } from './target.js';
+import { type RunTarget } from '../core/target.js';
+import { buildUrl, redirectTarget } from './url.js';
 import { tlsPortMessage } from './wrong-protocol.js';
-import { round, startExchange, type RedactorCache, type TranscriptMode } from './transcript.js';
+import { round, startExchange, type RedactorCache } from '../core/transcript.js';
+import { type TranscriptMode } from '../../contract/run-request.js';
 import { headerSecrets, learnable, maskBodyFields, maskUrlQuery } from '../../secrets/secret-names.js';
 
 export interface RequestContext {
-  target: HttpTarget;
+  target: RunTarget;
   session: HttpSession;
   /** The device itself, or a recording (record / replay). */
-  wire: NetworkWire;
+  /** Where hops go: the device, a recorder or a replay (record/wire.ts's NetworkWire). */
+  wire: HopWire;
   /** Aborted when the run ends: requests in flight are dropped. */
   signal: AbortSignal;
   maxResponseBytes: number;
@@ -42,7 +45,7 @@ export interface RequestContext {
   transcript: TranscriptMode;
   runStarted: number;
   /** Another host a redirect leads to: its target and session when the run allows it, else null. */
-  elsewhere: (hostname: string) => { target: HttpTarget; session: HttpSession } | null;
+  elsewhere: (hostname: string) => { target: RunTarget; session: HttpSession } | null;
   record: (exchange: HttpExchange) => void;
 }
 
@@ -50,11 +53,7 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** The 400 pages of web servers (nginx, Apache) that got plain HTTP on their HTTPS port. */
 const PLAIN_TO_TLS_PAGE = /plain HTTP request was sent to HTTPS port|speaking plain HTTP to an SSL-enabled server port/i;
 
-function failure(code: string, message: string): HttpAnswer {
-  return { error: { code, message }, response: null };
-}
-
-function basicAuthorization(target: HttpTarget, options: RequestOptions): string {
+function basicAuthorization(target: RunTarget, options: RequestOptions): string {
   // options.username / options.password override the device's management credentials.
   const username = options.username ?? target.username ?? '';
   const password = options.password ?? target.password ?? '';
@@ -159,9 +158,10 @@ export async function performRequest(ctx: RequestContext, method: Method, raw: u
     // Recorded as it starts, so the transcript is in the order sent and keeps a request the run's end cut short.
     ctx.record(exchange);
     if (!ctx.takeRequest()) {
-      exchange.error = 'TOO_MANY_REQUESTS';
-      exchange.errorMessage = `this run already made ${ctx.maxRequests} requests, its limit`;
-      return failure(exchange.error, exchange.errorMessage);
+      const refused = failure('TOO_MANY_REQUESTS', `this run already made ${ctx.maxRequests} requests, its limit`);
+      exchange.error = refused.error!.code;
+      exchange.errorMessage = refused.error!.message;
+      return refused;
     }
     if (options.jar) {
       // Built anew for every hop: the jar decides what this url gets (path, expiry). The driver's

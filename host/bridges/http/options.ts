@@ -2,8 +2,8 @@
 // Defaults follow the driver HTTP module spec, plus the options real drivers pass
 // (they were written against the `request` library): rejectUnauthorized, timeout,
 // form, json, encoding, gzip, qs, followRedirect, followAllRedirects, maxRedirects.
-import { describe, isPlainObject, MAX_JSON_DEPTH, nestsDeeperThan, scalarText } from './plain.js';
-import { RequestRefused } from './target.js';
+import { describe, isPlainObject, MAX_JSON_DEPTH, nestsDeeperThan, numberOption, scalarText } from '../../untrusted-input/plain-values.js';
+import { RequestRefused } from './errors.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -123,13 +123,6 @@ function encodingOf(value: unknown): BodyEncoding {
     invalid(`encoding must be null (a Buffer body) or one of ${[...ENCODINGS].join(', ')} (got ${describe(value)})`);
   }
   return { kind: 'text', encoding: value.toLowerCase() as BufferEncoding };
-}
-
-/** A number option: a number, or a string of one (as request accepted); never an object's valueOf. */
-export function numberOption(value: unknown): number {
-  if (typeof value === 'number') return value;
-  if (typeof value === 'string' && value.trim() !== '' && value.length <= 32) return Number(value);
-  return NaN;
 }
 
 function timeoutOf(value: unknown): number {

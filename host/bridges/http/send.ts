@@ -7,9 +7,19 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Dispatcher } from 'undici';
-import { ByteBudget } from './buffer-budget.js';
+import { passedThrough } from '../../contract/driver-error-codes.js';
+import { ByteBudget } from '../core/buffer-budget.js';
+import { SendFailure } from './errors.js';
 import type { Method } from './options.js';
 import { isTlsRecord, nameMismatchMessage, NOT_TLS_CODES, plainPortMessage, speaksTls, tlsPortMessage } from './wrong-protocol.js';
+
+/**
+ * What sends one hop: the live wire (sendHop), or a recording or replay of it. `secrets` are the
+ * passwords and secrets the run knows: a replay redacts a request with them before matching it.
+ */
+export interface HopWire {
+  send(hop: Hop, secrets: ReadonlyArray<string | null>): Promise<HopResponse>;
+}
 
 export interface Hop {
   url: URL;
@@ -42,16 +52,6 @@ export interface HopResponse {
   /** Bytes as received, before decompression. */
   wireBytes: number;
   headersMs: number;
-}
-
-export class SendFailure extends Error {
-  readonly code: string;
-  readonly headersMs: number | null;
-  constructor(code: string, message: string, headersMs: number | null = null) {
-    super(message);
-    this.code = code;
-    this.headersMs = headersMs;
-  }
 }
 
 // Without a prototype: a content-encoding of 'constructor' or 'toString' names no decoder.
@@ -90,7 +90,7 @@ function classify(error: unknown, hop: Hop): SendFailure {
   }
   // The HTTP parser choked on a TLS record (an alert, a handshake): the port speaks TLS.
   const data = (e?.cause as { data?: unknown } | undefined)?.data ?? (e as { data?: unknown } | null)?.data;
-  if (hop.url.protocol === 'http:' && isTlsRecord(data)) return new SendFailure(typeof code === 'string' ? code : 'NETWORK_ERROR', tlsPortMessage(where, hop.url));
+  if (hop.url.protocol === 'http:' && isTlsRecord(data)) return new SendFailure(typeof code === 'string' ? passedThrough(code) : 'NETWORK_ERROR', tlsPortMessage(where, hop.url));
   if (typeof code !== 'string') return new SendFailure('NETWORK_ERROR', `${where}: ${message}`);
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     // Node puts the peer's certificate on the error: its names say how the device should be reached.
@@ -98,14 +98,14 @@ function classify(error: unknown, hop: Hop): SendFailure {
     const named = nameMismatchMessage(where, hop.url, cert, hop.address);
     if (named) return new SendFailure(code, named);
   }
-  if (NOT_TLS_CODES.has(code)) return new SendFailure(code, plainPortMessage(where, hop.url));
+  if (NOT_TLS_CODES.has(code)) return new SendFailure(passedThrough(code), plainPortMessage(where, hop.url));
   if (/SELF_SIGNED|UNABLE_TO_GET_ISSUER|UNABLE_TO_VERIFY/.test(code)) {
-    return new SendFailure(code, `${where}: TLS failure: ${message} (trust the CA that signed it with --ca <ca.pem> or the trustedCAs option; a driver may pass rejectUnauthorized: false for a device with its own certificate)`);
+    return new SendFailure(passedThrough(code), `${where}: TLS failure: ${message} (trust the CA that signed it with --ca <ca.pem> or the trustedCAs option; a driver may pass rejectUnauthorized: false for a device with its own certificate)`);
   }
   if (/CERT|ERR_TLS|ERR_SSL/.test(code)) {
-    return new SendFailure(code, `${where}: TLS failure: ${message} (a driver may pass rejectUnauthorized: false for a device with its own certificate)`);
+    return new SendFailure(passedThrough(code), `${where}: TLS failure: ${message} (a driver may pass rejectUnauthorized: false for a device with its own certificate)`);
   }
-  return new SendFailure(code, `${where}: ${message}`);
+  return new SendFailure(passedThrough(code), `${where}: ${message}`);
 }
 
 // Statuses whose Content-Length does not announce a body that follows.

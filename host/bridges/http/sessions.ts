@@ -15,7 +15,7 @@ import { CookieJar } from 'tough-cookie';
 import { BoundedCookieStore } from './cookie-store.js';
 import { IdleExpiringMap } from './idle-expiring-map.js';
 import type { TrustStore } from '../tls/trust.js';
-import { pinnedLookup } from './pinned-lookup.js';
+import { pinnedLookup } from '../core/pinned-lookup.js';
 import { CertificateLedger, TlsSessionCache, tlsOriginKey } from './tls-sessions.js';
 
 /** Connections one device may hold open per origin: devices are small servers. */

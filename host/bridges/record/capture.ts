@@ -4,7 +4,7 @@
 import type { DeviceSpec } from '../../contract/device.js';
 import type { RunResult } from '../../contract/run-result.js';
 import type { SessionSource } from '../http/sessions.js';
-import type { NetworkWire } from '../wire.js';
+import type { NetworkWire } from './wire.js';
 import type { RecordingFile } from '../../contract/recording.js';
 import { Recorder, type RecordingMeta } from './recorder.js';
 import { Replayer, type ReplayBounds } from './replayer.js';

@@ -3,8 +3,8 @@
 // field, never a replay that misbehaves halfway.
 import path from 'node:path';
 import { DriverboxError } from '../../contract/errors.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/plain.js';
-import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES, parseUntrustedJson, prototypeKeyMessage, prototypeKeyPath, readBoundedText, UntrustedInputError } from '../untrusted-input.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../untrusted-input/plain-values.js';
+import { MAX_RECORDED_EXCHANGES, MAX_RECORDING_BYTES, parseUntrustedJson, prototypeKeyMessage, prototypeKeyPath, readBoundedText, UntrustedInputError } from '../../untrusted-input/files.js';
 import { PROTOCOL_KINDS, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordingFile } from '../../contract/recording.js';
 
 class Malformed extends Error {}

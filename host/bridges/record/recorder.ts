@@ -3,10 +3,11 @@
 // (a cookie value learnt late is masked everywhere, with one mask) and written atomically.
 import type { DeviceSpec } from '../../contract/device.js';
 import type { RunResult } from '../../contract/run-result.js';
-import { canonicalHost } from '../http/host-name.js';
-import { sendHop, SendFailure, type HopResponse } from '../http/send.js';
-import { readCertificate, type TlsAnswer } from '../tls/certificate.js';
-import type { NetworkWire } from '../wire.js';
+import { canonicalHost } from '../core/host-name.js';
+import { sendHop, type HopResponse } from '../http/send.js';
+import { SendFailure } from '../http/errors.js';
+import { readCertificate, type TlsAnswer } from '../tls/index.js';
+import type { NetworkWire } from './wire.js';
 import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
 import { bodyText, RECORDING_VERSION, type RecordedBody, type RecordedExchange, type RecordedHttp, type RecordingFile } from '../../contract/recording.js';
 import { PendingFile } from './pending-file.js';

@@ -9,7 +9,8 @@
 //    (X-API-Key, api_key=, "token": …: host/secrets/secret-names.ts) → ***
 //  - the run's parameters' secrets, as passwords; values learnt under a secret's name
 //    (a token sent in a header, then in a path) wherever else they appear → ***
-import { MASK, maskHeaders, MIN_SECRET_LENGTH, secretForms } from '../http/transcript.js';
+import { maskHeaders } from '../core/transcript.js';
+import { MASK, MIN_SECRET_LENGTH, secretForms } from '../../secrets/secret-mask.js';
 import { headerSecrets, learnable, maskBodyFields, maskUrlQuery } from '../../secrets/secret-names.js';
 
 /** Cookie values shorter than this are only masked in Cookie / Set-Cookie (a "lang=en" must not mask every "en"). */

@@ -6,12 +6,15 @@ import { CookieJar } from 'tough-cookie';
 import { Dispatcher } from 'undici';
 import type { DeviceSpec } from '../../contract/device.js';
 import { defaultLimits, type RunLimits } from '../../contract/limits.js';
-import { answerTooLarge, SendFailure, type Hop, type HopResponse } from '../http/send.js';
+import { answerTooLarge, type Hop, type HopResponse } from '../http/send.js';
+import { SendFailure } from '../http/errors.js';
 import type { HttpSession, SessionSource } from '../http/sessions.js';
-import { MASK } from '../http/transcript.js';
-import type { TlsAnswer } from '../tls/certificate.js';
-import type { NetworkWire } from '../wire.js';
-import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
+import { MASK } from '../../secrets/secret-mask.js';
+import type { TlsAnswer } from '../tls/index.js';
+import type { NetworkWire } from './wire.js';
+import type { ProtocolModule } from '../../../runtime/protocol.js';
+import type { ProtocolAnswer } from '../core/protocol-handler.js';
+import { passedThrough, type DriverErrorCode } from '../../contract/driver-error-codes.js';
 import { bodyBytes, bodyText, type RecordedBody, type RecordedHttp, type RecordedProtocol, type RecordedTls, type RecordingFile } from '../../contract/recording.js';
 import { basicCredentials, learntSecrets, RecordingRedactor, redactValue, secretOptionValues } from './redact.js';
 import {
@@ -31,7 +34,7 @@ import {
 } from './request-key.js';
 
 /** The error code a driver's callback gets for a request the recording does not have. */
-export const REPLAY_MISS = 'REPLAY_MISS';
+export const REPLAY_MISS = 'REPLAY_MISS' satisfies DriverErrorCode;
 /** Closest recorded requests named in a miss. */
 const CANDIDATES = 3;
 /** Recorded exchanges never asked for, named in the run's warning. */
@@ -235,7 +238,8 @@ export class Replayer {
     if (bytes > this.#bounds.maxOutputBytes) {
       return Promise.resolve({ error: { code: 'OUTPUT_TOO_LARGE', message: `${module}: the output passed ${this.#bounds.maxOutputBytes} bytes (the run's maxOutputBytes; the recorded answer has ${bytes})` }, result: emptyLike(recorded.result) });
     }
-    return Promise.resolve(structuredClone(recorded));
+    // The recording's codes, as the live call gave them.
+    return Promise.resolve(structuredClone(recorded) as ProtocolAnswer);
   }
 
   #callMissMessage(shape: ProtocolShape): string {
@@ -269,7 +273,8 @@ export class Replayer {
     }
     slot.used = true;
     const { entry } = slot;
-    if (entry.error) return Promise.reject(new SendFailure(entry.error.code, entry.error.message));
+    // The recording's code, as the live wire gave it.
+    if (entry.error) return Promise.reject(new SendFailure(passedThrough(entry.error.code), entry.error.message));
     if (!entry.response) {
       return unanswered(hop.signal, () => new SendFailure('ABORTED', `${hop.method} ${hop.url.origin}: the run ended before the answer`)).then((failure) => {
         throw failure;

@@ -2,8 +2,8 @@
 // and body (JSON compared as JSON, anything else as text, binary as bytes), all taken after
 // redaction. Headers are not compared: cookies, dates and user agents vary between runs.
 import { createHash } from 'node:crypto';
-import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../http/plain.js';
-import type { HttpTarget } from '../http/target.js';
+import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from '../../untrusted-input/plain-values.js';
+import type { RunTarget } from '../core/target.js';
 
 export interface RequestShape {
   method: string;
@@ -84,7 +84,7 @@ export function likeness(a: RequestShape, b: RequestShape): number {
 }
 
 /** The key of a getTLSCertificate: tls://host:port, the host chosen and the port given as the reader does. */
-export function tlsKey(target: HttpTarget, options: Record<string, unknown>): string {
+export function tlsKey(target: RunTarget, options: Record<string, unknown>): string {
   const host = (options.useHostname !== false && target.host) || target.ip || '';
   const port = options.port === undefined || options.port === null ? 443 : options.port;
   return `tls://${host}:${String(port)}`;

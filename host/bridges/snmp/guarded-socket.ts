@@ -8,13 +8,14 @@
 // throw, or an undecodable answer to a request this session sent ends the call at once with
 // MALFORMED_ANSWER; a datagram that answers no request of this session is dropped unread.
 import dgram from 'node:dgram';
+import type { DriverErrorCode } from '../../contract/driver-error-codes.js';
 import { isIP } from 'node:net';
 import { readMessageHeader, PDU_TAGS, type MessageHeader } from './message-header.js';
 import { checkMessageShape } from './message-shape.js';
 
 /** What ended the call: a code and a message that says what was wrong with the answer. */
 export interface SnmpFault {
-  code: 'MALFORMED_ANSWER' | 'SOCKET_ERROR';
+  code: Extract<DriverErrorCode, 'MALFORMED_ANSWER' | 'SOCKET_ERROR'>;
   message: string;
 }
 

@@ -6,11 +6,12 @@
 // an OID that does not increase. The agent's answers reach net-snmp through SnmpSocketGuard
 // (guarded-socket.ts): a malformed answer or a throw in net-snmp ends the call, never the host.
 import snmp from 'net-snmp';
-import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
+import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../core/protocol-handler.js';
 import { hostError, snmpError } from './errors.js';
 import { SnmpSocketGuard, type SnmpFault } from './guarded-socket.js';
 import { oidAfter } from './oid-order.js';
-import { parseSnmpCall, SnmpOptionError, type SnmpCall } from './options.js';
+import { parseSnmpCall, type SnmpCall } from './options.js';
+import { SnmpOptionError } from './errors.js';
 import { snmpSecrets } from '../../snmp-settings.js';
 import { DEFAULT_SNMP_SETTINGS, describeSettings, openSession } from './session.js';
 import { outputText, outputValue, type OutputValue } from './values.js';

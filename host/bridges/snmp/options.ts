@@ -1,7 +1,8 @@
 // The driver's options of one SNMP call (D.device.createSNMPSession's options plus what
 // the runtime adds: the operation and its OIDs / value), checked before anything is sent.
 // Defaults are the platform's: port 161, timeout 5000 ms, maxRepetitions 24.
-import { describe, isPlainObject } from '../http/plain.js';
+import { describe, isPlainObject } from '../../untrusted-input/plain-values.js';
+import { SnmpOptionError } from './errors.js';
 
 export type SnmpOp = 'get' | 'walk' | 'set';
 
@@ -23,9 +24,6 @@ export const DEFAULT_MAX_REPETITIONS = 24;
 export const MAX_GET_OIDS = 1_000;
 /** Longest timeout a timer can wait (Node fires at once past it). */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-
-/** A driver's mistake in its options: answered as INVALID_OPTIONS through the callback. */
-export class SnmpOptionError extends Error {}
 
 function invalid(message: string): never {
   throw new SnmpOptionError(message);

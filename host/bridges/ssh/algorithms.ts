@@ -2,8 +2,8 @@
 // against what the installed ssh2 can negotiate, so a typo or a name ssh2 lacks is a clear
 // INVALID_OPTIONS rather than ssh2's own exception at connect time.
 import { createRequire } from 'node:module';
-import { describe, isPlainObject } from '../http/plain.js';
-import { SshOptionError } from './option-error.js';
+import { describe, isPlainObject } from '../../untrusted-input/plain-values.js';
+import { SshOptionError } from './errors.js';
 
 /** ssh2's `algorithms` connect option, as plain name lists. */
 export interface SshAlgorithms {

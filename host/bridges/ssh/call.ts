@@ -1,8 +1,8 @@
 // One SSH call from start to answer: the checks every call makes before it dials (an address,
 // a session, the password masked), its transcript exchange, its one timer (the call's timeout,
 // never past the run's deadline), the run's end, and the single answer that closes it all.
-import type { ProtocolAnswer, ProtocolContext, ProtocolExchange } from '../protocols.js';
-import { refusal, runEnded, sshAnswer, type SshError } from './answers.js';
+import type { ProtocolAnswer, ProtocolContext, ProtocolExchange } from '../core/protocol-handler.js';
+import { refusal, runEnded, sshAnswer, type SshError } from './errors.js';
 import type { SshConnection } from './connect.js';
 import type { ConnectOptions } from './options.js';
 

@@ -1,14 +1,14 @@
 // D.device.sendSSHCommand: one connection, one exec channel, stdout and stderr collected;
 // exit status 0 → the trimmed stdout, anything else → the exit-status error of PROTOCOLS.md.
-import type { ProtocolAnswer, ProtocolContext } from '../protocols.js';
-import { ByteCollector } from '../device-text/byte-collector.js';
-import { execConnectError, refusal, sshAnswer } from './answers.js';
+import type { ProtocolAnswer, ProtocolContext } from '../core/protocol-handler.js';
+import { ByteCollector } from '../core/device-text/byte-collector.js';
+import { execConnectError, refusal, type SshError } from './errors.js';
 import { isCall, startCall } from './call.js';
 import { openConnection } from './connect.js';
 import type { ExecOptions } from './options.js';
 
 export function runExec(ctx: ProtocolContext, options: ExecOptions): Promise<ProtocolAnswer> {
-  const timeout = { code: 'TIMEOUT', message: `Timeout of ${options.timeoutMs}ms expired`, fields: {} };
+  const timeout: SshError = { code: 'TIMEOUT', message: `Timeout of ${options.timeoutMs}ms expired`, fields: {} };
   const call = startCall(ctx, options, options.command, options.timeoutMs, timeout);
   if (!isCall(call)) return Promise.resolve(call);
   if (!ctx.takeCommand()) {

@@ -1,9 +1,9 @@
 // D.device.sendSSHCommand (exec) and sendSSHCommands (shell sequence) on ssh2.
 // options.ts checks the driver's options; call.ts bounds one call (address, session, timer,
-// the run's end, transcript); connect.ts dials; exec.ts and shell.ts speak; answers.ts shapes
+// the run's end, transcript); connect.ts dials; exec.ts and shell.ts speak; errors.ts shapes
 // the errors. docs/driver-api/ssh.md.
-import type { ProtocolAnswer, ProtocolHandler } from '../protocols.js';
-import { refusal, sshAnswer } from './answers.js';
+import type { ProtocolAnswer, ProtocolHandler } from '../core/protocol-handler.js';
+import { refusal, sshAnswer } from './errors.js';
 import { runExec } from './exec.js';
 import { runShell } from './shell.js';
 import { readExecOptions, readShellOptions, SshOptionError } from './options.js';

@@ -1,11 +1,11 @@
 // The driver's options of D.device.sendSSHCommand / sendSSHCommands, type-checked (they are
 // the driver's to forge) and turned into what the connection and the command need. Defaults
 // and names as shared/PROTOCOLS.md ("SSH", "SSH shell sequence"); docs/driver-api/ssh.md.
-import { describe, isPlainObject } from '../http/plain.js';
-import type { ProtocolTarget } from '../protocols.js';
-import { driverPattern, DriverPatternError, type DriverPattern } from '../device-text/driver-pattern.js';
+import { describe, isPlainObject } from '../../untrusted-input/plain-values.js';
+import type { ProtocolTarget } from '../core/protocol-handler.js';
+import { driverPattern, DriverPatternError, type DriverPattern } from '../core/device-text/driver-pattern.js';
 import { readAlgorithms, type SshAlgorithms } from './algorithms.js';
-import { SshOptionError } from './option-error.js';
+import { SshOptionError } from './errors.js';
 
 export { SshOptionError };
 
@@ -41,7 +41,7 @@ export interface ExecOptions extends ConnectOptions {
 export interface ShellOptions extends ConnectOptions {
   commands: string[];
   prompt: string;
-  /** Run in an isolate under the run's pattern budget (device-text/pattern-isolate.ts), never on the host. */
+  /** Run in an isolate under the run's pattern budget (core/device-text/pattern-isolate.ts), never on the host. */
   promptRegex: DriverPattern | null;
   errorPrompt: string | null;
   interCommandMs: number;

@@ -5,16 +5,16 @@
 // Device text is hostile and the host's loop is shared, so: the literal prompts are searched
 // as the text streams in (O(1) per character, literal-search.ts), the output is kept as pieces
 // and joined once, and the driver's prompt_regex runs in an isolate of its own under the run's
-// pattern budget (device-text/pattern-isolate.ts). Its tests are coalesced: one at a time, the
+// pattern budget (core/device-text/pattern-isolate.ts). Its tests are coalesced: one at a time, the
 // next covering everything that came meanwhile, each on a bounded window (match-window.ts);
 // a window re-reads earlier text only once at least a quarter as much new text came, or
 // QUIET_MS after the last test, so the text tested grows linearly with the output.
-import { LiteralSearch } from '../device-text/literal-search.js';
-import { EMPTY_WINDOW, nextWindow, type Window } from '../device-text/match-window.js';
-import type { DriverPattern } from '../device-text/driver-pattern.js';
-import { patternBudget } from '../device-text/pattern-budget.js';
-import { PatternFailure, PatternIsolate } from '../device-text/pattern-isolate.js';
-import { TextCollector } from '../device-text/text-collector.js';
+import { LiteralSearch } from '../core/device-text/literal-search.js';
+import { EMPTY_WINDOW, nextWindow, type Window } from '../core/device-text/match-window.js';
+import type { DriverPattern } from '../core/device-text/driver-pattern.js';
+import { patternBudget } from '../core/device-text/pattern-budget.js';
+import { PatternFailure, PatternIsolate } from '../core/device-text/pattern-isolate.js';
+import { TextCollector } from '../core/device-text/text-collector.js';
 
 /** A test that would re-read more than 4× the new text waits at most this long after the last one. */
 const QUIET_MS = 10;

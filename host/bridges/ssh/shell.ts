@@ -3,8 +3,8 @@
 // clear what was collected, send `command + "\n"`, collect until the prompt (or prompt_regex)
 // shows, or error_prompt does. Each output is raw (echo, output, prompt), as the collector gives it.
 import type { ClientChannel } from 'ssh2';
-import type { ProtocolAnswer, ProtocolContext } from '../protocols.js';
-import { refusal, shellConnectError, type SshError } from './answers.js';
+import type { ProtocolAnswer, ProtocolContext } from '../core/protocol-handler.js';
+import { refusal, shellConnectError, shellError } from './errors.js';
 import { isCall, startCall, type SshCall } from './call.js';
 import { openConnection } from './connect.js';
 import type { ShellOptions } from './options.js';
@@ -15,11 +15,9 @@ const PTY = { term: 'vt100', cols: 80, rows: 24, width: 640, height: 480 };
 const GREETING_QUIET_MS = 300;
 const GREETING_POLL_MS = 25;
 
-/** What ends a sequence early, as the driver's plain error object (no `code`, as the collector's). */
-const plain = (code: string, message: string, extra: { command?: string } = {}): SshError => ({ code, message, fields: { ...extra } });
 
 export function runShell(ctx: ProtocolContext, options: ShellOptions): Promise<ProtocolAnswer> {
-  const call = startCall(ctx, options, options.commands[0] ?? '', options.globalTimeoutMs, plain('TIMEOUT', 'timeout'));
+  const call = startCall(ctx, options, options.commands[0] ?? '', options.globalTimeoutMs, shellError('TIMEOUT', 'timeout'));
   if (!isCall(call)) return Promise.resolve(call);
   try {
     call.connection = openConnection(call.endpoint, options, call.timeLeftMs(), {
@@ -27,7 +25,7 @@ export function runShell(ctx: ProtocolContext, options: ShellOptions): Promise<P
         if (call.ended) return;
         call.connection!.client.shell(PTY, (error, stream) => {
           if (call.ended) return;
-          if (error) return call.end({ error: plain('CONNECTION_FAILED', error.message) });
+          if (error) return call.end({ error: shellError('CONNECTION_FAILED', error.message) });
           sequence(ctx, call, stream, options);
         });
       },
@@ -35,7 +33,7 @@ export function runShell(ctx: ProtocolContext, options: ShellOptions): Promise<P
         if (!call.ended) call.end({ error: shellConnectError(error) });
       },
       onClose() {
-        if (!call.ended) call.end({ error: plain('DISCONNECTED', 'socket closed') });
+        if (!call.ended) call.end({ error: shellError('DISCONNECTED', 'socket closed') });
       },
     });
   } catch (error) {
@@ -60,10 +58,10 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
       if (waiting && !call.ended) done(output);
     },
     errorPrompt(output) {
-      if (waiting) call.end({ error: plain('ERROR_PROMPT', output, { command: options.commands[index] }), response: output });
+      if (waiting) call.end({ error: shellError('ERROR_PROMPT', output, { command: options.commands[index] }), response: output });
     },
     failure(error) {
-      call.end({ error: plain(error.code, error.message), response: watch.text() });
+      call.end({ error: shellError(error.code, error.message), response: watch.text() });
     },
   });
   void call.promise.then(() => watch.dispose());
@@ -117,7 +115,7 @@ function sequence(ctx: ProtocolContext, call: SshCall, stream: ClientChannel, op
       outputs.push(output);
       return call.end({ result: outputs, response: output });
     }
-    call.end({ error: plain('DISCONNECTED', 'disconnected'), response: output });
+    call.end({ error: shellError('DISCONNECTED', 'disconnected'), response: output });
   };
   // A prompt_regex test still in flight came first: it decides before the hang-up does.
   stream.on('close', () => {

@@ -1,6 +1,7 @@
 // A driver's options to D.device.sendTelnetCommand, type-checked: they are the driver's to
 // forge, so anything unexpected is a clear INVALID_OPTIONS, never a host exception.
-import type { ProtocolTarget } from '../protocols.js';
+import type { ProtocolTarget } from '../core/protocol-handler.js';
+import { TelnetOptionError } from './errors.js';
 import { defaultLoginPrompt, defaultPasswordPrompt, defaultShellPrompt, PromptError, promptOption, type TelnetPrompt } from './prompt.js';
 
 export const DEFAULT_TELNET_PORT = 23;
@@ -23,8 +24,6 @@ export interface TelnetOptions {
   username: string;
   password: string;
 }
-
-export class TelnetOptionError extends Error {}
 
 function text(options: Record<string, unknown>, name: string, max = MAX_COMMAND_CHARS): string | undefined {
   const value = options[name];

@@ -2,14 +2,14 @@
 // checks them) in the text received before the command is sent. Without a driver's regular
 // expression, each received chunk is tested at once on the host, as telnet-client does (text
 // and our defaults are linear). With one, the chunks are tested in an isolate under the run's
-// pattern budget (device-text/pattern-isolate.ts), one test at a time, the next covering every
+// pattern budget (core/device-text/pattern-isolate.ts), one test at a time, the next covering every
 // chunk that came meanwhile, on at most the last WINDOW_CHARS of it: the host's loop only
 // queues text, and the run's patterns cost at most its budget in all.
-import { EMPTY_WINDOW, nextWindow } from '../device-text/match-window.js';
-import type { DriverPattern } from '../device-text/driver-pattern.js';
-import { patternBudget } from '../device-text/pattern-budget.js';
-import { PatternFailure, PatternIsolate } from '../device-text/pattern-isolate.js';
-import { TextCollector } from '../device-text/text-collector.js';
+import { EMPTY_WINDOW, nextWindow } from '../core/device-text/match-window.js';
+import type { DriverPattern } from '../core/device-text/driver-pattern.js';
+import { patternBudget } from '../core/device-text/pattern-budget.js';
+import { PatternFailure, PatternIsolate } from '../core/device-text/pattern-isolate.js';
+import { TextCollector } from '../core/device-text/text-collector.js';
 import { hostPromptShown, type TelnetPrompt } from './prompt.js';
 
 export type PromptKind = 'shell' | 'login' | 'password';

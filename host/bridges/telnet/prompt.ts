@@ -2,8 +2,8 @@
 // received text, as the platform's telnet-client 0.9 does with a string) or as a regular
 // expression (the runtime sends a RegExp as { regexp, flags }). A driver's regular expression
 // is never run on the host: prompt-watch.ts runs it in an isolate under the run's pattern
-// budget (device-text/pattern-isolate.ts). Text and our own defaults are linear searches.
-import { driverPattern, DriverPatternError, type DriverPattern } from '../device-text/driver-pattern.js';
+// budget (core/device-text/pattern-isolate.ts). Text and our own defaults are linear searches.
+import { driverPattern, DriverPatternError, type DriverPattern } from '../core/device-text/driver-pattern.js';
 
 /** Longest text a prompt may be. */
 const MAX_PROMPT_CHARS = 1_000;

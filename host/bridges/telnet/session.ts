@@ -5,7 +5,9 @@
 // each received chunk, as the library does (prompt-watch.ts: a driver's regular expression off
 // the host's loop, under the run's pattern budget).
 import net from 'node:net';
-import { ByteCollector } from '../device-text/byte-collector.js';
+import { ByteCollector } from '../core/device-text/byte-collector.js';
+import { passedThrough } from '../../contract/driver-error-codes.js';
+import type { TelnetError } from './errors.js';
 import { Negotiator } from './negotiation.js';
 import type { TelnetOptions } from './options.js';
 import { TelnetPromptWatch } from './prompt-watch.js';
@@ -30,7 +32,7 @@ export interface TelnetOutcome {
   receivedBytes: number;
   sentBytes: number;
   /** Null when the call ended normally (idle timeout or the device closed). */
-  error: { code: string; message: string } | null;
+  error: TelnetError | null;
 }
 
 export function runTelnet(options: TelnetOptions, bounds: TelnetBounds): Promise<TelnetOutcome> {
@@ -109,7 +111,7 @@ export function runTelnet(options: TelnetOptions, bounds: TelnetBounds): Promise
       if (++logins > MAX_LOGIN_ANSWERS) return;
       write(value + '\n'); // telnet-client's output record separator
     };
-    socket.on('error', (error: NodeJS.ErrnoException) => finish({ code: typeof error.code === 'string' ? error.code : 'NETWORK_ERROR', message: error.message }));
+    socket.on('error', (error: NodeJS.ErrnoException) => finish({ code: typeof error.code === 'string' ? passedThrough(error.code) : 'NETWORK_ERROR', message: error.message }));
     socket.on('close', () => finish(null));
   });
 }

@@ -7,14 +7,15 @@
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { ProtocolAnswer, ProtocolContext } from '../protocols.js';
+import type { ProtocolAnswer, ProtocolContext } from '../core/protocol-handler.js';
+import { tftpError } from './errors.js';
+import { tftpOptions } from './options.js';
 import { startReceiver, type TftpReceiver } from './receiver.js';
 
 /** How long onUpload waits for the device when the driver gives no timeout, ms. */
 export const DEFAULT_TFTP_TIMEOUT_MS = 30_000;
 /** The one port a driver may ask for: TFTP's own, which devices upload to by default. */
 export const TFTP_PORT = 69;
-const MAX_FILE_NAME_CHARS = 255;
 
 interface RunReceiver {
   receiver: TftpReceiver;
@@ -25,8 +26,6 @@ interface RunReceiver {
 
 /** The run's receiver, by the run's abort signal (one RunNetwork, one signal). */
 const receivers = new WeakMap<AbortSignal, RunReceiver | 'opening'>();
-
-const refuse = (code: string, message: string): ProtocolAnswer => ({ error: { code, message } });
 
 /** The device's address and the host's address that routes to it (a UDP connect sends nothing). */
 async function facing(host: string, port: number): Promise<{ device: string; local: string }> {
@@ -43,31 +42,15 @@ async function facing(host: string, port: number): Promise<{ device: string; loc
   }
 }
 
-function checkOptions(options: Record<string, unknown>): { fileName: string | null; timeoutMs: number | null; port: number | null } | string {
-  const { filePath, timeout, port } = options;
-  if (filePath !== undefined && filePath !== null) {
-    if (typeof filePath !== 'string' || filePath === '' || filePath.length > MAX_FILE_NAME_CHARS || /[\0\r\n]/.test(filePath)) {
-      return `filePath must be a file name of 1 to ${MAX_FILE_NAME_CHARS} characters (got ${typeof filePath === 'string' ? JSON.stringify(filePath.slice(0, 40)) : typeof filePath})`;
-    }
-  }
-  if (timeout !== undefined && timeout !== null && (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0)) {
-    return `timeout must be a number of milliseconds above 0 (got ${JSON.stringify(timeout) ?? typeof timeout})`;
-  }
-  if (port !== undefined && port !== null && (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535)) {
-    return `port must be a UDP port number (got ${JSON.stringify(port) ?? typeof port})`;
-  }
-  return { fileName: (filePath as string | undefined) ?? null, timeoutMs: (timeout as number | undefined) ?? null, port: (port as number | undefined) ?? null };
-}
-
 async function open(ctx: ProtocolContext, options: Record<string, unknown>): Promise<ProtocolAnswer> {
-  const checked = checkOptions(options);
-  if (typeof checked === 'string') return refuse('INVALID_OPTIONS', `D.tftpServer.accept: ${checked}`);
-  if (ctx.target.external) return refuse('INVALID_OPTIONS', 'D.tftpServer.accept receives from the run’s device only');
-  if (receivers.has(ctx.signal)) return refuse('TFTP_BUSY', 'D.tftpServer.accept: a run has one TFTP receiver and this run opened it already');
+  const checked = tftpOptions(options);
+  if (typeof checked === 'string') return tftpError('INVALID_OPTIONS', `D.tftpServer.accept: ${checked}`);
+  if (ctx.target.external) return tftpError('INVALID_OPTIONS', 'D.tftpServer.accept receives from the run’s device only');
+  if (receivers.has(ctx.signal)) return tftpError('TFTP_BUSY', 'D.tftpServer.accept: a run has one TFTP receiver and this run opened it already');
   const endpoint = ctx.endpoint(TFTP_PORT);
-  if (!endpoint) return refuse('NO_ADDRESS', 'D.tftpServer.accept: the device has no address to receive from');
-  if ('refused' in endpoint) return refuse(endpoint.refused.code, `D.tftpServer.accept: ${endpoint.refused.message}`);
-  if (!ctx.takeSession()) return refuse('TOO_MANY_SESSIONS', 'D.tftpServer.accept: the run has used all its device sessions');
+  if (!endpoint) return tftpError('NO_ADDRESS', 'D.tftpServer.accept: the device has no address to receive from');
+  if ('refused' in endpoint) return tftpError(endpoint.refused.code, `D.tftpServer.accept: ${endpoint.refused.message}`);
+  if (!ctx.takeSession()) return tftpError('TOO_MANY_SESSIONS', 'D.tftpServer.accept: the run has used all its device sessions');
   receivers.set(ctx.signal, 'opening');
   let receiver: TftpReceiver;
   try {
@@ -81,11 +64,11 @@ async function open(ctx: ProtocolContext, options: Record<string, unknown>): Pro
         : await startReceiver({ ...base, port: 0 });
   } catch (error) {
     receivers.delete(ctx.signal);
-    return refuse('TFTP_ERROR', `D.tftpServer.accept: the TFTP receiver could not be opened: ${(error as Error).message}`);
+    return tftpError('TFTP_ERROR', `D.tftpServer.accept: the TFTP receiver could not be opened: ${(error as Error).message}`);
   }
   if (ctx.signal.aborted) {
     receiver.close();
-    return refuse('ABORTED', 'the run ended');
+    return tftpError('ABORTED', 'the run ended');
   }
   ctx.signal.addEventListener('abort', () => receiver.close(), { once: true });
   ctx.holdsUntilEnd?.();
@@ -99,8 +82,8 @@ async function open(ctx: ProtocolContext, options: Record<string, unknown>): Pro
 
 async function receive(ctx: ProtocolContext): Promise<ProtocolAnswer> {
   const state = receivers.get(ctx.signal);
-  if (!state || state === 'opening') return refuse('TFTP_ERROR', 'D.tftpServer.accept: no TFTP receiver is open in this run');
-  if (state.received) return refuse('TFTP_BUSY', 'D.tftpServer.accept: the upload was already delivered');
+  if (!state || state === 'opening') return tftpError('TFTP_ERROR', 'D.tftpServer.accept: no TFTP receiver is open in this run');
+  if (state.received) return tftpError('TFTP_BUSY', 'D.tftpServer.accept: the upload was already delivered');
   state.received = true;
   const exchange = ctx.exchange(state.url, `WRQ (waiting up to ${Math.round(state.timeoutMs)} ms)`);
   const outcome = await state.receiver.upload;
@@ -118,8 +101,8 @@ export async function tftpRequest(ctx: ProtocolContext, options: Record<string, 
   try {
     if (options.op === 'open') return await open(ctx, options);
     if (options.op === 'receive') return await receive(ctx);
-    return refuse('INVALID_OPTIONS', 'D.tftpServer: unknown operation');
+    return tftpError('INVALID_OPTIONS', 'D.tftpServer: unknown operation');
   } catch (error) {
-    return refuse('TFTP_ERROR', `D.tftpServer: ${(error as Error).message}`);
+    return tftpError('TFTP_ERROR', `D.tftpServer: ${(error as Error).message}`);
   }
 }

@@ -6,6 +6,7 @@
 // One socket serves both the request and the transfer (the device's TID is its address and
 // port): a receiver takes one file, so the new-port-per-transfer of a general server buys nothing.
 import dgram from 'node:dgram';
+import type { UploadError } from './errors.js';
 
 const OP = { RRQ: 1, WRQ: 2, DATA: 3, ACK: 4, ERROR: 5 } as const;
 /** RFC 1350's error codes this receiver sends. */
@@ -29,11 +30,6 @@ export interface ReceiverOptions {
   maxBytes: number;
   /** ms to wait for a DATA block before the last ACK is sent again; 5 silent waits end the transfer. */
   retransmitMs?: number;
-}
-
-export interface UploadError {
-  code: 'TFTP_TIMEOUT' | 'OUTPUT_TOO_LARGE' | 'TFTP_ERROR' | 'ABORTED';
-  message: string;
 }
 
 export type UploadOutcome = { ok: true; content: Buffer; fileName: string; mode: string; peer: string } | { ok: false; error: UploadError };

@@ -4,6 +4,8 @@
 // every request, as the platform's client does.
 import { StringDecoder } from 'node:string_decoder';
 import { Client, type Dispatcher } from 'undici';
+import { passedThrough } from '../../contract/driver-error-codes.js';
+import { TransportError } from './errors.js';
 import { authenticateMessage, negotiateMessage, NtlmChallengeError, parseChallenge, type NtlmCredentials } from './ntlm.js';
 import { answerReader } from './soap.js';
 import { XmlMalformedError, type XmlDocument } from './xml-reader.js';
@@ -51,17 +53,6 @@ function ntlmToken(value: string): { scheme: string; token: Buffer } | null {
 }
 
 /** A failure before any HTTP answer (connection, TLS, timeout, size): code and message. */
-export class TransportError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    /** Whether the request's own time (`timeoutMs` of post) ran out. */
-    readonly timedOut = false,
-  ) {
-    super(message);
-  }
-}
-
 export class WinrmHttp {
   readonly #client: Client;
   readonly #connection: WinrmConnection;
@@ -186,5 +177,5 @@ function classify(error: unknown, connection: WinrmConnection, timeoutMs: number
   if (e?.code === 'UND_ERR_CONNECT_TIMEOUT') return new TransportError('ETIMEDOUT', `no connection to ${connection.url} within 30 s`);
   const code = e?.cause?.code ?? e?.code;
   const message = e?.cause?.message ?? e?.message ?? String(error);
-  return new TransportError(typeof code === 'string' ? code : 'NETWORK_ERROR', `Failed to reach the WinRM service at ${connection.url}: ${message}`);
+  return new TransportError(typeof code === 'string' ? passedThrough(code) : 'NETWORK_ERROR', `Failed to reach the WinRM service at ${connection.url}: ${message}`);
 }

@@ -3,9 +3,10 @@
 // over undici, to the device's endpoint only, within the call's timeout and the run's.
 // Answers { result: {commandId, shellId, stdout, stderr, exitCode} } or an error the runtime
 // hands the driver as { outcome: null, error }.
-import type { ProtocolAnswer, ProtocolContext, ProtocolHandler } from '../protocols.js';
-import { TransportError, WinrmHttp } from './http.js';
-import { WinrmOptionError, winrmOptions, type WinrmOptions } from './options.js';
+import type { ProtocolContext, ProtocolHandler } from '../core/protocol-handler.js';
+import { CallFailure, TransportError, winrmRefusal, WinrmOptionError } from './errors.js';
+import { WinrmHttp } from './http.js';
+import { winrmOptions, type WinrmOptions } from './options.js';
 import { commandIdOf, createShell, deleteShell, faultOf, MAX_ENVELOPE_SIZE, receiveOf, receiveOutput, runCommand, shellIdOf, terminateCommand } from './soap.js';
 import type { XmlDocument } from './xml-reader.js';
 
@@ -14,32 +15,20 @@ const MAX_OPERATION_TIMEOUT_S = 60;
 /** Time the closing Signal / Delete may take after the answer, ms. */
 const CLEANUP_MS = 5_000;
 
-class CallFailure extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
-
-const fail = (code: string, message: string): ProtocolAnswer => ({ error: { code, message } });
-
 export const winrmCommand: ProtocolHandler = async (ctx, raw) => {
   let options: WinrmOptions;
   try {
     options = winrmOptions(raw, ctx.target);
   } catch (error) {
-    if (error instanceof WinrmOptionError) return fail('INVALID_OPTIONS', `D.device.sendWinRMCommand: ${error.message}`);
+    if (error instanceof WinrmOptionError) return winrmRefusal('INVALID_OPTIONS', error.message);
     throw error;
   }
   ctx.addSecret(options.password);
   const endpoint = ctx.endpoint(options.port);
-  if (!endpoint) return fail('NO_ADDRESS', 'D.device.sendWinRMCommand: the device has no IP address or host name');
-  if ('refused' in endpoint) return fail(endpoint.refused.code, `D.device.sendWinRMCommand: ${endpoint.refused.message}`);
-  if (!ctx.takeSession()) return fail('TOO_MANY_SESSIONS', 'D.device.sendWinRMCommand: the run opened as many device sessions as its limit (maxProtocolSessions) allows');
-  if (!ctx.takeCommand()) return fail('TOO_MANY_COMMANDS', 'D.device.sendWinRMCommand: the run sent as many device commands as its limit (maxProtocolCommands) allows');
+  if (!endpoint) return winrmRefusal('NO_ADDRESS', 'the device has no IP address or host name');
+  if ('refused' in endpoint) return winrmRefusal(endpoint.refused.code, endpoint.refused.message);
+  if (!ctx.takeSession()) return winrmRefusal('TOO_MANY_SESSIONS', 'the run opened as many device sessions as its limit (maxProtocolSessions) allows');
+  if (!ctx.takeCommand()) return winrmRefusal('TOO_MANY_COMMANDS', 'the run sent as many device commands as its limit (maxProtocolCommands) allows');
   const host = endpoint.host.includes(':') ? `[${endpoint.host}]` : endpoint.host;
   const url = `${options.scheme}://${host}:${endpoint.port}/wsman`;
   const exchange = ctx.exchange(url, options.commandLine);

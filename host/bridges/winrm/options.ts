@@ -1,5 +1,6 @@
 // A driver's options to D.device.sendWinRMCommand, type-checked (they are the driver's to forge).
-import type { ProtocolTarget } from '../protocols.js';
+import type { ProtocolTarget } from '../core/protocol-handler.js';
+import { WinrmOptionError } from './errors.js';
 import { domainAccount, type NtlmCredentials } from './ntlm.js';
 
 export const DEFAULT_HTTP_PORT = 5985;
@@ -19,8 +20,6 @@ export interface WinrmOptions {
   verify: boolean;
   timeoutMs: number;
 }
-
-export class WinrmOptionError extends Error {}
 
 function text(options: Record<string, unknown>, name: string, max: number): string | undefined {
   const value = options[name];

@@ -4,7 +4,7 @@
 // parsed and for prototype keys after, and file references kept inside the fixture's folder.
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './http/plain.js';
+import { jsonTextNestsDeeperThan, MAX_JSON_DEPTH } from './plain-values.js';
 
 /** A fixture file (its JSON), bytes: hand-written routes are kilobytes; bodies go in body files. */
 export const MAX_FIXTURE_BYTES = 16 * 1024 * 1024;

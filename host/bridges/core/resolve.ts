@@ -1,11 +1,9 @@
 // The `resolve` option of a run: host names dialled at a given address, as a hosts file
 // would (a simulated device or cloud API on loopback, split DNS). Checked once per run.
 import net from 'node:net';
-import type { ResolveMap } from './bridges/http/target.js';
-import { DriverboxError } from './contract/errors.js';
-import type { ResolveOption } from './contract/run-request.js';
-
-export type { ResolveOption };
+import type { ResolveMap } from './target.js';
+import { DriverboxError } from '../../contract/errors.js';
+import type { ResolveOption } from '../../contract/run-request.js';
 
 const NAME = /^(?=.{1,253}$)[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*\.?$/i;
 

@@ -4,9 +4,11 @@
 // host (or IP) that was dialled. Nothing is sent after the handshake; the socket is closed.
 import net from 'node:net';
 import tls from 'node:tls';
-import { pinnedLookup } from '../http/pinned-lookup.js';
-import type { HttpTarget } from '../http/target.js';
+import { pinnedLookup } from '../core/pinned-lookup.js';
+import type { RunTarget } from '../core/target.js';
 import type { CertificateDescription } from './describe.js';
+import { passedThrough } from '../../contract/driver-error-codes.js';
+import { tlsFailure, type TlsError } from './errors.js';
 import type { TrustStore } from './trust.js';
 
 export interface TlsCertificate extends CertificateDescription {
@@ -17,7 +19,7 @@ export interface TlsCertificate extends CertificateDescription {
 }
 
 export interface TlsAnswer {
-  error: { code: string; message: string } | null;
+  error: TlsError | null;
   certificate: TlsCertificate | null;
 }
 
@@ -36,21 +38,19 @@ export const MAX_CERTIFICATE_BYTES = 64 * 1024;
 /** What OpenSSL says when the answer to a ClientHello is not TLS (e.g. plain HTTP). */
 const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST']);
 
-const failed = (code: string, message: string): TlsAnswer => ({ error: { code, message }, certificate: null });
-
-export function readCertificate(target: HttpTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer> {
+export function readCertificate(target: RunTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer> {
   const port = options.port === undefined || options.port === null ? 443 : Number(options.port);
   const host = (options.useHostname !== false && target.host) || target.ip;
-  if (!host) return Promise.resolve(failed('MISSING_DEVICE_ADDRESS', 'the device has no IP address or host name to read a TLS certificate from'));
+  if (!host) return Promise.resolve(tlsFailure('MISSING_DEVICE_ADDRESS', 'the device has no IP address or host name to read a TLS certificate from'));
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    return Promise.resolve(failed('INVALID_OPTIONS', `port must be an integer from 1 to 65535 (got ${JSON.stringify(options.port)})`));
+    return Promise.resolve(tlsFailure('INVALID_OPTIONS', `port must be an integer from 1 to 65535 (got ${JSON.stringify(options.port)})`));
   }
   if (target.onlyMappedPorts && target.portMap[port] === undefined) {
-    return Promise.resolve(failed('PORT_NOT_SIMULATED', `port ${port} is not one the simulated device serves (${Object.keys(target.portMap).join(', ') || 'none'})`));
+    return Promise.resolve(tlsFailure('PORT_NOT_SIMULATED', `port ${port} is not one the simulated device serves (${Object.keys(target.portMap).join(', ') || 'none'})`));
   }
   const dialled = target.portMap[port] ?? port;
   const where = `${host}:${port}${dialled === port ? '' : ` (dialled as port ${dialled})`}`;
-  if (signal.aborted) return Promise.resolve(failed('ABORTED', `the run ended before connecting to ${where}`));
+  if (signal.aborted) return Promise.resolve(tlsFailure('ABORTED', `the run ended before connecting to ${where}`));
 
   return new Promise((resolve) => {
     let settled = false;
@@ -66,7 +66,8 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
       });
     } catch (error) {
       // bad options are refused synchronously; the driver still gets an answer
-      return resolve(failed((error as NodeJS.ErrnoException).code ?? 'TLS_ERROR', `cannot connect to ${where}: ${(error as Error).message}`));
+      const code = (error as NodeJS.ErrnoException).code;
+      return resolve(tlsFailure(code === undefined ? 'TLS_ERROR' : passedThrough(code), `cannot connect to ${where}: ${(error as Error).message}`));
     }
     const finish = (answer: TlsAnswer) => {
       if (settled) return;
@@ -76,8 +77,8 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
       socket.destroy();
       resolve(answer);
     };
-    const onAbort = () => finish(failed('ABORTED', `the run ended while reading the TLS certificate of ${where}`));
-    const timer = setTimeout(() => finish(failed('ETIMEDOUT', `no TLS handshake with ${where} within ${timeoutMs} ms`)), timeoutMs);
+    const onAbort = () => finish(tlsFailure('ABORTED', `the run ended while reading the TLS certificate of ${where}`));
+    const timer = setTimeout(() => finish(tlsFailure('ETIMEDOUT', `no TLS handshake with ${where} within ${timeoutMs} ms`)), timeoutMs);
     signal.addEventListener('abort', onAbort, { once: true });
 
     // After the handshake the answer is the certificate's, whatever the socket does meanwhile.
@@ -85,9 +86,9 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
     socket.once('secureConnect', () => {
       handshaken = true;
       const peer = socket.getPeerCertificate();
-      if (!peer?.raw) return finish(failed('NO_CERTIFICATE', `${where} completed the TLS handshake without a certificate`));
+      if (!peer?.raw) return finish(tlsFailure('NO_CERTIFICATE', `${where} completed the TLS handshake without a certificate`));
       if (peer.raw.length > MAX_CERTIFICATE_BYTES) {
-        return finish(failed('CERTIFICATE_TOO_LARGE', `the certificate of ${where} is ${peer.raw.length} bytes, more than the ${MAX_CERTIFICATE_BYTES} bytes a certificate is read up to`));
+        return finish(tlsFailure('CERTIFICATE_TOO_LARGE', `the certificate of ${where} is ${peer.raw.length} bytes, more than the ${MAX_CERTIFICATE_BYTES} bytes a certificate is read up to`));
       }
       // Node fills authorizationError with the chain's verify code, or with the identity check's.
       let certError = socket.authorized ? null : verifyCode(socket.authorizationError as unknown);
@@ -101,21 +102,21 @@ export function readCertificate(target: HttpTarget, options: Record<string, unkn
         try {
           description = describeCertificate(peer.raw);
         } catch (error) {
-          return finish(failed('CERTIFICATE_UNREADABLE', `the certificate of ${where} could not be read: ${(error as Error).message}`));
+          return finish(tlsFailure('CERTIFICATE_UNREADABLE', `the certificate of ${where} could not be read: ${(error as Error).message}`));
         }
         const { issuer, expiry, ...details } = description; // the public spec's four fields first
         finish({ error: null, certificate: { issuer, expiry, valid: certError === null, certError, ...details } });
-      }, (error: unknown) => finish(failed('CERTIFICATE_UNREADABLE', `the certificate of ${where} could not be read: ${error instanceof Error ? error.message : 'its reader did not load'}`)));
+      }, (error: unknown) => finish(tlsFailure('CERTIFICATE_UNREADABLE', `the certificate of ${where} could not be read: ${error instanceof Error ? error.message : 'its reader did not load'}`)));
     });
     // 'on', not 'once': an error after settling must still have a listener.
     socket.on('error', (error: NodeJS.ErrnoException & { reason?: string }) => {
       if (handshaken) return;
-      const code = error.code ?? 'TLS_ERROR';
+      const code = error.code === undefined ? 'TLS_ERROR' : passedThrough(error.code);
       // OpenSSL's message is a whole error-queue line; its reason alone reads better.
       const detail = error.reason ?? error.message.trim();
       const hint = NOT_TLS.has(code) ? ' (the port does not seem to speak TLS)' : '';
-      finish(failed(code, `reading the TLS certificate of ${where} failed: ${detail}${hint}`));
+      finish(tlsFailure(code, `reading the TLS certificate of ${where} failed: ${detail}${hint}`));
     });
-    socket.once('close', () => handshaken || finish(failed('ECONNRESET', `${where} closed the connection before the TLS handshake completed`)));
+    socket.once('close', () => handshaken || finish(tlsFailure('ECONNRESET', `${where} closed the connection before the TLS handshake completed`)));
   });
 }

@@ -2,13 +2,8 @@
 // only in 'full' mode. Nothing secret is kept: credentials, cookies and passwords are
 // masked before an exchange is recorded, because transcripts are printed and stored.
 import type { HttpExchange } from '../../contract/run-result.js';
-import type { TranscriptMode } from '../../contract/run-request.js';
 import { MASK, MIN_SECRET_LENGTH, secretForms } from '../../secrets/secret-mask.js';
 import { isSecretHeader, maskBodyFields, maskUrlQuery } from '../../secrets/secret-names.js';
-
-export { MASK, MIN_SECRET_LENGTH, secretForms };
-
-export type { TranscriptMode };
 
 /** Bodies longer than this are cut in the transcript (never in what the driver gets). */
 const MAX_RECORDED_BODY = 64 * 1024;

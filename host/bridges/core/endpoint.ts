@@ -2,8 +2,9 @@
 // target: the port map applied, a pinned host name dialled at its address. On a simulated device
 // (onlyMappedPorts) a port the simulator does not serve is refused: another port of its address
 // is the host machine's own service (the developer's sshd on 127.0.0.1:22), never the device's.
-import type { ProtocolModule } from '../../runtime/protocol.js';
-import type { HttpTarget } from './http/target.js';
+import type { ProtocolModule } from '../../../runtime/protocol.js';
+import type { DriverErrorCode } from '../../contract/driver-error-codes.js';
+import type { RunTarget } from './target.js';
 
 export interface Endpoint {
   host: string;
@@ -12,7 +13,7 @@ export interface Endpoint {
 
 /** A call the run refuses to dial: its module answers this error in its own shape. */
 export interface EndpointRefused {
-  refused: { code: 'PORT_NOT_SIMULATED'; message: string };
+  refused: { code: Extract<DriverErrorCode, 'PORT_NOT_SIMULATED'>; message: string };
 }
 
 const protocolName: Readonly<Record<ProtocolModule, string>> = {
@@ -25,7 +26,7 @@ const protocolName: Readonly<Record<ProtocolModule, string>> = {
 };
 
 /** Null when the target has no address at all. */
-export function protocolEndpoint(target: HttpTarget, module: ProtocolModule, port: number, useHostname: boolean): Endpoint | EndpointRefused | null {
+export function protocolEndpoint(target: RunTarget, module: ProtocolModule, port: number, useHostname: boolean): Endpoint | EndpointRefused | null {
   const name = target.pinnedIp ?? ((useHostname && target.host) || target.ip || target.host);
   if (!name) return null;
   const mapped = target.portMap[port];

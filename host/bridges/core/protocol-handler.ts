@@ -1,15 +1,21 @@
-// The D.device modules other than HTTP (SSH, Telnet, SNMP, WinRM), as RunNetwork serves them:
-// what a module's handler gets from the run (ProtocolContext: where it may connect, the run's
-// clock, abort signal, bounds, secrets and transcript) and which handler serves which module.
-// A handler lives in its protocol's folder (host/bridges/ssh/, telnet/, snmp/, winrm/); it gets
-// the driver's options as plain data it must type-check, and answers a ProtocolAnswer. It
-// never opens a socket to anything but ctx.endpoint(), and closes what it opened when
-// ctx.signal aborts (the run ended).
-import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
-import type { SnmpSettings } from '../contract/device.js';
-import type { Endpoint, EndpointRefused } from './protocol-endpoint.js';
+// The contract between RunNetwork and a protocol module's handler (SSH, Telnet, SNMP, WinRM, TFTP):
+// what a handler gets from the run (ProtocolContext: where it may connect, the run's clock, abort
+// signal, bounds, secrets and transcript) and what it answers. A handler lives in its protocol's
+// folder (host/bridges/ssh/, telnet/, snmp/, winrm/, tftp/); it gets the driver's options as plain
+// data it must type-check, and answers a ProtocolAnswer. It never opens a socket to anything but
+// ctx.endpoint(), and closes what it opened when ctx.signal aborts (the run ended).
+import type { ProtocolAnswer as WireAnswer, ProtocolModule } from '../../../runtime/protocol.js';
+import type { SnmpSettings } from '../../contract/device.js';
+import type { DriverCode } from '../../contract/driver-error-codes.js';
+import type { Endpoint, EndpointRefused } from './endpoint.js';
 
-export type { Endpoint, EndpointRefused, ProtocolAnswer, ProtocolModule };
+export type { Endpoint, EndpointRefused, ProtocolModule };
+
+/**
+ * A handler's answer: what the runtime gets (runtime/protocol.ts's ProtocolAnswer), its error's code
+ * one of the registry's (contract/driver-error-codes.ts) or one passed through as the peer named it.
+ */
+export type ProtocolAnswer = Omit<WireAnswer, 'error'> & { error: (NonNullable<WireAnswer['error']> & { code: DriverCode }) | null };
 
 /** The device (or external host) a call goes to, as the run knows it. */
 export interface ProtocolTarget {
@@ -29,7 +35,7 @@ export interface ProtocolExchange {
    * The exchange is over. `response` is the output the driver got (kept, masked, only in a
    * full transcript); bytes are counted on the wire where the module can, else the text's.
    */
-  finish(outcome: { error?: { code: string; message: string } | null; response?: string | null; requestBytes?: number; responseBytes?: number }): void;
+  finish(outcome: { error?: { code: DriverCode; message: string } | null; response?: string | null; requestBytes?: number; responseBytes?: number }): void;
 }
 
 export interface ProtocolContext {
@@ -70,36 +76,3 @@ export interface ProtocolContext {
 
 /** Serves one call of a module: never throws, never rejects (RunNetwork turns either into INTERNAL_ERROR). */
 export type ProtocolHandler = (ctx: ProtocolContext, options: Record<string, unknown>) => Promise<ProtocolAnswer>;
-
-/**
- * A handler whose module loads on its first call: every sandbox thread does its runs' network,
- * and one that never dials SSH need not load ssh2 (nor start slower for it).
- */
-function onFirstCall<M>(load: () => Promise<M>, pick: (module: M) => ProtocolHandler): ProtocolHandler {
-  let handler: Promise<ProtocolHandler> | null = null;
-  return (ctx, options) => (handler ??= load().then(pick)).then((serve) => serve(ctx, options));
-}
-
-export const protocolHandlers: Readonly<Record<ProtocolModule, ProtocolHandler>> = {
-  ssh: onFirstCall(() => import('./ssh/index.js'), (m) => m.sshCommand),
-  sshShell: onFirstCall(() => import('./ssh/index.js'), (m) => m.sshShell),
-  telnet: onFirstCall(() => import('./telnet/index.js'), (m) => m.telnetCommand),
-  snmp: onFirstCall(() => import('./snmp/index.js'), (m) => m.snmpRequest),
-  winrm: onFirstCall(() => import('./winrm/index.js'), (m) => m.winrmCommand),
-  tftp: onFirstCall(() => import('./tftp/index.js'), (m) => m.tftpRequest),
-};
-
-/** The method a module's exchanges show in the transcript. */
-export const transcriptMethod: Readonly<Record<ProtocolModule, string>> = {
-  ssh: 'SSH',
-  sshShell: 'SSH-SHELL',
-  telnet: 'TELNET',
-  snmp: 'SNMP',
-  winrm: 'WINRM',
-  tftp: 'TFTP',
-};
-
-/** What a module not built yet answers. */
-export function notSupported(what: string): Promise<ProtocolAnswer> {
-  return Promise.resolve({ error: { code: 'NOT_SUPPORTED', message: `${what} is not supported by this driverbox yet` } });
-}

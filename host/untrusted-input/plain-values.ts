@@ -62,3 +62,10 @@ export function describe(value: unknown): string {
   if (typeof value === 'string') return value.length > 60 ? `a string of ${value.length} characters` : JSON.stringify(value);
   return String(value);
 }
+
+/** A number option: a number, or a string of one (as request accepted); never an object's valueOf. */
+export function numberOption(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'string' && value.trim() !== '' && value.length <= 32) return Number(value);
+  return NaN;
+}

@@ -1,66 +1,13 @@
-// Where a driver's request may go: the run's device or an external host it created,
-// and how a request URL is built from the driver's options (a path only, never a host).
-import { createHash } from 'node:crypto';
+// How a request URL is built from the driver's options (a path only, never a host), and where a
+// redirect may lead: the target's own host, or another host the run allows.
 import { isIP } from 'node:net';
-import { deviceKey, type DeviceSpec } from '../../contract/device.js';
-import { fieldText, numberOption } from './options.js';
-import { describe, isPlainObject } from './plain.js';
-
-export interface HttpTarget {
-  /** Host name (preferred unless useHostname: false) and IP of the target. */
-  host: string | null;
-  ip: string | null;
-  username: string | null;
-  password: string | null;
-  portMap: Record<number, number>;
-  /** Which session (cookie jar, connections) in the host serves this target. */
-  sessionKey: string;
-  /** The address the host name is dialled at when the run pins it (RunRequest.resolve); else DNS decides. */
-  pinnedIp: string | null;
-  /** A host other than the run's device (D.createExternalDevice, or a redirect's). */
-  external?: true;
-  /** Only portMap's ports are dialled (a simulator, DeviceSpec.onlyMappedPorts): another is refused. */
-  onlyMappedPorts?: boolean;
-}
-
-/** Host names a run dials at a given address, as a hosts file would: lower-case name → where. */
-export type ResolveMap = ReadonlyMap<string, { ip: string; portMap: Record<number, number>; onlyMappedPorts?: boolean }>;
-
-export class RequestRefused extends Error {
-  readonly code: string;
-  constructor(code: string, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
-/**
- * A digest of credentials, for a session's key: a session logged in with one set is never
- * handed to another (two devices at one address, a password changed). Never the credentials.
- */
-export function credentialsDigest(username: string | null | undefined, password: string | null | undefined): string {
-  if (!username && !password) return 'anon';
-  return createHash('sha256').update(`${username ?? ''}\0${password ?? ''}`).digest('base64url').slice(0, 22);
-}
-
-export function deviceTarget(device: DeviceSpec, resolve: ResolveMap = new Map()): HttpTarget {
-  const pinned = device.host ? resolve.get(device.host.toLowerCase()) : undefined;
-  const key = `${deviceKey(device)}|creds:${credentialsDigest(device.username, device.password)}`;
-  return {
-    host: device.host ?? null,
-    ip: device.ip ?? null,
-    username: device.username ?? null,
-    password: device.password ?? null,
-    portMap: { ...pinned?.portMap, ...device.portMap },
-    // A pinned name is another way to the device: its connections are not shared with DNS's.
-    sessionKey: pinned ? `${key}@${pinned.ip}` : key,
-    pinnedIp: pinned?.ip ?? null,
-    ...(device.onlyMappedPorts === true || pinned?.onlyMappedPorts === true ? { onlyMappedPorts: true } : {}),
-  };
-}
+import type { RunTarget } from '../core/target.js';
+import { describe, isPlainObject, numberOption } from '../../untrusted-input/plain-values.js';
+import { RequestRefused } from './errors.js';
+import { fieldText } from './options.js';
 
 /** The port dialled for the driver's `port`: through the port map; refused off it for a simulator. */
-export function dialledPort(target: HttpTarget, port: number): number {
+export function dialledPort(target: RunTarget, port: number): number {
   const mapped = target.portMap[port];
   if (mapped !== undefined) return mapped;
   if (target.onlyMappedPorts) {
@@ -71,7 +18,7 @@ export function dialledPort(target: HttpTarget, port: number): number {
 }
 
 /** Builds the request URL; anything that could reach another host or port is refused. */
-export function buildUrl(target: HttpTarget, options: Record<string, unknown>): URL {
+export function buildUrl(target: RunTarget, options: Record<string, unknown>): URL {
   const protocol = options.protocol === undefined || options.protocol === null ? 'http' : options.protocol;
   if (protocol !== 'http' && protocol !== 'https') {
     throw new RequestRefused('INVALID_OPTIONS', `protocol must be 'http' or 'https' (got ${describe(protocol)})`);
@@ -150,8 +97,8 @@ function howToAllow(hostname: string): string {
  * map), or another host the run allows (`elsewhere` answers it, with that host's target; null
  * when not allowed). http and https only, never with userinfo.
  */
-export function redirectTarget<T extends { target: HttpTarget }>(
-  target: HttpTarget,
+export function redirectTarget<T extends { target: RunTarget }>(
+  target: RunTarget,
   current: URL,
   location: string,
   elsewhere: (hostname: string) => T | null,
@@ -180,28 +127,4 @@ export function redirectTarget<T extends { target: HttpTarget }>(
   if (dialled !== undefined) next.port = String(dialled);
   else if (to.onlyMappedPorts) throw new RequestRefused('REDIRECT_REFUSED', `${who} redirected to port ${port} of ${next.hostname}, which the simulated device does not serve`);
   return { url: next, away };
-}
-
-/**
- * A host reached through D.createExternalDevice: its own credentials, jar and connections.
- * `host` is canonical (canonicalHost): the name the policy judged is the one dialled.
- */
-export function externalTarget(
-  owner: HttpTarget,
-  host: string,
-  credentials: { username?: string; password?: string } | null,
-  resolve: ResolveMap = new Map(),
-): HttpTarget {
-  const pinned = resolve.get(host.toLowerCase());
-  return {
-    host,
-    ip: host,
-    username: credentials?.username ?? null,
-    password: credentials?.password ?? null,
-    portMap: { ...pinned?.portMap },
-    sessionKey: `${owner.sessionKey} external:${host}${pinned ? `@${pinned.ip}` : ''}|creds:${credentialsDigest(credentials?.username, credentials?.password)}`,
-    pinnedIp: pinned?.ip ?? null,
-    external: true,
-    ...(pinned?.onlyMappedPorts === true ? { onlyMappedPorts: true } : {}),
-  };
 }

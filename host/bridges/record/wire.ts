@@ -2,12 +2,12 @@
 // node:tls for certificate reads); a recording run does the same and keeps a copy; a replay
 // run answers from a recording and never opens a socket. RunNetwork picks one wire per run,
 // so a run without record or replay pays nothing for either.
-import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
-import type { Hop, HopResponse } from './http/send.js';
-import { sendHop } from './http/send.js';
-import type { HttpTarget } from './http/target.js';
-import { readCertificate, type TlsAnswer } from './tls/certificate.js';
-import type { TrustStore } from './tls/trust.js';
+import type { ProtocolAnswer, ProtocolModule } from '../../../runtime/protocol.js';
+import type { Hop, HopResponse } from '../http/send.js';
+import { sendHop } from '../http/send.js';
+import type { RunTarget } from '../core/target.js';
+import { readCertificate, type TlsAnswer } from '../tls/index.js';
+import type { TrustStore } from '../tls/trust.js';
 
 export interface NetworkWire {
   /**
@@ -17,7 +17,7 @@ export interface NetworkWire {
    */
   send(hop: Hop, secrets: ReadonlyArray<string | null>): Promise<HopResponse>;
   /** getTLSCertificate's answer for the target and the driver's options. */
-  readCertificate(target: HttpTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer>;
+  readCertificate(target: RunTarget, options: Record<string, unknown>, timeoutMs: number, signal: AbortSignal, trust: TrustStore): Promise<TlsAnswer>;
   /**
    * One call of a protocol module (SSH, Telnet, SNMP, WinRM) on `url` (its scheme, host and
    * port as dialled), with the driver's options: `perform` is the live call. A recorder keeps

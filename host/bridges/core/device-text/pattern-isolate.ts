@@ -5,14 +5,15 @@
 // backtracks without end, or a device that makes every test slow, ends its own call with a
 // clear error once the run's budget is spent, and no other device waits on it.
 import type IsolatedVM from 'isolated-vm';
-import { loadIsolatedVm } from '../../isolated-vm.js';
+import type { DriverErrorCode } from '../../../contract/driver-error-codes.js';
+import { loadIsolatedVm } from '../../../isolated-vm.js';
 import { showPattern, type DriverPattern } from './driver-pattern.js';
 import type { PatternBudget } from './pattern-budget.js';
 
 /** The isolate's heap: a window of text and a few compiled patterns need far less. */
 const MEMORY_LIMIT_MB = 16;
 
-export type PatternFailureCode = 'PATTERN_BUDGET_EXCEEDED' | 'PATTERN_FAILED';
+export type PatternFailureCode = Extract<DriverErrorCode, 'PATTERN_BUDGET_EXCEEDED' | 'PATTERN_FAILED'>;
 
 export class PatternFailure extends Error {
   readonly code: PatternFailureCode;

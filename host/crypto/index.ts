@@ -1,7 +1,7 @@
 // Host side of D.crypto: node:crypto does the work on copied inputs; cipher objects
 // live here, addressed from the sandbox by a per-run handle number.
 import { createCipheriv, createDecipheriv, createHash, createHmac, pbkdf2Sync, type Cipher, type Decipher } from 'node:crypto';
-import type { CryptoAnswer, CryptoCall, WireValue } from '../../../runtime/protocol.js';
+import type { CryptoAnswer, CryptoCall, WireValue } from '../../runtime/protocol.js';
 
 const MAX_CIPHERS = 256;
 /**

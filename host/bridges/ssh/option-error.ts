@@ -1,2 +1,0 @@
-/** An option the driver got wrong: answered as INVALID_OPTIONS through its callback, nothing sent. */
-export class SshOptionError extends Error {}
