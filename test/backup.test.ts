@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { runAssociation } from '../host/agent/association-run.js';
 import { InventoryError, parseInventory, syncInventory } from '../host/agent/inventory/index.js';
-import { checkRunEnd } from '../host/sandbox/check-report.js';
+import { checkRunEnd } from '../host/engine/isolate/check-report.js';
 import { createAgentRecord } from '../host/store/agents.js';
 import { getConfiguration, listConfigurations, MAX_CONFIGURATIONS_PER_DEVICE, md5 } from '../host/store/configurations.js';
 import { setDeviceCredentials } from '../host/store/credentials.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { driverboxApiRoutes, type DeviceTable } from '../host/api/driverbox/runs-routes.js';
 import { createMonitoringApi } from '../host/api/monitoring/server.js';
-import { checkRunEnd } from '../host/sandbox/check-report.js';
+import { checkRunEnd } from '../host/engine/isolate/check-report.js';
 import { createAgentRecord } from '../host/store/agents.js';
 import { createDevice } from '../host/store/devices.js';
 import { writeRunResult } from '../host/store/report-run.js';

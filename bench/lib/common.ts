@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tuneProcessHeap, V8_HEAP_FLAGS } from '../../host/v8-heap-flags.js';
+import { tuneProcessHeap, V8_HEAP_FLAGS } from '../../host/platform/v8-heap-flags.js';
 
 // ---------------------------------------------------------------------------- arguments
 
@@ -116,7 +116,7 @@ function newestSourceMs(dir: string): number {
  */
 export function ensureHostBuild(): void {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const marker = path.join(root, 'dist', 'host', 'executor', 'sandbox-process', 'child.js');
+  const marker = path.join(root, 'dist', 'host', 'engine', 'process', 'child.js');
   const built = existsSync(marker) && existsSync(path.join(root, 'dist', 'runtime', 'core.js')) ? statSync(marker).mtimeMs : 0;
   const source = Math.max(newestSourceMs(path.join(root, 'host')), newestSourceMs(path.join(root, 'runtime')));
   if (built >= source) return;
@@ -159,7 +159,7 @@ export function runBench(name: string, main: () => Promise<number | void>): void
 
 /**
  * Sets driverbox's V8 heap flags in this process, as the CLI and the sandbox process have them
- * (host/v8-heap-flags.ts), before the bench makes any isolate: the flags set, and a line saying
+ * (host/platform/v8-heap-flags.ts), before the bench makes any isolate: the flags set, and a line saying
  * which for the bench's header.
  */
 export function benchHeapFlags(enabled: boolean): { flags: readonly string[]; header: string } {

@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { consoleRoutes } from '../api/console/console-routes.js';
 import { driverboxApiRoutes } from '../api/driverbox/runs-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../api/monitoring/server.js';
-import { startSandboxProcess } from '../executor/sandbox-process/index.js';
+import { startSandboxProcess } from '../engine/process/index.js';
 import { createAssociation, findAssociation } from '../store/associations.js';
 import { setDeviceCredentials } from '../store/credentials.js';
 import { createCustomDriver, listCustomDrivers, updateCustomDriver } from '../store/custom-drivers.js';

@@ -5,7 +5,7 @@
 // backtracks without end, or a device that makes every test slow, ends its own call with a
 // clear error once the run's budget is spent, and no other device waits on it.
 import type IsolatedVM from 'isolated-vm';
-import { loadIsolatedVm } from '../../isolated-vm.js';
+import { loadIsolatedVm } from '../../platform/isolated-vm.js';
 import { showPattern, type DriverPattern } from './driver-pattern.js';
 import type { PatternBudget } from './pattern-budget.js';
 

@@ -6,10 +6,10 @@ import { getHeapStatistics } from 'node:v8';
 import { measureMemory } from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { useBusySlot } from './busy-slot.js';
-import { IsolatePool } from './pool.js';
+import { IsolatePool } from '../isolate/pool.js';
 import { ReportSlot } from './report-slot.js';
-import { executeRun, type SandboxNetwork } from './run.js';
-import { useRuntimeDir } from './runtime-bundle.js';
+import { executeRun, type SandboxNetwork } from '../isolate/run.js';
+import { useRuntimeDir } from '../isolate/runtime-bundle.js';
 import type { LocalNetwork, ThreadNetworks } from './thread-network.js';
 import type { FromThread, SyncReply, ThreadConfig, ThreadReport, ToThread } from './thread-protocol.js';
 

@@ -3,19 +3,19 @@
 // until the driver ends the run, a limit ends it, or nothing is left that could ever end it.
 // Calls into the isolate are synchronous: this thread exists to run them, and a thread
 // hand-off per call would cost more than the driver's own code.
-import { inIsolateCall } from './busy-slot.js';
+import { inIsolateCall } from '../threads/busy-slot.js';
 import type ivm from 'isolated-vm';
-import { loadIsolatedVm } from '../isolated-vm.js';
-import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, ProtocolCall, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../runtime/protocol.js';
-import { MIN_INTERVAL_MS } from '../../runtime/constants.js';
-import { CryptoSession } from '../bridges/crypto/index.js';
-import type { DeviceSpec } from '../contract/device.js';
-import { findImport } from '../driver/checks.js';
-import type { DriverSource } from '../driver/load.js';
-import type { ResolveMap } from '../bridges/http/target.js';
-import type { TranscriptMode } from '../bridges/http/transcript.js';
-import type { RunLimits } from '../contract/limits.js';
-import type { LimitName, RunResult } from '../contract/run-result.js';
+import { loadIsolatedVm } from '../../platform/isolated-vm.js';
+import type { DeviceInfo, ExternalDeviceCall, HostOp, HttpCall, LibName, LogMessage, ProtocolCall, QueuedOp, RunEnd, SandboxConfig, TlsCall } from '../../../runtime/protocol.js';
+import { MIN_INTERVAL_MS } from '../../../runtime/constants.js';
+import { CryptoSession } from '../../bridges/crypto/index.js';
+import type { DeviceSpec } from '../../contract/device.js';
+import { findImport } from '../../driver/checks.js';
+import type { DriverSource } from '../../driver/load.js';
+import type { ResolveMap } from '../../bridges/http/target.js';
+import type { TranscriptMode } from '../../bridges/http/transcript.js';
+import type { RunLimits } from '../../contract/limits.js';
+import type { LimitName, RunResult } from '../../contract/run-result.js';
 import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
 import { withHint, withLogHints } from './missing-hints.js';
 import { checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkProtocolCall, checkTimer, checkCancel, parsePayload, hostAnswerError } from './host-payloads.js';

@@ -13,10 +13,10 @@ import { DriverboxError, type DriverboxErrorCode } from '../../contract/errors.j
 import type { RunRequest } from '../../contract/run-request.js';
 import { resolveLimits } from '../../contract/limits.js';
 import type { RunResult } from '../../contract/run-result.js';
-import type { PoolStats } from '../../sandbox/figures.js';
+import type { PoolStats } from '../figures.js';
 import { residentMemoryBytes } from './resident-memory.js';
 import type { RunExecutor } from '../../contract/run-executor.js';
-import { V8_HEAP_FLAGS } from '../../v8-heap-flags.js';
+import { V8_HEAP_FLAGS } from '../../platform/v8-heap-flags.js';
 import { RestartBackoff, type BackoffOptions } from './backoff.js';
 import { lostRunResult, overstayRunResult } from './crash-result.js';
 import { sandboxEntryPath } from './entry-path.js';

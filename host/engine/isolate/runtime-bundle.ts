@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type ivm from 'isolated-vm';
-import type { LibName } from '../../runtime/protocol.js';
-import { DriverboxError } from '../contract/errors.js';
-import { packagePath } from '../package-path.js';
+import type { LibName } from '../../../runtime/protocol.js';
+import { DriverboxError } from '../../contract/errors.js';
+import { packagePath } from '../../package-path.js';
 
 export type BundleName = 'core' | `lib-${LibName}`;
 

@@ -3,13 +3,13 @@
 // run's RunNetwork answers the driver's calls here, with no hand-off to the host thread and back.
 // Only the caller's policy (D.createExternalDevice, a redirect to another host), which may be a
 // function, is asked of the host thread; the answer-bytes bound is shared memory.
-import { ByteBudget } from '../bridges/http/buffer-budget.js';
-import { DeviceSessions } from '../bridges/http/sessions.js';
-import { RunNetwork } from '../bridges/run-network.js';
-import { createTrustStore, type TrustStore } from '../bridges/tls/trust.js';
-import type { HttpCall, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
-import type { RunResult } from '../contract/run-result.js';
-import type { NetworkCall, NetworkOp, RunPlan, SandboxNetwork } from './run.js';
+import { ByteBudget } from '../../bridges/http/buffer-budget.js';
+import { DeviceSessions } from '../../bridges/http/sessions.js';
+import { RunNetwork } from '../../bridges/run-network.js';
+import { createTrustStore, type TrustStore } from '../../bridges/tls/trust.js';
+import type { HttpCall, ProtocolCall, TlsCall } from '../../../runtime/protocol.js';
+import type { RunResult } from '../../contract/run-result.js';
+import type { NetworkCall, NetworkOp, RunPlan, SandboxNetwork } from '../isolate/run.js';
 import type { PolicyKind, ThreadNetworkConfig, ThreadReport } from './thread-protocol.js';
 
 /** The answer's JSON text for the isolate; an answer that cannot be written becomes an error answer. */
