@@ -1,4 +1,5 @@
-// Build: type-checks and emits host/ to dist/, then bundles runtime/ and the web console.
+// Build: type-checks and emits host/ to dist/, then bundles runtime/, the sandbox thread's
+// module and the web console.
 // Each part is built only when stale: a stamp of its inputs' content (dist/.stamps/<part>)
 // says what the last build of it was made from, so a test run or a `driverbox` start with
 // nothing changed rewrites nothing in dist/. `--force` (or DRIVERBOX_BUILD_FORCE=1) rebuilds all.
@@ -19,6 +20,8 @@ const shared = ['package-lock.json', 'tsconfig.base.json', 'scripts/build.mjs'];
 const parts = {
   host: { inputs: [...shared, 'tsconfig.build.json', 'host'], outputs: ['dist/host'] },
   runtime: { inputs: [...shared, 'runtime', 'scripts/build-runtime.mjs', 'scripts/entity-tables.mjs'], outputs: ['dist/runtime'] },
+  // The sandbox thread's entry and what it imports of host/ (and of runtime/'s constants).
+  thread: { inputs: [...shared, 'host', 'runtime', 'scripts/build-thread.mjs'], outputs: ['dist/thread'] },
   // The console imports host/'s types and D's members from types/driver.d.ts.
   console: { inputs: [...shared, 'console', 'host', 'types', 'scripts/build-console.mjs', 'scripts/d-completions.mjs'], outputs: ['dist/console'] },
 };
@@ -60,6 +63,10 @@ const steps = {
     execFileSync(process.execPath, [tsc, '-p', 'runtime/tsconfig.json'], { stdio: 'inherit', cwd: root });
     const { buildRuntime } = await import('./build-runtime.mjs');
     await buildRuntime();
+  },
+  thread: async () => {
+    const { buildThread } = await import('./build-thread.mjs');
+    await buildThread();
   },
   console: async () => {
     execFileSync(process.execPath, [tsc, '-p', 'console/tsconfig.json'], { stdio: 'inherit', cwd: root });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../host/index.js';
-import { threadModule } from '../host/engine/threads/threads.js';
+import { threadModule } from '../host/engine/threads/thread-module.js';
 
 const NETWORK_PACKAGES = ['undici', 'tough-cookie', 'ssh2', 'net-snmp', 'node-forge'];
 

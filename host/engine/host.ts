@@ -307,7 +307,7 @@ export function createHost(options: HostOptions = {}): Host {
       const runTrustStore = runTrust ?? trust;
       const stateSessions = kept === undefined ? null : new StateSessions(ownSessions ?? sessions, kept);
       if (!capture && !stateSessions && !ownSessions && networkInThreads) {
-        // The run's sandbox thread does its network and masks its result (threads.ts).
+        // The run's sandbox thread does its network and masks its result (active-run.ts).
         const network = { transcript, resolve, secrets };
         return sandboxes.run({ driver, action, device: request.device ?? {}, parameters, limits, network }, { policy: { reach: allowExternal, redirect: allowRedirect } });
       }

@@ -36,7 +36,7 @@ export interface RunPlan {
   startedAt?: number;
   /**
    * Given: the run does its network on its own sandbox thread (thread-network.ts), with these;
-   * absent: on the host thread, which the thread sends each call to (threads.ts).
+   * absent: on the host thread, which the thread sends each call to (sandbox-thread.ts).
    */
   network?: ThreadRunNetwork;
 }
