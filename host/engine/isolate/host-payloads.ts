@@ -1,4 +1,4 @@
-// Checks of what the in-isolate runtime sends with each operation (run.ts). The
+// Checks of what the in-isolate runtime sends with each operation (run-steps.ts). The
 // runtime runs in the driver's context, so its payloads are the driver's to forge: each is
 // checked for type and shape here and rebuilt from the checked fields, never cast, and nothing
 // nested deeper than MAX_PAYLOAD_DEPTH goes on (this thread's JSON.stringify, structured clone

@@ -4,7 +4,7 @@
 // and the run goes on; an answer that cannot be written as JSON becomes an error answer too.
 import type { HttpCall, ProtocolCall, TlsCall } from '../../../runtime/protocol.js';
 import type { RunNetwork } from '../../bridges/run-network.js';
-import type { NetworkCall, NetworkOp } from '../isolate/run.js';
+import type { NetworkCall, NetworkOp } from '../isolate/run-plan.js';
 
 /** The answer's JSON text for the isolate; an answer that cannot be written becomes an error answer. */
 export function answerText(payload: unknown): string {

@@ -5,7 +5,7 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { DriverboxError } from '../../contract/errors.js';
 import type { PoolOptions, PoolStats, SandboxMemory } from '../figures.js';
-import type { RunPlan } from '../isolate/run.js';
+import type { RunPlan } from '../isolate/run-plan.js';
 import { locateRuntimeDir } from '../isolate/runtime-bundle.js';
 import { closeNetwork, failedResult, finalResult, type ActiveRun } from './active-run.js';
 import { BusySlot, createBusySlot } from './busy-slot.js';

@@ -8,7 +8,7 @@ import { DeviceSessions } from '../../bridges/http/sessions.js';
 import { RunNetwork } from '../../bridges/run-network.js';
 import { createTrustStore, type TrustStore } from '../../bridges/tls/trust.js';
 import type { RunResult } from '../../contract/run-result.js';
-import type { NetworkCall, NetworkOp, RunPlan, SandboxNetwork } from '../isolate/run.js';
+import type { NetworkCall, NetworkOp, RunPlan, SandboxNetwork } from '../isolate/run-plan.js';
 import { answerText, dispatchNetworkCall } from './network-dispatch.js';
 import type { PolicyKind, ThreadNetworkConfig, ThreadReport } from './thread-protocol.js';
 

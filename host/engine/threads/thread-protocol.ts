@@ -4,7 +4,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { ExternalDeviceCall } from '../../../runtime/protocol.js';
 import type { RunResult } from '../../contract/run-result.js';
 import type { PoolOptions, PoolStats, SandboxMemory } from '../figures.js';
-import type { NetworkCall, NetworkOp, RunPlan } from '../isolate/run.js';
+import type { NetworkCall, NetworkOp, RunPlan } from '../isolate/run-plan.js';
 
 /** workerData of a sandbox thread. */
 export interface ThreadConfig {

@@ -6,7 +6,7 @@ import type { RunNetwork } from '../../bridges/run-network.js';
 import { DriverboxError } from '../../contract/errors.js';
 import type { RunResult } from '../../contract/run-result.js';
 import type { PoolOptions, PoolStats, SandboxMemory } from '../figures.js';
-import type { RunPlan } from '../isolate/run.js';
+import type { RunPlan } from '../isolate/run-plan.js';
 import type { NetworkPolicy } from './active-run.js';
 import { pinFor, share } from './placement.js';
 import { sharedClock as clock } from './report-slot.js';
