@@ -1,6 +1,7 @@
 // What a run on a sandbox thread is given: its plan (plain data from the host thread) and its
-// way to the network; and what it gives back. The run's steps are run-steps.ts.
-import type { ExternalDeviceCall, HttpCall, ProtocolCall, TlsCall } from '../../../runtime/protocol.js';
+// way to the network; what the runtime in the isolate is told of it; and what it gives back.
+// The run's steps are run-steps.ts.
+import type { DeviceInfo, ExternalDeviceCall, HttpCall, ProtocolCall, SandboxConfig, TlsCall } from '../../../runtime/protocol.js';
 import type { ResolveMap } from '../../bridges/http/target.js';
 import type { TranscriptMode } from '../../bridges/http/transcript.js';
 import type { DeviceSpec } from '../../contract/device.js';
@@ -60,4 +61,24 @@ export interface RunOutcome {
   result: RunResult;
   /** The isolate must not serve another run (it hit a limit or may still be running). */
   discard: boolean;
+}
+
+/** What the runtime is told of the run when it is installed in the run's context. */
+export function sandboxConfig(plan: RunPlan): SandboxConfig {
+  const { device, limits } = plan;
+  const deviceInfo: DeviceInfo = {
+    ip: device.ip ?? null,
+    host: device.host ?? null,
+    username: device.username ?? null,
+    password: device.password ?? null,
+    serial: device.serial ?? null,
+    macAddress: device.macAddress ?? null,
+  };
+  return {
+    action: plan.action,
+    device: deviceInfo,
+    parameters: plan.parameters,
+    limits: { maxVariables: limits.maxVariables, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars, maxTimers: limits.maxTimers },
+    driverFilename: plan.driver.filename,
+  };
 }

@@ -5,7 +5,7 @@
 // hand-off per call would cost more than the driver's own code.
 import type ivm from 'isolated-vm';
 import { MIN_INTERVAL_MS } from '../../../runtime/constants.js';
-import type { DeviceInfo, HostOp, LogMessage, RunEnd, SandboxConfig } from '../../../runtime/protocol.js';
+import type { HostOp, LogMessage, RunEnd } from '../../../runtime/protocol.js';
 import { CryptoSession } from '../../bridges/crypto/index.js';
 import type { RunLimits } from '../../contract/limits.js';
 import type { RunResult } from '../../contract/run-result.js';
@@ -15,7 +15,7 @@ import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
 import { checkCancel, checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkProtocolCall, checkTimer, hostAnswerError, parsePayload } from './host-payloads.js';
 import { withHint, withLogHints } from './missing-hints.js';
 import { describeSyntaxError, failure, isSandboxLimit, limitEnding, withBackup, type Ending } from './run-ending.js';
-import type { NetworkCall, NetworkOp, RunOutcome, RunPlan, SandboxNetwork } from './run-plan.js';
+import { sandboxConfig, type NetworkCall, type NetworkOp, type RunOutcome, type RunPlan, type SandboxNetwork } from './run-plan.js';
 import type { WarmIsolate } from './warm-isolate.js';
 
 const MAX_WARNINGS = 200;
@@ -138,7 +138,7 @@ export class RunSteps {
       script.runSync(ctx, { timeout: this.#budgetMs() });
       const install = ctx.global.getSync('__driverboxInstall', { reference: true }) as ivm.Reference;
       this.#refs.push(install);
-      const dispatch = install.applySync(undefined, [hostFn, JSON.stringify(this.#sandboxConfig())], { timeout: this.#budgetMs(), result: { reference: true } }) as ivm.Reference;
+      const dispatch = install.applySync(undefined, [hostFn, JSON.stringify(sandboxConfig(this.#plan))], { timeout: this.#budgetMs(), result: { reference: true } }) as ivm.Reference;
       this.#dispatchRef = dispatch;
       this.#refs.push(dispatch);
     });
@@ -153,26 +153,6 @@ export class RunSteps {
     const ref = this.#dispatchRef!;
     this.#entryStarted = true;
     this.#enter(() => ref.applySync(undefined, ['run', 0, ''], { timeout: this.#budgetMs() }));
-  }
-
-  /** What the runtime is told of the run when it is installed. */
-  #sandboxConfig(): SandboxConfig {
-    const { device, limits } = this.#plan;
-    const deviceInfo: DeviceInfo = {
-      ip: device.ip ?? null,
-      host: device.host ?? null,
-      username: device.username ?? null,
-      password: device.password ?? null,
-      serial: device.serial ?? null,
-      macAddress: device.macAddress ?? null,
-    };
-    return {
-      action: this.#plan.action,
-      device: deviceInfo,
-      parameters: this.#plan.parameters,
-      limits: { maxVariables: limits.maxVariables, maxTableRows: limits.maxTableRows, maxLogChars: limits.maxLogChars, maxTimers: limits.maxTimers },
-      driverFilename: this.#plan.driver.filename,
-    };
   }
 
   /** After a run that did not hit a limit, what it held in the isolate goes (the isolate serves on). */
