@@ -14,6 +14,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const force = process.argv.includes('--force') || process.env.DRIVERBOX_BUILD_FORCE === '1';
 const quiet = process.argv.includes('--quiet');
+// Parts named on the command line (`node scripts/build.mjs runtime thread`): only those; none named: all.
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 
 // What each part is made from. The lock file stands for the compilers and bundled libraries.
 const shared = ['package-lock.json', 'tsconfig.base.json', 'scripts/build.mjs'];
@@ -76,7 +78,8 @@ const steps = {
 };
 
 const built = [];
-for (const part of Object.keys(parts)) {
+for (const name of named) if (!(name in parts)) throw new Error(`driverbox build: no part ${name} (parts: ${Object.keys(parts).join(', ')})`);
+for (const part of Object.keys(parts).filter((p) => named.length === 0 || named.includes(p))) {
   const stamp = stampOf(part);
   if (current(part, stamp)) continue;
   // The stamp goes first: a build that fails halfway leaves no stamp, so the next one retries.

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { tuneProcessHeap, V8_HEAP_FLAGS } from '../../host/platform/v8-heap-flags.js';
 
 // ---------------------------------------------------------------------------- arguments
@@ -89,13 +89,14 @@ export function mean(values: number[]): number {
 
 // ---------------------------------------------------------------------------- setup
 
-/** The host loads dist/runtime; build it when it is missing (as `npm run build` would). */
+/**
+ * The host loads dist/runtime and starts its sandbox threads from dist/thread: build both when
+ * missing or stale (the build's stamps), as `npm run build` would.
+ */
 export async function ensureRuntimeBundle(): Promise<void> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  if (existsSync(path.join(root, 'dist', 'runtime', 'core.js'))) return;
-  const script = pathToFileURL(path.join(root, 'scripts', 'build-runtime.mjs')).href;
-  const mod = (await import(script)) as { buildRuntime: () => Promise<string> };
-  await mod.buildRuntime();
+  // stdout stays clean for --json: the build's output goes to stderr.
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--quiet', 'runtime', 'thread'], { cwd: root, stdio: ['ignore', 2, 2] });
 }
 
 /** Newest modification time (ms) of the .ts files under `dir`. */

@@ -34,7 +34,7 @@ export function useRuntimeDir(dir: string | null): void {
 
 /**
  * dist/runtime of the package this module belongs to, or null. The host thread looks it up and
- * hands it to its sandbox threads: a thread run from source is a bundle in node_modules/.cache,
+ * hands it to its sandbox threads: a thread runs from its bundle in dist/thread/,
  * and node_modules may be a symlink into another checkout (a git worktree).
  */
 export function locateRuntimeDir(): string | null {
