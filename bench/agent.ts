@@ -39,7 +39,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createAgent, type AgentRunFinished } from '../host/agent/agent.js';
-import { tuneProcessHeap } from '../host/v8-heap-flags.js';
+import { tuneProcessHeap } from '../host/platform/v8-heap-flags.js';
 import { openStore } from '../host/store/index.js';
 import { ensureHostBuild, intFlag, parseFlags, percentile, runBench, switchFlag, table, usage } from './lib/common.js';
 import { processCpuMs, processRssBytes } from './lib/proc.js';

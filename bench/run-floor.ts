@@ -13,13 +13,13 @@
 // Run:     npm run bench:floor
 //          npm run bench:floor -- --samples 1000
 // Options: --samples N (default 500 per part, after 50 warm-up), --no-heap-flags (Node's own V8
-//          heap flags, not those the CLI and the sandbox process set: host/v8-heap-flags.ts)
+//          heap flags, not those the CLI and the sandbox process set: host/platform/v8-heap-flags.ts)
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { loadIsolatedVm } from '../host/isolated-vm.js';
-import { locateRuntimeDir } from '../host/sandbox/runtime-bundle.js';
+import { loadIsolatedVm } from '../host/platform/isolated-vm.js';
+import { locateRuntimeDir } from '../host/engine/isolate/runtime-bundle.js';
 import { LIBRARY_FIRST_CALLS } from './lib/library-calls.js';
 import { benchHeapFlags, ensureRuntimeBundle, intFlag, parseFlags, percentile, runBench, switchFlag, table } from './lib/common.js';
 

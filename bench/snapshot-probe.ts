@@ -7,8 +7,8 @@
 // Run: node --no-node-snapshot --import tsx bench/snapshot-probe.ts
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadIsolatedVm } from '../host/isolated-vm.js';
-import { locateRuntimeDir } from '../host/sandbox/runtime-bundle.js';
+import { loadIsolatedVm } from '../host/platform/isolated-vm.js';
+import { locateRuntimeDir } from '../host/engine/isolate/runtime-bundle.js';
 import { ensureRuntimeBundle, percentile, runBench } from './lib/common.js';
 import { LIBRARY_FIRST_CALLS } from './lib/library-calls.js';
 

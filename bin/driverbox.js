@@ -17,7 +17,7 @@ if (hasFlag) {
     process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
   }
   // The CLI owns its process: driverbox's V8 heap flags, set before any isolate exists.
-  const { tuneProcessHeap } = await import('../dist/host/v8-heap-flags.js');
+  const { tuneProcessHeap } = await import('../dist/host/platform/v8-heap-flags.js');
   tuneProcessHeap();
   const { main } = await import('../dist/host/cli/main.js');
   process.exitCode = await main(process.argv.slice(2));

@@ -1,9 +1,9 @@
 // Public API of driverbox.
-export type { HeapFigures, SandboxMemory } from './sandbox/figures.js';
-export { createHost, type Host, type HostOptions, type HostStats } from './host.js';
+export type { HeapFigures, SandboxMemory } from './engine/figures.js';
+export { createHost, type Host, type HostOptions, type HostStats } from './engine/host.js';
 export { type RunRequest } from './contract/run-request.js';
-export { tuneProcessHeap, V8_HEAP_FLAGS } from './v8-heap-flags.js';
 export type { ResolveOption } from './contract/run-request.js';
+export { tuneProcessHeap, V8_HEAP_FLAGS } from './platform/v8-heap-flags.js';
 export type { DeviceSpec } from './contract/device.js';
 export { defaultLimits, type RunLimits } from './contract/limits.js';
 export type { RunResult, HttpExchange, LimitName, LogMessage, TableRecord, VariableRecord } from './contract/run-result.js';
@@ -37,7 +37,7 @@ export {
 } from './agent/agent.js';
 export { loadInventory, parseInventory, syncInventory, InventoryError, type Inventory, type InventorySyncResult } from './agent/inventory/index.js';
 export { createScheduler, type SchedulerOptions, type SchedulerJob, type SchedulerStats } from './agent/scheduler.js';
-export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from './executor/sandbox-process/index.js';
+export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from './engine/process/index.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
 // Scale-out: agents on a shared Redis queue and PostgreSQL store (docs/SCALE-OUT.md).
 export type { AgentQueueOptions } from './agent/queue-runs.js';

@@ -1,6 +1,6 @@
 // Files that ship with the driverbox package (dist/, templates/, drivers-examples/), found by
 // walking up from this module to the package root: the same code runs from host/ (tests,
-// tsx), from dist/host/ (installed), and bundled into node_modules/.cache (sandbox threads).
+// tsx), from dist/host/ (installed), and bundled into dist/thread/ (sandbox threads).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -3,7 +3,7 @@
 // 1 MiB counted in characters as the platform counts it); the error texts are the platform's,
 // which drivers log. The object is plain data with type "backup", as the platform returns, so
 // D.success checks it again when it is reported (a driver may change it in between, or build one
-// by hand) and the host checks it once more (host/sandbox/check-report.ts).
+// by hand) and the host checks it once more (host/engine/isolate/check-report.ts).
 import { backupBounds } from './constants';
 import { raise } from './error-text';
 import { hasOwn, isArray, stringSlice } from './intrinsics';

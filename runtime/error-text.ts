@@ -6,7 +6,7 @@
 // is always a plain string, made here, whatever the driver replaced.
 import { SavedError, SavedString, append, isArray, reflectApply, defineProperty, joinText, splitLines, stringIncludes, stringSlice, stringStartsWith, stringTrim, stringify } from './intrinsics';
 
-/** Longest description kept: as the host's MAX_MESSAGE_CHARS (host/sandbox/check-report.ts), cut the same way. */
+/** Longest description kept: as the host's MAX_MESSAGE_CHARS (host/engine/isolate/check-report.ts), cut the same way. */
 const MAX_MESSAGE = 10_000;
 
 /** value as text, or null when even that fails (a Symbol is fine; a throwing toString is not). */

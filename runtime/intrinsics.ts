@@ -1,7 +1,7 @@
 // Built-ins as they were when the runtime bundle ran, before any driver code: what D sends to
 // the host, reads back, and the text of the errors it describes go through these, so a driver
 // that replaces JSON.stringify, Array.prototype.join, Function.prototype.call or a String method
-// changes its own calls only. (The host checks what arrives anyway: host/sandbox/check-report.ts.)
+// changes its own calls only. (The host checks what arrives anyway: host/engine/isolate/check-report.ts.)
 //
 // Methods are "uncurried" with bind, once: a bound function calls its target directly, so
 // neither the method's later replacement nor a replaced Function.prototype.call/apply reaches it.

@@ -1,4 +1,5 @@
-// Build: type-checks and emits host/ to dist/, then bundles runtime/ and the web console.
+// Build: type-checks and emits host/ to dist/, then bundles runtime/, the sandbox thread's
+// module and the web console.
 // Each part is built only when stale: a stamp of its inputs' content (dist/.stamps/<part>)
 // says what the last build of it was made from, so a test run or a `driverbox` start with
 // nothing changed rewrites nothing in dist/. `--force` (or DRIVERBOX_BUILD_FORCE=1) rebuilds all.
@@ -13,12 +14,16 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const force = process.argv.includes('--force') || process.env.DRIVERBOX_BUILD_FORCE === '1';
 const quiet = process.argv.includes('--quiet');
+// Parts named on the command line (`node scripts/build.mjs runtime thread`): only those; none named: all.
+const named = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 
 // What each part is made from. The lock file stands for the compilers and bundled libraries.
 const shared = ['package-lock.json', 'tsconfig.base.json', 'scripts/build.mjs'];
 const parts = {
   host: { inputs: [...shared, 'tsconfig.build.json', 'host'], outputs: ['dist/host'] },
   runtime: { inputs: [...shared, 'runtime', 'scripts/build-runtime.mjs', 'scripts/entity-tables.mjs'], outputs: ['dist/runtime'] },
+  // The sandbox thread's entry and what it imports of host/ (and of runtime/'s constants).
+  thread: { inputs: [...shared, 'host', 'runtime', 'scripts/build-thread.mjs'], outputs: ['dist/thread'] },
   // The console imports host/'s types and D's members from types/driver.d.ts.
   console: { inputs: [...shared, 'console', 'host', 'types', 'scripts/build-console.mjs', 'scripts/d-completions.mjs'], outputs: ['dist/console'] },
 };
@@ -61,6 +66,10 @@ const steps = {
     const { buildRuntime } = await import('./build-runtime.mjs');
     await buildRuntime();
   },
+  thread: async () => {
+    const { buildThread } = await import('./build-thread.mjs');
+    await buildThread();
+  },
   console: async () => {
     execFileSync(process.execPath, [tsc, '-p', 'console/tsconfig.json'], { stdio: 'inherit', cwd: root });
     const { buildConsole } = await import('./build-console.mjs');
@@ -69,7 +78,8 @@ const steps = {
 };
 
 const built = [];
-for (const part of Object.keys(parts)) {
+for (const name of named) if (!(name in parts)) throw new Error(`driverbox build: no part ${name} (parts: ${Object.keys(parts).join(', ')})`);
+for (const part of Object.keys(parts).filter((p) => named.length === 0 || named.includes(p))) {
   const stamp = stampOf(part);
   if (current(part, stamp)) continue;
   // The stamp goes first: a build that fails halfway leaves no stamp, so the next one retries.

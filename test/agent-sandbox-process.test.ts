@@ -4,9 +4,9 @@
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { V8_HEAP_FLAGS } from '../host/v8-heap-flags.js';
-import { RestartBackoff } from '../host/executor/sandbox-process/backoff.js';
-import { startSandboxProcess, type SandboxEvents, type SandboxExitEvent, type SandboxProcess } from '../host/executor/sandbox-process/index.js';
+import { V8_HEAP_FLAGS } from '../host/platform/v8-heap-flags.js';
+import { RestartBackoff } from '../host/engine/process/backoff.js';
+import { startSandboxProcess, type SandboxEvents, type SandboxExitEvent, type SandboxProcess } from '../host/engine/process/index.js';
 import type { RunRequest } from '../host/index.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 

@@ -20,8 +20,8 @@ import {
   type RunRequest,
   type RunResult,
 } from '../host/index.js';
-import { startSandboxProcess, type SandboxProcess } from '../host/executor/sandbox-process/index.js';
-import { checkReturnedState } from '../host/executor/sandbox-process/returned-state.js';
+import { startSandboxProcess, type SandboxProcess } from '../host/engine/process/index.js';
+import { checkReturnedState } from '../host/engine/process/returned-state.js';
 import { MAX_COOKIES_PER_DOMAIN } from '../host/bridges/http/cookie-store.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 

@@ -3,7 +3,7 @@
 // handshakes themselves. Each answer closes its connection, so every run dials anew.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
-import { startSandboxProcess, type SandboxProcess } from '../host/executor/sandbox-process/index.js';
+import { startSandboxProcess, type SandboxProcess } from '../host/engine/process/index.js';
 import { CONNECTION_IDLE_MS, DeviceSessions } from '../host/bridges/http/sessions.js';
 import { MAX_TLS_ORIGINS, MAX_TLS_SESSION_BYTES } from '../host/bridges/http/tls-sessions.js';
 import { makeSelfSigned } from '../bench/lib/self-signed.js';

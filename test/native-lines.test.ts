@@ -1,4 +1,4 @@
-// Native dependencies come in one line per Node (host/native-lines.ts): the line loaded is one
+// Native dependencies come in one line per Node (host/platform/native-lines.ts): the line loaded is one
 // meant for the running Node, package.json installs exactly the lines the loaders know, and when
 // no line loads the error names the Node version and what each line said.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -6,8 +6,8 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writ
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SUPPORTED_NODE_MAJORS, type NativeLine } from '../host/native-lines.js';
-import { ISOLATED_VM_LINES, loadIsolatedVm } from '../host/isolated-vm.js';
+import { SUPPORTED_NODE_MAJORS, type NativeLine } from '../host/platform/native-lines.js';
+import { ISOLATED_VM_LINES, loadIsolatedVm } from '../host/platform/isolated-vm.js';
 import { BETTER_SQLITE3_LINES, loadBetterSqlite3 } from '../host/store/db/better-sqlite3.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { engines: { node: string }; optionalDependencies: Record<string, string>; dependencies: Record<string, string> };
@@ -24,7 +24,7 @@ function loadIn(name: string, modules: Record<string, string>, loader: 'isolated
   mkdirSync(path.join(root, 'host', 'store', 'db'), { recursive: true });
   mkdirSync(path.join(root, 'host', 'contract'), { recursive: true });
   writeFileSync(path.join(root, 'package.json'), '{"type":"module"}');
-  for (const file of ['contract/errors.js', 'native-lines.js', 'isolated-vm.js', 'store/db/better-sqlite3.js']) cpSync(path.join('dist/host', file), path.join(root, 'host', file));
+  for (const file of ['contract/errors.js', 'platform/native-lines.js', 'platform/isolated-vm.js', 'store/db/better-sqlite3.js']) cpSync(path.join('dist/host', file), path.join(root, 'host', file));
   for (const [alias, entry] of Object.entries(modules)) {
     const dir = path.join(root, 'node_modules', alias);
     mkdirSync(dir, { recursive: true });
@@ -33,7 +33,7 @@ function loadIn(name: string, modules: Record<string, string>, loader: 'isolated
   }
   writeFileSync(
     path.join(root, 'probe.mjs'),
-    `import { loadIsolatedVm } from './host/isolated-vm.js';
+    `import { loadIsolatedVm } from './host/platform/isolated-vm.js';
     import { loadBetterSqlite3 } from './host/store/db/better-sqlite3.js';
     const load = ${loader === 'isolated-vm' ? 'loadIsolatedVm' : 'loadBetterSqlite3'};
     try { console.log(JSON.stringify({ code: 'LOADED', message: load().alias })); }

@@ -2,8 +2,8 @@
 // lent to a run), and past the warm set a run waits a moment for an isolate to come back before
 // one is made for it, and keeps waiting while the thread is busy.
 import { afterEach, describe, expect, it } from 'vitest';
-import { IsolatePool, MAKE_AFTER_WAIT_MS } from '../host/sandbox/pool.js';
-import type { PoolOptions } from '../host/sandbox/figures.js';
+import { IsolatePool, MAKE_AFTER_WAIT_MS } from '../host/engine/isolate/pool.js';
+import type { PoolOptions } from '../host/engine/figures.js';
 
 const MB = 32;
 const pools: IsolatePool[] = [];
@@ -66,7 +66,7 @@ describe('idle expiry', () => {
   });
 
   it('refuses a warmIsolateIdleMs that is not a positive integer', async () => {
-    const { createHost } = await import('../host/host.js');
+    const { createHost } = await import('../host/engine/host.js');
     expect(() => createHost({ warmIsolateIdleMs: 0 })).toThrow(/warmIsolateIdleMs must be an integer >= 1 \(got 0\)/);
   });
 });

@@ -2,7 +2,7 @@
 // run; the host thread reads the latest report, never a half-written one.
 import { describe, expect, it } from 'vitest';
 import { Worker } from 'node:worker_threads';
-import { createReportSlot, ReportSlot, sharedClock } from '../host/sandbox/report-slot.js';
+import { createReportSlot, ReportSlot, sharedClock } from '../host/engine/threads/report-slot.js';
 
 describe('report slot', () => {
   it('holds the latest report, with its run and time; nothing before the first', () => {

@@ -1,7 +1,7 @@
 // A sandbox thread's end must never take the process with it. Hosts made and closed one after
 // another (as runDriver does for each run) start and end a thread each time; a thread that ends
 // while V8 is part-way through marking its heap once aborted the whole process in isolated-vm's
-// teardown (host/sandbox/thread-entry.ts, collectThenExit). That abort would end this test
+// teardown (host/engine/threads/thread-entry.ts, collectThenExit). That abort would end this test
 // file's process, so the test fails as "Worker exited unexpectedly". What made it likely was a
 // thread that loaded every network package at start, though it needed none of them.
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createHost } from '../host/index.js';
-import { threadModule } from '../host/sandbox/threads.js';
+import { threadModule } from '../host/engine/threads/thread-module.js';
 
 const NETWORK_PACKAGES = ['undici', 'tough-cookie', 'ssh2', 'net-snmp', 'node-forge'];
 
@@ -38,7 +38,7 @@ const EXPECTED = ['x', '2,3', '1,2', 'late'];
 describe('sandbox threads end cleanly', () => {
   it('a thread loads no network package until a run does its network there', () => {
     const fromSource = staticImports(fileURLToPath(threadModule()));
-    const built = staticImports(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'host', 'sandbox', 'thread-entry.js'));
+    const built = staticImports(path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'host', 'engine', 'threads', 'thread-entry.js'));
     for (const loaded of [fromSource, built]) {
       expect(loaded).toContain('node:worker_threads'); // the walk reads the entry's own imports
       expect([...loaded].filter((spec) => NETWORK_PACKAGES.some((name) => spec === name || spec.startsWith(`${name}/`)))).toEqual([]);

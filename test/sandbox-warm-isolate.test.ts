@@ -2,7 +2,7 @@
 // source and file name.
 import { afterEach, describe, expect, it } from 'vitest';
 import type ivm from 'isolated-vm';
-import { WarmIsolate } from '../host/sandbox/warm-isolate.js';
+import { WarmIsolate } from '../host/engine/isolate/warm-isolate.js';
 
 const made: WarmIsolate[] = [];
 function warmIsolate(): WarmIsolate {

@@ -1,4 +1,4 @@
-// A run's network on its own sandbox thread (HostOptions.networkInThreads, host/sandbox/thread-network.ts): the requests go
+// A run's network on its own sandbox thread (HostOptions.networkInThreads, host/engine/threads/thread-network.ts): the requests go
 // out and their answers reach the driver with the host thread busy, a device's runs always
 // find its one session (its thread, threads.ts pinFor), the host's policy and bounds hold
 // across threads, and the transcript is the one the host-thread network gave.

@@ -2,7 +2,7 @@
 // member it lacks gets a failure that says what to use instead (issue 18 items 7 and 11), while
 // `typeof x` feature tests keep working.
 import { describe, expect, it } from 'vitest';
-import { GLOBAL_HINTS, hintFor } from '../host/sandbox/missing-hints.js';
+import { GLOBAL_HINTS, hintFor } from '../host/engine/isolate/missing-hints.js';
 import { runCli } from './helpers/cli.js';
 import { runSource, useHost } from './helpers/host.js';
 import { mkdtemp, writeFile } from 'node:fs/promises';

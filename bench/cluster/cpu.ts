@@ -70,7 +70,7 @@ export function cpuSpent(before: Record<string, number>, after: Record<string, n
 /** A process is a sandbox process (the child an agent runs its drivers in) by its command line. */
 function isSandboxProcess(pid: number): boolean {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sandbox-process/child');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('engine/process/child');
   } catch {
     return false;
   }

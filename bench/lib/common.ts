@@ -2,8 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { tuneProcessHeap, V8_HEAP_FLAGS } from '../../host/v8-heap-flags.js';
+import { fileURLToPath } from 'node:url';
+import { tuneProcessHeap, V8_HEAP_FLAGS } from '../../host/platform/v8-heap-flags.js';
 
 // ---------------------------------------------------------------------------- arguments
 
@@ -89,13 +89,14 @@ export function mean(values: number[]): number {
 
 // ---------------------------------------------------------------------------- setup
 
-/** The host loads dist/runtime; build it when it is missing (as `npm run build` would). */
+/**
+ * The host loads dist/runtime and starts its sandbox threads from dist/thread: build both when
+ * missing or stale (the build's stamps), as `npm run build` would.
+ */
 export async function ensureRuntimeBundle(): Promise<void> {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  if (existsSync(path.join(root, 'dist', 'runtime', 'core.js'))) return;
-  const script = pathToFileURL(path.join(root, 'scripts', 'build-runtime.mjs')).href;
-  const mod = (await import(script)) as { buildRuntime: () => Promise<string> };
-  await mod.buildRuntime();
+  // stdout stays clean for --json: the build's output goes to stderr.
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'build.mjs'), '--quiet', 'runtime', 'thread'], { cwd: root, stdio: ['ignore', 2, 2] });
 }
 
 /** Newest modification time (ms) of the .ts files under `dir`. */
@@ -116,7 +117,7 @@ function newestSourceMs(dir: string): number {
  */
 export function ensureHostBuild(): void {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  const marker = path.join(root, 'dist', 'host', 'executor', 'sandbox-process', 'child.js');
+  const marker = path.join(root, 'dist', 'host', 'engine', 'process', 'child.js');
   const built = existsSync(marker) && existsSync(path.join(root, 'dist', 'runtime', 'core.js')) ? statSync(marker).mtimeMs : 0;
   const source = Math.max(newestSourceMs(path.join(root, 'host')), newestSourceMs(path.join(root, 'runtime')));
   if (built >= source) return;
@@ -159,7 +160,7 @@ export function runBench(name: string, main: () => Promise<number | void>): void
 
 /**
  * Sets driverbox's V8 heap flags in this process, as the CLI and the sandbox process have them
- * (host/v8-heap-flags.ts), before the bench makes any isolate: the flags set, and a line saying
+ * (host/platform/v8-heap-flags.ts), before the bench makes any isolate: the flags set, and a line saying
  * which for the bench's header.
  */
 export function benchHeapFlags(enabled: boolean): { flags: readonly string[]; header: string } {

@@ -35,4 +35,4 @@ export function processCpuMs(pid: number): number | null {
 }
 
 /** Resident set size of process `pid` (VmRSS), bytes. */
-export { residentMemoryBytes as processRssBytes } from '../../host/executor/sandbox-process/resident-memory.js';
+export { residentMemoryBytes as processRssBytes } from '../../host/engine/process/resident-memory.js';

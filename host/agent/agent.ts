@@ -23,7 +23,7 @@ import { DEFAULT_ACTIONS } from './inventory/types.js';
 import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './metrics.js';
 import { externalHostList } from '../executor/external-hosts.js';
 import type { RunExecutor } from '../contract/run-executor.js';
-import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from '../executor/sandbox-process/index.js';
+import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from '../engine/process/index.js';
 import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, systemClock, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
 import { QueueRuns, type AgentQueueOptions } from './queue-runs.js';
 import type { RunCounters } from '../scale-out/queue-figures.js';
@@ -43,7 +43,7 @@ export const DEFAULT_GRACE_MS = 30_000;
 export const DEFAULT_KEEP_RUNS_PER_DEVICE = 100;
 /**
  * Isolates the agent's sandbox child keeps warm at most. Runs at once beyond it first wait for one
- * (host/sandbox/pool.ts): 4 served bench:agent's 10,000 devices / 60 s with 8's lateness and
+ * (host/engine/isolate/pool.ts): 4 served bench:agent's 10,000 devices / 60 s with 8's lateness and
  * ~50 MB less (each holds its runs' garbage, ~12 MB).
  */
 export const AGENT_WARM_ISOLATES = 4;
@@ -220,7 +220,7 @@ const jobKey = (associationId: number) => `association-${associationId}`;
 
 /**
  * The least sandbox threads the agent's sandbox process gets, whatever the cores: a driver that
- * spins until its deadline holds one thread (host/sandbox/threads.ts places other runs elsewhere).
+ * spins until its deadline holds one thread (host/engine/threads/threads.ts places other runs elsewhere).
  */
 export const AGENT_MIN_SANDBOX_THREADS = 2;
 
@@ -598,7 +598,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       // The scheduler already bounds runs; the child gets an isolate for each so none queues there.
       // Up to AGENT_WARM_ISOLATES are kept warm, each until AGENT_WARM_IDLE_MS unused. Not one per
       // slot: an isolate kept warm holds the garbage of its runs, and a run at once past the warm
-      // set waits for one to come back before one is made (host/sandbox/pool.ts).
+      // set waits for one to come back before one is made (host/engine/isolate/pool.ts).
       // At least AGENT_MIN_SANDBOX_THREADS threads, even on 2 cores: a run spinning to its deadline holds one.
       host: {
         maxIsolates: maxConcurrent,

@@ -1,7 +1,7 @@
 // Everything one run does on the network: its targets (the device and the external hosts it
 // was allowed), its request bound and concurrency queue, the abort of what is in flight when
 // the run ends, and its transcript. It lives on the run's sandbox thread (a plain run:
-// host/sandbox/thread-network.ts), or on the host thread (a record, replay or deviceState run,
+// host/engine/threads/thread-network.ts), or on the host thread (a record, replay or deviceState run,
 // or HostOptions.networkInThreads false), where the sandbox thread sends it the driver's calls.
 import type { ExternalDeviceCall, HttpAnswer, HttpCall, ProtocolAnswer, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
 import type { DriverCode, DriverErrorCode } from '../contract/driver-error-codes.js';

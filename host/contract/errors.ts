@@ -13,7 +13,7 @@ export type DriverboxErrorCode =
   | 'INVALID_FIXTURE'
   | 'HOST_CLOSED'
   | 'NODE_FLAG_MISSING'
-  /** No isolated-vm line loads on the running Node (host/isolated-vm.ts). */
+  /** No isolated-vm line loads on the running Node (host/platform/isolated-vm.ts). */
   | 'ISOLATED_VM_MISSING'
   /** No better-sqlite3 line loads on the running Node (host/store/db/better-sqlite3.ts). */
   | 'SQLITE_MISSING'

@@ -1,6 +1,6 @@
 // What driverbox offers a driver beyond the JavaScript built-ins, as tables the host reads:
 // the globals a driver might expect and what to use instead (the hints of a failed run,
-// host/sandbox/missing-hints.ts, and the warnings of `drivers add`, host/driver/modules-used.ts),
+// host/engine/isolate/missing-hints.ts, and the warnings of `drivers add`, host/driver/modules-used.ts),
 // and the members of D driverbox has (docs/COMPATIBILITY.md lists them with their docs).
 
 /** What to use instead of each global a driver might expect. */

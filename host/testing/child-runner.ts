@@ -1,7 +1,7 @@
 // The child process side of runDriver, for test processes that were not started with
 // --no-node-snapshot: reads one run request as JSON on stdin, runs it, writes the outcome as
 // JSON on stdout ({ result } or { error: { code, message } }).
-import { createHost, type HostOptions } from '../host.js';
+import { createHost, type HostOptions } from '../engine/host.js';
 import { type RunRequest } from '../contract/run-request.js';
 
 export interface ChildRequest {

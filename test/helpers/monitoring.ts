@@ -1,6 +1,6 @@
 // A Monitoring API server over an in-memory store, and a client of it, for one test file.
 import { afterAll } from 'vitest';
-import type { Host } from '../../host/host.js';
+import type { Host } from '../../host/engine/host.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../host/api/monitoring/server.js';
 import { MonitoringClient } from '../../host/api/monitoring/client/index.js';
 import { openStore, type Store } from '../../host/store/index.js';

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxProcess, type SandboxExitEvent, type SandboxProcess } from '../../host/executor/sandbox-process/index.js';
+import { startSandboxProcess, type SandboxExitEvent, type SandboxProcess } from '../../host/engine/process/index.js';
 import type { RunRequest } from '../../host/index.js';
 import { alive, until } from './process-tree.js';
 

@@ -166,7 +166,7 @@ function get_status() {
     const servePids = descendants(running.pid, '\0serve\0');
     expect(servePids).toHaveLength(1);
     const child = sandboxPid();
-    expect(descendants(servePids[0]!, 'sandbox-process/child.js')).toEqual([child]);
+    expect(descendants(servePids[0]!, 'engine/process/child.js')).toEqual([child]);
     expect(running.output()).toMatch(new RegExp(`drivers      run in sandbox process ${child}; API drivers may reach no external host`));
     await expectHealthy();
   }, 30_000);

@@ -35,9 +35,9 @@ export function descendants(pid: number, match: string): number[] {
   return found;
 }
 
-/** The sandbox child processes under pid (its fork of sandbox-process/child.js). */
+/** The sandbox child processes under pid (its fork of engine/process/child.js). */
 export function sandboxChildren(pid: number): number[] {
-  return descendants(pid, 'sandbox-process/child.js');
+  return descendants(pid, 'engine/process/child.js');
 }
 
 export function alive(pid: number): boolean {

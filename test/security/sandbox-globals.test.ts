@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadIsolatedVm } from '../../host/isolated-vm.js';
+import { loadIsolatedVm } from '../../host/platform/isolated-vm.js';
 import { useHost } from '../helpers/host.js';
 import { attack, reported } from './harness.js';
 

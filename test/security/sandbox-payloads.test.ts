@@ -1,9 +1,9 @@
-// The sandbox thread's checks of what the in-isolate runtime sends (host/sandbox/host-payloads.ts,
+// The sandbox thread's checks of what the in-isolate runtime sends (host/engine/isolate/host-payloads.ts,
 // check-report.ts): driver-shaped data that would overflow this thread's stack or that has the
 // wrong types is refused with a clear text, never cast, never thrown past the run.
 import { describe, expect, it } from 'vitest';
-import { checkRunEnd } from '../../host/sandbox/check-report.js';
-import { checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkTimer, parsePayload, withinDepth } from '../../host/sandbox/host-payloads.js';
+import { checkRunEnd } from '../../host/engine/isolate/check-report.js';
+import { checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkTimer, parsePayload, withinDepth } from '../../host/engine/isolate/host-payloads.js';
 
 const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
 

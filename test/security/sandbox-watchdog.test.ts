@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WATCHDOG_MARGIN_MS } from '../../host/sandbox/threads.js';
+import { WATCHDOG_MARGIN_MS } from '../../host/engine/threads/sandbox-thread.js';
 import { runSource, useHost } from '../helpers/host.js';
 import { expectHealthy } from './harness.js';
 

@@ -1,6 +1,6 @@
 // What a run with `record` or `replay` changes around it: the device it runs against, the
 // wire and sessions its RunNetwork uses, and what happens once it has finished. A run with
-// neither gets no capture at all (host.ts), so it pays nothing for this.
+// neither gets no capture at all (engine/host.ts), so it pays nothing for this.
 import type { DeviceSpec } from '../../contract/device.js';
 import type { RunResult } from '../../contract/run-result.js';
 import type { SessionSource } from '../http/sessions.js';

@@ -1,7 +1,7 @@
 // `driverbox run <driver.js>`: one action of one driver against one device.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { createHost } from '../../host.js';
+import { createHost } from '../../engine/host.js';
 import { loadEnvironment } from '../env-file.js';
 import { formatResult, jsonResult, styleFor } from '../format.js';
 import { openReportStore, reportResult } from '../report-option.js';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { agentRoutes } from '../../agent/agent-routes.js';
 import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
-import { startSandboxProcess, type SandboxProcess } from '../../executor/sandbox-process/index.js';
+import { startSandboxProcess, type SandboxProcess } from '../../engine/process/index.js';
 import { consoleRoutes } from '../../api/console/console-routes.js';
 import { driverboxApiRoutes } from '../../api/driverbox/runs-routes.js';
 import { marketplaceRoutes } from '../../api/marketplace/marketplace-routes.js';

@@ -1,9 +1,9 @@
-// The one place that loads better-sqlite3, which comes in lines (host/native-lines.ts): 12.x
+// The one place that loads better-sqlite3, which comes in lines (host/platform/native-lines.ts): 12.x
 // (node::ObjectWrap) builds everywhere but aborts Node 24.19 and later when a statement is
 // garbage-collected after its thread's environment is gone; 13.x (Node-API, prebuilt) needs Node
 // 22 or later and crashes Node 20 (Node-API 10).
 import type BetterSqlite3 from 'better-sqlite3';
-import { loadNativeLine, type LoadedLine, type NativeLine } from '../../native-lines.js';
+import { loadNativeLine, type LoadedLine, type NativeLine } from '../../platform/native-lines.js';
 
 /** Preferred first: on Node 22 both lines install, and 13 is used. */
 export const BETTER_SQLITE3_LINES: readonly NativeLine[] = [

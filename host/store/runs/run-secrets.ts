@@ -3,7 +3,7 @@
 // them in its message or send them in a body, in clear or in the forms a driver or the wire
 // gives them (JSON-escaped, URL- or form-encoded, base64 as in a Basic header). The run's
 // parameters' secrets and the values it sent under a secret's name were masked by the host
-// already (host.ts), in what the run said. This stops a secret leaking by accident; a driver
+// already (engine/host.ts), in what the run said. This stops a secret leaking by accident; a driver
 // written to leak one can still transform it.
 import type { Store } from '../store.js';
 import { listSealedCredentials, type SealedCredentials } from '../fleet/credentials.js';

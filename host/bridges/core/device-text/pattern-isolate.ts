@@ -6,7 +6,7 @@
 // clear error once the run's budget is spent, and no other device waits on it.
 import type IsolatedVM from 'isolated-vm';
 import type { DriverErrorCode } from '../../../contract/driver-error-codes.js';
-import { loadIsolatedVm } from '../../../isolated-vm.js';
+import { loadIsolatedVm } from '../../../platform/isolated-vm.js';
 import { showPattern, type DriverPattern } from './driver-pattern.js';
 import type { PatternBudget } from './pattern-budget.js';
 

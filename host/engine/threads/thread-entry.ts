@@ -5,11 +5,12 @@
 import { getHeapStatistics } from 'node:v8';
 import { measureMemory } from 'node:vm';
 import { parentPort, receiveMessageOnPort, workerData } from 'node:worker_threads';
-import { useBusySlot } from './busy-slot.js';
-import { IsolatePool } from './pool.js';
+import { inIsolateCall, useBusySlot } from './busy-slot.js';
+import { IsolatePool } from '../isolate/pool.js';
 import { ReportSlot } from './report-slot.js';
-import { executeRun, type SandboxNetwork } from './run.js';
-import { useRuntimeDir } from './runtime-bundle.js';
+import type { RunOutcome, SandboxNetwork } from '../isolate/run-plan.js';
+import { RunSteps } from '../isolate/run-steps.js';
+import { useRuntimeDir } from '../isolate/runtime-bundle.js';
 import type { LocalNetwork, ThreadNetworks } from './thread-network.js';
 import type { FromThread, SyncReply, ThreadConfig, ThreadReport, ToThread } from './thread-protocol.js';
 
@@ -138,11 +139,11 @@ async function execute(run: number, plan: Extract<ToThread, { t: 'run' }>['plan'
   let local: LocalNetwork | null = null;
   try {
     const warm = await pool.acquire(plan.limits.memoryMb);
-    let outcome: Awaited<ReturnType<typeof executeRun>> | undefined;
+    let outcome: RunOutcome | undefined;
     try {
       if (plan.network && !networks) throw new Error('this sandbox thread does no network of its own');
       const network = plan.network && networks ? (local = networks.open(run, { ...plan, network: plan.network }, (report) => leaveReport(run, report))) : hostNetworkFor(run, answers);
-      outcome = await executeRun(warm, plan, network);
+      outcome = await new RunSteps(warm, plan, network, inIsolateCall).run();
     } finally {
       pool.release(warm, outcome?.discard ?? true);
     }

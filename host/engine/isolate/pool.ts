@@ -5,8 +5,8 @@
 // the warm set kept for a burst should not outlive it. The idle lists are stacks, so the
 // isolates a steady load keeps using stay on top and the ones a past burst needed sink.
 import { performance } from 'node:perf_hooks';
-import { DriverboxError } from '../contract/errors.js';
-import type { HeapFigures, PoolOptions, PoolStats } from './figures.js';
+import { DriverboxError } from '../../contract/errors.js';
+import type { HeapFigures, PoolOptions, PoolStats } from '../figures.js';
 import { WarmIsolate } from './warm-isolate.js';
 
 const HEAP_CHECK_EVERY_RUNS = 4;

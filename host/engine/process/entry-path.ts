@@ -3,5 +3,5 @@ import path from 'node:path';
 import { builtScriptPath } from '../../package-path.js';
 
 export function sandboxEntryPath(): string {
-  return builtScriptPath(new URL('./child.js', import.meta.url), path.join('dist', 'host', 'executor', 'sandbox-process', 'child.js'));
+  return builtScriptPath(new URL('./child.js', import.meta.url), path.join('dist', 'host', 'engine', 'process', 'child.js'));
 }

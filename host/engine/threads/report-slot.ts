@@ -4,7 +4,7 @@
 // 'ended' message, so posting it right away as well (a wake-up of the host thread, a copy)
 // would be wasted. When the call does not return (the driver's code goes on), the thread is
 // stuck and can post nothing: the host, which looks at the slot on a slow timer while the
-// thread has runs, finds the result here and answers after the grace (threads.ts).
+// thread has runs, finds the result here and answers after the grace (sandbox-thread.ts).
 //
 // One slot per thread holds the latest report: a thread stuck in a call is stuck in the one
 // that reported last. A seqlock (odd while written) keeps the reader from a torn read.

@@ -3,7 +3,7 @@
 // a member of D that driverbox lacks (`D.device.sendSFTP is not a function`). The globals are
 // left undefined, so `typeof fetch === 'undefined'` feature tests keep working and a run that
 // uses none pays nothing: the message is only looked at when the run has failed.
-import { GLOBAL_HINTS, KNOWN_D_MEMBERS } from '../driver/compat-table.js';
+import { GLOBAL_HINTS, KNOWN_D_MEMBERS } from '../../driver/compat-table.js';
 
 export { GLOBAL_HINTS, KNOWN_D_MEMBERS };
 

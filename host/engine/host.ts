@@ -4,34 +4,34 @@
 // trustedCAs); host.run() executes one driver action and resolves to a RunResult.
 import { X509Certificate } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { DEFAULT_SESSION_IDLE_MS, DeviceSessions } from './bridges/http/sessions.js';
-import { StateSessions } from './bridges/http/state-sessions.js';
-import { recordCapture, replayCapture, type RunCapture } from './bridges/record/capture.js';
-import type { RecordingFile } from './contract/recording.js';
-import type { ExternalHosts, RunRequest } from './contract/run-request.js';
-import type { ResolveMap } from './bridges/core/target.js';
-import { loadRecording } from './bridges/record/load.js';
-import type { TranscriptMode } from './contract/run-request.js';
-import { createTrustStore, type TrustStore } from './bridges/tls/trust.js';
-import type { DeviceSpec } from './contract/device.js';
-import { readDeviceState } from './device-state.js';
-import { type DeviceStateSnapshot } from './contract/device-state.js';
-import { ENTRY_POINT } from './driver/entry-points.js';
-import { loadDriver } from './driver/load.js';
-import { DriverboxError } from './contract/errors.js';
-import { resolveLimits, type RunLimits } from './contract/limits.js';
-import { readResolveOption } from './bridges/core/resolve.js';
-import { type ResolveOption } from './contract/run-request.js';
-import type { RunResult } from './contract/run-result.js';
-import { assertNodeFlags } from './sandbox/node-flags.js';
-import { ByteBudget, DEFAULT_MAX_BUFFERED_BYTES } from './bridges/core/buffer-budget.js';
-import { canonicalHost } from './bridges/core/host-name.js';
-import { MAX_EXTERNAL_DEVICES, RunNetwork } from './bridges/run-network.js';
-import type { PoolStats, SandboxMemory } from './sandbox/figures.js';
-import { SandboxThreads } from './sandbox/threads.js';
-import { maskRunText } from './secrets/secret-mask.js';
-import { parameterSecrets } from './secrets/secret-names.js';
-import { snmpSecrets } from './snmp-settings.js';
+import { DEFAULT_SESSION_IDLE_MS, DeviceSessions } from '../bridges/http/sessions.js';
+import { StateSessions } from '../bridges/http/state-sessions.js';
+import { recordCapture, replayCapture, type RunCapture } from '../bridges/record/capture.js';
+import type { RecordingFile } from '../contract/recording.js';
+import type { ExternalHosts, RunRequest } from '../contract/run-request.js';
+import type { ResolveMap } from '../bridges/core/target.js';
+import { loadRecording } from '../bridges/record/load.js';
+import type { TranscriptMode } from '../contract/run-request.js';
+import { createTrustStore, type TrustStore } from '../bridges/tls/trust.js';
+import type { DeviceSpec } from '../contract/device.js';
+import { readDeviceState } from '../device-state.js';
+import { type DeviceStateSnapshot } from '../contract/device-state.js';
+import { ENTRY_POINT } from '../driver/entry-points.js';
+import { loadDriver } from '../driver/load.js';
+import { DriverboxError } from '../contract/errors.js';
+import { resolveLimits, type RunLimits } from '../contract/limits.js';
+import { readResolveOption } from '../bridges/core/resolve.js';
+import { type ResolveOption } from '../contract/run-request.js';
+import type { RunResult } from '../contract/run-result.js';
+import { ByteBudget, DEFAULT_MAX_BUFFERED_BYTES } from '../bridges/core/buffer-budget.js';
+import { canonicalHost } from '../bridges/core/host-name.js';
+import { MAX_EXTERNAL_DEVICES, RunNetwork } from '../bridges/run-network.js';
+import { maskRunText } from '../secrets/secret-mask.js';
+import { parameterSecrets } from '../secrets/secret-names.js';
+import { snmpSecrets } from '../snmp-settings.js';
+import { assertNodeFlags } from '../platform/node-flags.js';
+import type { PoolStats, SandboxMemory } from './figures.js';
+import { SandboxThreads } from './threads/threads.js';
 
 /** The isolate pool's counts over all sandbox threads, and the threads recycled so far. */
 export interface HostStats extends PoolStats {
@@ -308,7 +308,7 @@ export function createHost(options: HostOptions = {}): Host {
       const runTrustStore = runTrust ?? trust;
       const stateSessions = kept === undefined ? null : new StateSessions(ownSessions ?? sessions, kept);
       if (!capture && !stateSessions && !ownSessions && networkInThreads) {
-        // The run's sandbox thread does its network and masks its result (threads.ts).
+        // The run's sandbox thread does its network and masks its result (active-run.ts).
         const network = { transcript, resolve, secrets };
         return sandboxes.run({ driver, action, device: request.device ?? {}, parameters, limits, network }, { policy: { reach: allowExternal, redirect: allowRedirect } });
       }

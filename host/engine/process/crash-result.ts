@@ -1,6 +1,6 @@
 // The RunResult of a run the sandbox process could not finish (it died, or close() stopped it):
 // a failure like any other, so the scheduler records it and carries on. GENERIC_ERROR, as the
-// host reports other failures of the sandbox itself (sandbox/run.ts); the logs and HTTP
+// host reports other failures of the sandbox itself (engine/isolate/run-steps.ts); the logs and HTTP
 // exchanges of the run died with the process.
 import type { RunRequest } from '../../contract/run-request.js';
 import type { RunResult } from '../../contract/run-result.js';

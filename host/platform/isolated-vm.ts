@@ -1,6 +1,7 @@
-// The one place that loads isolated-vm, which comes in lines (host/native-lines.ts): 5.0.x
-// builds on Node 20 and 22 but not against Node 24's V8; 6.x needs Node 22 or later. The rest of
-// host/sandbox/ gets it from here, and any difference between the lines is handled here.
+// The one place that loads isolated-vm, which comes in lines (native-lines.ts): 5.0.x
+// builds on Node 20 and 22 but not against Node 24's V8; 6.x needs Node 22 or later. The engine's
+// isolates (host/engine/isolate/) and the bridges' pattern isolates get it from here, and any
+// difference between the lines is handled here.
 import type IsolatedVM from 'isolated-vm';
 import { loadNativeLine, type LoadedLine, type NativeLine } from './native-lines.js';
 

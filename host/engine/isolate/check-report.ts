@@ -4,8 +4,8 @@
 // only what passes here becomes a RunResult (and reaches the store). The RunEnd returned is
 // rebuilt from the checked fields alone: nothing else the runtime sent (an extra field nested
 // deep, an inherited toJSON) can reach the store, structured clone or JSON.stringify.
-import { backupBounds, bounds, errorType, reservedPathWords, valueType } from '../../runtime/constants.js';
-import type { BackupRecord, ColumnHeader, LogMessage, RunEnd, TableRecord, VariableRecord } from '../../runtime/protocol.js';
+import { backupBounds, bounds, errorType, reservedPathWords, valueType } from '../../../runtime/constants.js';
+import type { BackupRecord, ColumnHeader, LogMessage, RunEnd, TableRecord, VariableRecord } from '../../../runtime/protocol.js';
 
 export interface ReportBounds {
   maxVariables: number;

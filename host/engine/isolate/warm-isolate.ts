@@ -2,10 +2,10 @@
 // bundles on first use, and recent drivers stay compiled (keyed by their source).
 import { createHash } from 'node:crypto';
 import type ivm from 'isolated-vm';
-import { loadIsolatedVm } from '../isolated-vm.js';
-import type { LibName } from '../../runtime/protocol.js';
+import { loadIsolatedVm } from '../../platform/isolated-vm.js';
+import type { LibName } from '../../../runtime/protocol.js';
 import { compileBundle } from './runtime-bundle.js';
-import { wrapDriver } from '../driver/wrap.js';
+import { wrapDriver } from '../../driver/wrap.js';
 
 const DRIVER_CACHE_SIZE = 32;
 /**

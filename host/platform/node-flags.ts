@@ -2,7 +2,7 @@
 // the flag cannot be turned on from inside a running process: say so plainly instead of
 // crashing later; likewise when no isolated-vm line built for this Node.
 import { DriverboxError } from '../contract/errors.js';
-import { loadIsolatedVm } from '../isolated-vm.js';
+import { loadIsolatedVm } from './isolated-vm.js';
 
 export function hasNoNodeSnapshot(): boolean {
   const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)];

@@ -3,9 +3,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type ivm from 'isolated-vm';
-import type { LibName } from '../../runtime/protocol.js';
-import { DriverboxError } from '../contract/errors.js';
-import { packagePath } from '../package-path.js';
+import type { LibName } from '../../../runtime/protocol.js';
+import { DriverboxError } from '../../contract/errors.js';
+import { packagePath } from '../../package-path.js';
 
 export type BundleName = 'core' | `lib-${LibName}`;
 
@@ -34,7 +34,7 @@ export function useRuntimeDir(dir: string | null): void {
 
 /**
  * dist/runtime of the package this module belongs to, or null. The host thread looks it up and
- * hands it to its sandbox threads: a thread run from source is a bundle in node_modules/.cache,
+ * hands it to its sandbox threads: a thread runs from its bundle in dist/thread/,
  * and node_modules may be a symlink into another checkout (a git worktree).
  */
 export function locateRuntimeDir(): string | null {

@@ -2,7 +2,7 @@
 // Host and serves runs over IPC until told to close, or until the agent goes away.
 import { getHeapStatistics } from 'node:v8';
 import { DriverboxError } from '../../contract/errors.js';
-import { createHost, type Host } from '../../host.js';
+import { createHost, type Host } from '../host.js';
 import type { FromChild, ToChild, WireError } from './protocol.js';
 
 function toWire(error: unknown): WireError {

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { DriverboxError, type DriverboxErrorCode } from './contract/errors.js';
+import { DriverboxError, type DriverboxErrorCode } from '../contract/errors.js';
 
 export interface NativeLine {
   /** The alias it is installed under (package.json's optionalDependencies). */

@@ -1,10 +1,10 @@
 // Messages between the host thread and a sandbox thread. Each side sends arrays of them,
 // one array per turn of its event loop, so that many runs share one hand-off.
 import type { MessagePort } from 'node:worker_threads';
-import type { ExternalDeviceCall } from '../../runtime/protocol.js';
-import type { RunResult } from '../contract/run-result.js';
-import type { PoolOptions, PoolStats, SandboxMemory } from './figures.js';
-import type { NetworkCall, NetworkOp, RunPlan } from './run.js';
+import type { ExternalDeviceCall } from '../../../runtime/protocol.js';
+import type { RunResult } from '../../contract/run-result.js';
+import type { PoolOptions, PoolStats, SandboxMemory } from '../figures.js';
+import type { NetworkCall, NetworkOp, RunPlan } from '../isolate/run-plan.js';
 
 /** workerData of a sandbox thread. */
 export interface ThreadConfig {

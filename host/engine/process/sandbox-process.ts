@@ -6,105 +6,23 @@
 // more. A run that overstays its deadline plus overstayMarginMs means the child is wedged (a
 // spinning or stopped thread the in-process watchdog could not end): the child is killed,
 // that run ends with TIMEOUT_ERROR and the child is restarted.
-import { fork, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { performance } from 'node:perf_hooks';
 import { DriverboxError, type DriverboxErrorCode } from '../../contract/errors.js';
-import type { RunRequest } from '../../contract/run-request.js';
 import { resolveLimits } from '../../contract/limits.js';
+import type { RunRequest } from '../../contract/run-request.js';
 import type { RunResult } from '../../contract/run-result.js';
-import type { PoolStats } from '../../sandbox/figures.js';
-import { residentMemoryBytes } from './resident-memory.js';
-import type { RunExecutor } from '../../contract/run-executor.js';
-import { V8_HEAP_FLAGS } from '../../v8-heap-flags.js';
-import { RestartBackoff, type BackoffOptions } from './backoff.js';
+import type { PoolStats } from '../figures.js';
+import type { SandboxEvents, SandboxProcess, SandboxProcessStats, SandboxState } from './api.js';
+import { RestartBackoff } from './backoff.js';
 import { lostRunResult, overstayRunResult } from './crash-result.js';
 import { sandboxEntryPath } from './entry-path.js';
+import { forkChild, type Child } from './forked-child.js';
+import { resolveOptions, type ResolvedOptions, type SandboxProcessOptions } from './options.js';
 import { assertSendable } from './plain-data.js';
+import type { FromChild, SandboxProcessMemory, ToChild } from './protocol.js';
+import { residentMemoryBytes } from './resident-memory.js';
 import { checkReturnedState } from './returned-state.js';
-import type { FromChild, SandboxHostOptions, SandboxProcessMemory, ToChild, WireError } from './protocol.js';
-import { StringDecoder } from 'node:string_decoder';
-import { terminalOutput } from '../../terminal-text.js';
-
-export interface SandboxProcessOptions {
-  /** createHost options for the child (externalHosts only as a list: a function cannot be sent). */
-  host?: SandboxHostOptions;
-  /** Runs sent to the child at once; more wait here, safe from a crash (default host.maxIsolates, else 16). */
-  maxInFlight?: number;
-  /** Restart delays when the child keeps dying (defaults 100 ms, 30 s, 60 s). */
-  restart?: Partial<BackoffOptions>;
-  /** close(): how long runs already accepted may take to finish before the child is killed, ms (default 10 s). */
-  closeGraceMs?: number;
-  /**
-   * Extra Node flags for the child (e.g. --max-old-space-size=512). --no-node-snapshot is always
-   * given, and driverbox's heap flags (v8-heap-flags.ts) before these, so a flag here can change one.
-   */
-  execArgv?: string[];
-  /**
-   * A run still unanswered this long after its deadline (limits.timeoutMs) means the child is
-   * wedged: it is killed and restarted, that run ends with TIMEOUT_ERROR, ms (default 5000).
-   */
-  overstayMarginMs?: number;
-}
-
-export type SandboxState = 'starting' | 'ready' | 'restarting' | 'closing' | 'closed';
-
-export interface SandboxProcessStats {
-  /** The current child's pid; null while none is running. */
-  pid: number | null;
-  state: SandboxState;
-  /** Children started after the first one. */
-  restarts: number;
-  /** Runs sent to the child and not answered yet. */
-  inFlight: number;
-  /** Runs accepted and waiting to be sent (at maxInFlight, or while the child restarts). */
-  queued: number;
-  /** How long the current child has been serving runs, ms; 0 while none is. */
-  uptimeMs: number;
-  /** Runs that ended as failed because the child died or was killed under them. */
-  lostRuns: number;
-  /** The child's isolate pool, as of its last answer; null before any. */
-  pool: PoolStats | null;
-  /** The child's resident memory now, bytes (Linux /proc); null without a child or off Linux. */
-  rssBytes: number | null;
-  /** Children killed because a run overstayed its deadline plus overstayMarginMs. */
-  overstayKills: number;
-  /** Why the supervisor last killed a child (overstay, IPC failure, close()'s grace), and when; null if it never did. */
-  lastKill: { reason: string; at: string } | null;
-}
-
-export interface SandboxExitEvent {
-  pid: number;
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  /** True when close() stopped it; false for a crash. */
-  expected: boolean;
-  /** Runs in flight that ended as failed because of this exit. */
-  lostRuns: number;
-  /** Why the supervisor killed it (e.g. a run overstayed its deadline); null when it exited on its own. */
-  killedBecause: string | null;
-  /** True when it was killed because a run overstayed its deadline plus the margin. */
-  overstay: boolean;
-}
-
-export interface SandboxRestartEvent {
-  /** The new child's pid, now ready for runs. */
-  pid: number;
-  previousPid: number;
-  restarts: number;
-  /** The backoff waited before forking it, ms. */
-  delayMs: number;
-}
-
-export type SandboxEvents = { exit: [SandboxExitEvent]; restart: [SandboxRestartEvent] };
-type Events = SandboxEvents;
-
-/** A RunExecutor with counters, and an EventEmitter of 'exit' and 'restart'. */
-export interface SandboxProcess extends RunExecutor, EventEmitter<SandboxEvents> {
-  stats(): SandboxProcessStats;
-  /** Where the child's memory is (its heaps, its isolates'); null without a ready child or when it does not answer within 5 s. */
-  memory(): Promise<SandboxProcessMemory | null>;
-}
 
 interface PendingRun {
   id: number;
@@ -120,38 +38,12 @@ interface PendingRun {
   overstayed: boolean;
 }
 
-/** One forked child and what the supervisor knows of it. */
-interface Child {
-  process: ChildProcess;
-  pid: number;
-  ready: boolean;
-  readyAt: number;
-  startedAt: number;
-  /** Why the supervisor killed it, when it did (an IPC failure, close()'s grace ran out). */
-  killedBecause: string | null;
-  /** The init error it reported, when createHost failed there. */
-  initError: WireError | null;
-  /** The end of its stderr, for the reason of a crash. */
-  stderrTail: string;
-  /** Killed because a run overstayed its deadline plus the margin. */
-  overstay: boolean;
-}
-
-const STDERR_TAIL_CHARS = 600;
 /** setTimeout fires at once past this (about 24.8 days): a longer deadline is watched up to it. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** How long memory() waits for the child's answer, ms (it is asked between runs' messages). */
 const MEMORY_ANSWER_MS = 5_000;
 /** After close() sends 'close', how long the child may take to close its host and exit, ms. */
 const EXIT_WAIT_MS = 5_000;
-
-function integer(value: number | undefined, fallback: number, name: string, min: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < min) {
-    throw new DriverboxError('INVALID_OPTIONS', `sandbox process: ${name} must be an integer >= ${min} (got ${JSON.stringify(value)})`);
-  }
-  return value;
-}
 
 function describeRun(request: RunRequest): string {
   return request?.path ?? request?.filename ?? 'an inline driver';
@@ -161,8 +53,8 @@ function describeExit(code: number | null, signal: NodeJS.Signals | null): strin
   return signal ? `was killed by ${signal}` : `exited with code ${code}`;
 }
 
-class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
-  readonly #options: Required<Omit<SandboxProcessOptions, 'restart' | 'host'>> & { host: SandboxHostOptions };
+class SupervisedSandbox extends EventEmitter<SandboxEvents> implements SandboxProcess {
+  readonly #options: ResolvedOptions;
   #overstayKills = 0;
   #lastKill: { reason: string; at: string } | null = null;
   readonly #backoff: RestartBackoff;
@@ -191,24 +83,9 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
 
   constructor(options: SandboxProcessOptions) {
     super();
-    const host = options.host ?? {};
-    assertSendable(host, 'host', 'sandbox process options');
-    this.#options = {
-      host,
-      maxInFlight: integer(options.maxInFlight, host.maxIsolates ?? 16, 'maxInFlight', 1),
-      closeGraceMs: integer(options.closeGraceMs, 10_000, 'closeGraceMs', 0),
-      execArgv: options.execArgv ?? [],
-      overstayMarginMs: integer(options.overstayMarginMs, 5_000, 'overstayMarginMs', 0),
-    };
-    if (!Array.isArray(this.#options.execArgv) || this.#options.execArgv.some((a) => typeof a !== 'string')) {
-      throw new DriverboxError('INVALID_OPTIONS', 'sandbox process: execArgv must be a list of Node flags');
-    }
-    const restart = options.restart ?? {};
-    this.#backoff = new RestartBackoff({
-      initialDelayMs: integer(restart.initialDelayMs, 100, 'restart.initialDelayMs', 0),
-      maxDelayMs: integer(restart.maxDelayMs, 30_000, 'restart.maxDelayMs', 0),
-      stableAfterMs: integer(restart.stableAfterMs, 60_000, 'restart.stableAfterMs', 0),
-    });
+    const { resolved, restart } = resolveOptions(options);
+    this.#options = resolved;
+    this.#backoff = new RestartBackoff(restart);
     this.#entry = sandboxEntryPath();
     this.started = new Promise<void>((resolve, reject) => {
       this.#startResolve = resolve;
@@ -343,31 +220,10 @@ class SupervisedSandbox extends EventEmitter<Events> implements SandboxProcess {
   }
 
   #spawn(delayMs = 0, previousPid: number | null = null): void {
-    const child = fork(this.#entry, [], {
-      execArgv: ['--no-node-snapshot', ...V8_HEAP_FLAGS, ...this.#options.execArgv],
-      serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
-    });
-    const state: Child = {
-      process: child,
-      pid: child.pid ?? -1,
-      ready: false,
-      readyAt: 0,
-      startedAt: performance.now(),
-      killedBecause: null,
-      initError: null,
-      stderrTail: '',
-      overstay: false,
-    };
+    const state = forkChild(this.#entry, this.#options.execArgv);
+    const child = state.process;
     this.#child = state;
     this.#state = this.#restarts === 0 && previousPid === null ? 'starting' : 'restarting';
-    // Forwarded as it comes (crash reports matter); the tail also goes into the failed runs' reason.
-    // Escaped (terminalOutput): what a crash report quotes of a driver must not drive the terminal.
-    const decoder = new StringDecoder('utf8');
-    child.stderr?.on('data', (chunk: Buffer) => {
-      process.stderr.write(terminalOutput(decoder.write(chunk)));
-      state.stderrTail = (state.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_CHARS);
-    });
     child.on('message', (message: FromChild) => this.#onMessage(state, message, delayMs, previousPid));
     child.on('error', (error) => this.#kill(state, `its IPC channel failed (${error.message})`));
     // The channel is gone but the process may linger: without it no result can come back.

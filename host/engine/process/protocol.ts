@@ -1,9 +1,9 @@
 // Messages between the agent and its sandbox process over the fork IPC channel
 // (serialization 'advanced': structured clone, so only plain data crosses).
-import type { HostOptions } from '../../host.js';
+import type { HostOptions } from '../host.js';
 import type { RunRequest } from '../../contract/run-request.js';
 import type { RunResult } from '../../contract/run-result.js';
-import type { HeapFigures, PoolStats, SandboxMemory } from '../../sandbox/figures.js';
+import type { HeapFigures, PoolStats, SandboxMemory } from '../figures.js';
 
 /** Host options that can cross the process boundary: externalHosts as a list, not a predicate. */
 export type SandboxHostOptions = Omit<HostOptions, 'externalHosts'> & { externalHosts?: string[] };

@@ -1,10 +1,10 @@
-// Checks of what the in-isolate runtime sends with each operation (host/sandbox/run.ts). The
+// Checks of what the in-isolate runtime sends with each operation (run-steps.ts). The
 // runtime runs in the driver's context, so its payloads are the driver's to forge: each is
 // checked for type and shape here and rebuilt from the checked fields, never cast, and nothing
 // nested deeper than MAX_PAYLOAD_DEPTH goes on (this thread's JSON.stringify, structured clone
 // and the network bridge all recurse, and overflow their stack on deep values).
-import type { CryptoCall, ExternalDeviceCall, HttpCall, LibName, ProtocolCall, ProtocolModule, TlsCall } from '../../runtime/protocol.js';
-import { MAX_JSON_DEPTH } from '../untrusted-input/plain-values.js';
+import type { CryptoCall, ExternalDeviceCall, HttpCall, LibName, ProtocolCall, ProtocolModule, TlsCall } from '../../../runtime/protocol.js';
+import { MAX_JSON_DEPTH } from '../../untrusted-input/plain-values.js';
 
 /** Deepest nesting of objects and arrays accepted in a payload (a request's options and body included). */
 export const MAX_PAYLOAD_DEPTH = 64;

@@ -1,25 +1,16 @@
 // A run's network on its own sandbox thread: the thread keeps the device sessions (undici
-// dispatchers, cookie jars) of the devices pinned to it (threads.ts) and a trust store, and each
+// dispatchers, cookie jars) of the devices pinned to it (placement.ts) and a trust store, and each
 // run's RunNetwork answers the driver's calls here, with no hand-off to the host thread and back.
 // Only the caller's policy (D.createExternalDevice, a redirect to another host), which may be a
 // function, is asked of the host thread; the answer-bytes bound is shared memory.
-import { ByteBudget } from '../bridges/core/buffer-budget.js';
-import { DeviceSessions } from '../bridges/http/sessions.js';
-import { RunNetwork } from '../bridges/run-network.js';
-import { createTrustStore, type TrustStore } from '../bridges/tls/trust.js';
-import type { HttpCall, ProtocolCall, TlsCall } from '../../runtime/protocol.js';
-import type { RunResult } from '../contract/run-result.js';
-import type { NetworkCall, NetworkOp, RunPlan, SandboxNetwork } from './run.js';
+import { ByteBudget } from '../../bridges/core/buffer-budget.js';
+import { DeviceSessions } from '../../bridges/http/sessions.js';
+import { RunNetwork } from '../../bridges/run-network.js';
+import { createTrustStore, type TrustStore } from '../../bridges/tls/trust.js';
+import type { RunResult } from '../../contract/run-result.js';
+import type { NetworkCall, NetworkOp, RunPlan, SandboxNetwork } from '../isolate/run-plan.js';
+import { answerText, dispatchNetworkCall } from './network-dispatch.js';
 import type { PolicyKind, ThreadNetworkConfig, ThreadReport } from './thread-protocol.js';
-
-/** The answer's JSON text for the isolate; an answer that cannot be written becomes an error answer. */
-function answerText(payload: unknown): string {
-  try {
-    return JSON.stringify(payload);
-  } catch (error) {
-    return JSON.stringify({ error: { code: 'GENERIC_ERROR', message: `the answer could not be passed on (${error instanceof Error ? error.message : 'unknown'})` }, response: null });
-  }
-}
 
 /** A run's SandboxNetwork over a RunNetwork of its own thread; `report` gives what the run ends with. */
 export interface LocalNetwork extends SandboxNetwork {
@@ -85,19 +76,11 @@ export class ThreadNetworks {
     const deliver = (answer: () => void) => this.#deliver(answer);
     return {
       start(op: NetworkOp, call: NetworkCall, answer: (json: string) => void): void {
-        const reply = (payload: unknown) => {
+        dispatchNetworkCall(network, op, call, (payload) => {
           if (transcript) return; // the run is over
           const json = answerText(payload);
           deliver(() => answer(json));
-        };
-        try {
-          if (op === 'http') network.http(call as HttpCall, reply);
-          else if (op === 'proto') network.protocol(call as ProtocolCall, reply);
-          else network.tls(call as TlsCall, reply);
-        } catch (error) {
-          // The bridge refused the call by throwing: the driver gets an error answer, the run goes on.
-          reply({ error: { code: 'GENERIC_ERROR', message: error instanceof Error ? error.message : 'the request failed' }, response: null });
-        }
+        });
       },
       external: (call) => network.external(call),
       close() {
