@@ -20,7 +20,7 @@ import { snmpSettingsToApi } from '../snmp-settings.js';
 import type { Store } from '../store/store.js';
 import { startRunSimulation, type RunSimulation } from './run-simulate.js';
 import { untilStopped } from './until-stopped.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 
 export interface DemoExample {
   name: string;

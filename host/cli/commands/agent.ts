@@ -12,7 +12,7 @@ import type { InventorySyncResult } from '../../agent/inventory/index.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
 import { openStore } from '../../store/store.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { parseIntegerFlag } from '../options.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { UsageError } from '../../contract/errors.js';

@@ -7,7 +7,7 @@ import { formatResult, jsonResult, styleFor } from '../format.js';
 import { openReportStore, reportResult } from '../report-option.js';
 import { credentialSecrets } from '../../store/run-secrets.js';
 import { parseExternalHosts, parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { snmpFlagOptions, snmpFlagsHelp, snmpSettingsFromFlags } from '../snmp-flags.js';

@@ -17,7 +17,7 @@ import { ensureLocalAgent, setAgentAccess } from '../../store/agents.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { openStore, type Store } from '../../store/store.js';
 import { parseIntegerFlag } from '../options.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
