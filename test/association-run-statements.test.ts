@@ -12,7 +12,7 @@ import type { DeviceStateSnapshot } from '../host/contract/device-state.js';
 import type { RunRequest } from '../host/contract/run-request.js';
 import type { RunExecutor } from '../host/contract/run-executor.js';
 import { DeviceRunPruner } from '../host/agent/device-run-pruner.js';
-import { writeOwnership } from '../host/agent/inventory/ownership.js';
+import { writeOwnership } from '../host/store/ownership.js';
 import { driverCodeHash } from '../host/store/inventory-driver-code.js';
 import { ensureLocalAgent } from '../host/store/agents.js';
 import { createAssociation, deleteAssociation } from '../host/store/associations.js';

@@ -18,7 +18,7 @@ import type { ParameterDefinition } from '../store/driver-input.js';
 import { setDevicePortMap, setSnmpAuthentication } from '../store/devices.js';
 import { snmpSettingsToApi } from '../snmp-settings.js';
 import type { Store } from '../store/store.js';
-import { startRunSimulation, type RunSimulation } from './run-simulate.js';
+import { startRunSimulation, type RunSimulation } from '../simulator/run-simulation.js';
 import { untilStopped } from './until-stopped.js';
 import type { CliIo } from './io.js';
 

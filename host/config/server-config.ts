@@ -11,7 +11,7 @@ import { resolveMarketplaceSettings, type MarketplaceSettings } from '../api/mar
 import { checkCorsOrigin } from '../api/monitoring/cors.js';
 import type { AgentAccessChange } from '../store/agents.js';
 import { agentAccessChange, type AgentAccessInput } from './agent-access.js';
-import { externalHostList } from '../executor/external-hosts.js';
+import { externalHostList } from '../agent/external-hosts.js';
 import { defaultDataDir, resolveStorePath } from '../store/data-dir.js';
 import { isPostgresUrl, redactUrl } from '../store/database.js';
 import { DEFAULT_STORE_BOUNDS, type StoreBounds } from '../store/store.js';

@@ -6,8 +6,8 @@
 import { redactUrl } from '../../store/database.js';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { agentRoutes } from '../../agent/agent-routes.js';
-import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
+import { agentRoutes } from '../../api/driverbox/agent-routes.js';
+import { createStatusSource, type HealthProbe, type ModuleName } from '../../api/driverbox/status.js';
 import { startSandboxProcess, type SandboxProcess } from '../../executor/sandbox-process/index.js';
 import { consoleRoutes } from '../../api/console/console-routes.js';
 import { driverboxApiRoutes } from '../../api/driverbox/runs-routes.js';

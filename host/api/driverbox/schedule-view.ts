@@ -11,13 +11,13 @@
 // In scale-out mode there is no scheduler here: the page is read from the queue and the store
 // (queue-schedule-view.ts), with this agent's skips counted here as well.
 import type { EventEmitter } from 'node:events';
-import type { ScheduleSource } from '../api/driverbox/schedule-routes.js';
-import type { ScheduleReader } from '../scale-out/schedule-reader.js';
-import type { Store } from '../store/store.js';
+import type { ScheduleSource } from './schedule-routes.js';
+import type { ScheduleReader } from '../../scale-out/schedule-reader.js';
+import type { Store } from '../../store/store.js';
 import { queueSchedulePage } from './queue-schedule-view.js';
-import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from '../api/driverbox/run-records.js';
-import { formatApiTime } from '../store/time.js';
-import type { SampleSummary, SkipReason } from './scheduler.js';
+import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from './run-records.js';
+import { formatApiTime } from '../../store/time.js';
+import type { SampleSummary, SkipReason } from '../../agent/scheduler.js';
 
 /** One association the agent's scheduler has (Agent.scheduledAssociations). */
 export interface ScheduledAssociation {
