@@ -6,10 +6,8 @@
 // can edit and run it against the simulated device.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { consoleRoutes } from '../api/console/console-routes.js';
-import { driverboxApiRoutes } from '../api/driverbox/runs-routes.js';
-import { startMonitoringServer, type RunningMonitoringServer } from '../api/monitoring/server.js';
+import type { RunningMonitoringServer } from '../api/monitoring/server.js';
+import { startDriverboxServer } from '../server/driverbox-server.js';
 import { startSandboxProcess } from '../executor/sandbox-process/index.js';
 import { createAssociation, findAssociation } from '../store/associations.js';
 import { setDeviceCredentials } from '../store/credentials.js';
@@ -88,16 +86,8 @@ export async function serveDemo(io: CliIo, options: DemoServeOptions): Promise<n
     let server: RunningMonitoringServer | null = null;
     try {
       const start = (port: number) =>
-        startMonitoringServer({
-          store,
-          host,
-          apiKeys: options.apiKeys,
-          listen: { host: options.listen.host, port },
-          extraRoutes: async (app: FastifyInstance) => {
-            await app.register(driverboxApiRoutes, { store, apiKeys: options.apiKeys, host });
-            await app.register(consoleRoutes);
-          },
-        });
+        // The console and the extension API only: no status, no Marketplace.
+        startDriverboxServer({ store, executor: host, apiKeys: options.apiKeys, listen: { host: options.listen.host, port } });
       try {
         server = await start(options.listen.port);
       } catch (error) {

@@ -17,29 +17,8 @@ import type { Store } from '../../store/store.js';
 import { queueSchedulePage } from './queue-schedule-view.js';
 import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from './run-records.js';
 import { formatApiTime } from '../../store/time.js';
-import type { SampleSummary, SkipReason } from '../../agent/scheduler.js';
-
-/** One association the agent's scheduler has (Agent.scheduledAssociations). */
-export interface ScheduledAssociation {
-  associationId: number;
-  /** driver@device */
-  name: string;
-  deviceId: number;
-  driverId: number;
-  actions: string[];
-}
-
-/** The scheduler's figures of one association (Agent.scheduleFigures). */
-export interface ScheduleFigures {
-  periodMs: number;
-  /** Wall-clock ms of the next due time; null once stopping. */
-  nextDueAt: number | null;
-  running: boolean;
-  waiting: boolean;
-  due: number;
-  started: number;
-  lateness: SampleSummary;
-}
+import type { SkipReason } from '../../agent/scheduler.js';
+import type { ScheduledAssociation, ScheduleFigures } from '../../agent/agent-types.js';
 
 /** The part of the agent the view reads: its events and its accessors. */
 export interface ScheduleViewAgent extends Pick<EventEmitter, 'on'> {

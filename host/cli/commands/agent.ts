@@ -5,7 +5,9 @@
 import { hostname } from 'node:os';
 import { isPostgresUrl, redactUrl } from '../../store/database.js';
 import path from 'node:path';
-import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentBackoffEvent, type AgentRunFinished } from '../../agent/agent.js';
+import type { Agent } from '../../agent/agent.js';
+import { DEFAULT_GRACE_MS, type AgentBackoffEvent, type AgentRunFinished } from '../../agent/agent-types.js';
+import { createAgent } from '../../server/agent-server.js';
 import { InventoryError } from '../../agent/inventory/index.js';
 import { parseRedisUrl, ScaleOutError } from '../../scale-out/index.js';
 import type { InventorySyncResult } from '../../agent/inventory/index.js';
