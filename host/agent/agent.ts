@@ -29,7 +29,8 @@ import {
 } from './agent-types.js';
 import { backoffRuleOf } from './association-backoff.js';
 import { runAssociation, type AssociationRunContext } from './association-run.js';
-import { BackoffTracker, type BackoffJob } from './backoff-tracker.js';
+import { BackoffTracker } from './backoff-tracker.js';
+import { applyJobs, backoffJob, jobKey, wantedJobs } from './job-plan.js';
 import { DeviceRunPruner } from './device-run-pruner.js';
 import { externalHostList } from './external-hosts.js';
 import { loadInventory, syncInventory, type Inventory, type InventorySyncResult } from './inventory/index.js';
@@ -38,7 +39,8 @@ import { createAgentMetrics, type AgentMetrics } from './metrics.js';
 import { queueMode } from './queue-mode.js';
 import type { AgentQueueOptions, QueueRuns } from './queue-runs.js';
 import { RunTally } from './run-tally.js';
-import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, systemClock, type Scheduler } from './scheduler.js';
+import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, type Scheduler } from './scheduler.js';
+import { systemClock } from './scheduler-clock.js';
 
 /** A check of one module of the agent for the application status: it throws (or rejects) when the module fails. */
 export type AgentProbe = () => Promise<void> | void;
@@ -59,9 +61,6 @@ export interface AgentServeParts {
 
 /** Builds and starts the agent's server; called by start() before the first runs. */
 export type ServeAgent = (agent: Agent, parts: AgentServeParts) => Promise<AgentServer>;
-
-const jobKey = (associationId: number) => `association-${associationId}`;
-const backoffJob = (key: string, job: PlannedJob): BackoffJob => ({ key, associationId: job.schedule.id, name: job.name, periodMs: job.schedule.samplePeriod * 1000 });
 
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
@@ -230,32 +229,8 @@ export class Agent extends EventEmitter<AgentEvents> {
       return;
     }
     const backoffs = await this.#backoffs.read(this.#agentId);
-    const wanted = new Map<string, PlannedJob>();
-    for (const schedule of schedules) {
-      // A device that is UNMANAGED or on the excluded list is not monitored: no driver runs on it.
-      if (!schedule.enabled || !schedule.deviceMonitored) continue;
-      wanted.set(jobKey(schedule.id), {
-        schedule,
-        name: `${schedule.driverName}@${schedule.deviceName}`,
-        actions: this.#inventoryActions.get(schedule.id) ?? [...DEFAULT_ACTIONS],
-      });
-    }
-    for (const key of [...this.#planned.keys()]) {
-      if (wanted.has(key)) continue;
-      scheduler.remove(key);
-      this.#planned.delete(key);
-    }
-    for (const [key, job] of wanted) {
-      const before = this.#planned.get(key);
-      if (before && sameJob(before, job)) continue;
-      this.#planned.set(key, job);
-      scheduler.upsert({
-        key,
-        deviceKey: `device-${job.schedule.deviceId}`,
-        periodMs: job.schedule.samplePeriod * 1000,
-        run: (signal) => this.#runJob(key, signal),
-      });
-    }
+    const wanted = wantedJobs(schedules, (id) => this.#inventoryActions.get(id) ?? [...DEFAULT_ACTIONS]);
+    applyJobs(scheduler, this.#planned, wanted, (key, signal) => this.#runJob(key, signal));
     if (backoffs) this.#backoffs.apply(scheduler, backoffs, [...wanted].map(([key, job]) => backoffJob(key, job)));
   }
 
@@ -461,16 +436,6 @@ export class Agent extends EventEmitter<AgentEvents> {
     if (this.listenerCount('error') > 0) this.emit('error', error);
     else process.stderr.write(`${terminalOutput(error.message)}\n`);
   }
-}
-
-function sameJob(a: PlannedJob, b: PlannedJob): boolean {
-  return (
-    a.schedule.samplePeriod === b.schedule.samplePeriod &&
-    a.schedule.deviceId === b.schedule.deviceId &&
-    a.name === b.name &&
-    a.actions.length === b.actions.length &&
-    a.actions.every((action, i) => action === b.actions[i])
-  );
 }
 
 function isClosedError(error: Error): boolean {
