@@ -2,7 +2,7 @@
 // skipped), its figures and what stop() answers. Apart from scheduler.ts, the engine, so that
 // readers of the figures and events do not import the engine.
 import type { SchedulerClock } from './scheduler-clock.js';
-import type { SampleSummary } from './scheduler-samples.js';
+import type { SampleSummary } from '../sample-window.js';
 
 export interface SchedulerOptions {
   /** Runs in flight at once, all jobs together. Default 32. */

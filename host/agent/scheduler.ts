@@ -13,7 +13,7 @@ import { EventEmitter } from 'node:events';
 import { systemClock, type SchedulerClock, type TimerHandle } from './scheduler-clock.js';
 import { SchedulerError } from '../contract/errors.js';
 import { validateJob, type SchedulerJob } from './scheduler-job.js';
-import { SampleWindow, type SampleSummary } from './scheduler-samples.js';
+import { SampleWindow, type SampleSummary } from '../sample-window.js';
 import { SlotQueue } from './scheduler-slots.js';
 import type { AbortedRun, JobStats, RunCounters, RunFinishedEvent, RunOutcome, RunSkippedEvent, SchedulerEvents, SchedulerOptions, SchedulerStats, SkipReason, StopResult } from './scheduler-types.js';
 
