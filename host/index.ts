@@ -25,9 +25,9 @@ export { Agent } from './agent/agent.js';
 export { DEFAULT_GRACE_MS, type AgentEvents, type AgentRunStarted, type AgentRunFinished, type AgentRunSkipped, type AgentState, type AgentStats, type AgentStopResult } from './agent/agent-types.js';
 export { createAgent, type AgentOptions, type AgentApiOptions } from './server/agent-server.js';
 export { loadInventory, parseInventory, syncInventory, InventoryError, type Inventory, type InventorySyncResult } from './agent/inventory/index.js';
-export { createScheduler } from './agent/scheduler.js';
-export type { SchedulerJob } from './agent/scheduler-job.js';
-export type { SchedulerOptions, SchedulerStats } from './agent/scheduler-types.js';
+export { createScheduler } from './agent/scheduler/scheduler.js';
+export type { SchedulerJob } from './agent/scheduler/job.js';
+export type { SchedulerOptions, SchedulerStats } from './agent/scheduler/types.js';
 export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from './executor/sandbox-process/index.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
 // Scale-out: agents on a shared Redis queue and PostgreSQL store (docs/SCALE-OUT.md).

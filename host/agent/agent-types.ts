@@ -6,7 +6,7 @@ import type { AgentMetricsOptions } from './metrics.js';
 import type { AgentQueueOptions } from './queue-runs.js';
 import type { BackoffRule } from './association-backoff.js';
 import type { SampleSummary } from '../sample-window.js';
-import type { SchedulerOptions, SchedulerStats, SkipReason } from './scheduler-types.js';
+import type { SchedulerOptions, SchedulerStats, SkipReason } from './scheduler/types.js';
 import type { RunLimits } from '../contract/limits.js';
 import type { LimitName, RunResult } from '../contract/run-result.js';
 import type { RunExecutor } from '../contract/run-executor.js';

@@ -39,8 +39,8 @@ import { createAgentMetrics, type AgentMetrics } from './metrics.js';
 import { queueMode } from './queue-mode.js';
 import type { AgentQueueOptions, QueueRuns } from './queue-runs.js';
 import { RunTally } from './run-tally.js';
-import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, type Scheduler } from './scheduler.js';
-import { systemClock } from './scheduler-clock.js';
+import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, type Scheduler } from './scheduler/scheduler.js';
+import { systemClock } from './scheduler/clock.js';
 
 /** A check of one module of the agent for the application status: it throws (or rejects) when the module fails. */
 export type AgentProbe = () => Promise<void> | void;

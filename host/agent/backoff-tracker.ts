@@ -8,7 +8,7 @@ import type { LimitName } from '../contract/run-result.js';
 import type { AgentBackoffEvent } from './agent-types.js';
 import type { ActionRun } from './association-run.js';
 import { backoffVerdict, nextBackoff, type BackoffRule } from './association-backoff.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from './scheduler/scheduler.js';
 
 /** What the tracker knows of a scheduled association. */
 export interface BackoffJob {

@@ -4,7 +4,7 @@
 import type { AssociationSchedule } from '../store/associations.js';
 import type { PlannedJob } from './agent-types.js';
 import type { BackoffJob } from './backoff-tracker.js';
-import type { Scheduler } from './scheduler.js';
+import type { Scheduler } from './scheduler/scheduler.js';
 
 export const jobKey = (associationId: number): string => `association-${associationId}`;
 

@@ -17,7 +17,7 @@ import type { Store } from '../../store/store.js';
 import { queueSchedulePage } from './queue-schedule-view.js';
 import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from './run-records.js';
 import { formatApiTime } from '../../store/time.js';
-import type { SkipReason } from '../../agent/scheduler-types.js';
+import type { SkipReason } from '../../agent/scheduler/types.js';
 import type { ScheduledAssociation, ScheduleFigures } from '../../agent/agent-types.js';
 
 /** The part of the agent the view reads: its events and its accessors. */

@@ -1,8 +1,8 @@
 // The scheduler's types: its options, the events it tells of each due time (started, finished,
 // skipped), its figures and what stop() answers. Apart from scheduler.ts, the engine, so that
 // readers of the figures and events do not import the engine.
-import type { SchedulerClock } from './scheduler-clock.js';
-import type { SampleSummary } from '../sample-window.js';
+import type { SchedulerClock } from './clock.js';
+import type { SampleSummary } from '../../sample-window.js';
 
 export interface SchedulerOptions {
   /** Runs in flight at once, all jobs together. Default 32. */

@@ -10,12 +10,12 @@
 // or the scheduler stopped while the run waited), or still waiting. Work never piles up: a job has
 // at most one run in flight or waiting.
 import { EventEmitter } from 'node:events';
-import { systemClock, type SchedulerClock, type TimerHandle } from './scheduler-clock.js';
-import { SchedulerError } from '../contract/errors.js';
-import { validateJob, type SchedulerJob } from './scheduler-job.js';
-import { SampleWindow, type SampleSummary } from '../sample-window.js';
-import { SlotQueue } from './scheduler-slots.js';
-import type { AbortedRun, JobStats, RunCounters, RunFinishedEvent, RunOutcome, RunSkippedEvent, SchedulerEvents, SchedulerOptions, SchedulerStats, SkipReason, StopResult } from './scheduler-types.js';
+import { systemClock, type SchedulerClock, type TimerHandle } from './clock.js';
+import { SchedulerError } from '../../contract/errors.js';
+import { validateJob, type SchedulerJob } from './job.js';
+import { SampleWindow, type SampleSummary } from '../../sample-window.js';
+import { SlotQueue } from './slots.js';
+import type { AbortedRun, JobStats, RunCounters, RunFinishedEvent, RunOutcome, RunSkippedEvent, SchedulerEvents, SchedulerOptions, SchedulerStats, SkipReason, StopResult } from './types.js';
 
 export const DEFAULT_MAX_CONCURRENT = 32;
 export const DEFAULT_MAX_PER_DEVICE = 2;
