@@ -17,13 +17,6 @@ import { SampleWindow, type SampleSummary } from '../../sample-window.js';
 import { SlotQueue } from './slots.js';
 import type { AbortedRun, JobStats, RunCounters, RunFinishedEvent, RunOutcome, RunSkippedEvent, SchedulerEvents, SchedulerOptions, SchedulerStats, SkipReason, StopResult } from './types.js';
 
-export const DEFAULT_MAX_CONCURRENT = 32;
-export const DEFAULT_MAX_PER_DEVICE = 2;
-export const DEFAULT_JITTER_MS = 30_000;
-const GLOBAL_LATENESS_WINDOW = 4096;
-/** Per job, so kept for every association: small (10,000 jobs × 16 samples ≈ 1.3 MB once full). */
-const JOB_LATENESS_WINDOW = 16;
-
 interface JobState {
   job: SchedulerJob;
   nextDueAt: number;
@@ -50,6 +43,13 @@ interface ActiveRun {
   startedAt: number;
   controller: AbortController;
 }
+
+export const DEFAULT_MAX_CONCURRENT = 32;
+export const DEFAULT_MAX_PER_DEVICE = 2;
+export const DEFAULT_JITTER_MS = 30_000;
+const GLOBAL_LATENESS_WINDOW = 4096;
+/** Per job, so kept for every association: small (10,000 jobs × 16 samples ≈ 1.3 MB once full). */
+const JOB_LATENESS_WINDOW = 16;
 
 function zeroCounters(): RunCounters {
   return { due: 0, started: 0, completed: 0, failed: 0, aborted: 0, skipped: 0, dropped: 0 };
