@@ -38,7 +38,8 @@
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createAgent, type AgentRunFinished } from '../host/agent/agent.js';
+import type { AgentRunFinished } from '../host/agent/agent-types.js';
+import { createAgent } from '../host/server/agent-server.js';
 import { tuneProcessHeap } from '../host/platform/v8-heap-flags.js';
 import { openStore } from '../host/store/index.js';
 import { ensureHostBuild, intFlag, parseFlags, percentile, runBench, switchFlag, table, usage } from './lib/common.js';

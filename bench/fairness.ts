@@ -19,7 +19,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createAgent } from '../host/agent/agent.js';
+import { createAgent } from '../host/server/agent-server.js';
 import { openStore } from '../host/store/index.js';
 import { ensureHostBuild, intFlag, parseFlags, percentile, runBench, switchFlag, table } from './lib/common.js';
 import { startFaultyDevices } from './lib/faulty-device.js';

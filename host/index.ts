@@ -21,23 +21,14 @@ export { createMonitoringApi, startMonitoringServer, type MonitoringApiOptions, 
 export * from './api/monitoring/client/index.js';
 export { reportRun, type ReportRunInput, type ReportedLocalRun } from './store/runs/report-local-run.js';
 // Agent mode: an inventory's drivers on schedule in a supervised sandbox process (docs/agent/).
-export {
-  createAgent,
-  Agent,
-  DEFAULT_GRACE_MS,
-  type AgentOptions,
-  type AgentApiOptions,
-  type AgentEvents,
-  type AgentRunStarted,
-  type AgentRunFinished,
-  type AgentRunSkipped,
-  type AgentState,
-  type AgentStats,
-  type AgentStopResult,
-} from './agent/agent.js';
+export { Agent } from './agent/agent.js';
+export { DEFAULT_GRACE_MS, type AgentEvents, type AgentRunStarted, type AgentRunFinished, type AgentRunSkipped, type AgentState, type AgentStats, type AgentStopResult } from './agent/agent-types.js';
+export { createAgent, type AgentOptions, type AgentApiOptions } from './server/agent-server.js';
 export { loadInventory, parseInventory, syncInventory, InventoryError, type Inventory, type InventorySyncResult } from './agent/inventory/index.js';
-export { createScheduler, type SchedulerOptions, type SchedulerJob, type SchedulerStats } from './agent/scheduler.js';
 export { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from './engine/process/index.js';
+export { createScheduler } from './agent/scheduler/scheduler.js';
+export type { SchedulerJob } from './agent/scheduler/job.js';
+export type { SchedulerOptions, SchedulerStats } from './agent/scheduler/types.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
 // Scale-out: agents on a shared Redis queue and PostgreSQL store (docs/SCALE-OUT.md).
 export type { AgentQueueOptions } from './agent/queue-runs.js';

@@ -1,17 +1,11 @@
 // The agent's scheduler under vitest fake timers (the default clock reads the faked globals), and
 // under a hand-driven clock where a timer must fire late.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  createScheduler,
-  SchedulerError,
-  type RunFinishedEvent,
-  type RunSkippedEvent,
-  type RunStartedEvent,
-  type Scheduler,
-  type SchedulerClock,
-  type SchedulerJob,
-  type SchedulerOptions,
-} from '../host/agent/scheduler.js';
+import { createScheduler, type Scheduler } from '../host/agent/scheduler/scheduler.js';
+import type { SchedulerJob } from '../host/agent/scheduler/job.js';
+import type { SchedulerClock } from '../host/agent/scheduler/clock.js';
+import { SchedulerError } from '../host/contract/errors.js';
+import type { RunFinishedEvent, RunSkippedEvent, RunStartedEvent, SchedulerOptions } from '../host/agent/scheduler/types.js';
 
 /** A run that takes ms of (fake) time. */
 const takes = (ms: number) => () => new Promise<string>((resolve) => setTimeout(() => resolve('done'), ms));

@@ -12,7 +12,6 @@ import type { DeviceStateSnapshot } from '../host/contract/device-state.js';
 import type { RunRequest } from '../host/contract/run-request.js';
 import type { RunExecutor } from '../host/contract/run-executor.js';
 import { DeviceRunPruner } from '../host/agent/device-run-pruner.js';
-import { writeOwnership } from '../host/agent/inventory/ownership.js';
 import { driverCodeHash } from '../host/store/drivers/inventory-driver-code.js';
 import { ensureLocalAgent } from '../host/store/fleet/agents.js';
 import { createAssociation, deleteAssociation } from '../host/store/drivers/associations.js';
@@ -23,6 +22,7 @@ import { createDevice, setSnmpAuthentication } from '../host/store/fleet/devices
 import { getRun, runSlotOf } from '../host/store/runs/runs.js';
 import { writeScheduledRunResult, type WriteRunOptions } from '../host/store/runs/report-run.js';
 import { listDeviceTables } from '../host/store/results/tables.js';
+import { writeOwnership } from '../host/store/ownership.js';
 import type { RunResult } from '../host/contract/run-result.js';
 import { StoreError } from '../host/contract/errors.js';
 import { SqlStatement } from '../host/store/db/sql-statement.js';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoServes } from '../host/cli/commands/demo.js';
-import type { CliIo } from '../host/cli/main.js';
+import type { CliIo } from '../host/cli/io.js';
 import { chromiumInstalled, openBrowser, type BrowserSession } from './helpers/browser.js';
 
 const BIN = path.resolve('bin/driverbox.js');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startServe } from './helpers/serve-process.js';
-import { createAgent } from '../host/agent/agent.js';
+import { createAgent } from '../host/server/agent-server.js';
 import { MarketplaceAuthError, MarketplaceClient } from '../host/api/marketplace/client/index.js';
 import { openStore } from '../host/store/store.js';
 import { deviceAccount } from './helpers/marketplace.js';

@@ -13,7 +13,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createAgent, type Agent, type AgentRunSkipped } from '../host/agent/agent.js';
+import type { Agent } from '../host/agent/agent.js';
+import type { AgentRunSkipped } from '../host/agent/agent-types.js';
+import { createAgent } from '../host/server/agent-server.js';
 import { startDeviceServer, type DeviceServer } from './helpers/device-server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consoleRoutes } from '../host/api/console/console-routes.js';

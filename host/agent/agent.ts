@@ -1,228 +1,66 @@
-// createAgent: the long-running collector. It brings the store in line with the inventory,
-// turns every enabled association of the local agent (from the inventory or made through the
-// API) into a scheduler job, runs those jobs in the supervised sandbox process, writes each
-// result to the store, and optionally serves the Monitoring API with /metrics and the
-// application status beside it. docs/agent/agent.md tells how to embed it.
+// createAgent's agent: the long-running collector. It brings the store in line with the
+// inventory, turns every enabled association of the local agent (from the inventory or made
+// through the API) into a scheduler job (or, in scale-out mode, a slot of the shared queue), runs
+// those jobs in the supervised sandbox process and writes each result to the store. The HTTP
+// server beside it (the Monitoring API, /metrics, the status) is built by host/server/, which
+// hands it in as `serve`. docs/agent/agent.md tells how to embed it.
 import { EventEmitter } from 'node:events';
-import { availableParallelism } from 'node:os';
-import { marketplaceRoutes, type MarketplaceSettings } from '../api/marketplace/marketplace-routes.js';
-import { consoleRoutes } from '../api/console/console-routes.js';
-import { driverboxApiRoutes } from '../api/driverbox/runs-routes.js';
-import { startMonitoringServer, type RunningMonitoringServer } from '../api/monitoring/server.js';
 import { DriverboxError } from '../contract/errors.js';
-import type { RunLimits } from '../contract/limits.js';
-import type { RunResult } from '../contract/run-result.js';
+import type { RunExecutor } from '../contract/run-executor.js';
+import { defaultLimits } from '../contract/limits.js';
+import type { SandboxProcess, SandboxProcessMemory } from '../engine/process/index.js';
+import type { ScheduleReader } from '../scale-out/schedule-reader.js';
 import { ensureLocalAgent } from '../store/fleet/agents.js';
 import { listAssociationSchedules, type AssociationSchedule } from '../store/drivers/associations.js';
-import type { StoreDeviceStates } from '../store/runs/device-states.js';
-import type { Store } from '../store/store.js';
-import { agentRoutes } from './agent-routes.js';
-import { runAssociation, type ActionRun } from './association-run.js';
+import { terminalOutput } from '../terminal-text.js';
+import { startAgentSandbox } from './agent-sandbox.js';
+import {
+  DEFAULT_GRACE_MS,
+  DEFAULT_KEEP_RUNS_PER_DEVICE,
+  DEFAULT_STORE_REFRESH_MS,
+  type AgentCoreOptions,
+  type AgentEvents,
+  type AgentState,
+  type AgentStats,
+  type AgentStopResult,
+  type PlannedJob,
+  type ScheduledAssociation,
+  type ScheduleFigures,
+} from './agent-types.js';
+import { backoffRuleOf } from './association-backoff.js';
+import { runAssociation, type AssociationRunContext } from './association-run.js';
+import { BackoffTracker } from './backoff-tracker.js';
+import { applyJobs, backoffJob, jobKey, wantedJobs } from './job-plan.js';
+import { DeviceRunPruner } from './device-run-pruner.js';
+import { externalHostList } from './external-hosts.js';
 import { loadInventory, syncInventory, type Inventory, type InventorySyncResult } from './inventory/index.js';
 import { DEFAULT_ACTIONS } from './inventory/types.js';
-import { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './metrics.js';
-import { externalHostList } from '../executor/external-hosts.js';
-import type { RunExecutor } from '../contract/run-executor.js';
-import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions, type SandboxProcessStats, type SandboxProcessMemory } from '../engine/process/index.js';
-import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, systemClock, type Scheduler, type SchedulerOptions, type SchedulerStats, type SkipReason } from './scheduler.js';
-import { QueueRuns, type AgentQueueOptions } from './queue-runs.js';
-import type { RunCounters } from '../scale-out/queue-figures.js';
-import { defaultLimits } from '../contract/limits.js';
-import { createStatusSource, type HealthProbe } from './status.js';
-import { createScheduleView, type ScheduledAssociation, type ScheduleFigures } from './schedule-view.js';
-import type { ScheduleReader } from '../scale-out/schedule-reader.js';
-import { DeviceRunPruner } from './device-run-pruner.js';
-import { terminalOutput } from '../terminal-text.js';
-import { backoffRuleOf, backoffVerdict, nextBackoff, type BackoffRule } from './association-backoff.js';
-import { listAssociationBackoffs, readAssociationBackoff, readSamplePeriodS, saveAssociationBackoff, type StoredBackoff } from '../store/drivers/association-backoff.js';
-import type { LimitName } from '../contract/run-result.js';
+import { createAgentMetrics, type AgentMetrics } from './metrics.js';
+import { queueMode } from './queue-mode.js';
+import type { AgentQueueOptions, QueueRuns } from './queue-runs.js';
+import { RunTally } from './run-tally.js';
+import { createScheduler, DEFAULT_MAX_CONCURRENT, DEFAULT_MAX_PER_DEVICE, type Scheduler } from './scheduler/scheduler.js';
+import { systemClock } from './scheduler/clock.js';
 
-/** How long stop() lets runs in flight finish by default. */
-export const DEFAULT_GRACE_MS = 30_000;
-/** Runs kept per device in the store by default (older records are pruned as new ones come). */
-export const DEFAULT_KEEP_RUNS_PER_DEVICE = 100;
-/**
- * Isolates the agent's sandbox child keeps warm at most. Runs at once beyond it first wait for one
- * (host/engine/isolate/pool.ts): 4 served bench:agent's 10,000 devices / 60 s with 8's lateness and
- * ~50 MB less (each holds its runs' garbage, ~12 MB).
- */
-export const AGENT_WARM_ISOLATES = 4;
-/**
- * How long the child keeps an isolate nobody used, ms: the warm set follows the runs at once of
- * the last seconds, not the largest burst since start (~12 MB each at bench:agent's load; making
- * one again costs ~5-10 ms of CPU).
- */
-export const AGENT_WARM_IDLE_MS = 5_000;
-/** How often the agent re-reads its associations by default (to see changes other processes made). */
-export const DEFAULT_STORE_REFRESH_MS = 30_000;
+/** A check of one module of the agent for the application status: it throws (or rejects) when the module fails. */
+export type AgentProbe = () => Promise<void> | void;
 
-export interface AgentApiOptions {
-  /** Accepted X-Api-Key values (at least one). */
-  apiKeys: readonly string[];
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** Default 0 (a free port). */
-  port?: number;
-  /** Told of every answered request. */
-  onRequestDone?: (request: { method: string; url: string; status: number; ms: number }) => void;
-  /** Ask for a key on GET /metrics too (default false: scrapers rarely send one). */
-  metricsNeedKey?: boolean;
-  /** The Marketplace API emulator's settings (name, agreements, access URL base, trial days). */
-  marketplace?: MarketplaceSettings;
-  /** Browser origins allowed to call the API (CORS); default none. */
-  corsOrigins?: readonly string[];
+/** The HTTP server an agent serves beside itself (host/server/agent-server.ts builds it). */
+export interface AgentServer {
+  /** Its base URL, http://127.0.0.1:<port>. */
+  readonly url: string;
+  close(): Promise<void>;
 }
 
-export interface AgentOptions {
-  /** An open store; the agent works under its local agent. Closed by stop() only with closeStore. */
-  store: Store;
-  /** The inventory, or the path of its file (read again by reload()). None: only associations made through the API run. */
-  inventory?: Inventory | string;
-  /** Where `{ env: NAME }` credentials of an inventory file are read (default process.env). */
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Runs drivers. Default: a supervised sandbox process made from `sandbox`, closed by stop(). */
-  executor?: RunExecutor;
-  /** Options of the default sandbox process (`host.threads`: sandbox threads, default AGENT_MIN_SANDBOX_THREADS or cores − 1, the larger). */
-  sandbox?: SandboxProcessOptions;
-  /**
-   * The backoff after repeated limit hits (host/agent/association-backoff.ts): after `threshold`
-   * (3) consecutive runs of an association that hit a limit (timeout, cpu, memory), its runs are
-   * spaced out (2, 4, 8… periods, at most `maxMs`, 1 h) until one succeeds or an operator
-   * re-enables it; the API shows it DISABLED meanwhile. threshold 0 turns it off. Scale-out mode too (from the shared store).
-   */
-  backoff?: Partial<BackoffRule>;
-  /** Bounds and jitter: maxConcurrent (32), maxPerDevice (2), jitterMs (30 s, capped at each period). */
-  scheduler?: SchedulerOptions;
-  /** Limits given to every scheduled run (the run timeout, CPU, memory…). */
-  limits?: Partial<RunLimits>;
-  /**
-   * Hosts that drivers not made by the inventory (uploaded through the API) may reach with
-   * D.createExternalDevice, in scheduled runs and executed through the API: default none;
-   * ["*"]: any host. The inventory's driver files, run byte for byte as loaded, keep the host's
-   * default (any host); other code under their ids (updated through the API) gets this list.
-   */
-  externalHosts?: readonly string[];
-  /** stop(): how long runs in flight may take to finish, ms (default 30 s). */
-  graceMs?: number;
-  /** Runs kept per device in the store (default 100; null keeps all). */
-  keepRunsPerDevice?: number | null;
-  /** Also write each scheduled run into the activity log (default false: it is for people's actions). */
-  activityLog?: boolean;
-  /** How often associations are re-read from the store, ms (default 30 s; 0: only on API changes and reload). */
-  storeRefreshMs?: number;
-  /** Serve the Monitoring API, /metrics and /backend-api/v1/status from this process. */
-  api?: AgentApiOptions;
-  metrics?: AgentMetricsOptions;
-  /** stop() closes the store too (the CLI's case). Default false. */
-  closeStore?: boolean;
-  /**
-   * Scale-out mode (docs/SCALE-OUT.md): runs come from a Redis queue several agents share
-   * instead of this process's scheduler, and the store should be a PostgreSQL one they share.
-   * `scheduler.maxConcurrent` and `maxPerDevice` bound this agent's share; jitter does not apply
-   * (each association's slots are spread by a fixed offset).
-   */
-  queue?: AgentQueueOptions;
+/** What the agent hands its server once its executor runs: the executor, its host list, the probes of its own modules. */
+export interface AgentServeParts {
+  executor: RunExecutor;
+  externalHosts: readonly string[];
+  probes: { sandbox: AgentProbe; scheduler: AgentProbe };
 }
 
-export interface AgentRunStarted {
-  associationId: number;
-  /** `driver@device`. */
-  name: string;
-  driverId: number;
-  deviceId: number;
-  dueAt: number;
-  startedAt: number;
-  /** startedAt − dueAt, ms. */
-  latenessMs: number;
-}
-
-export interface AgentRunFinished extends AgentRunStarted {
-  action: string;
-  result: RunResult;
-  /** The run's record in the store (null when the association went away meanwhile, or writing failed). */
-  runId: number | null;
-  /** What the store refused of the result, as warnings (a device's bound on variables or tables bit). */
-  storeWarnings: string[];
-}
-
-export interface AgentRunSkipped {
-  associationId: number;
-  name: string;
-  dueAt: number;
-  reason: SkipReason;
-  /** Due times skipped at once (more than 1 after a blocked event loop). */
-  count: number;
-}
-
-/** An association began, went on, or stopped backing off after repeated limit hits. */
-export interface AgentBackoffEvent {
-  associationId: number;
-  name: string;
-  /** Consecutive runs that hit a limit (0 once restored). */
-  hits: number;
-  /** The limit the last of them hit; null once restored. */
-  limit: LimitName | null;
-  /** How long until its next run may start, ms (0 once restored). */
-  backoffMs: number;
-  /** Wall-clock ms of that, or null once restored. */
-  until: number | null;
-  /** Why it was restored: a successful run, or an operator (re-enable); null while backing off. */
-  restoredBy: 'success' | 'operator' | null;
-}
-
-export type AgentEvents = {
-  /** An association's backoff after repeated limit hits began, grew, or ended. */
-  backoff: [AgentBackoffEvent];
-  runStarted: [AgentRunStarted];
-  /** One per action run (an association with several actions gives several). */
-  runFinished: [AgentRunFinished];
-  runSkipped: [AgentRunSkipped];
-  /** A result that could not be stored, a failed store refresh, a sandbox crash… The agent goes on. */
-  error: [Error];
-  /** The inventory was synced (start, reload). */
-  synced: [InventorySyncResult];
-};
-
-export type AgentState = 'new' | 'starting' | 'running' | 'stopping' | 'stopped';
-
-export interface AgentStats {
-  /** 'embedded': this process's scheduler; 'queue': the scale-out queue. */
-  mode: 'embedded' | 'queue';
-  state: AgentState;
-  agentId: number | null;
-  /** Associations scheduled now. */
-  associations: number;
-  /** Action runs since start by outcome (the scheduler counts jobs; a job with 2 actions is 2 runs here). */
-  results: { success: number; failure: number };
-  scheduler: SchedulerStats | null;
-  /** Scale-out mode: this agent's queue counters (from its own runs; Redis's counts are in /metrics). */
-  queue: RunCounters | null;
-  /** The default executor's figures; null with an executor of your own. */
-  sandbox: SandboxProcessStats | null;
-}
-
-export interface AgentStopResult {
-  /** Runs in flight at stop that finished within the grace. */
-  finished: number;
-  /** Runs still going when the grace ran out: ended as failed (their sandbox was stopped). */
-  aborted: number;
-  /** Due runs still waiting for a slot: never started. */
-  dropped: number;
-}
-
-interface PlannedJob {
-  schedule: AssociationSchedule;
-  name: string;
-  actions: string[];
-}
-
-const jobKey = (associationId: number) => `association-${associationId}`;
-
-/**
- * The least sandbox threads the agent's sandbox process gets, whatever the cores: a driver that
- * spins until its deadline holds one thread (host/engine/threads/threads.ts places other runs elsewhere).
- */
-export const AGENT_MIN_SANDBOX_THREADS = 2;
+/** Builds and starts the agent's server; called by start() before the first runs. */
+export type ServeAgent = (agent: Agent, parts: AgentServeParts) => Promise<AgentServer>;
 
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
@@ -238,7 +76,8 @@ function optionalCount(value: number | null | undefined, fallback: number | null
 export class Agent extends EventEmitter<AgentEvents> {
   #refreshing: Promise<void> = Promise.resolve();
   readonly metrics: AgentMetrics;
-  readonly #options: AgentOptions;
+  readonly #options: AgentCoreOptions;
+  readonly #serveApi: ServeAgent | undefined;
   readonly #graceMs: number;
   readonly #refreshMs: number;
   readonly #keepRuns: number | null;
@@ -247,34 +86,46 @@ export class Agent extends EventEmitter<AgentEvents> {
   #agentId: number | null = null;
   #scheduler: Scheduler | null = null;
   #queue: QueueRuns | null = null;
+  #queueAssociations = 0;
   #executor: RunExecutor | null = null;
   #sandbox: SandboxProcess | null = null;
-  #server: RunningMonitoringServer | null = null;
+  #server: AgentServer | null = null;
   #refreshTimer: NodeJS.Timeout | null = null;
   /** Actions the inventory gives its associations; others run get_status. */
   #inventoryActions = new Map<number, string[]>();
   readonly #planned = new Map<string, PlannedJob>();
-  readonly #started = new Map<string, AgentRunStarted>();
-  readonly #results = { success: 0, failure: 0 };
+  readonly #tally: RunTally;
   #stopping: Promise<AgentStopResult> | null = null;
   /** Keeps keepRunsPerDevice runs per device, pruned in batches (null: all kept). */
   #runPruner: DeviceRunPruner | null = null;
-  /** The backoff after repeated limit hits; null when turned off. */
-  readonly #backoffRule: BackoffRule | null;
-  /** The associations with limit hits counted, as the store has them (read at each refresh, written after each run). */
-  #backoffs = new Map<number, StoredBackoff>();
-  /** Backoff changes this agent wrote: a refresh whose read began before one does not apply its older view. */
-  #backoffWrites = 0;
+  /** The backoff after repeated limit hits (turned off when its rule's threshold is 0). */
+  readonly #backoffs: BackoffTracker;
 
-  constructor(options: AgentOptions) {
+  /** `serve` builds the HTTP server beside the agent (createAgent gives it when options.api asks for one). */
+  constructor(options: AgentCoreOptions, serve?: ServeAgent) {
     super();
     if (!options || typeof options !== 'object' || !options.store) throw new DriverboxError('INVALID_OPTIONS', 'createAgent: a store is required (openStore(...))');
+    if ('api' in options && options.api !== undefined && !serve) throw new DriverboxError('INVALID_OPTIONS', 'new Agent(): the api option needs the server that createAgent(options) builds; make the agent with createAgent');
     this.#options = { ...options };
+    this.#serveApi = serve;
     this.#graceMs = optionalCount(options.graceMs, DEFAULT_GRACE_MS, 'graceMs')!;
     this.#refreshMs = optionalCount(options.storeRefreshMs, DEFAULT_STORE_REFRESH_MS, 'storeRefreshMs')!;
     this.#keepRuns = optionalCount(options.keepRunsPerDevice, DEFAULT_KEEP_RUNS_PER_DEVICE, 'keepRunsPerDevice');
     this.metrics = createAgentMetrics(options.metrics);
-    this.#backoffRule = backoffRuleOf(options.backoff, (message) => new DriverboxError('INVALID_OPTIONS', message));
+    this.#backoffs = new BackoffTracker({
+      store: options.store,
+      rule: backoffRuleOf(options.backoff, (message) => new DriverboxError('INVALID_OPTIONS', message)),
+      clockOf: (wallMs) => this.#clockOf(wallMs),
+      tell: (event) => this.emit('backoff', event),
+      report: (error) => this.#report(error),
+    });
+    this.#tally = new RunTally({
+      metrics: this.metrics,
+      poolAlive: () => this.#sandbox?.stats().pool?.alive,
+      started: (event) => this.emit('runStarted', event),
+      finished: (event) => this.emit('runFinished', event),
+      report: (error) => this.#report(error),
+    });
     try {
       this.#externalHosts = externalHostList(options.externalHosts ?? [], 'agent option externalHosts');
     } catch (error) {
@@ -313,8 +164,11 @@ export class Agent extends EventEmitter<AgentEvents> {
       await this.#startExecutor();
       // The API first: building its routes takes the event loop for a moment, which must not make
       // the first runs late (they are due within the jitter of being scheduled).
-      if (this.#options.api) await this.#serve(this.#options.api);
-      if (this.#options.queue) await this.#startQueue(this.#options.queue);
+      if (this.#serveApi) this.#server = await this.#serveApi(this, { executor: this.#executor!, externalHosts: this.#externalHosts, probes: this.#probes() });
+      if (this.#options.queue) {
+        this.#queue = this.#makeQueue(this.#options.queue);
+        await this.#queue.start();
+      }
       await this.refresh();
       if (this.#refreshMs > 0) {
         this.#refreshTimer = setInterval(() => void this.refresh().catch((error) => this.#report(toError(error))), this.#refreshMs);
@@ -374,94 +228,15 @@ export class Agent extends EventEmitter<AgentEvents> {
       this.#report(new Error(`agent: could not read the associations from the store: ${toError(error).message}`));
       return;
     }
-    const writesBefore = this.#backoffWrites;
-    const backoffs = this.#backoffRule ? await listAssociationBackoffs(this.#options.store, this.#agentId).catch(() => null) : null;
-    const wanted = new Map<string, PlannedJob>();
-    for (const schedule of schedules) {
-      // A device that is UNMANAGED or on the excluded list is not monitored: no driver runs on it.
-      if (!schedule.enabled || !schedule.deviceMonitored) continue;
-      wanted.set(jobKey(schedule.id), {
-        schedule,
-        name: `${schedule.driverName}@${schedule.deviceName}`,
-        actions: this.#inventoryActions.get(schedule.id) ?? [...DEFAULT_ACTIONS],
-      });
-    }
-    for (const key of [...this.#planned.keys()]) {
-      if (wanted.has(key)) continue;
-      scheduler.remove(key);
-      this.#planned.delete(key);
-    }
-    for (const [key, job] of wanted) {
-      const before = this.#planned.get(key);
-      if (before && sameJob(before, job)) continue;
-      this.#planned.set(key, job);
-      scheduler.upsert({
-        key,
-        deviceKey: `device-${job.schedule.deviceId}`,
-        periodMs: job.schedule.samplePeriod * 1000,
-        run: (signal) => this.#runJob(key, signal),
-      });
-    }
-    // A run's result changed a backoff while the store was read: the next refresh applies it.
-    if (backoffs && writesBefore === this.#backoffWrites) this.#applyBackoffs(scheduler, backoffs, wanted);
-  }
-
-  /**
-   * Holds the jobs of associations backing off, as the store says (after a restart too), and
-   * lets go of those restored meanwhile by an operator (reEnableCustomDriverAssociations).
-   */
-  #applyBackoffs(scheduler: Scheduler, backoffs: Map<number, StoredBackoff>, wanted: Map<string, PlannedJob>): void {
-    for (const [id, before] of this.#backoffs) {
-      if (backoffs.has(id) || before.backoffUntil === null) continue;
-      const job = wanted.get(jobKey(id));
-      if (job) this.#emitBackoff(id, job.name, null, 'operator');
-    }
-    this.#backoffs = backoffs;
-    for (const [key, job] of wanted) {
-      const until = backoffs.get(job.schedule.id)?.backoffUntil ?? null;
-      scheduler.hold(key, until === null ? 0 : this.#clockOf(until));
-    }
+    const backoffs = await this.#backoffs.read(this.#agentId);
+    const wanted = wantedJobs(schedules, (id) => this.#inventoryActions.get(id) ?? [...DEFAULT_ACTIONS]);
+    applyJobs(scheduler, this.#planned, wanted, (key, signal) => this.#runJob(key, signal));
+    if (backoffs) this.#backoffs.apply(scheduler, backoffs, [...wanted].map(([key, job]) => backoffJob(key, job)));
   }
 
   /** A wall-clock time on the scheduler's clock (monotonic). */
   #clockOf(wallMs: number): number {
     return wallMs - Date.now() + (this.#options.scheduler?.clock ?? systemClock).now();
-  }
-
-  /** After an association's run: its limit hits counted or reset, its backoff stored, its job held or let go. */
-  async #noteBackoff(key: string, job: PlannedJob, runs: readonly ActionRun[]): Promise<void> {
-    const rule = this.#backoffRule;
-    if (!rule || runs.length === 0) return;
-    const id = job.schedule.id;
-    const previous = this.#backoffs.get(id) ?? null;
-    const verdict = backoffVerdict(runs.map((r) => r.result));
-    const periodMs = job.schedule.samplePeriod * 1000;
-    const next = nextBackoff(previous, verdict, periodMs, Date.now(), rule);
-    if (next === previous) return;
-    this.#backoffWrites++;
-    try {
-      await saveAssociationBackoff(this.#options.store, id, next);
-    } catch (error) {
-      this.#report(new Error(`agent: the backoff of ${job.name} could not be stored: ${toError(error).message}`));
-    }
-    if (next) this.#backoffs.set(id, { associationId: id, ...next });
-    else this.#backoffs.delete(id);
-    this.#scheduler?.hold(key, next?.backoffUntil ? this.#clockOf(next.backoffUntil) : 0);
-    if (next?.backoffUntil) this.#emitBackoff(id, job.name, next, null);
-    else if (!next && previous?.backoffUntil) this.#emitBackoff(id, job.name, null, 'success');
-  }
-
-  #emitBackoff(associationId: number, name: string, state: { hits: number; lastLimit: LimitName; backoffUntil: number | null } | null, restoredBy: 'success' | 'operator' | null): void {
-    const until = state?.backoffUntil ?? null;
-    this.emit('backoff', {
-      associationId,
-      name,
-      hits: state?.hits ?? 0,
-      limit: state?.lastLimit ?? null,
-      backoffMs: until === null ? 0 : Math.max(0, until - Date.now()),
-      until,
-      restoredBy,
-    });
   }
 
   stats(): AgentStats {
@@ -470,7 +245,7 @@ export class Agent extends EventEmitter<AgentEvents> {
       state: this.#state,
       agentId: this.#agentId,
       associations: this.#queue ? this.#queueAssociations : this.#planned.size,
-      results: { ...this.#results },
+      results: { ...this.#tally.results },
       scheduler: this.#scheduler?.stats() ?? null,
       queue: this.#queue ? { ...this.#queue.worker.figures.counters } : null,
       sandbox: this.#sandbox?.stats() ?? null,
@@ -558,7 +333,7 @@ export class Agent extends EventEmitter<AgentEvents> {
     scheduler.on('runStarted', (event) => {
       const job = this.#planned.get(event.key);
       if (!job) return;
-      const started: AgentRunStarted = {
+      this.#tally.started(event.key, {
         associationId: job.schedule.id,
         name: job.name,
         driverId: job.schedule.customDriverId,
@@ -566,12 +341,10 @@ export class Agent extends EventEmitter<AgentEvents> {
         dueAt: event.dueAt,
         startedAt: event.startedAt,
         latenessMs: event.latenessMs,
-      };
-      this.#started.set(event.key, started);
-      this.emit('runStarted', started);
+      });
     });
     scheduler.on('runFinished', (event) => {
-      this.#started.delete(event.key);
+      this.#tally.ended(event.key);
       if (event.outcome === 'failed' && event.error && !(this.#state === 'stopping' && isClosedError(event.error))) {
         this.#report(new Error(`agent: the run of ${this.#planned.get(event.key)?.name ?? event.key} failed: ${event.error.message}`));
       }
@@ -592,71 +365,17 @@ export class Agent extends EventEmitter<AgentEvents> {
       return;
     }
     const maxConcurrent = this.#options.scheduler?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT;
-    const sandboxOptions = this.#options.sandbox ?? {};
-    const sandbox = await startSandboxProcess({
-      ...sandboxOptions,
-      // The scheduler already bounds runs; the child gets an isolate for each so none queues there.
-      // Up to AGENT_WARM_ISOLATES are kept warm, each until AGENT_WARM_IDLE_MS unused. Not one per
-      // slot: an isolate kept warm holds the garbage of its runs, and a run at once past the warm
-      // set waits for one to come back before one is made (host/engine/isolate/pool.ts).
-      // At least AGENT_MIN_SANDBOX_THREADS threads, even on 2 cores: a run spinning to its deadline holds one.
-      host: {
-        maxIsolates: maxConcurrent,
-        warmIsolates: Math.min(maxConcurrent, AGENT_WARM_ISOLATES),
-        warmIsolateIdleMs: AGENT_WARM_IDLE_MS,
-        threads: Math.min(maxConcurrent, Math.max(AGENT_MIN_SANDBOX_THREADS, availableParallelism() - 1)),
-        ...sandboxOptions.host,
-      },
-      // stop() waits for the grace itself: what is left then is ended at once.
-      closeGraceMs: sandboxOptions.closeGraceMs ?? 0,
-    });
-    sandbox.on('restart', () => this.metrics.recordRestart());
-    this.metrics.observeSandboxMemory(() => {
-      const { pid, rssBytes } = sandbox.stats();
-      return pid !== null && rssBytes !== null ? { pid, bytes: rssBytes } : null;
-    });
-    sandbox.on('exit', (event) => {
-      if (event.expected) return;
-      if (event.overstay) this.metrics.recordOverstayKill();
-      const how = event.killedBecause ? `killed because ${event.killedBecause}` : event.signal ? `signal ${event.signal}` : `exit code ${event.code}`;
-      this.#report(new Error(`agent: the sandbox process (pid ${event.pid}) died (${how}); ${event.lostRuns} run(s) in flight ended as failed; it is being restarted`));
-    });
-    this.#sandbox = sandbox;
-    this.#executor = sandbox;
+    this.#sandbox = await startAgentSandbox(this.#options.sandbox ?? {}, maxConcurrent, this.metrics, (error) => this.#report(error));
+    this.#executor = this.#sandbox;
   }
 
-  async #serve(api: AgentApiOptions): Promise<void> {
-    const status = createStatusSource({ probes: this.#probes() });
-    this.#server = await startMonitoringServer({
-      store: this.#options.store,
-      host: this.#executor ?? undefined,
-      externalHosts: this.#externalHosts,
-      apiKeys: api.apiKeys,
-      corsOrigins: api.corsOrigins,
-      listen: { host: api.host ?? '127.0.0.1', port: api.port ?? 0 },
-      user: 'api',
-      onRequestDone: api.onRequestDone,
-      // An association made or deleted through the API is scheduled or unscheduled at once.
-      onStoreChanged: async () => await this.refresh(),
-      // Each its own plugin, so each keeps its own error bodies.
-      extraRoutes: async (app) => {
-        await app.register(agentRoutes, { metrics: this.metrics, status, apiKeys: api.apiKeys, requireApiKey: { metrics: api.metricsNeedKey ?? false } });
-        await app.register(marketplaceRoutes, { ...api.marketplace, store: this.#options.store, apiKeys: api.apiKeys });
-        await app.register(driverboxApiRoutes, { store: this.#options.store, apiKeys: api.apiKeys, host: this.#executor ?? undefined, externalHosts: this.#externalHosts, schedule: createScheduleView(this, this.#options.store) });
-        await app.register(consoleRoutes);
-      },
-    });
-  }
-
-  #probes(): Record<'sandbox' | 'store' | 'scheduler' | 'http', HealthProbe> {
+  /** The status probes of the agent's own modules (the server adds the store's and its own). */
+  #probes(): AgentServeParts['probes'] {
     return {
       sandbox: () => {
         const state = this.#sandbox?.stats().state;
         if (state !== undefined && state !== 'ready') throw new Error(`the sandbox process is ${state}`);
         if (!this.#executor) throw new Error('no sandbox is running');
-      },
-      store: async () => {
-        await this.#options.store.statement('SELECT 1').get();
       },
       scheduler: async () => {
         if (this.#queue) {
@@ -668,48 +387,31 @@ export class Agent extends EventEmitter<AgentEvents> {
         }
         if (!this.#scheduler || this.#scheduler.stopped) throw new Error(`the scheduler is not running (agent ${this.#state})`);
       },
-      http: () => {
-        if (!this.#server?.app.server.listening) throw new Error('the API server is not listening');
-      },
     };
   }
 
-  #queueAssociations = 0;
-
-  async #startQueue(options: AgentQueueOptions): Promise<void> {
-    const executor = this.#executor!;
-    const agentId = this.#agentId!;
-    const timeoutMs = this.#options.limits?.timeoutMs ?? defaultLimits.timeoutMs;
-    const queue = new QueueRuns(
-      this.#options.store,
-      agentId,
-      executor,
-      {
-        ...options,
-        deadlineMs: options.deadlineMs ?? Math.max(10_000, 2 * timeoutMs),
-        concurrency: this.#options.scheduler?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
-        maxPerDevice: this.#options.scheduler?.maxPerDevice ?? DEFAULT_MAX_PER_DEVICE,
-      },
-      {
-        actionsOf: (id) => this.#inventoryActions.get(id) ?? [...DEFAULT_ACTIONS],
-        run: (id, actions, signal, executor, slot, deviceStates) => this.#runSlot(id, actions, signal, executor, slot, deviceStates),
-        report: (error) => this.#report(error),
-      },
-    );
-    queue.reconciler.on('reconciled', (result) => {
-      for (const refused of result.refused) this.#report(new Error(`agent: association ${refused.associationId ?? '?'} is not scheduled: ${refused.message}`));
+  /** Scale-out mode: the queue's slots run as this agent's jobs would (counted, told, backing off alike). */
+  #makeQueue(options: AgentQueueOptions): QueueRuns {
+    return queueMode(options, {
+      store: this.#options.store,
+      agentId: this.#agentId!,
+      executor: this.#executor!,
+      timeoutMs: this.#options.limits?.timeoutMs ?? defaultLimits.timeoutMs,
+      maxConcurrent: this.#options.scheduler?.maxConcurrent ?? DEFAULT_MAX_CONCURRENT,
+      maxPerDevice: this.#options.scheduler?.maxPerDevice ?? DEFAULT_MAX_PER_DEVICE,
+      actionsOf: (id) => this.#inventoryActions.get(id) ?? [...DEFAULT_ACTIONS],
+      runContext: (executor) => this.#runContext(executor),
+      tally: this.#tally,
+      backoffs: this.#backoffs,
+      metrics: this.metrics,
+      skipped: (event) => this.emit('runSkipped', event),
+      report: (error) => this.#report(error),
     });
-    queue.worker.on('runSkipped', (event) => {
-      this.metrics.recordSkipped();
-      this.emit('runSkipped', { associationId: event.associationId, name: `association ${event.associationId}`, dueAt: event.slotMs, reason: 'missed', count: 1 });
-    });
-    this.metrics.observeQueue(() => queue.figures());
-    this.#queue = queue;
-    await queue.start();
   }
 
-  async #runSlot(associationId: number, actions: string[], signal: AbortSignal, executor: RunExecutor, slot: { slotMs: number; runner: string }, deviceStates: StoreDeviceStates): Promise<ActionRun[]> {
-    const ctx = {
+  /** What runAssociation needs of the agent for one run. */
+  #runContext(executor: RunExecutor): AssociationRunContext {
+    return {
       store: this.#options.store,
       executor,
       agentId: this.#agentId!,
@@ -717,128 +419,16 @@ export class Agent extends EventEmitter<AgentEvents> {
       externalHosts: this.#externalHosts,
       write: { activity: this.#options.activityLog ?? false },
       runPruner: this.#runPruner ?? undefined,
-      slot,
-      deviceStates,
     };
-    // Backing off after repeated limit hits (the store says, for every agent of the cluster): this slot is skipped.
-    const backoff = this.#backoffRule ? await readAssociationBackoff(this.#options.store, associationId).catch(() => null) : null;
-    if (backoff?.backoffUntil && backoff.backoffUntil > slot.slotMs) {
-      this.metrics.recordSkipped();
-      this.emit('runSkipped', { associationId, name: `association ${associationId}`, dueAt: slot.slotMs, reason: 'backoff', count: 1 });
-      return [];
-    }
-    const startedAt = Date.now();
-    const key = `queue-${associationId}-${slot.slotMs}`;
-    // A queue job carries only the association's id: its names come from the store as the run
-    // reads it, so events and lines name a run as the embedded mode does (driver@device).
-    const job: PlannedJob = {
-      schedule: { id: associationId } as AssociationSchedule,
-      name: `association ${associationId}`,
-      actions,
-    };
-    try {
-      const runs = await runAssociation(ctx, associationId, actions, signal, {
-        identified: (who) => {
-          job.name = `${who.driverName}@${who.deviceName}`;
-          job.schedule = { ...job.schedule, customDriverId: who.driverId, deviceId: who.deviceId };
-          const started: AgentRunStarted = {
-            associationId,
-            name: job.name,
-            driverId: who.driverId,
-            deviceId: who.deviceId,
-            dueAt: slot.slotMs,
-            startedAt,
-            latenessMs: startedAt - slot.slotMs,
-          };
-          this.#started.set(key, started);
-          this.emit('runStarted', started);
-        },
-        started: () => this.metrics.recordRunStarted(),
-        finished: (run) => this.#onActionRun(key, job, run),
-        abandoned: (action, error) => {
-          this.#results.failure += 1;
-          this.metrics.recordRunFinished({ action, outcome: 'failure', errorType: error instanceof DriverboxError ? error.code : null, durationMs: 0, limitExceeded: null });
-        },
-      });
-      await this.#noteSlotBackoff(associationId, job.name, runs, backoff);
-      return runs;
-    } finally {
-      this.#started.delete(key);
-    }
-  }
-
-  /** Scale-out: the backoff rule after a slot's run, on the state in the shared store (the next slot may be another agent's). */
-  async #noteSlotBackoff(associationId: number, name: string, runs: readonly ActionRun[], previous: StoredBackoff | null): Promise<void> {
-    const rule = this.#backoffRule;
-    if (!rule || runs.length === 0) return;
-    try {
-      const periodMs = (await readSamplePeriodS(this.#options.store, associationId)) * 1000;
-      if (!(periodMs > 0)) return; // deleted meanwhile
-      const next = nextBackoff(previous, backoffVerdict(runs.map((r) => r.result)), periodMs, Date.now(), rule);
-      if (next === previous) return;
-      await saveAssociationBackoff(this.#options.store, associationId, next);
-      if (next?.backoffUntil) this.#emitBackoff(associationId, name, next, null);
-      else if (!next && previous?.backoffUntil) this.#emitBackoff(associationId, name, null, 'success');
-    } catch (error) {
-      this.#report(new Error(`agent: the backoff of ${name} could not be stored: ${toError(error).message}`));
-    }
   }
 
   async #runJob(key: string, signal: AbortSignal): Promise<number> {
     const job = this.#planned.get(key);
     const executor = this.#executor;
     if (!job || !executor || this.#agentId === null) return 0;
-    const ctx = {
-      store: this.#options.store,
-      executor,
-      agentId: this.#agentId,
-      limits: this.#options.limits,
-      externalHosts: this.#externalHosts,
-      write: { activity: this.#options.activityLog ?? false },
-      runPruner: this.#runPruner ?? undefined,
-    };
-    const runs = await runAssociation(ctx, job.schedule.id, job.actions, signal, {
-      // Counted per action, so runs_total and runs_in_flight agree.
-      started: () => this.metrics.recordRunStarted(),
-      finished: (run) => this.#onActionRun(key, job, run),
-      abandoned: (action, error) => {
-        this.#results.failure += 1;
-        this.metrics.recordRunFinished({
-          action,
-          outcome: 'failure',
-          errorType: error instanceof DriverboxError ? error.code : null,
-          durationMs: 0,
-          limitExceeded: null,
-        });
-      },
-    });
-    await this.#noteBackoff(key, job, runs);
+    const runs = await runAssociation(this.#runContext(executor), job.schedule.id, job.actions, signal, this.#tally.hooks(key, job));
+    await this.#backoffs.noteRun(this.#scheduler, backoffJob(key, job), runs);
     return runs.length;
-  }
-
-  #onActionRun(key: string, job: PlannedJob, run: ActionRun): void {
-    const { result } = run;
-    this.#results[result.status] += 1;
-    this.metrics.recordRunFinished({
-      action: run.action,
-      outcome: result.status,
-      errorType: result.errorType,
-      durationMs: Math.max(0, result.durationMs),
-      limitExceeded: result.limitExceeded,
-    });
-    const pool = this.#sandbox?.stats().pool;
-    if (pool) this.metrics.setPoolSize(pool.alive);
-    if (run.storeError) this.#report(new Error(`agent: the ${run.action} result of ${job.name} could not be stored: ${run.storeError.message}`));
-    const started = this.#started.get(key) ?? {
-      associationId: job.schedule.id,
-      name: job.name,
-      driverId: job.schedule.customDriverId,
-      deviceId: job.schedule.deviceId,
-      dueAt: Number.NaN,
-      startedAt: Number.NaN,
-      latenessMs: Number.NaN,
-    };
-    this.emit('runFinished', { ...started, action: run.action, result, runId: run.runId, storeWarnings: run.storeWarnings });
   }
 
   /** An 'error' event when someone listens; otherwise stderr, so an embedding app is never thrown at. */
@@ -848,21 +438,6 @@ export class Agent extends EventEmitter<AgentEvents> {
   }
 }
 
-function sameJob(a: PlannedJob, b: PlannedJob): boolean {
-  return (
-    a.schedule.samplePeriod === b.schedule.samplePeriod &&
-    a.schedule.deviceId === b.schedule.deviceId &&
-    a.name === b.name &&
-    a.actions.length === b.actions.length &&
-    a.actions.every((action, i) => action === b.actions[i])
-  );
-}
-
 function isClosedError(error: Error): boolean {
   return error instanceof DriverboxError && error.code === 'HOST_CLOSED';
-}
-
-/** A new agent; call start() to run it. */
-export function createAgent(options: AgentOptions): Agent {
-  return new Agent(options);
 }

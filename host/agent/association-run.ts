@@ -12,7 +12,7 @@ import { readRunTarget } from '../store/runs/run-target.js';
 import { runRequestOf } from '../store/runs/run-request.js';
 import { StoreError } from '../contract/errors.js';
 import type { Store } from '../store/store.js';
-import { externalHostsOf } from '../executor/external-hosts.js';
+import { externalHostsOf } from './external-hosts.js';
 import type { RunExecutor } from '../contract/run-executor.js';
 import type { DeviceRunPruner } from './device-run-pruner.js';
 

@@ -16,11 +16,12 @@ import { createCustomDriver, listCustomDrivers, updateCustomDriver } from '../st
 import type { ParameterDefinition } from '../store/drivers/driver-input.js';
 import { setDevicePortMap, setSnmpAuthentication } from '../store/fleet/devices.js';
 import { startSandboxProcess } from '../engine/process/index.js';
+import { startDriverboxServer } from '../server/driverbox-server.js';
 import { snmpSettingsToApi } from '../snmp-settings.js';
 import type { Store } from '../store/store.js';
-import { startRunSimulation, type RunSimulation } from './run-simulate.js';
+import { startRunSimulation, type RunSimulation } from '../simulator/run-simulation.js';
 import { untilStopped } from './until-stopped.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 
 export interface DemoExample {
   name: string;
@@ -88,16 +89,8 @@ export async function serveDemo(io: CliIo, options: DemoServeOptions): Promise<n
     let server: RunningMonitoringServer | null = null;
     try {
       const start = (port: number) =>
-        startMonitoringServer({
-          store,
-          host,
-          apiKeys: options.apiKeys,
-          listen: { host: options.listen.host, port },
-          extraRoutes: async (app: FastifyInstance) => {
-            await app.register(driverboxApiRoutes, { store, apiKeys: options.apiKeys, host });
-            await app.register(consoleRoutes);
-          },
-        });
+        // The console and the extension API only: no status, no Marketplace.
+        startDriverboxServer({ store, executor: host, apiKeys: options.apiKeys, listen: { host: options.listen.host, port } });
       try {
         server = await start(options.listen.port);
       } catch (error) {

@@ -15,14 +15,7 @@ import { UsageError } from '../contract/errors.js';
 import { closest } from './flags.js';
 import { isStyled } from './format.js';
 import { terminalOutput } from '../terminal-text.js';
-
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  cwd: string;
-  env: NodeJS.ProcessEnv;
-  stdoutStream: { isTTY?: boolean };
-}
+import { processIo, type CliIo } from './io.js';
 
 const help = `driverbox — a sandboxed runtime for custom device drivers
 
@@ -71,14 +64,6 @@ function version(): string {
 function terminalIo(io: CliIo, styled: boolean): CliIo {
   return { ...io, stdout: (text) => io.stdout(terminalOutput(text, styled)), stderr: (text) => io.stderr(terminalOutput(text)) };
 }
-
-export const processIo = (): CliIo => ({
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${text}\n`),
-  cwd: process.cwd(),
-  env: process.env,
-  stdoutStream: process.stdout,
-});
 
 /** The caller's mistakes (a missing file, a bad option or recording): exit 2, as usage errors. */
 const USAGE_CODES = new Set<DriverboxErrorCode>([

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_PORT, resolveServerConfig, type ServerConfig } from '../config/server-config.js';
 import { ConfigError } from '../contract/errors.js';
-import type { CliIo } from './main.js';
+import type { CliIo } from './io.js';
 import { parseIntegerFlag } from './options.js';
 import { UsageError } from '../contract/errors.js';
 

@@ -11,9 +11,9 @@ import { resolveMarketplaceSettings, type MarketplaceSettings } from '../api/mar
 import { checkCorsOrigin } from '../api/monitoring/cors.js';
 import type { AgentAccessChange } from '../store/fleet/agents.js';
 import { agentAccessChange, type AgentAccessInput } from './agent-access.js';
-import { externalHostList } from '../executor/external-hosts.js';
 import { defaultDataDir, resolveStorePath } from '../store/db/data-dir.js';
 import { isPostgresUrl, redactUrl } from '../store/db/database.js';
+import { externalHostList } from '../agent/external-hosts.js';
 import { DEFAULT_STORE_BOUNDS, type StoreBounds } from '../store/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenMode } from '../store/db/file-modes.js';
 

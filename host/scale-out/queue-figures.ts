@@ -4,7 +4,7 @@
 // lateness). Summing an agent counter over the agents gives the cluster's.
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { SampleWindow, type SampleSummary } from '../agent/scheduler-samples.js';
+import { SampleWindow, type SampleSummary } from '../sample-window.js';
 import { pingRedis } from './redis-connection.js';
 
 export const DEFAULT_LATENESS_WINDOW = 4096;

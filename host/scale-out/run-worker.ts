@@ -20,7 +20,7 @@ import { readJobData, RUNS_QUEUE, schedulerIdOf, slotOfJobId, type RunJobData } 
 import { ScaleOutError, toError } from '../contract/errors.js';
 import { closeWithin, settlesWithin } from './settle.js';
 
-/** Same defaults as the embedded scheduler (host/agent/scheduler.ts). */
+/** Same defaults as the embedded scheduler (host/agent/scheduler/scheduler.ts). */
 export const DEFAULT_CONCURRENCY = 32;
 export const DEFAULT_MAX_PER_DEVICE = 2;
 /** BullMQ's default is 30 s; SCALE-OUT.md 4.1 wants 5–10 s so a dead worker's job is re-queued sooner. */

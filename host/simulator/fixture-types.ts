@@ -6,6 +6,7 @@ import type { FixtureSsh, SshSpec } from './ssh/types.js';
 import type { SnmpFixture, SnmpFixtureSpec } from './snmp/fixture.js';
 import type { TelnetFixture, TelnetSpec } from './telnet/types.js';
 import type { WinrmFixture, WinrmSpec } from './winrm/types.js';
+import type { FixtureDevice } from './fixture-device.js';
 
 /** The fixture format version this driverbox reads. */
 export const FIXTURE_VERSION = 1;
@@ -113,14 +114,6 @@ export interface FixtureRoute {
   requireBody: Record<string, Expected>;
   /** At least one; the last repeats. */
   responses: FixtureResponse[];
-}
-
-export interface FixtureDevice {
-  username: string | null;
-  password: string | null;
-  host: string | null;
-  serial: string | null;
-  macAddress: string | null;
 }
 
 export interface FixtureHttps {

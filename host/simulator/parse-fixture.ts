@@ -4,7 +4,8 @@
 import path from 'node:path';
 import { describeValue, FieldChecker, fieldPath } from './field-checker.js';
 import { FixtureError } from '../contract/errors.js';
-import { FIXTURE_VERSION, type Fixture, type FixtureDevice, type FixtureHttps, type FixtureRoute, type Expected } from './fixture-types.js';
+import { FIXTURE_VERSION, type Fixture, type FixtureHttps, type FixtureRoute, type Expected } from './fixture-types.js';
+import type { FixtureDevice } from './fixture-device.js';
 import { HEADER_NAME, parseResponse, RESPONSE_FIELDS } from './parse-response.js';
 import { parseSshSection } from './ssh/parse.js';
 

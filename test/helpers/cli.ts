@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { main, type CliIo } from '../../host/cli/main.js';
+import { main } from '../../host/cli/main.js';
+import { type CliIo } from '../../host/cli/io.js';
 
 export interface CliOutcome {
   code: number;

@@ -3,7 +3,6 @@ export { loadInventory, parseInventory, type ParseInventoryOptions } from './loa
 export { InventoryError } from '../../contract/errors.js';
 export { formatOfFile, type InventoryFormat } from './parse-text.js';
 export { syncInventory, type ChangeSet, type InventorySyncResult, type NamedId, type ScheduledAssociation } from './sync.js';
-export { isInventoryOwned } from './ownership.js';
 export {
   DEFAULT_ACTIONS,
   DEFAULT_SAMPLE_PERIOD,

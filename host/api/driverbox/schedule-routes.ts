@@ -1,7 +1,7 @@
 // The driverbox extension API's schedule: in `driverbox agent` mode, each association of the agent
 // as its scheduler has it (next due time, state, due and skipped counts, last run); in scale-out
 // mode as the shared queue's job schedulers and the store have it. The source is the agent's
-// read-only view (host/agent/schedule-view.ts); without one (`driverbox serve`, which
+// read-only view (schedule-view.ts); without one (`driverbox serve`, which
 // schedules nothing) the answer says so with `scheduler: "none"` rather than failing, so a client
 // can tell "no scheduler here" from an error.
 //

@@ -11,10 +11,10 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { startRunSimulation } from '../../cli/run-simulate.js';
+import { startRunSimulation } from '../../simulator/run-simulation.js';
 import { loadFixture } from '../../simulator/load-fixture.js';
 import { credentialSecrets, maskFor } from '../../store/runs/run-secrets.js';
-import { ANY_EXTERNAL_HOST } from '../../executor/external-hosts.js';
+import { ANY_EXTERNAL_HOST } from '../../agent/external-hosts.js';
 import { ApiError } from '../monitoring/api-error.js';
 import type { SimulatedDeviceInfo, TrialRunAnswer, TrialRunRequest } from './run-records.js';
 import { driverDefaults, requireHost, runTrial, trialBodySchema, trialDriver, trialExternalHosts, type TrialRunOptions } from './trial-run-routes.js';

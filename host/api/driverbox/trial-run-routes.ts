@@ -11,7 +11,7 @@
 // answer) are exported for the trial against a simulated device (simulated-devices.ts).
 import type { FastifyInstance } from 'fastify';
 import type { RunExecutor } from '../../contract/run-executor.js';
-import { externalHostsFor } from '../../executor/external-hosts.js';
+import { externalHostsFor } from '../../agent/external-hosts.js';
 import { DriverboxError } from '../../contract/errors.js';
 import { findAssociation, runParameters } from '../../store/drivers/associations.js';
 import { getCustomDriver, MAX_DRIVER_SOURCE_CHARS, type CustomDriverRow } from '../../store/drivers/custom-drivers.js';

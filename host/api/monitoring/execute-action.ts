@@ -3,7 +3,7 @@
 // association's parameter values) and shapes the RunResult as CustomDriverExecutionResult.
 // Action ids are the reference's custom_N ↔ N (1–30); 0 runs get_status (a driverbox
 // extension, so collection can be triggered through the API). validate is not executable.
-import { externalHostsFor } from '../../executor/external-hosts.js';
+import { externalHostsFor } from '../../agent/external-hosts.js';
 import type { RunExecutor } from '../../contract/run-executor.js';
 import { DriverboxError } from '../../contract/errors.js';
 import type { RunResult } from '../../contract/run-result.js';

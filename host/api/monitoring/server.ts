@@ -2,7 +2,7 @@
 // operation group in routes/; this file wires them with the API-key check, the error body and
 // the OpenAPI document.
 import Fastify, { type FastifyInstance } from 'fastify';
-import { externalHostList } from '../../executor/external-hosts.js';
+import { externalHostList } from '../../agent/external-hosts.js';
 import type { RunExecutor } from '../../contract/run-executor.js';
 import type { Store } from '../../store/store.js';
 import { apiKeyCheckExcept } from './auth.js';

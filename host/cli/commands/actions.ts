@@ -4,7 +4,7 @@ import path from 'node:path';
 import { listEntryPoints } from '../../driver/entry-points.js';
 import { describeModules, modulesUsed } from '../../driver/modules-used.js';
 import { alignedTable } from '../format.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 

@@ -5,14 +5,16 @@
 import { hostname } from 'node:os';
 import { isPostgresUrl, redactUrl } from '../../store/db/database.js';
 import path from 'node:path';
-import { createAgent, DEFAULT_GRACE_MS, type Agent, type AgentBackoffEvent, type AgentRunFinished } from '../../agent/agent.js';
+import type { Agent } from '../../agent/agent.js';
+import { DEFAULT_GRACE_MS, type AgentBackoffEvent, type AgentRunFinished } from '../../agent/agent-types.js';
+import { createAgent } from '../../server/agent-server.js';
 import { InventoryError } from '../../agent/inventory/index.js';
 import { parseRedisUrl, ScaleOutError } from '../../scale-out/index.js';
 import type { InventorySyncResult } from '../../agent/inventory/index.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
 import { ensureLocalAgent, setAgentAccess } from '../../store/fleet/agents.js';
 import { openStore } from '../../store/store.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { parseIntegerFlag } from '../options.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
 import { UsageError } from '../../contract/errors.js';

@@ -7,7 +7,7 @@ import { agentAccessChange } from '../../config/agent-access.js';
 import { createAgentRecord, getAgent, listAgents, setAgentAccess, type AgentAccessChange, type AgentRow } from '../../store/fleet/agents.js';
 import { openStore, resolveStorePath, type Store } from '../../store/index.js';
 import { alignedTable } from '../format.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { UsageError } from '../../contract/errors.js';
 import { closest, parseFlags } from '../flags.js';
 import { terminalText } from '../../terminal-text.js';

@@ -20,7 +20,7 @@ import { openStore, type Store } from '../../store/store.js';
 import { packagePath } from '../../package-path.js';
 import { runDriver } from '../../testing/run-driver.js';
 import { formatResult, styleFor } from '../format.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { parseFlags } from '../flags.js';
 import { UsageError } from '../../contract/errors.js';
 import { resolveServerConfig } from '../../config/server-config.js';

@@ -14,7 +14,7 @@ import { PARAMETER_VALUE_TYPES, type ParameterDefinition, type ParameterValueTyp
 import { openStore, StoreError, resolveStorePath, type Store } from '../../store/index.js';
 import { customDriverRecord } from '../../api/monitoring/custom-driver-records.js';
 import { alignedTable } from '../format.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { parseIntegerFlag } from '../options.js';
 import { UsageError } from '../../contract/errors.js';
 import { closest, parseFlags } from '../flags.js';

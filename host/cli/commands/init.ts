@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { driverJsconfigText } from '../../driver/jsconfig.js';
 import { packagePath } from '../../package-path.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 

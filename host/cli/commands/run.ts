@@ -7,12 +7,19 @@ import { formatResult, jsonResult, styleFor } from '../format.js';
 import { openReportStore, reportResult } from '../report-option.js';
 import { credentialSecrets } from '../../store/runs/run-secrets.js';
 import { parseExternalHosts, parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { snmpFlagOptions, snmpFlagsHelp, snmpSettingsFromFlags } from '../snmp-flags.js';
 import { snmpSecrets } from '../../snmp-settings.js';
-import { checkSimulateFlags, startRunSimulation, type RunSimulation } from '../run-simulate.js';
+import { startRunSimulation, type RunSimulation } from '../../simulator/run-simulation.js';
+
+/** Flags `--simulate` replaces: the simulator is the device, at the addresses it chose. */
+function checkSimulateFlags(values: Record<string, unknown>): void {
+  for (const flag of ['device-ip', 'port-map', 'replay']) {
+    if (values[flag] !== undefined) throw new UsageError(`--simulate and --${flag} cannot be used together: the simulator is the device${flag === 'replay' ? ', a replay answers without one' : ', on ports it chooses'}`);
+  }
+}
 
 export const runHelp = `Usage: driverbox run <driver.js> [options]
 

@@ -6,18 +6,17 @@
 import { redactUrl } from '../../store/db/database.js';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { agentRoutes } from '../../agent/agent-routes.js';
-import { createStatusSource, type HealthProbe, type ModuleName } from '../../agent/status.js';
 import { startSandboxProcess, type SandboxProcess } from '../../engine/process/index.js';
 import { consoleRoutes } from '../../api/console/console-routes.js';
 import { driverboxApiRoutes } from '../../api/driverbox/runs-routes.js';
 import { marketplaceRoutes } from '../../api/marketplace/marketplace-routes.js';
 import { startMonitoringServer, type RunningMonitoringServer } from '../../api/monitoring/server.js';
 import { ensureLocalAgent, setAgentAccess } from '../../store/fleet/agents.js';
+import { startDriverboxServer } from '../../server/driverbox-server.js';
 import { createMonitorProber, DEFAULT_PROBE_INTERVAL_MS } from '../../monitor/index.js';
-import { openStore, type Store } from '../../store/store.js';
+import { openStore } from '../../store/store.js';
 import { parseIntegerFlag } from '../options.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsHelp } from '../server-flags.js';
@@ -47,22 +46,13 @@ The data folder is $DRIVERBOX_DATA_DIR, else the platform's (~/.local/share/driv
 Exit code: 0 stopped by Ctrl-C or SIGTERM, 1 the store or the port cannot be used, 2 usage or config error.`;
 
 /**
- * The status probes of this process. It runs drivers in the supervised sandbox process and has
- * no scheduler (that is `driverbox agent`), so the scheduler module is left out of the status.
+ * The status probe of this process's sandbox. It runs drivers in the supervised sandbox process
+ * and has no scheduler (that is `driverbox agent`), so the scheduler module is left out of the status.
  */
-function serveProbes(store: Store, sandbox: SandboxProcess, server: () => RunningMonitoringServer | null): Record<ModuleName, HealthProbe | null> {
-  return {
-    sandbox: () => {
-      const { state, lastKill } = sandbox.stats();
-      if (state !== 'ready') throw new Error(`the sandbox process is ${state}${lastKill ? ` (last killed: ${lastKill.reason})` : ''}`);
-    },
-    store: async () => {
-      await store.statement('SELECT 1').get();
-    },
-    scheduler: null,
-    http: () => {
-      if (!server()?.app.server.listening) throw new Error('the API server is not listening');
-    },
+function sandboxProbe(sandbox: SandboxProcess): () => void {
+  return () => {
+    const { state, lastKill } = sandbox.stats();
+    if (state !== 'ready') throw new Error(`the sandbox process is ${state}${lastKill ? ` (last killed: ${lastKill.reason})` : ''}`);
   };
 }
 
@@ -117,25 +107,18 @@ export async function serveCommand(argv: string[], io: CliIo): Promise<number> {
     const local = await ensureLocalAgent(store);
     // The config file's localAgent: the plan and access right of this server's own agent.
     if (config.localAgent) await setAgentAccess(store, local.id, config.localAgent);
-    let server: RunningMonitoringServer | null = null;
-    const status = createStatusSource({ probes: serveProbes(store, host, () => server) });
-    const apiKeys = config.apiKeys;
+    let server: RunningMonitoringServer;
     try {
-      server = await startMonitoringServer({
+      server = await startDriverboxServer({
         store,
-        host,
+        executor: host,
         externalHosts: config.externalHosts,
         corsOrigins: config.corsOrigins,
-        apiKeys,
+        apiKeys: config.apiKeys,
         listen: config.listen,
         onRequestDone: values.quiet ? undefined : (r) => io.stdout(`${terminalText(`${r.method} ${r.url}`, { oneLine: true })} → ${r.status} (${r.ms.toFixed(1)} ms)`),
-        // Each its own plugin, so each keeps its own error bodies.
-        extraRoutes: async (app: FastifyInstance) => {
-          await app.register(agentRoutes, { status, apiKeys });
-          await app.register(marketplaceRoutes, { ...config.marketplace, store, apiKeys });
-          await app.register(driverboxApiRoutes, { store, apiKeys, host, externalHosts: config.externalHosts });
-          await app.register(consoleRoutes);
-        },
+        status: { sandbox: sandboxProbe(host), scheduler: null },
+        marketplace: config.marketplace,
       });
     } catch (error) {
       io.stderr(`driverbox serve: cannot listen on ${config.listen.host}:${config.listen.port}: ${(error as Error).message}`);

@@ -11,7 +11,7 @@ import { loadFixture } from '../../simulator/load-fixture.js';
 import type { Fixture } from '../../simulator/fixture-types.js';
 import { startSimulator, type SimulatedRequest, type Simulator } from '../../simulator/simulator.js';
 import { sshEventLine, sshListenLine } from '../../simulator/ssh/cli-lines.js';
-import type { CliIo } from '../main.js';
+import type { CliIo } from '../io.js';
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { untilStopped } from '../until-stopped.js';

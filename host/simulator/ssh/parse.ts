@@ -1,6 +1,6 @@
 // Validates a fixture's "ssh" section into the FixtureSsh the simulated SSH server runs.
 import { describeValue, FieldChecker, fieldPath } from '../field-checker.js';
-import type { FixtureDevice } from '../fixture-types.js';
+import type { FixtureDevice } from '../fixture-device.js';
 import type { FixtureSsh, SimulatedExec, SimulatedShellCommand } from './types.js';
 
 const SSH_FIELDS = ['port', 'commands', 'shell', 'comment'] as const;

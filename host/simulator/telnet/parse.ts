@@ -1,6 +1,6 @@
 // Validates a fixture's "telnet" section (problems collected by the fixture's FieldChecker).
 import { describeValue, type FieldChecker } from '../field-checker.js';
-import type { FixtureDevice } from '../fixture-types.js';
+import type { FixtureDevice } from '../fixture-device.js';
 import type { TelnetFixture } from './types.js';
 
 const FIELDS = ['comment', 'port', 'negotiation', 'banner', 'loginPrompt', 'passwordPrompt', 'shellPrompt', 'credentials', 'echo', 'commands', 'unknownCommand'];

@@ -1,7 +1,7 @@
 // MarketplaceClient: a typed client of the Marketplace API, version 2 and the deprecated
 // version 1, plus the application status. Method names are the operation ids in camelCase
 // (create_account_v2 → createAccountV2); each version's operations are a module mixed in.
-import type { ApplicationStatus, StatusQuery } from '../../../agent/status.js';
+import type { ApplicationStatus, StatusQuery } from '../../driverbox/status.js';
 import { MarketplaceClientCore, type MarketplaceClientOptions } from './core.js';
 import { v1Operations } from './v1.js';
 import { v2Operations } from './v2.js';

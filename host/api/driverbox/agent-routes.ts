@@ -2,9 +2,9 @@
 // Monitoring API. Registered without fastify-plugin on purpose: its error handler (the
 // marketplace validation body) and its API-key hooks stay inside this plugin's routes.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorDetail } from '../api/monitoring/api-error.js';
-import { apiKeyCheck } from '../api/monitoring/auth.js';
-import type { AgentMetrics } from './metrics.js';
+import { ApiError, type ErrorDetail } from '../monitoring/api-error.js';
+import { apiKeyCheck } from '../monitoring/auth.js';
+import type { AgentMetrics } from '../../agent/metrics.js';
 import type { StatusQuery, StatusSource } from './status.js';
 
 export const METRICS_PATH = '/metrics';

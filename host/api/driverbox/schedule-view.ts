@@ -11,35 +11,14 @@
 // In scale-out mode there is no scheduler here: the page is read from the queue and the store
 // (queue-schedule-view.ts), with this agent's skips counted here as well.
 import type { EventEmitter } from 'node:events';
-import type { ScheduleSource } from '../api/driverbox/schedule-routes.js';
-import type { ScheduleReader } from '../scale-out/schedule-reader.js';
-import type { Store } from '../store/store.js';
+import type { ScheduleSource } from './schedule-routes.js';
+import type { ScheduleReader } from '../../scale-out/schedule-reader.js';
+import type { Store } from '../../store/store.js';
 import { queueSchedulePage } from './queue-schedule-view.js';
-import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from '../api/driverbox/run-records.js';
-import { formatApiTime } from '../store/db/time.js';
-import type { SampleSummary, SkipReason } from './scheduler.js';
-
-/** One association the agent's scheduler has (Agent.scheduledAssociations). */
-export interface ScheduledAssociation {
-  associationId: number;
-  /** driver@device */
-  name: string;
-  deviceId: number;
-  driverId: number;
-  actions: string[];
-}
-
-/** The scheduler's figures of one association (Agent.scheduleFigures). */
-export interface ScheduleFigures {
-  periodMs: number;
-  /** Wall-clock ms of the next due time; null once stopping. */
-  nextDueAt: number | null;
-  running: boolean;
-  waiting: boolean;
-  due: number;
-  started: number;
-  lateness: SampleSummary;
-}
+import type { ScheduleEntry, ScheduleLastRun, SkipCounts } from './run-records.js';
+import { formatApiTime } from '../../store/db/time.js';
+import type { SkipReason } from '../../agent/scheduler/types.js';
+import type { ScheduledAssociation, ScheduleFigures } from '../../agent/agent-types.js';
 
 /** The part of the agent the view reads: its events and its accessors. */
 export interface ScheduleViewAgent extends Pick<EventEmitter, 'on'> {

@@ -3,7 +3,7 @@
 // installed dependencies. Reading of the spec is in docs/agent/observability.md.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { packagePath } from '../package-path.js';
+import { packagePath } from '../../package-path.js';
 
 /** A health probe resolves when the part is healthy and throws (or rejects) with the reason when not. */
 export type HealthProbe = () => Promise<void> | void;

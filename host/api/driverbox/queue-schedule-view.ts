@@ -5,13 +5,13 @@
 // process that ran it, and the due times this agent process skipped. Everything is read for the
 // page asked for only: one store query for the list, one for the last runs, one Redis call per
 // scheduler of the page and two for the jobs in flight and waiting.
-import type { SchedulePage } from '../api/driverbox/schedule-routes.js';
-import type { ScheduleEntry, SkipCounts } from '../api/driverbox/run-records.js';
-import type { ScheduleReader } from '../scale-out/schedule-reader.js';
-import { listAssociationSchedules } from '../store/drivers/associations.js';
-import { lastRunsOf } from '../store/runs/last-runs.js';
-import type { Store } from '../store/store.js';
-import { formatApiTime } from '../store/db/time.js';
+import type { SchedulePage } from './schedule-routes.js';
+import type { ScheduleEntry, SkipCounts } from './run-records.js';
+import type { ScheduleReader } from '../../scale-out/schedule-reader.js';
+import { listAssociationSchedules } from '../../store/drivers/associations.js';
+import { lastRunsOf } from '../../store/runs/last-runs.js';
+import type { Store } from '../../store/store.js';
+import { formatApiTime } from '../../store/db/time.js';
 
 export interface QueueScheduleContext {
   store: Store;

@@ -1,6 +1,6 @@
 // What the scheduler runs: a key, the device whose bound it counts against, a period and a function.
 // The scheduler knows nothing of drivers; the agent wraps a driver run in `run`.
-import { SchedulerError } from '../contract/errors.js';
+import { SchedulerError } from '../../contract/errors.js';
 
 export interface SchedulerJob {
   /** Unique among the scheduler's jobs (an association id, for the agent). */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { DeviceSpec, SnmpSettings } from '../contract/device.js';
 import type { ResolveOption } from '../contract/run-request.js';
 import { FixtureError, UsageError } from '../contract/errors.js';
-import { startSimulator, type Simulator } from '../simulator/simulator.js';
+import { startSimulator, type Simulator } from './simulator.js';
 import { containedFile, UntrustedInputError } from '../untrusted-input/files.js';
 
 export interface RunSimulation {
@@ -18,13 +18,6 @@ export interface RunSimulation {
   trustedCAs: string[];
   /** Stops every simulator of the run. */
   close(): Promise<void>;
-}
-
-/** Flags `--simulate` replaces: the simulator is the device, at the addresses it chose. */
-export function checkSimulateFlags(values: Record<string, unknown>): void {
-  for (const flag of ['device-ip', 'port-map', 'replay']) {
-    if (values[flag] !== undefined) throw new UsageError(`--simulate and --${flag} cannot be used together: the simulator is the device${flag === 'replay' ? ', a replay answers without one' : ', on ports it chooses'}`);
-  }
 }
 
 /** The device flags given on the command line (environment and .env values do not override a fixture). */

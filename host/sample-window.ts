@@ -1,5 +1,6 @@
-// A bounded window of recent samples (lateness in ms) and its summary: memory stays fixed however
-// long the agent runs, and percentiles describe the recent past rather than the whole uptime.
+// A bounded window of recent samples (the lateness of runs, ms) and its summary, for the agent's
+// scheduler and the scale-out queue's figures alike: memory stays fixed however long the agent
+// runs, and percentiles describe the recent past rather than the whole uptime.
 
 export interface SampleSummary {
   /** Samples ever recorded (the window holds at most the last `capacity`). */
