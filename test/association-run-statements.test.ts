@@ -22,7 +22,7 @@ import { createDevice, setSnmpAuthentication } from '../host/store/fleet/devices
 import { getRun, runSlotOf } from '../host/store/runs/runs.js';
 import { writeScheduledRunResult, type WriteRunOptions } from '../host/store/runs/report-run.js';
 import { listDeviceTables } from '../host/store/results/tables.js';
-import { writeOwnership } from '../host/store/ownership.js';
+import { writeOwnership } from '../host/store/drivers/ownership.js';
 import type { RunResult } from '../host/contract/run-result.js';
 import { StoreError } from '../host/contract/errors.js';
 import { SqlStatement } from '../host/store/db/sql-statement.js';

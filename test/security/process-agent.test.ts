@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Agent } from '../../host/agent/agent.js';
 import type { AgentRunFinished } from '../../host/agent/agent-types.js';
 import { createAgent } from '../../host/server/agent-server.js';
-import { writeOwnership } from '../../host/store/ownership.js';
+import { writeOwnership } from '../../host/store/drivers/ownership.js';
 import { MonitoringClient } from '../../host/api/monitoring/client/index.js';
 import { driverCodeHash } from '../../host/store/drivers/inventory-driver-code.js';
 import { ensureLocalAgent } from '../../host/store/fleet/agents.js';

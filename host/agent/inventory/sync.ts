@@ -12,7 +12,7 @@ import { StoreError } from '../../contract/errors.js';
 import type { Store } from '../../store/store.js';
 import { driverCodeHash } from '../../store/drivers/inventory-driver-code.js';
 import { InventoryError } from '../../contract/errors.js';
-import { readOwnership, writeOwnership, type InventoryOwnership } from '../../store/ownership.js';
+import { readOwnership, writeOwnership, type InventoryOwnership } from '../../store/drivers/ownership.js';
 import { SyncView, type ViewDevice } from './sync-view.js';
 import { associationKey, type Inventory, type InventoryAssociation, type InventoryDevice, type InventoryDriver } from './types.js';
 

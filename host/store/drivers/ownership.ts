@@ -1,8 +1,8 @@
 // Which store entities the inventory made, kept in the store's meta table (no schema change):
 // a reload removes those the inventory no longer lists and leaves alone the ones made through
 // the API. Ids whose entity has since been deleted (through the API) are forgotten on read.
-import { writeInventoryDriverCode } from './drivers/inventory-driver-code.js';
-import type { Store } from './store.js';
+import { writeInventoryDriverCode } from './inventory-driver-code.js';
+import type { Store } from '../store.js';
 
 const META_KEY = 'agent_inventory_entities';
 export interface InventoryOwnership {
