@@ -15,7 +15,7 @@ export { FixtureError } from './contract/errors.js';
 export { FIXTURE_VERSION, type Fixture, type FixtureSpec, type RouteSpec, type ResponseSpec, type FixtureRoute, type FixtureResponse } from './simulator/fixture-types.js';
 export { startSimulator, type Simulator, type SimulatorOptions, type SimulatedDevice, type SimulatedRequest, type RequestOutcome } from './simulator/simulator.js';
 export type { RecordingFile, RecordedExchange, RecordedHttp, RecordedTls, RecordedBody, RecordedDevice } from './contract/recording.js';
-// The embedded store and the local Monitoring Public API v1 (docs/MONITORING-API.md).
+// The embedded store and the local Monitoring Public API v1 (docs/reference/monitoring-api.md).
 export * from './store/index.js';
 export { createMonitoringApi, startMonitoringServer, type MonitoringApiOptions, type RunningMonitoringServer } from './api/monitoring/server.js';
 export * from './api/monitoring/client/index.js';
@@ -30,7 +30,7 @@ export { createScheduler } from './agent/scheduler/scheduler.js';
 export type { SchedulerJob } from './agent/scheduler/job.js';
 export type { SchedulerOptions, SchedulerStats } from './agent/scheduler/types.js';
 export { createAgentMetrics, type AgentMetrics, type AgentMetricsOptions } from './agent/metrics.js';
-// Scale-out: agents on a shared Redis queue and PostgreSQL store (docs/SCALE-OUT.md).
+// Scale-out: agents on a shared Redis queue and PostgreSQL store (docs/architecture/scale-out.md).
 export type { AgentQueueOptions } from './agent/queue-runs.js';
 export { ScaleOutError, type ScaleOutErrorCode, type QueueFiguresSnapshot, type RunCounters } from './scale-out/index.js';
 export { StoreDeviceStates } from './store/runs/device-states.js';
@@ -38,6 +38,6 @@ export type { RunExecutor } from './contract/run-executor.js';
 // Per-device kept state (cookie jars) as plain data, for the scale-out mode's shared store.
 export { withSharedDeviceState, MemoryDeviceStateStore, mergeDeviceState, readDeviceState, storeDeviceId, type SharedDeviceStateOptions } from './device-state.js';
 export { DEVICE_STATE_VERSION, MAX_DEVICE_STATE_BYTES, MAX_DEVICE_STATE_SESSIONS, type DeviceStateStore, type DeviceStateSnapshot, type DeviceSessionState, type StoredCookie } from './contract/device-state.js';
-// The Marketplace API emulator and its client (docs/MARKETPLACE-API.md).
+// The Marketplace API emulator and its client (docs/reference/marketplace-api.md).
 export { marketplaceRoutes, DEFAULT_AGREEMENTS, type MarketplaceRoutesOptions } from './api/marketplace/marketplace-routes.js';
 export * from './api/marketplace/client/index.js';

@@ -1,4 +1,4 @@
-// Duplicate variable uids in one D.success (docs/COMPATIBILITY.md, "Duplicate variable uids"):
+// Duplicate variable uids in one D.success (docs/reference/compatibility.md, "Duplicate variable uids"):
 // every one is reported in the run's result, as the official emulator prints them all, and the
 // store (so the agent and the APIs) keeps one variable per uid, the last one reported. The
 // runtime and the store say so in the same words: this module is the one place they come from.

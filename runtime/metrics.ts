@@ -2,7 +2,7 @@
 // (drivers in the public corpus use it for a link to a cloud console: { uid, name, value,
 // metadata: { url }, valueType, unit }). It makes the same variable createVariable does, by the
 // same rules, so D.success takes it with the others; `metadata` stays on the returned variable
-// for the driver to read, and is not part of the run's result (see docs/driver-api/create-metric.md).
+// for the driver to read, and is not part of the run's result (see docs/reference/driver-api/create-metric.md).
 import { raise } from './error-text';
 import { hasOwn, isArray } from './intrinsics';
 import { checkMetadata } from './metadata';

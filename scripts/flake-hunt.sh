@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs test files again and again beside CPU hogs, as a busy CI machine would, and reports every
 # failure: a test that passes only on a quiet machine is a bug (issue 35). Exits 1 if any run failed.
-#   scripts/flake-hunt.sh test/hostile-peers test/cli-agent.test.ts
+#   scripts/flake-hunt.sh test/hostile-peers test/cli/agent.test.ts
 #   FLAKE_RUNS=10 FLAKE_HOGS=2 scripts/flake-hunt.sh <files…>     (the defaults)
 # Extra arguments go to vitest (`-t "name"` for some tests of a file). The whole output of each
 # failed run is kept in FLAKE_LOGS (a new folder under /tmp by default), to read the assertion.

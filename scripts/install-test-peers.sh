@@ -5,9 +5,9 @@
 # own instances with configurations they write; nothing here is started as a service.
 set -euo pipefail
 packages=(openssh-server snmpd snmp inetutils-telnetd)
-packages+=(tftp-hpa) # the TFTP client that uploads to D.tftpServer in test/tftp.test.ts
+packages+=(tftp-hpa) # the TFTP client that uploads to D.tftpServer in test/bridges/tftp/tftp.test.ts
 packages+=(postgresql redis-server) # the scale-out store and queue: tests start throwaway instances (initdb/pg_ctl, redis-server) in temp folders
-packages+=(chromium) # the browser test/console-browser.test.ts drives through playwright-core (/usr/bin/chromium)
+packages+=(chromium) # the browser test/api/console/browser.test.ts drives through playwright-core (/usr/bin/chromium)
 packages+=(iproute2) # `ip netns`: scripts/readme-check.mjs puts the README's device (10.0.0.7) in a namespace
 missing=()
 for p in "${packages[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

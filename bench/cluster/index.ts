@@ -1,7 +1,7 @@
 // The fault rig (issue 22 item 6): three real `driverbox agent --queue … --store postgres://…`
 // processes, each in its own network namespace where the machine allows, one throwaway Redis and
 // PostgreSQL, a logging device; scenarios kill, stop, cut, restart and join, and check the
-// scale-out goals (../shared/SCALE-OUT.md 4.5, docs/SCALE-OUT.md "The fault rig").
+// scale-out goals (../shared/SCALE-OUT.md 4.5, docs/architecture/scale-out.md "The fault rig").
 //
 // Run:  npm run bench:cluster -- --scenario all          (real durations: about 50 minutes)
 //       npm run bench:cluster -- --scenario kill --quick  (about a minute)

@@ -90,7 +90,7 @@ export const QUICK: Partial<RigOptions> = {
 
 export const HELP = `node --no-node-snapshot --import tsx bench/cluster/index.ts [--scenario NAME[,NAME…]|all] [options]
 
-The fault rig (docs/SCALE-OUT.md, "The fault rig"): three real driverbox agents on one Redis and one
+The fault rig (docs/architecture/scale-out.md, "The fault rig"): three real driverbox agents on one Redis and one
 PostgreSQL, each in its own network namespace where the machine allows, polling a logging device.
 
   --scenario S        ${SCENARIOS.join('|')}|all (default all; a comma-separated list works)

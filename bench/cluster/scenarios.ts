@@ -1,5 +1,5 @@
 // The scenarios: each starts a fresh cluster (database, Redis, agents), lets it settle, applies its
-// fault, watches, and checks its targets (docs/SCALE-OUT.md, "The fault rig"; ../shared/SCALE-OUT.md
+// fault, watches, and checks its targets (docs/architecture/scale-out.md, "The fault rig"; ../shared/SCALE-OUT.md
 // 4.5). G1 is checked in every one: no (association, slot) stored twice, none polled twice.
 import { openDatabase } from '../../host/store/db/better-sqlite3.js';
 import { sleep, sumCounter, type AgentProcess } from './agents.js';

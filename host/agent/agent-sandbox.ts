@@ -7,7 +7,7 @@ import type { AgentMetrics } from './metrics.js';
 
 /**
  * Isolates the agent's sandbox child keeps warm at most. Runs at once beyond it first wait for one
- * (host/sandbox/pool.ts): 4 served bench:agent's 10,000 devices / 60 s with 8's lateness and
+ * (host/engine/isolate/pool.ts): 4 served bench:agent's 10,000 devices / 60 s with 8's lateness and
  * ~50 MB less (each holds its runs' garbage, ~12 MB).
  */
 export const AGENT_WARM_ISOLATES = 4;
@@ -19,7 +19,7 @@ export const AGENT_WARM_ISOLATES = 4;
 export const AGENT_WARM_IDLE_MS = 5_000;
 /**
  * The least sandbox threads the agent's sandbox process gets, whatever the cores: a driver that
- * spins until its deadline holds one thread (host/sandbox/threads.ts places other runs elsewhere).
+ * spins until its deadline holds one thread (host/engine/threads/placement.ts places other runs elsewhere).
  */
 export const AGENT_MIN_SANDBOX_THREADS = 2;
 
@@ -35,7 +35,7 @@ export async function startAgentSandbox(
     // The scheduler already bounds runs; the child gets an isolate for each so none queues there.
     // Up to AGENT_WARM_ISOLATES are kept warm, each until AGENT_WARM_IDLE_MS unused. Not one per
     // slot: an isolate kept warm holds the garbage of its runs, and a run at once past the warm
-    // set waits for one to come back before one is made (host/sandbox/pool.ts).
+    // set waits for one to come back before one is made (host/engine/isolate/pool.ts).
     // At least AGENT_MIN_SANDBOX_THREADS threads, even on 2 cores: a run spinning to its deadline holds one.
     host: {
       maxIsolates: maxConcurrent,

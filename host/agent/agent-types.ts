@@ -64,7 +64,7 @@ export interface AgentCoreOptions {
   /** stop() closes the store too (the CLI's case). Default false. */
   closeStore?: boolean;
   /**
-   * Scale-out mode (docs/SCALE-OUT.md): runs come from a Redis queue several agents share
+   * Scale-out mode (docs/architecture/scale-out.md): runs come from a Redis queue several agents share
    * instead of this process's scheduler, and the store should be a PostgreSQL one they share.
    * `scheduler.maxConcurrent` and `maxPerDevice` bound this agent's share; jitter does not apply
    * (each association's slots are spread by a fixed offset).

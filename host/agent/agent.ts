@@ -3,7 +3,7 @@
 // through the API) into a scheduler job (or, in scale-out mode, a slot of the shared queue), runs
 // those jobs in the supervised sandbox process and writes each result to the store. The HTTP
 // server beside it (the Monitoring API, /metrics, the status) is built by host/server/, which
-// hands it in as `serve`. docs/agent/agent.md tells how to embed it.
+// hands it in as `serve`. docs/reference/agent/agent-mode.md tells how to embed it.
 import { EventEmitter } from 'node:events';
 import { DriverboxError } from '../contract/errors.js';
 import type { RunExecutor } from '../contract/run-executor.js';

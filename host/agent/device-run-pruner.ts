@@ -1,7 +1,7 @@
 // Keeps each device's newest runs, pruned in batches: the devices an agent wrote results for are
 // pruned together in one statement every `everyResults` results or `everyMs`, whichever comes
 // first, and when the agent stops. A DELETE per result was a statement (on PostgreSQL a round
-// trip) of every scheduled run (G7, docs/SCALE-OUT.md). Between prunes a device may hold the
+// trip) of every scheduled run (G7, docs/architecture/scale-out.md). Between prunes a device may hold the
 // runs of that interval beyond its bound; an agent killed before its prune leaves them until the
 // device's next result is pruned, by whichever agent writes it.
 import { pruneRunsOfDevices } from '../store/runs/runs.js';

@@ -1,5 +1,5 @@
 // The recording file: what one driver run exchanged with its device, as versioned JSON that
-// a person can read (docs/RECORD-REPLAY.md). Secrets are redacted before anything is written.
+// a person can read (docs/reference/record-replay.md). Secrets are redacted before anything is written.
 import type { ProtocolAnswer, ProtocolModule } from '../../runtime/protocol.js';
 
 /**

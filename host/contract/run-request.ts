@@ -42,7 +42,7 @@ export interface RunRequest {
   resolve?: ResolveOption;
   /**
    * Save every HTTP exchange and certificate read of the run, secrets redacted, to this JSON file
-   * when the run ends (docs/RECORD-REPLAY.md). A file that cannot be written: RECORD_UNWRITABLE.
+   * when the run ends (docs/reference/record-replay.md). A file that cannot be written: RECORD_UNWRITABLE.
    */
   record?: string;
   /**

@@ -1,7 +1,7 @@
 // What driverbox offers a driver beyond the JavaScript built-ins, as tables the host reads:
 // the globals a driver might expect and what to use instead (the hints of a failed run,
 // host/engine/isolate/missing-hints.ts, and the warnings of `drivers add`, host/driver/modules-used.ts),
-// and the members of D driverbox has (docs/COMPATIBILITY.md lists them with their docs).
+// and the members of D driverbox has (docs/reference/compatibility.md lists them with their docs).
 
 /** What to use instead of each global a driver might expect. */
 export const GLOBAL_HINTS: Readonly<Record<string, string>> = Object.freeze({

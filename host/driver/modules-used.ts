@@ -33,22 +33,22 @@ interface ModuleRule {
 const member = (name: string) => new RegExp(`\\.\\s*${name}\\b`);
 
 export const MODULES: readonly ModuleRule[] = [
-  { name: 'http', what: 'D.device.http.get / post / put / delete', docs: 'docs/DRIVER-API.md#http-ddevicehttp', test: /\.\s*http\s*\.\s*(?:get|post|put|delete)\b|\bD\s*\.\s*device\s*\.\s*http\b/ },
-  { name: 'tls', what: 'http.getTLSCertificate', docs: 'docs/DRIVER-API.md#tls-ddevicehttpgettlscertificate-port--callbackerror-certificate', test: member('getTLSCertificate') },
-  { name: 'ssh', what: 'sendSSHCommand', docs: 'docs/driver-api/ssh.md', test: /\.\s*sendSSHCommand\b(?!s)/ },
-  { name: 'sshShell', what: 'sendSSHCommands', docs: 'docs/driver-api/ssh.md', test: member('sendSSHCommands') },
-  { name: 'telnet', what: 'sendTelnetCommand', docs: 'docs/driver-api/telnet.md', test: member('sendTelnetCommand') },
-  { name: 'snmp', what: 'createSNMPSession', docs: 'docs/driver-api/snmp.md', test: member('createSNMPSession') },
-  { name: 'winrm', what: 'sendWinRMCommand', docs: 'docs/driver-api/winrm.md', test: member('sendWinRMCommand') },
-  { name: 'backup', what: 'D.createBackup / backup()', docs: 'docs/driver-api/backup.md', test: /\bD\s*\.\s*createBackup\b|^\s*(?:function\s+backup\s*\(|(?:var|let|const)\s+backup\s*=)/m },
-  { name: 'tftp', what: 'D.tftpServer', docs: 'docs/driver-api/backup.md', test: /\bD\s*\.\s*tftpServer\b/ },
-  { name: 'external devices', what: 'D.createExternalDevice', docs: 'docs/DRIVER-API.md#other-members', test: /\bD\s*\.\s*createExternalDevice\b/ },
-  { name: 'timers', what: 'setTimeout / setInterval', docs: 'docs/driver-api/timers.md', test: /(?<![.\w$])(?:setTimeout|setInterval)\s*\(/ },
-  { name: 'crypto', what: 'D.crypto', docs: 'docs/DRIVER-API.md#other-members', test: /\bD\s*\.\s*crypto\b/ },
-  { name: 'q', what: 'D.q', docs: 'docs/DRIVER-API.md#other-members', test: /\bD\s*\.\s*q\b/ },
-  { name: 'lodash', what: 'D._', docs: 'docs/DRIVER-API.md#other-members', test: /\bD\s*\.\s*_(?![\w$])/ },
-  { name: 'html', what: 'D.htmlParse', docs: 'docs/DRIVER-API.md#other-members', test: /\bD\s*\.\s*htmlParse\b/ },
-  { name: 'buffer', what: 'D._unsafe.buffer', docs: 'docs/DRIVER-API.md#other-members', test: /\bD\s*\.\s*_unsafe\b/ },
+  { name: 'http', what: 'D.device.http.get / post / put / delete', docs: 'docs/reference/driver-api.md#http-ddevicehttp', test: /\.\s*http\s*\.\s*(?:get|post|put|delete)\b|\bD\s*\.\s*device\s*\.\s*http\b/ },
+  { name: 'tls', what: 'http.getTLSCertificate', docs: 'docs/reference/driver-api.md#tls-ddevicehttpgettlscertificate-port--callbackerror-certificate', test: member('getTLSCertificate') },
+  { name: 'ssh', what: 'sendSSHCommand', docs: 'docs/reference/driver-api/ssh.md', test: /\.\s*sendSSHCommand\b(?!s)/ },
+  { name: 'sshShell', what: 'sendSSHCommands', docs: 'docs/reference/driver-api/ssh.md', test: member('sendSSHCommands') },
+  { name: 'telnet', what: 'sendTelnetCommand', docs: 'docs/reference/driver-api/telnet.md', test: member('sendTelnetCommand') },
+  { name: 'snmp', what: 'createSNMPSession', docs: 'docs/reference/driver-api/snmp.md', test: member('createSNMPSession') },
+  { name: 'winrm', what: 'sendWinRMCommand', docs: 'docs/reference/driver-api/winrm.md', test: member('sendWinRMCommand') },
+  { name: 'backup', what: 'D.createBackup / backup()', docs: 'docs/reference/driver-api/backup.md', test: /\bD\s*\.\s*createBackup\b|^\s*(?:function\s+backup\s*\(|(?:var|let|const)\s+backup\s*=)/m },
+  { name: 'tftp', what: 'D.tftpServer', docs: 'docs/reference/driver-api/backup.md', test: /\bD\s*\.\s*tftpServer\b/ },
+  { name: 'external devices', what: 'D.createExternalDevice', docs: 'docs/reference/driver-api.md#other-members', test: /\bD\s*\.\s*createExternalDevice\b/ },
+  { name: 'timers', what: 'setTimeout / setInterval', docs: 'docs/reference/driver-api/timers.md', test: /(?<![.\w$])(?:setTimeout|setInterval)\s*\(/ },
+  { name: 'crypto', what: 'D.crypto', docs: 'docs/reference/driver-api.md#other-members', test: /\bD\s*\.\s*crypto\b/ },
+  { name: 'q', what: 'D.q', docs: 'docs/reference/driver-api.md#other-members', test: /\bD\s*\.\s*q\b/ },
+  { name: 'lodash', what: 'D._', docs: 'docs/reference/driver-api.md#other-members', test: /\bD\s*\.\s*_(?![\w$])/ },
+  { name: 'html', what: 'D.htmlParse', docs: 'docs/reference/driver-api.md#other-members', test: /\bD\s*\.\s*htmlParse\b/ },
+  { name: 'buffer', what: 'D._unsafe.buffer', docs: 'docs/reference/driver-api.md#other-members', test: /\bD\s*\.\s*_unsafe\b/ },
 ];
 
 /** Objects of D whose members are driverbox's own and listed (libraries and constants are not). */
@@ -96,7 +96,7 @@ export function modulesUsed(source: string): ModulesUsed {
     .join(' ');
   const modules = MODULES.filter((m) => m.test.test(code)).map(({ name, what, docs }) => ({ name, what, docs }));
   const missing = [
-    ...unknownMembers(code).map((path) => `D.${path}: driverbox does not have it (docs/COMPATIBILITY.md lists what D offers)`),
+    ...unknownMembers(code).map((path) => `D.${path}: driverbox does not have it (docs/reference/compatibility.md lists what D offers)`),
     ...missingGlobals(code).map((name) => `${name}: driverbox has no such global; ${GLOBAL_HINTS[name]}`),
   ];
   if (/(?<![.\w$])require\s*\(/.test(code)) missing.push('require(): not allowed in a driver (the run fails with REQUIRE_NOT_ALLOWED); everything a driver may use is on D');

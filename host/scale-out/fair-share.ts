@@ -1,7 +1,7 @@
 // Fair share of the runs queue between agents. BullMQ gives a due job to whichever worker asks
 // Redis first: every idle worker's blocking wait times out at the same moment (the next delayed
 // job's time) and they race; the quickest process wins most races, and keeps winning (see
-// docs/SCALE-OUT.md, G4). So each agent advertises the rate at which it takes jobs (a key with a
+// docs/architecture/scale-out.md, G4). So each agent advertises the rate at which it takes jobs (a key with a
 // TTL in Redis, renewed every heartbeat); every agent reads the others', and one taking more than
 // its 1/N share (plus a tolerance), or above 1/N while another agent is under its share by
 // more than the tolerance (the one taking the most the longest), holds back each fetch, long

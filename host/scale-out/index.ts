@@ -1,5 +1,5 @@
 // The scale-out run source (driverbox agent --queue redis://…): BullMQ job schedulers on Redis in
-// place of the embedded scheduler. docs/SCALE-OUT-QUEUE.md describes the queues, rules and figures.
+// place of the embedded scheduler. docs/architecture/scale-out.md describes the queues, rules and figures.
 export { ScaleOutError, type ScaleOutErrorCode } from '../contract/errors.js';
 export {
   checkRedisServer,

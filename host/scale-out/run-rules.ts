@@ -1,4 +1,4 @@
-// The rules that make "no double runs" hold with BullMQ (SCALE-OUT.md 4.2, docs/SCALE-OUT-QUEUE.md).
+// The rules that make "no double runs" hold with BullMQ (SCALE-OUT.md 4.2, docs/architecture/scale-out.md).
 // D is a run's wall deadline: the longest one job's callback may take (all its actions together).
 //
 // 1. Config rule: D < period and D + margin < lockDuration. A live worker renews its lock, and a lock

@@ -1,7 +1,7 @@
 // The fixture format of a simulated device, in two shapes: what a person writes (the
 // *Spec types, the JSON file's shape) and what the simulator runs (Fixture: validated,
 // defaults filled in, bodies read, credentials placeholders filled).
-// docs/SIMULATOR.md describes every field.
+// docs/reference/simulator.md describes every field.
 import type { FixtureSsh, SshSpec } from './ssh/types.js';
 import type { SnmpFixture, SnmpFixtureSpec } from './snmp/fixture.js';
 import type { TelnetFixture, TelnetSpec } from './telnet/types.js';
@@ -77,13 +77,13 @@ export interface FixtureSpec {
   https?: boolean | { ports?: number[]; hosts?: string[]; expiresInDays?: number };
   /** HTTP routes; may be empty (or, in a file, left out) when the device speaks another protocol (ssh, snmp…). */
   routes: RouteSpec[];
-  /** A simulated SSH server (docs/simulator/ssh.md); with it, routes may be left out. */
+  /** A simulated SSH server (docs/reference/simulator/ssh.md); with it, routes may be left out. */
   ssh?: SshSpec;
-  /** A simulated SNMP agent (docs/simulator/snmp.md). */
+  /** A simulated SNMP agent (docs/reference/simulator/snmp.md). */
   snmp?: SnmpFixtureSpec;
-  /** A simulated Telnet service (docs/simulator/telnet.md). */
+  /** A simulated Telnet service (docs/reference/simulator/telnet.md). */
   telnet?: TelnetSpec;
-  /** A simulated WinRM service (docs/simulator/winrm.md). */
+  /** A simulated WinRM service (docs/reference/simulator/winrm.md). */
   winrm?: WinrmSpec;
 }
 

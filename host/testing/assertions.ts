@@ -67,7 +67,7 @@ export function assertSuccess(result: RunResult): void {
   fail(result, `expected the run of ${result.action}() to succeed, but ${outcome(result)}`);
 }
 
-/** Of duplicate uids the last: the one the store keeps (docs/COMPATIBILITY.md). */
+/** Of duplicate uids the last: the one the store keeps (docs/reference/compatibility.md). */
 function lastWithUid(result: RunResult, uid: string): VariableRecord | undefined {
   for (let i = result.variables.length - 1; i >= 0; i--) if (result.variables[i]!.uid === uid) return result.variables[i];
   return undefined;

@@ -30,7 +30,7 @@ export interface RunDriverOptions {
   limits?: Partial<RunLimits>;
   /** Record headers and bodies in result.http (default 'summary'). */
   transcript?: 'summary' | 'full';
-  /** Save the run's device traffic, secrets redacted, to this file (docs/RECORD-REPLAY.md). */
+  /** Save the run's device traffic, secrets redacted, to this file (docs/reference/record-replay.md). */
   record?: string;
   /** Answer the run from a recording (a path, or the parsed file) instead of a device. */
   replay?: string | RecordingFile;

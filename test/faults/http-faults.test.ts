@@ -7,7 +7,7 @@
 //   - no socket is left open on the device's side AFTER THE RUN. The faulty server never offers
 //     keep-alive (it answers `Connection: close` or ends the connection), so a connection that is
 //     still open once the run is over is one the host failed to drop. Kept-alive connections of
-//     well-behaved devices are closed by host.close(): test/http-failures.test.ts, last case; the
+//     well-behaved devices are closed by host.close(): test/bridges/http/failures.test.ts, last case; the
 //     last case here checks host.close() once more against every server of this file.
 // Each fault is sent as a GET and as a POST with a 2000-byte body (and the server checks the body
 // arrived whole, where it reads one). Cases covered elsewhere are not repeated: ECONNREFUSED,

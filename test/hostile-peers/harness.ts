@@ -1,4 +1,4 @@
-// What every hostile-peer test shares (docs/SECURITY.md, "Device data off the shared loop"):
+// What every hostile-peer test shares (docs/architecture/security.md, "Device data off the shared loop"):
 // a watch on the host's event loop (the loop every device's network work shares), and a
 // bystander — a healthy device whose runs go on beside the hostile one and must not notice it.
 // A hostile peer itself runs off this loop (a worker thread or a child process), so what the

@@ -1,4 +1,4 @@
-// Requests to anything but the device. test/http-scope.test.ts already refuses absolute urls,
+// Requests to anything but the device. test/bridges/http/scope.test.ts already refuses absolute urls,
 // //host, CR/LF, tabs and backslashes in the url, and checks redirects by IP / name / port,
 // userinfo and other schemes; here are the tricks around those rules: percent-encoding,
 // credentials in the url, the Host header, header injection, redirects dressed up, option

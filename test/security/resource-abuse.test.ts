@@ -1,7 +1,7 @@
 // Abuse of time, memory and output: each attack ends within its limits with the right
 // errorType / limitExceeded, the host stays responsive and the next run is clean.
 // Plain endless loops at top level, in the entry point and in q callbacks, the CPU budget and
-// the memory bomb of small objects are in test/limits.test.ts; the console flood of many
+// the memory bomb of small objects are in test/engine/limits.test.ts; the console flood of many
 // small lines in test/d-library.test.ts.
 import { describe, expect, it } from 'vitest';
 import { useHost } from '../helpers/host.js';

@@ -1,4 +1,4 @@
-// The agent's inventory file: devices, drivers and associations to schedule (see docs/agent/inventory.md).
+// The agent's inventory file: devices, drivers and associations to schedule (see docs/reference/agent/inventory.md).
 export { loadInventory, parseInventory, type ParseInventoryOptions } from './load.js';
 export { InventoryError } from '../../contract/errors.js';
 export { formatOfFile, type InventoryFormat } from './parse-text.js';

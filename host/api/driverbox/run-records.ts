@@ -2,7 +2,7 @@
 // console (type-only). It imports nothing, so the console's type check stays out of host/;
 // runs-routes.ts assigns the store's records to these types, so a change there shows here.
 
-/** One HTTP exchange as the bridge recorded it (host/run-result.ts HttpExchange). */
+/** One HTTP exchange as the bridge recorded it (host/contract/run-result.ts HttpExchange). */
 export interface RecordedExchange {
   method: string;
   url: string;
@@ -62,7 +62,7 @@ export interface RunListAnswer {
   next_cursor: string | null;
 }
 
-/** A variable a trial run reported (host/run-result.ts VariableRecord). */
+/** A variable a trial run reported (host/contract/run-result.ts VariableRecord). */
 export interface TrialVariable {
   uid: string;
   label: string;
@@ -75,7 +75,7 @@ export interface TrialVariable {
 export type CellMetadata = Record<string, string>;
 
 /**
- * Cell metadata of a table (host/run-result.ts TableRecord.cellMetadata): one entry per row (null
+ * Cell metadata of a table (host/contract/run-result.ts TableRecord.cellMetadata): one entry per row (null
  * for a row without any), each one per column without the record id (null for a cell without).
  */
 export type TableCellMetadata = Array<Array<CellMetadata | null> | null>;

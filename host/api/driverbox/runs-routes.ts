@@ -1,7 +1,7 @@
 // The driverbox extension API (not part of the monitoring Public API v1, which has no runs): the
 // run records the store keeps, with their logs, warnings and HTTP exchanges, for the web console
 // and any client. Under its own prefix, behind the same X-Api-Key as the Public API, with the
-// same error body. See docs/CONSOLE.md#the-driverbox-extension-api.
+// same error body. See docs/reference/console.md#the-driverbox-extension-api.
 //
 //   GET /driverbox-api/v1/agent/{agent_id}/run            the runs, newest (or failures) first, paged by cursor (or offset)
 //   GET /driverbox-api/v1/agent/{agent_id}/run/{run_id}   one run with its log and exchanges

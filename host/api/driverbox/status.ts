@@ -1,6 +1,6 @@
 // The application status record of get_status (shared/specs/marketplace-api.md, "Application
 // status"): which modules answer their health probe, and, on request, backend services and the
-// installed dependencies. Reading of the spec is in docs/agent/observability.md.
+// installed dependencies. Reading of the spec is in docs/reference/agent/observability.md.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { packagePath } from '../../package-path.js';

@@ -1,7 +1,7 @@
 // The Marketplace API's error bodies. The spec shows only the 422 body, {detail: [{loc, msg,
 // type}]}; every other failure here answers {detail: "<message>"} in the same style (401
 // without a key, 404 for an unknown account, 409 for a taken e-mail), documented in
-// docs/MARKETPLACE-API.md.
+// docs/reference/marketplace-api.md.
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../monitoring/api-error.js';
 import { StoreError } from '../../contract/errors.js';

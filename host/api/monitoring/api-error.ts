@@ -1,5 +1,5 @@
 // The error body every failing request gets (the spec does not show one; ours is documented
-// in docs/MONITORING-API.md): the HTTP status, a stable code, a message for people and, for
+// in docs/reference/monitoring-api.md): the HTTP status, a stable code, a message for people and, for
 // bad input, the problems found, each located as [where, field…].
 export interface ErrorDetail {
   loc: Array<string | number>;

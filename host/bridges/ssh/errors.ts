@@ -1,7 +1,7 @@
 // The answers of the SSH handlers: a ProtocolAnswer whose error carries, besides the code the
 // transcript shows, `fields`: exactly what the driver's error gets (runtime/ssh.ts copies them
 // onto an Error for sendSSHCommand, into a plain object for sendSSHCommands). The driver-visible
-// shapes are those of shared/PROTOCOLS.md; docs/driver-api/ssh.md lists every one.
+// shapes are those of shared/PROTOCOLS.md; docs/reference/driver-api/ssh.md lists every one.
 import type { DriverCode, DriverErrorCode } from '../../contract/driver-error-codes.js';
 import type { ProtocolAnswer } from '../core/protocol-handler.js';
 

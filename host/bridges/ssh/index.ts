@@ -1,7 +1,7 @@
 // D.device.sendSSHCommand (exec) and sendSSHCommands (shell sequence) on ssh2.
 // options.ts checks the driver's options; call.ts bounds one call (address, session, timer,
 // the run's end, transcript); connect.ts dials; exec.ts and shell.ts speak; errors.ts shapes
-// the errors. docs/driver-api/ssh.md.
+// the errors. docs/reference/driver-api/ssh.md.
 import type { ProtocolAnswer, ProtocolHandler } from '../core/protocol-handler.js';
 import { refusal, sshAnswer } from './errors.js';
 import { runExec } from './exec.js';

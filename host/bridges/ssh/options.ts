@@ -1,6 +1,6 @@
 // The driver's options of D.device.sendSSHCommand / sendSSHCommands, type-checked (they are
 // the driver's to forge) and turned into what the connection and the command need. Defaults
-// and names as shared/PROTOCOLS.md ("SSH", "SSH shell sequence"); docs/driver-api/ssh.md.
+// and names as shared/PROTOCOLS.md ("SSH", "SSH shell sequence"); docs/reference/driver-api/ssh.md.
 import { describe, isPlainObject } from '../../untrusted-input/plain-values.js';
 import type { ProtocolTarget } from '../core/protocol-handler.js';
 import { driverPattern, DriverPatternError, type DriverPattern } from '../core/device-text/driver-pattern.js';

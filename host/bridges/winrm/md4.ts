@@ -1,6 +1,6 @@
 // MD4 (RFC 1320), for the NT hash of NTLM: Node's OpenSSL 3 no longer offers it (legacy
 // provider), and the npm MD4 packages are unmaintained. Written from the RFC's description;
-// test/winrm-ntlm.test.ts checks the RFC's test suite.
+// test/bridges/winrm/ntlm.test.ts checks the RFC's test suite.
 
 const rotl = (x: number, n: number) => (x << n) | (x >>> (32 - n));
 

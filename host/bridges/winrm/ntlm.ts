@@ -2,7 +2,7 @@
 // Authorization header: NEGOTIATE (type 1), the server's CHALLENGE (type 2), AUTHENTICATE
 // (type 3). Only authentication: no signing or sealing of the SOAP messages that follow (the
 // platform's client does none either), so the service must accept unencrypted messages
-// (AllowUnencrypted) or be reached over HTTPS. test/winrm-ntlm.test.ts checks MS-NLMP 4.2.4.
+// (AllowUnencrypted) or be reached over HTTPS. test/bridges/winrm/ntlm.test.ts checks MS-NLMP 4.2.4.
 import { createHmac, randomBytes } from 'node:crypto';
 import { md4 } from './md4.js';
 

@@ -32,7 +32,7 @@ through the API are scheduled the same way. Serves the Monitoring API (/public-a
 
 Options:
   --inventory <file>        the inventory (YAML or JSON: devices, drivers, associations; see
-                            docs/agent/inventory.md). Without it only API-made associations run.
+                            docs/reference/agent/inventory.md). Without it only API-made associations run.
   --config <file.json>      the server config file, as for serve: {store, listen: {host, port}, apiKeys,
                             secretKey | secretKeyFile, marketplace, externalHosts, corsOrigins,
                             localAgent}; flags and environment win over it
@@ -41,7 +41,7 @@ ${serverFlagsHelp}
   --queue <url>             scale-out mode: take runs from this Redis (redis://host:port), shared
                             with the other agents of the cluster, instead of scheduling them here;
                             use with a shared --store postgres://… (env DRIVERBOX_QUEUE;
-                            docs/SCALE-OUT.md)
+                            docs/architecture/scale-out.md)
   --run-deadline <s>        scale-out: the longest an association's run may take; a slot starts
                             only while slot + period − this is ahead (default 2 × --run-timeout)
   --name <name>             scale-out: this agent's name in the queue and in its runs' records

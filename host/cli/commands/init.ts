@@ -12,10 +12,10 @@ export const initHelp = `Usage: driverbox init <name> [options]
 
 Creates the folder <name> with a driver to start from:
   driver.js        validate(), get_status() and a custom action (custom_1)
-  device.json      its simulated device (driverbox simulate; docs/SIMULATOR.md)
+  device.json      its simulated device (driverbox simulate; docs/reference/simulator.md)
   driver.test.mjs  its tests, on driverbox/testing (npx vitest run <name>)
   vitest.config.mjs  so that vitest, run inside the folder, runs these tests
-  jsconfig.json    editor completion and checking of D.* (docs/DRIVER-API.md)
+  jsconfig.json    editor completion and checking of D.* (docs/reference/driver-api.md)
 
 Options:
   --dir <parent>   where to create the folder (default: the working directory)

@@ -51,7 +51,7 @@ ${snmpFlagsHelp}
   --record <file.json>   save the run's HTTP exchanges and certificate reads to a file
                          (credentials, cookies and passwords redacted), to replay later
   --replay <file.json>   answer the driver's requests from a recording: no device is
-                         contacted and --device-ip is not needed (docs/RECORD-REPLAY.md)
+                         contacted and --device-ip is not needed (docs/reference/record-replay.md)
   --simulate <fixture.json>
                          run against a simulator of this fixture started for the run and
                          stopped after it (device, parameters, certificate from the fixture;

@@ -23,7 +23,7 @@ export const simulateHelp = `Usage: driverbox simulate <fixture.json> [options]
 
 Serves the simulated device a fixture describes on 127.0.0.1 (or --host) until Ctrl-C, printing
 the \`npx driverbox run\` line that reaches it and every request it answers.
-The fixture format is described in docs/SIMULATOR.md.
+The fixture format is described in docs/reference/simulator.md.
 
 Without port flags, it serves on the ports it used last time for this fixture when they
 are free (remembered in the data folder), so the printed run line keeps working across

@@ -7,7 +7,7 @@ import { GLOBAL_HINTS, KNOWN_D_MEMBERS } from '../../driver/compat-table.js';
 
 export { GLOBAL_HINTS, KNOWN_D_MEMBERS };
 
-const COMPATIBILITY = 'docs/COMPATIBILITY.md';
+const COMPATIBILITY = 'docs/reference/compatibility.md';
 
 const NOT_DEFINED = /^ReferenceError: ([A-Za-z_$][\w$]*) is not defined/;
 const NOT_A_FUNCTION = /^TypeError: ((?:D|D\.createExternalDevice\(\.\.\.\))(?:\.[A-Za-z_$][\w$]*)+) is not a function/;

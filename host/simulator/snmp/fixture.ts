@@ -1,6 +1,6 @@
 // The "snmp" section of a fixture: a simulated SNMP agent with typed values at OIDs (walked in
 // OID order, whatever order the file lists them), a community, an optional write community,
-// v3 users, and which OIDs a set may change. docs/simulator/snmp.md describes every field.
+// v3 users, and which OIDs a set may change. docs/reference/simulator/snmp.md describes every field.
 import { describeValue, fieldPath, type FieldChecker } from '../field-checker.js';
 import { AUTH_PROTOCOLS, MIN_V3_KEY_CHARS, PRIV_PROTOCOLS } from '../../snmp-settings.js';
 

@@ -1,5 +1,5 @@
 // The "ssh" section of a fixture: a simulated SSH server with exec commands and an interactive
-// shell. docs/simulator/ssh.md describes every field.
+// shell. docs/reference/simulator/ssh.md describes every field.
 
 /** Text as one string, or as a list of lines (joined with "\n"). */
 export type TextSpec = string | string[];

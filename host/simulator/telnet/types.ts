@@ -1,4 +1,4 @@
-// The "telnet" section of a fixture (docs/simulator/telnet.md): as written, and as run.
+// The "telnet" section of a fixture (docs/reference/simulator/telnet.md): as written, and as run.
 
 export interface TelnetCommandSpec {
   /** The line the driver sends (without its line end). */

@@ -1,4 +1,4 @@
-// The "winrm" section of a fixture (docs/simulator/winrm.md): as written, and as run.
+// The "winrm" section of a fixture (docs/reference/simulator/winrm.md): as written, and as run.
 
 export interface WinrmCommandSpec {
   /** The PowerShell command the driver passes (what is inside powershell.exe "…"), exactly… */

@@ -1,7 +1,7 @@
 // The inventory's drivers as code, kept in the store's meta table: driver id → SHA-256 of the
 // file the inventory loaded for it. A run compares the hash of the code it is about to run with
 // that record to choose its external-host policy, so the operator's privileges follow the code,
-// never the driver's id (host/executor/external-hosts.ts). The inventory sync writes it.
+// never the driver's id (host/agent/external-hosts.ts). The inventory sync writes it.
 import { createHash } from 'node:crypto';
 import type { Store } from '../store.js';
 

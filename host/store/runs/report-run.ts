@@ -267,7 +267,7 @@ function describeRun(driverName: string | null, result: RunResult, variableCount
 }
 
 /**
- * One variable per uid, the last one reported (docs/COMPATIBILITY.md, "Duplicate variable uids"),
+ * One variable per uid, the last one reported (docs/reference/compatibility.md, "Duplicate variable uids"),
  * at the place of its first. The runtime's result says so in its warnings already; a result
  * built elsewhere (an embedder's) gets the same warning here.
  */

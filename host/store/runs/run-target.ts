@@ -4,7 +4,7 @@
 // recorded of the driver's code (its external-host policy), and as JSON arrays in that row the association's
 // parameter values and every scope of the device's credentials. From
 // them come the run's request and the secrets its result is masked with; each was read on its
-// own, some twice, before (G7, docs/SCALE-OUT.md).
+// own, some twice, before (G7, docs/architecture/scale-out.md).
 import { INVENTORY_DRIVER_COLUMNS, inventoryDriverCodeFrom, isOperatorCode, type InventoryDriverColumns } from '../drivers/inventory-driver-code.js';
 import type { DeviceSpec } from '../../contract/device.js';
 import { snmpSettingsFromApi, type ApiSnmpAuthentication } from '../../snmp-settings.js';

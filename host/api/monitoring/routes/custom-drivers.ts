@@ -1,6 +1,6 @@
 // "Custom Drivers": the driver library, associations of a driver with a device, and executing
 // an action. createCustomDriver, updateCustomDriver and deleteCustomDriver are driverbox
-// extensions (the cloud API has no way to add a driver); see docs/monitoring-api/custom-drivers.md.
+// extensions (the cloud API has no way to add a driver); see docs/reference/monitoring-api/custom-drivers.md.
 import type { FastifyInstance } from 'fastify';
 import { requireAgent, requireDevice } from '../access.js';
 import {

@@ -10,7 +10,7 @@ export interface Variable {
   unit?: string;
   value?: string;
   previous_value?: string;
-  /** Left out for variables written by drivers (see docs/monitoring-api/variables.md). */
+  /** Left out for variables written by drivers (see docs/reference/monitoring-api/variables.md). */
   metric?: string;
   has_history: boolean;
   creation_time?: string;
