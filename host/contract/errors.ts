@@ -3,6 +3,16 @@
 // source, an inventory, a simulator fixture, a server config and the CLI's flags refuse. A driver
 // that misbehaves never throws here: it yields a failed RunResult instead.
 
+/** An error with a code its caller can branch on; each kind below names its own codes. */
+export class CodedError<Code extends string> extends Error {
+  readonly code: Code;
+  constructor(name: string, code: Code, message: string) {
+    super(message);
+    this.name = name;
+    this.code = code;
+  }
+}
+
 /** The host's codes: bad input before a run starts, or a host that cannot run at all. */
 export type DriverboxErrorCode =
   | 'DRIVER_NOT_FOUND'
@@ -31,12 +41,9 @@ export type DriverboxErrorCode =
   /** `replay`: the recording's file or its number of exchanges is past its bound (checked before it is parsed). */
   | 'REPLAY_TOO_LARGE';
 
-export class DriverboxError extends Error {
-  readonly code: DriverboxErrorCode;
+export class DriverboxError extends CodedError<DriverboxErrorCode> {
   constructor(code: DriverboxErrorCode, message: string) {
-    super(message);
-    this.name = 'DriverboxError';
-    this.code = code;
+    super('DriverboxError', code, message);
   }
 }
 
@@ -56,12 +63,9 @@ export type StoreErrorCode =
   | 'RUN_TOO_LATE'
   | 'INVALID';
 
-export class StoreError extends Error {
-  readonly code: StoreErrorCode;
+export class StoreError extends CodedError<StoreErrorCode> {
   constructor(code: StoreErrorCode, message: string) {
-    super(message);
-    this.name = 'StoreError';
-    this.code = code;
+    super('StoreError', code, message);
   }
 }
 
@@ -86,12 +90,9 @@ export type ScaleOutErrorCode =
   /** waitForReconcile: the reconcile job did not finish in time. */
   | 'RECONCILE_TIMEOUT';
 
-export class ScaleOutError extends Error {
-  readonly code: ScaleOutErrorCode;
+export class ScaleOutError extends CodedError<ScaleOutErrorCode> {
   constructor(code: ScaleOutErrorCode, message: string) {
-    super(message);
-    this.name = 'ScaleOutError';
-    this.code = code;
+    super('ScaleOutError', code, message);
   }
 }
 
@@ -102,12 +103,9 @@ export function toError(reason: unknown): Error {
 /** The scheduler's codes: a bad job or option, or a call it cannot honour. */
 export type SchedulerErrorCode = 'INVALID_JOB' | 'INVALID_OPTIONS' | 'DUPLICATE_JOB' | 'UNKNOWN_JOB' | 'SCHEDULER_STOPPED';
 
-export class SchedulerError extends Error {
-  readonly code: SchedulerErrorCode;
+export class SchedulerError extends CodedError<SchedulerErrorCode> {
   constructor(code: SchedulerErrorCode, message: string) {
-    super(message);
-    this.name = 'SchedulerError';
-    this.code = code;
+    super('SchedulerError', code, message);
   }
 }
 
