@@ -22,7 +22,7 @@ describe('a missing global', () => {
     ['module', 'module.exports = {}', /driverbox has no global module: a driver is a script, not a module/],
     ['exports', 'exports.validate = validate', /driverbox has no global exports: a driver is a script/],
     ['WebSocket', "new WebSocket('ws://x')", /driverbox has no global WebSocket/],
-  ])('%s: the failure names what to use instead, and COMPATIBILITY.md', async (name, code, hint) => {
+  ])('%s: the failure names what to use instead, and the compatibility page', async (name, code, hint) => {
     const result = await runSource(host, `function get_status() {\n  ${code};\n}`);
     expect(result.status).toBe('failure');
     expect(result.errorType).toBe('GENERIC_ERROR');
@@ -30,7 +30,7 @@ describe('a missing global', () => {
     expect(first).toBe(`ReferenceError: ${name} is not defined`);
     expect(frame).toMatch(/at get_status \(driver\.js:2:\d+\)/);
     expect(last).toMatch(hint);
-    expect(last).toMatch(/\(docs\/COMPATIBILITY\.md\)$/);
+    expect(last).toMatch(/\(docs\/reference\/compatibility\.md\)$/);
   });
 
   it('typeof feature tests do not throw: the globals are simply absent', async () => {
@@ -92,7 +92,7 @@ describe('a D member driverbox does not have', () => {
 
   it('a missing object whose member is read: the first missing part of the chain is named', async () => {
     const result = await runSource(host, `function get_status() {\n  D.ftpServer.accept({}, function () {});\n}`);
-    expect(result.message).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'accept'\)\n {4}at get_status \(driver\.js:2:15\)\ndriverbox does not have D\.ftpServer: see docs\/COMPATIBILITY\.md/);
+    expect(result.message).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'accept'\)\n {4}at get_status \(driver\.js:2:15\)\ndriverbox does not have D\.ftpServer: see docs\/reference\/compatibility\.md/);
   });
 
   it('hintFor leaves other TypeErrors alone', () => {
