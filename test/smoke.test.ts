@@ -1,3 +1,4 @@
+// The first thing to break when the sandbox breaks: a driver run end to end through the host, with its variables.
 import { describe, expect, it } from 'vitest';
 import { runSource, useHost } from './helpers/host.js';
 

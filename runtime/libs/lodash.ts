@@ -1,3 +1,4 @@
+// The lazily loaded lodash library of the sandbox (D._): lodash's own exports, bundled on their own.
 import { exportLib } from './export';
 
 // Bundled by esbuild: require() of a CommonJS package is its own exports, where `import x from`

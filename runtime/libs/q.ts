@@ -1,3 +1,4 @@
+// The lazily loaded q library of the sandbox (D.q): q's own exports, bundled on their own.
 import { exportLib } from './export';
 
 // require(), not `import Q from`: no per-run copy of q's exports (see lodash.ts).

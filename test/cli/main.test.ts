@@ -1,3 +1,4 @@
+// The driverbox CLI as a user calls it (a spawned process): run, its exit codes, its text and --json output, and its usage errors.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
