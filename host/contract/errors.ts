@@ -6,9 +6,8 @@
 /** An error with a code its caller can branch on; each kind below names its own codes. */
 export class CodedError<Code extends string> extends Error {
   readonly code: Code;
-  constructor(name: string, code: Code, message: string) {
+  constructor(code: Code, message: string) {
     super(message);
-    this.name = name;
     this.code = code;
   }
 }
@@ -42,9 +41,7 @@ export type DriverboxErrorCode =
   | 'REPLAY_TOO_LARGE';
 
 export class DriverboxError extends CodedError<DriverboxErrorCode> {
-  constructor(code: DriverboxErrorCode, message: string) {
-    super('DriverboxError', code, message);
-  }
+  override name = 'DriverboxError';
 }
 
 /** The store's codes: a file it cannot open, a schema from a newer driverbox, a missing or wrong secret key. */
@@ -64,9 +61,7 @@ export type StoreErrorCode =
   | 'INVALID';
 
 export class StoreError extends CodedError<StoreErrorCode> {
-  constructor(code: StoreErrorCode, message: string) {
-    super('StoreError', code, message);
-  }
+  override name = 'StoreError';
 }
 
 /** The scale-out run source's codes: a bad queue URL, a Redis that may evict BullMQ's keys, options that break the scale-out rules, a call on a closed part. */
@@ -91,9 +86,7 @@ export type ScaleOutErrorCode =
   | 'RECONCILE_TIMEOUT';
 
 export class ScaleOutError extends CodedError<ScaleOutErrorCode> {
-  constructor(code: ScaleOutErrorCode, message: string) {
-    super('ScaleOutError', code, message);
-  }
+  override name = 'ScaleOutError';
 }
 
 export function toError(reason: unknown): Error {
@@ -104,9 +97,7 @@ export function toError(reason: unknown): Error {
 export type SchedulerErrorCode = 'INVALID_JOB' | 'INVALID_OPTIONS' | 'DUPLICATE_JOB' | 'UNKNOWN_JOB' | 'SCHEDULER_STOPPED';
 
 export class SchedulerError extends CodedError<SchedulerErrorCode> {
-  constructor(code: SchedulerErrorCode, message: string) {
-    super('SchedulerError', code, message);
-  }
+  override name = 'SchedulerError';
 }
 
 /** A bad inventory, carrying every problem found so the user fixes them in one go. */
