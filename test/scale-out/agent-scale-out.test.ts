@@ -106,23 +106,49 @@ describe('two agents on one queue and one PostgreSQL store', () => {
     for (const agent of [a, b]) agent.on('runSkipped', (e) => skippedLate.push({ associationId: e.associationId, slotMs: e.dueAt }));
     expect(a.stats().mode).toBe('queue');
     await sleep(PERIOD_S * 1000 * 5);
-    const runs = await query<{ association_id: number; slot_ms: number; runner: string; outcome: string }>(
-      'SELECT association_id, slot_ms, runner, outcome FROM runs WHERE slot_ms IS NOT NULL ORDER BY slot_ms',
-    );
+    type StoredRun = { association_id: number; slot_ms: number; runner: string; outcome: string };
+    const readRuns = () => query<StoredRun>('SELECT association_id, slot_ms, runner, outcome FROM runs WHERE slot_ms IS NOT NULL ORDER BY slot_ms');
+    const slotsOf = (runs: StoredRun[], upTo: number) => {
+      const perAssociation = new Map<number, number[]>();
+      for (const run of runs) if (run.slot_ms <= upTo) perAssociation.set(run.association_id, [...(perAssociation.get(run.association_id) ?? []), run.slot_ms]);
+      return perAssociation;
+    };
+    const gapsIn = (slots: number[], skipped: number[]) => {
+      const accounted = [...new Set([...slots, ...skipped.filter((slot) => slot > slots[0]! && slot < slots.at(-1)!)])].sort((x, y) => x - y);
+      return accounted.some((slot, i) => i > 0 && slot - accounted[i - 1]! > PERIOD_S * 1000);
+    };
+    // A slot's run may still be in flight on one agent while the other has stored a later slot of
+    // the same association: it is stored (or refused as late) by its deadline. The check covers
+    // the slots up to the last one stored now, and waits a few deadlines for those in flight.
+    let runs = await readRuns();
+    const upTo = Math.max(...runs.map((r) => r.slot_ms));
+    for (let waited = 0; waited < 3 * 1900 && [...slotsOf(runs, upTo)].some(([id, slots]) => gapsIn(slots, skippedLate.filter((e) => e.associationId === id).map((e) => e.slotMs))); waited += 200) {
+      await sleep(200);
+      runs = await readRuns();
+    }
     const skippedNow = [...skippedLate];
-    const perAssociation = new Map<number, number[]>();
-    for (const run of runs) perAssociation.set(run.association_id, [...(perAssociation.get(run.association_id) ?? []), run.slot_ms]);
+    const perAssociation = slotsOf(runs, upTo);
+    // A run whose result could not commit by its deadline is refused by the write rule (nothing
+    // stored) and counted as a failed job: on a loaded machine, the only slot an agent may lose.
+    const lostPastDeadline = [a, b].reduce((n, agent) => n + (agent.stats().queue?.failed ?? 0), 0);
+    let missing = 0;
     expect(perAssociation.size).toBe(ASSOCIATIONS);
     for (const [id, slots] of perAssociation) {
       expect(slots.length).toBeGreaterThanOrEqual(3);
       expect(new Set(slots).size).toBe(slots.length);
       const skipped = skippedNow.filter((e) => e.associationId === id).map((e) => e.slotMs);
       expect(skipped.filter((slot) => slots.includes(slot)), 'slots both run and skipped').toEqual([]);
-      // Run or skipped, consecutive slots are one period apart: none lost, none doubled.
+      // Run or skipped, consecutive slots are whole periods apart, none doubled; a slot missing
+      // between them is one that was lost past its deadline, and counted so.
       const accounted = [...slots, ...skipped.filter((slot) => slot > slots[0]! && slot < slots.at(-1)!)].sort((x, y) => x - y);
       expect(new Set(accounted).size).toBe(accounted.length);
-      for (let i = 1; i < accounted.length; i++) expect(accounted[i]! - accounted[i - 1]!).toBe(PERIOD_S * 1000);
+      for (let i = 1; i < accounted.length; i++) {
+        const periods = (accounted[i]! - accounted[i - 1]!) / (PERIOD_S * 1000);
+        expect(Number.isInteger(periods) && periods >= 1, `slots ${accounted[i - 1]} and ${accounted[i]}`).toBe(true);
+        missing += periods - 1;
+      }
     }
+    expect(missing, 'slots neither run nor skipped').toBeLessThanOrEqual(lostPastDeadline);
     expect(runs.every((r) => r.outcome === 'success')).toBe(true);
     expect(new Set(runs.map((r) => r.runner))).toEqual(new Set(['agent-a', 'agent-b']));
     // The device saw one poll per stored run: no slot was polled twice.
@@ -133,7 +159,7 @@ describe('two agents on one queue and one PostgreSQL store', () => {
       const polled = polls.filter((r) => tagOf(r) === tag).length;
       // A run in flight at the query may have polled without being stored yet.
       expect(polled - stored).toBeGreaterThanOrEqual(0);
-      expect(polled - stored).toBeLessThanOrEqual(1);
+      expect(polled - stored).toBeLessThanOrEqual(1 + lostPastDeadline);
     }
   }, 60_000);
 
