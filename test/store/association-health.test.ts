@@ -190,7 +190,7 @@ describe("an association's health", () => {
     await slot(onNas, authFailure());
     await store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(onNas.id);
     expect(driver.id).toBeGreaterThan(0);
-    const left = await store.statement<[number], { n: number }>('SELECT (SELECT count(*) FROM association_health WHERE association_id = ?) + (SELECT count(*) FROM association_health_counts WHERE association_id = ?) AS n').get(onNas.id, onNas.id);
+    const left = await store.statement<[number, number], { n: number }>('SELECT (SELECT count(*) FROM association_health WHERE association_id = ?) + (SELECT count(*) FROM association_health_counts WHERE association_id = ?) AS n').get(onNas.id, onNas.id);
     expect(Number(left!.n)).toBe(0);
   });
 });
