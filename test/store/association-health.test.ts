@@ -188,9 +188,11 @@ describe("an association's health", () => {
   it('goes with its association: deleted with it', async () => {
     const { onNas, slot, driver } = await seeded();
     await slot(onNas, authFailure());
+    const rows = async () =>
+      Number((await store.statement<[number, number], { n: number }>('SELECT (SELECT count(*) FROM association_health WHERE association_id = ?) + (SELECT count(*) FROM association_health_counts WHERE association_id = ?) AS n').get(onNas.id, onNas.id))!.n);
+    expect(await rows()).toBe(3); // its row, its minute's and hour's buckets
     await store.statement('DELETE FROM custom_driver_associations WHERE id = ?').run(onNas.id);
     expect(driver.id).toBeGreaterThan(0);
-    const left = await store.statement<[number, number], { n: number }>('SELECT (SELECT count(*) FROM association_health WHERE association_id = ?) + (SELECT count(*) FROM association_health_counts WHERE association_id = ?) AS n').get(onNas.id, onNas.id);
-    expect(Number(left!.n)).toBe(0);
+    expect(await rows()).toBe(0);
   });
 });
