@@ -82,7 +82,7 @@ async function answer(store: Store, agentId: number, deviceId: number | undefine
   const { limit, offset } = page(q, 100, 1000);
   const now = store.now();
   // One read (the states and ratios at one `now`); the filters and the page are applied to it.
-  const all = await listAssociationHealth(store, { agentId, deviceId });
+  const all = await listAssociationHealth(store, { agentId, deviceId, now });
   const matching = all.filter(
     (h) =>
       (q.state === undefined || h.state === q.state) &&

@@ -53,6 +53,8 @@ export interface HealthFilter {
   customDriverId?: number;
   state?: HealthState;
   errorType?: string;
+  /** The time states and ratios are computed at (default the store's now). */
+  now?: number;
 }
 
 interface HealthDbRow {
@@ -100,7 +102,7 @@ function compare(a: AssociationHealth, b: AssociationHealth): number {
 
 /** The health of the agent's associations (each action a row; an association never run one row, pending), filtered, failing first. */
 export async function listAssociationHealth(store: Store, filter: HealthFilter): Promise<AssociationHealth[]> {
-  const now = store.now();
+  const now = filter.now ?? store.now();
   const where = ['a.agent_id = ?'];
   const params: unknown[] = [filter.agentId];
   if (filter.deviceId !== undefined) {
