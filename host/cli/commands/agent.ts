@@ -20,6 +20,7 @@ import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsH
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { terminalText } from '../../terminal-text.js';
+import { firstCause } from '../../agent/first-cause.js';
 
 const DEFAULT_SUMMARY_SECONDS = 60;
 
@@ -85,7 +86,9 @@ function describeRun(run: AgentRunFinished): string {
   const what = terminalText(`${run.name} ${run.action}`, { oneLine: true });
   const ms = `${Math.round(r.durationMs)} ms`;
   if (r.status === 'success') return `run ${what}: success, ${r.variables.length} variable(s) (${ms})`;
-  return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${terminalText(r.message, { oneLine: true })}` : ''} (${ms})`;
+  const cause = firstCause(r);
+  const because = cause === null ? '' : `; cause: ${terminalText(cause, { oneLine: true })}`;
+  return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${terminalText(r.message, { oneLine: true })}` : ''}${because} (${ms})`;
 }
 
 function describeStoreWarnings(run: AgentRunFinished): string {
