@@ -91,11 +91,11 @@ function get_status() { console.error('the device said: firmware too old'); D.fa
     await waitFor('three failed runs', () => ['run poll@dead', 'run poll@live', 'run logs@live'].every((s) => lineOf(out.stderr, s)), 30_000);
 
     expect(lineOf(out.stderr, 'run poll@dead')).toMatch(
-      new RegExp(`^run poll@dead get_status: failure RESOURCE_UNAVAILABLE: .*; cause: GET http://127\\.0\\.0\\.1:${dead}/status\\?code=401 failed with ECONNREFUSED(: .+)? \\(\\d+ ms\\)$`),
+      new RegExp(`^run poll@dead get_status: failure RESOURCE_UNAVAILABLE: the driver called D\\.failure\\(RESOURCE_UNAVAILABLE\\) at poll\\.js:4:\\d+; cause: GET http://127\\.0\\.0\\.1:${dead}/status\\?code=401 failed with ECONNREFUSED(: .+)? \\(\\d+ ms\\)$`),
     );
     expect(lineOf(out.stderr, 'run poll@live')).toMatch(
-      new RegExp(`^run poll@live get_status: failure AUTHENTICATION_ERROR: .*; cause: GET http://127\\.0\\.0\\.1:${device.port}/status\\?code=401 answered 401 \\(\\d+ ms\\)$`),
+      new RegExp(`^run poll@live get_status: failure AUTHENTICATION_ERROR: the driver called D\\.failure\\(AUTHENTICATION_ERROR\\) at poll\\.js:5:\\d+; cause: GET http://127\\.0\\.0\\.1:${device.port}/status\\?code=401 answered 401 \\(\\d+ ms\\)$`),
     );
-    expect(lineOf(out.stderr, 'run logs@live')).toMatch(/^run logs@live get_status: failure PARSING_ERROR: .*; cause: the driver logged: the device said: firmware too old \(\d+ ms\)$/);
+    expect(lineOf(out.stderr, 'run logs@live')).toMatch(/^run logs@live get_status: failure PARSING_ERROR: the driver called D\.failure\(PARSING_ERROR\) at logs\.js:2:\d+; cause: the driver logged: the device said: firmware too old \(\d+ ms\)$/);
   });
 });
