@@ -20,7 +20,8 @@ export interface RunEnder {
   ended(): boolean;
 }
 
-export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number, driverFilename: string): RunEnder {
+/** `beforeEnd` runs once, just before the first outcome is sent (the console's final count of dropped lines). */
+export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number, driverFilename: string, beforeEnd: () => void = () => undefined): RunEnder {
   let ended: string | null = null;
 
   const end = (result: RunEnd, how: string): void => {
@@ -29,6 +30,11 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
       return;
     }
     ended = how;
+    try {
+      beforeEnd();
+    } catch {
+      // A count that could not be sent leaves the host's last one; the outcome still goes.
+    }
     try {
       bridge.call('end', result);
     } catch (error) {
