@@ -99,3 +99,43 @@ function get_status() { console.error('the device said: firmware too old'); D.fa
     expect(lineOf(out.stderr, 'run logs@live')).toMatch(/^run logs@live get_status: failure PARSING_ERROR: the driver called D\.failure\(PARSING_ERROR\) at logs\.js:2:\d+; cause: the driver logged: the device said: firmware too old \(\d+ ms\)$/);
   });
 });
+
+describe('a SIGHUP reload says what it changed', () => {
+  const OK_DRIVER = `function validate() { D.success(); }\nfunction get_status() { D.success(); }\n`;
+  function inventory(devices: string[], associations: string[]): string {
+    return [
+      'version: 1',
+      'devices:',
+      ...devices.map((d) => `  - { name: ${d}, ip: 127.0.0.1 }`),
+      'drivers:',
+      '  - { name: poll, path: poll.js, samplePeriod: 60 }',
+      '  - { name: other, path: other.js, samplePeriod: 60 }',
+      'associations:',
+      ...associations.map((a) => `  - ${a}`),
+      '',
+    ].join('\n');
+  }
+
+  it('added, updated and removed associations, devices and drivers by name; "nothing changed" when nothing did', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'driverbox-agent-messages-'));
+    writeFileSync(path.join(dir, 'poll.js'), OK_DRIVER);
+    writeFileSync(path.join(dir, 'other.js'), OK_DRIVER);
+    const file = path.join(dir, 'inventory.yaml');
+    writeFileSync(file, inventory(['a', 'b'], ['{ driver: poll, device: a }', '{ driver: other, device: a }']));
+    const { out } = startAgent(dir, file);
+    await waitFor('the banner', () => out.stdout.includes('Ctrl-C to stop'), 30_000);
+
+    // A device and its association added, a driver's code changed, an association removed.
+    writeFileSync(path.join(dir, 'poll.js'), `${OK_DRIVER}// changed\n`);
+    writeFileSync(file, inventory(['a', 'b', 'c'], ['{ driver: poll, device: a }', '{ driver: poll, device: c }']));
+    agent!.kill('SIGHUP');
+    await waitFor('the reload', () => out.stdout.includes('Reloaded:'), 30_000);
+    expect(lineOf(out.stdout, 'Reloaded:')).toBe(
+      'Reloaded: added 1 association (poll@c), 1 device (c); updated 1 driver (poll); removed 1 association (other@a) (2 association(s) in the inventory); 2 scheduled.',
+    );
+
+    agent!.kill('SIGHUP');
+    await waitFor('the second reload', () => out.stdout.split('\n').filter((l) => l.startsWith('Reloaded:')).length === 2, 30_000);
+    expect(out.stdout.split('\n').filter((l) => l.startsWith('Reloaded:'))[1]).toBe('Reloaded: nothing changed (2 association(s) in the inventory); 2 scheduled.');
+  });
+});
