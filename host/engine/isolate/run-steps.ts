@@ -197,7 +197,7 @@ export class RunSteps {
   }
 
   #limitEnding(error: unknown): Ending {
-    return limitEnding(error, this.#warm.isolate.isDisposed, () => this.#cpuUsedMs(), this.#limits);
+    return limitEnding(error, this.#warm.isolate.isDisposed, () => this.#cpuUsedMs(), this.#limits, this.#plan.driver.filename);
   }
 
   /** After each call into the isolate: has the run ended, or can it never end? */
