@@ -44,24 +44,55 @@ export function formatLog(args: unknown[]): string {
   return [head, ...rest.map(formatOne)].join(' ');
 }
 
+/** What the console dropped past the log limit, as the host is told it (protocol 'logDropped'). */
+export interface LogDropped {
+  /** Whole lines written after the limit. */
+  lines: number;
+  /** Characters dropped: the cut end of the line that reached the limit, and every later line's. */
+  chars: number;
+  /** true: the run's last count (sent as it ends); false: a count so far (a run killed later keeps it). */
+  final: boolean;
+}
+
+/**
+ * The driver's console. Past the log limit, lines are still formatted (on the driver's own CPU
+ * time) to count what was dropped; the count goes to the host at the limit, at 2, 4, 8… dropped
+ * lines (so a flood costs a logarithmic number of host calls) and as the run ends (`flush`).
+ */
 export function createConsole(bridge: Bridge, maxChars: number) {
   let used = 0;
   let silenced = false;
+  let droppedLines = 0;
+  let droppedChars = 0;
+  let nextReport = 1;
+  const report = (final: boolean): void => {
+    bridge.call('logDropped', { lines: droppedLines, chars: droppedChars, final } satisfies LogDropped);
+  };
   const write = (level: LogLevel) =>
     function (...args: unknown[]): void {
-      if (silenced) return;
       let message = formatLog(args);
+      if (silenced) {
+        droppedLines++;
+        droppedChars += message.length;
+        if (droppedLines >= nextReport) {
+          nextReport *= 2;
+          report(false);
+        }
+        return;
+      }
       if (used + message.length > maxChars) {
         silenced = true;
-        message = message.slice(0, Math.max(0, maxChars - used));
+        const kept = Math.max(0, maxChars - used);
+        droppedChars += message.length - kept;
+        message = message.slice(0, kept);
         if (message) bridge.call('log', { level, message });
-        bridge.call('warn', `log limit of ${maxChars} characters reached: later console output was dropped`);
+        report(false);
         return;
       }
       used += message.length;
       bridge.call('log', { level, message });
     };
-  return {
+  const methods = {
     log: write('log'),
     info: write('info'),
     warn: write('warn'),
@@ -70,5 +101,13 @@ export function createConsole(bridge: Bridge, maxChars: number) {
     debug: write('debug'),
     verbose: write('debug'),
     trace: write('debug'),
+  };
+  return {
+    /** The driver's `console`. */
+    console: methods,
+    /** As the run ends: the final count, when the limit was reached (not on `console`: drivers do not call it). */
+    flush(): void {
+      if (silenced) report(true);
+    },
   };
 }

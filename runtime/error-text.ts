@@ -4,7 +4,7 @@
 // Symbol, an object whose getters loop or throw, a Proxy, a revoked Proxy… Every read of the
 // thrown value is guarded and every string operation uses the saved built-ins, so the result
 // is always a plain string, made here, whatever the driver replaced.
-import { SavedError, SavedString, append, isArray, reflectApply, defineProperty, joinText, splitLines, stringIncludes, stringSlice, stringStartsWith, stringTrim, stringify } from './intrinsics';
+import { SavedError, SavedString, append, isArray, reflectApply, defineProperty, getOwnPropertyDescriptor, joinText, splitLines, stringIncludes, stringSlice, stringStartsWith, stringTrim, stringify } from './intrinsics';
 
 /** Longest description kept: as the host's MAX_MESSAGE_CHARS (host/engine/isolate/check-report.ts), cut the same way. */
 const MAX_MESSAGE = 10_000;
@@ -167,4 +167,67 @@ export function driverError<E extends Error>(error: E, driverFilename: string): 
     // a driver's Error.prepareStackTrace threw: the error keeps what V8 gave it
   }
   return error;
+}
+
+/** Frames looked at for the driver's call site: D.failure's own frames come first, then the driver's. */
+const CALL_SITE_FRAMES = 16;
+
+/** Where the call came from in the driver's own code ("driver.js:12:5"), or null when no frame of it is on the stack. */
+function firstDriverSite(sites: unknown, driverFilename: string): string | null {
+  const count = isArray(sites) ? sites.length : 0;
+  for (let i = 0; i < count; i++) {
+    try {
+      const s = (sites as unknown[])[i] as { getFileName(): unknown; getLineNumber(): unknown; getColumnNumber(): unknown };
+      if (s.getFileName() !== driverFilename) continue;
+      const line = s.getLineNumber();
+      const column = s.getColumnNumber();
+      if (typeof line !== 'number') continue;
+      return typeof column === 'number' ? `${driverFilename}:${line}:${column}` : `${driverFilename}:${line}`;
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
+
+/**
+ * The driver's file:line:column that called into the runtime right now (D.failure), read from
+ * V8's call sites through a hook of our own installed for the one capture: whatever the driver
+ * did to Error.prepareStackTrace or Error.stackTraceLimit, it is put back as it was after.
+ */
+export function driverCallSite(driverFilename: string): string | null {
+  let site: string | null = null;
+  let savedHook: PropertyDescriptor | undefined;
+  let savedLimit: PropertyDescriptor | undefined;
+  try {
+    savedHook = getOwnPropertyDescriptor(SavedError, 'prepareStackTrace');
+    savedLimit = getOwnPropertyDescriptor(SavedError, 'stackTraceLimit');
+    defineProperty(SavedError, 'stackTraceLimit', { value: CALL_SITE_FRAMES, writable: true, configurable: true, enumerable: true });
+    defineProperty(SavedError, 'prepareStackTrace', {
+      value: (_error: unknown, sites: unknown) => {
+        site = firstDriverSite(sites, driverFilename);
+        return '';
+      },
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
+    // Reading .stack is what calls the hook (V8 formats on first read).
+    void new SavedError().stack;
+  } catch {
+    site = null;
+  } finally {
+    restore('prepareStackTrace', savedHook);
+    restore('stackTraceLimit', savedLimit);
+  }
+  return site;
+}
+
+function restore(key: 'prepareStackTrace' | 'stackTraceLimit', descriptor: PropertyDescriptor | undefined): void {
+  try {
+    if (descriptor) defineProperty(SavedError, key, descriptor);
+    else delete (SavedError as unknown as Record<string, unknown>)[key];
+  } catch {
+    // A property the driver made non-configurable stays as the driver left it.
+  }
 }

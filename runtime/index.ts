@@ -38,8 +38,9 @@ function install(hostCall: HostCall, configJson: string): (kind: DispatchKind, i
   const bridge = createBridge(hostCall);
   const warn = createWarn(bridge);
   const lib = createLazyLibs(bridge);
-  const ender = createRunEnder(bridge, warn, config.limits.maxVariables, config.driverFilename);
-  const console = createConsole(bridge, config.limits.maxLogChars);
+  const logs = createConsole(bridge, config.limits.maxLogChars);
+  const console = logs.console;
+  const ender = createRunEnder(bridge, warn, config.limits.maxVariables, config.driverFilename, logs.flush);
   // Errors thrown to stop a driver after a refusal already ended the run are not news.
   const refusals = new WeakSet<object>(); // through the saved WeakSet methods only
   bridge.onUncaught((error) => {

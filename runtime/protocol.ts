@@ -6,6 +6,7 @@ export type HostOp =
   | 'log' // LogMessage; sync
   | 'end' // RunEnd: D.success / D.failure / an uncaught error; sync
   | 'warn' // string; sync
+  | 'logDropped' // LogDropped (runtime/console.ts): console output dropped past the log limit so far; sync
   | 'loadLib' // LibName; sync: the host evaluates the library bundle in this context
   | 'crypto' // CryptoCall; sync, answers CryptoAnswer
   | 'http' // HttpCall; async, answered by dispatch('done', id, …)

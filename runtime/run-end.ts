@@ -2,7 +2,7 @@
 // anything after it is reported as a warning and otherwise ignored.
 import type { Bridge } from './bridge';
 import { errorType } from './constants';
-import { describeError } from './error-text';
+import { describeError, driverCallSite } from './error-text';
 import { checkBackup, looksLikeBackup } from './backup';
 import type { BackupRecord, RunEnd, TableRecord } from './protocol';
 import { Table } from './tables';
@@ -20,7 +20,8 @@ export interface RunEnder {
   ended(): boolean;
 }
 
-export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number, driverFilename: string): RunEnder {
+/** `beforeEnd` runs once, just before the first outcome is sent (the console's final count of dropped lines). */
+export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number, driverFilename: string, beforeEnd: () => void = () => undefined): RunEnder {
   let ended: string | null = null;
 
   const end = (result: RunEnd, how: string): void => {
@@ -29,6 +30,11 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
       return;
     }
     ended = how;
+    try {
+      beforeEnd();
+    } catch {
+      // A count that could not be sent leaves the host's last one; the outcome still goes.
+    }
     try {
       bridge.call('end', result);
     } catch (error) {
@@ -89,7 +95,9 @@ export function createRunEnder(bridge: Bridge, warn: Warn, maxVariables: number,
       let chosen: string = errorType.GENERIC_ERROR;
       if (typeof type === 'string' && hasOwn(errorType, type)) chosen = type;
       else if (!ended) warn(`D.failure: error type ${typeof type === 'symbol' ? 'a symbol' : (stringify(type) ?? 'undefined')} is not one of D.errorType; reported as GENERIC_ERROR`);
-      end(failure(chosen, `the driver called D.failure(${chosen})`), 'D.failure');
+      // Where the driver called it, so a failure among many D.failure calls says which one.
+      const site = ended ? null : driverCallSite(driverFilename);
+      end(failure(chosen, `the driver called D.failure(${chosen})${site === null ? '' : ` at ${site}`}`), 'D.failure');
     },
     uncaught(error) {
       end(failure(errorType.GENERIC_ERROR, describeError(error, driverFilename)), 'an uncaught error');

@@ -426,7 +426,10 @@ export class Agent extends EventEmitter<AgentEvents> {
     const job = this.#planned.get(key);
     const executor = this.#executor;
     if (!job || !executor || this.#agentId === null) return 0;
-    const runs = await runAssociation(this.#runContext(executor), job.schedule.id, job.actions, signal, this.#tally.hooks(key, job));
+    // The scheduler told its start (runStarted) before calling the job: its lateness goes with each result.
+    const context = this.#runContext(executor);
+    context.write = { ...context.write, latenessMs: this.#tally.latenessOf(key) };
+    const runs = await runAssociation(context, job.schedule.id, job.actions, signal, this.#tally.hooks(key, job));
     await this.#backoffs.noteRun(this.#scheduler, backoffJob(key, job), runs);
     return runs.length;
   }

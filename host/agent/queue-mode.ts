@@ -74,7 +74,10 @@ async function runSlot(agent: QueueModeAgent, associationId: number, actions: st
   // reads it, so events and lines name a run as the embedded mode does (driver@device).
   const job: PlannedJob = { schedule: { id: associationId } as AssociationSchedule, name: `association ${associationId}`, actions };
   try {
-    const runs = await runAssociation({ ...agent.runContext(executor), slot, deviceStates }, associationId, actions, signal, {
+    const context = agent.runContext(executor);
+    // The slot's lateness (start − slot) goes with each result into the association's health.
+    const write = { ...context.write, latenessMs: startedAt - slot.slotMs };
+    const runs = await runAssociation({ ...context, write, slot, deviceStates }, associationId, actions, signal, {
       ...agent.tally.hooks(key, job),
       identified: (who) => {
         job.name = `${who.driverName}@${who.deviceName}`;

@@ -32,6 +32,12 @@ export class RunTally {
     this.#options.started(event);
   }
 
+  /** How late the scheduler started a job's run going on now (ms), for its results' health. */
+  latenessOf(key: string): number | null {
+    const started = this.#started.get(key);
+    return started && Number.isFinite(started.latenessMs) ? started.latenessMs : null;
+  }
+
   /** A job's run is over: its start is forgotten. */
   ended(key: string): void {
     this.#started.delete(key);

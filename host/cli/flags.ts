@@ -3,6 +3,7 @@
 // suggested, instead of parseArgs' own messages.
 import { parseArgs } from 'node:util';
 import { UsageError } from '../contract/errors.js';
+import { closestNames } from '../closest-name.js';
 
 export type FlagSpecs = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean; default?: string | boolean | string[] | boolean[] }>;
 
@@ -36,36 +37,7 @@ export function unknownOption(raw: string, options: FlagSpecs): string {
   return `unknown option ${raw}${close.length ? ` (did you mean ${close.map((c) => `--${c}`).join(' or ')}?)` : ''}`;
 }
 
-/**
- * The candidates nearest to `word`: those it is the start of (--device → --device-ip, --device-host),
- * else the smallest edit distance (a swap of two neighbours counts one) if small for the candidate's length.
- */
+/** The candidates nearest to `word`: those it is the start of (--device → --device-ip), else the nearest by edit distance. */
 export function closest(word: string, candidates: readonly string[]): string[] {
-  const typed = word.toLowerCase();
-  const extended = typed.length >= 3 ? candidates.filter((c) => c.toLowerCase().startsWith(typed) && c.length > typed.length) : [];
-  if (extended.length) return extended.slice(0, 3);
-  let best = Infinity;
-  let found: string[] = [];
-  for (const candidate of candidates) {
-    const d = editDistance(typed, candidate.toLowerCase());
-    if (d > Math.max(1, Math.floor(candidate.length / 3))) continue;
-    if (d < best) [best, found] = [d, [candidate]];
-    else if (d === best) found.push(candidate);
-  }
-  return found.slice(0, 3);
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-function editDistance(a: string, b: string): number {
-  const rows: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
-    }
-  }
-  return rows[a.length]![b.length]!;
+  return closestNames(word, candidates, { prefixes: true });
 }

@@ -9,20 +9,26 @@ import { UsageError } from '../contract/errors.js';
 export interface ReportOptions {
   report: boolean;
   store: string | undefined;
-  device: { ip: string | null; host: string | null; portMap?: Record<number, number> };
+  device: { ip: string | null; host: string | null; portMap?: Record<number, number>; /** The name a device new to the store gets (default its address). */ displayName?: string };
   /** The run's credentials: masked in what is written. */
   secrets?: ReadonlyArray<string | null | undefined>;
 }
 
-/** The store to report to, or undefined without --report. */
-export async function openReportStore(options: ReportOptions, cwd: string, env: NodeJS.ProcessEnv): Promise<Store | undefined> {
+/** The flags' usage errors, found before anything starts: --store without --report, --report without a device address. */
+export function checkReportFlags(options: ReportOptions): void {
   if (!options.report) {
     if (options.store !== undefined) throw new UsageError('--store is only used with --report');
-    return undefined;
+    return;
   }
   if (!options.device.ip && !options.device.host) {
     throw new UsageError('--report needs the device address (--device-ip or --device-host) to know which device the result belongs to');
   }
+}
+
+/** The store to report to, or undefined without --report. */
+export async function openReportStore(options: ReportOptions, cwd: string, env: NodeJS.ProcessEnv): Promise<Store | undefined> {
+  checkReportFlags(options);
+  if (!options.report) return undefined;
   const file = resolveStorePath({ flag: options.store, env, cwd });
   try {
     return await openStore({ path: file });

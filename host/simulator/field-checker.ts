@@ -1,5 +1,6 @@
 // Checks the fields of a hand-written JSON document and collects every problem with
 // the path of its field (`routes[3].status: must be …`) instead of stopping at the first.
+import { boundedEditDistance, MAX_WORD_CHARS } from '../closest-name.js';
 
 /** `routes[3]` + `status` → `routes[3].status`; keys that are not identifiers are quoted. */
 export function fieldPath(parent: string, key: string | number): string {
@@ -18,25 +19,25 @@ export function describeValue(value: unknown): string {
   return text.length > 40 ? `${text.slice(0, 39)}…` : text;
 }
 
-/** Edit distance, to suggest the field a typo meant. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length]!;
-}
+/** Names suggested at most, and the largest edit distance suggested. */
+const MAX_SUGGESTIONS = 3;
+const MAX_DISTANCE = 2;
 
-/** " (did you mean "x"?)" for a name close to one of `known`, else "". */
+/**
+ * " (did you mean "x"?)" for a name close to one of `known` (same but for case, within 2 edits, or
+ * its start), else "". Bounded: a name past MAX_WORD_CHARS gets none, and each comparison stops
+ * past 2 edits (an inventory's names are as long and as many as its author made them).
+ */
 export function suggestion(key: string, known: readonly string[]): string {
+  if (key.length > MAX_WORD_CHARS) return '';
   const lower = key.toLowerCase();
-  const close = known.filter((k) => k.toLowerCase() === lower || distance(lower, k.toLowerCase()) <= 2 || (lower.length > 3 && k.toLowerCase().startsWith(lower)));
+  const close: string[] = [];
+  for (const k of known) {
+    if (close.length === MAX_SUGGESTIONS) break;
+    if (k.length > MAX_WORD_CHARS) continue;
+    const other = k.toLowerCase();
+    if (other === lower || boundedEditDistance(lower, other, MAX_DISTANCE) <= MAX_DISTANCE || (lower.length > 3 && other.startsWith(lower))) close.push(k);
+  }
   return close.length ? ` (did you mean ${close.map((k) => `"${k}"`).join(' or ')}?)` : '';
 }
 

@@ -234,6 +234,31 @@ drivers:
     ]);
   });
 
+  it('an unknown name gets "did you mean" only when close, at most 3 of them, and never for a name too long to compare', () => {
+    const long = 'n'.repeat(5_000);
+    const problems = problemsOf(`
+version: 1
+devices:
+  - { name: my-nas, ip: 10.0.0.1 }
+  - { name: ${long}, ip: 10.0.0.2 }
+  - { name: nas-1, ip: 10.0.0.3 }
+  - { name: nas-2, ip: 10.0.0.4 }
+  - { name: nas-3, ip: 10.0.0.5 }
+  - { name: nas-4, ip: 10.0.0.6 }
+drivers:
+  - { name: plain, path: plain.js }
+associations:
+  - { driver: plain, device: my-nass }
+  - { driver: plain, device: ${long}x }
+  - { driver: plain, device: nas-0 }
+`);
+    expect(problems).toEqual([
+      'line 13: associations[0].device: no device is named "my-nass" (did you mean "my-nas"?)',
+      `line 14: associations[1].device: no device is named "${long}x"`,
+      'line 15: associations[2].device: no device is named "nas-0" (did you mean "nas-1" or "nas-2" or "nas-3"?)',
+    ]);
+  });
+
   it('associations: unknown names with suggestions, duplicates, parameters, period, enabled', () => {
     const problems = problemsOf(`
 version: 1

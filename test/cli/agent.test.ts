@@ -80,7 +80,7 @@ describe('driverbox agent', () => {
     // SIGHUP with a new association: the slow one starts and is in flight at SIGTERM.
     writeFileSync(file, inventory(device.port, ['{ driver: poll, device: a }', '{ driver: slow, device: b }']));
     proc.kill('SIGHUP');
-    await waitFor('the reload', () => stdout.includes('Reloaded: 2 association(s) in the inventory (1 added'));
+    await waitFor('the reload', () => stdout.includes('Reloaded: added 1 association (slow@b) (2 association(s) in the inventory)'));
     await waitFor('the slow run to start', () => device!.seen.some((r) => r.url.startsWith('/slow')));
 
     // A bad inventory on SIGHUP is refused; the agent keeps going.

@@ -17,6 +17,7 @@ import { runFlags } from '../../host/cli/commands/run.js';
 import { serveFlags } from '../../host/cli/commands/serve.js';
 import { simulateFlags } from '../../host/cli/commands/simulate.js';
 import type { FlagSpecs } from '../../host/cli/flags.js';
+import { boundedEditDistance, closestNames, MAX_WORD_CHARS } from '../../host/closest-name.js';
 import { runCli } from '../helpers/cli.js';
 
 const exec = promisify(execFile);
@@ -104,5 +105,36 @@ describe('help', () => {
       expect(text, `--${flag}`).toContain(`--${flag}`);
       if (spec.short) expect(text, `-${spec.short}`).toContain(`-${spec.short}, --${flag}`);
     }
+  });
+});
+
+describe('closest names: a bounded edit distance', () => {
+  /** The plain O(n·m) optimal string alignment distance, to check the banded one against. */
+  function plainDistance(a: string, b: string): number {
+    const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      }
+    }
+    return d[a.length]![b.length]!;
+  }
+
+  it('agrees with the plain distance up to its limit, and answers limit + 1 past it', () => {
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const word = () => Array.from({ length: next() % 9 }, () => 'abc'[next() % 3]).join('');
+    for (let n = 0; n < 3000; n++) {
+      const [a, b, limit] = [word(), word(), next() % 4];
+      expect(boundedEditDistance(a, b, limit), `${a} ${b} ${limit}`).toBe(Math.min(plainDistance(a, b), limit + 1));
+    }
+  });
+
+  it('suggests among siblings by distance, and nothing for a word too long to be a name', () => {
+    expect(closestNames('sucess', ['success', 'failure', 'createVariable'])).toEqual(['success']);
+    expect(closestNames('my-nass', ['my-nas', 'my-router'])).toEqual(['my-nas']);
+    expect(closestNames('x'.repeat(MAX_WORD_CHARS + 1), ['x'.repeat(MAX_WORD_CHARS)])).toEqual([]);
+    expect(closestNames('zzzzzz', ['success'])).toEqual([]);
   });
 });

@@ -77,7 +77,7 @@ describe('driverbox run --report', () => {
     ]);
     expect(second.activity.map((e) => [e.type, e.user, e.description])).toEqual([
       ['custom_driver_execute', 'driverbox run', 'info.js get_status: success, 2 variables'],
-      ['custom_driver_execute', 'driverbox run', 'info.js get_status: failure (AUTHENTICATION_ERROR: the driver called D.failure(AUTHENTICATION_ERROR))'],
+      ['custom_driver_execute', 'driverbox run', 'info.js get_status: failure (AUTHENTICATION_ERROR: the driver called D.failure(AUTHENTICATION_ERROR) at info.js:4:42)'],
     ]);
     expect(second.credentials).toBe(0);
     for (const part of [file, `${file}-wal`]) {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { openStore } from '../../host/store/store.js';
 
 const exec = promisify(execFile);
 const bin = path.resolve('bin/driverbox.js');
@@ -72,6 +73,22 @@ describe('driverbox run --simulate', () => {
     const url = new URL(result.http[0].url);
     expect(url.hostname).toBe('nas.lab');
     expect(await listening(Number(url.port))).toBe(false);
+  });
+
+  it('--report writes the result to the store as the fixture\'s device (by its host name, named after the fixture), twice to the same device; no password stored', async () => {
+    const file = path.join(work, 'report.db');
+    const first = await cli(['run', 'driver.js', '--simulate', 'device.json', '--report', '--store', file]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr.trim()).toBe(`reported to ${file}: agent 1, device 1 (nas.lab, new), run 1, 2 variables`);
+    const second = await cli(['run', 'driver.js', '--simulate', 'device.json', '--report', '--store', file]);
+    expect(second.stderr.trim()).toBe(`reported to ${file}: agent 1, device 1 (nas.lab), run 2, 2 variables`);
+    const store = await openStore({ path: file });
+    try {
+      expect(await store.statement('SELECT display_name, ip, host_name FROM devices').all()).toEqual([{ display_name: 'device.json (simulated)', ip: '127.0.0.1', host_name: 'nas.lab' }]);
+    } finally {
+      await store.close();
+    }
+    expect(readFileSync(file).includes('fixture-pass')).toBe(false);
   });
 
   it('flags win over the fixture: a wrong --password fails the run with AUTHENTICATION_ERROR', async () => {

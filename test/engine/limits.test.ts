@@ -107,8 +107,18 @@ describe('CPU budget', () => {
     expect(result.status).toBe('failure');
     expect(result.errorType).toBe('TIMEOUT_ERROR');
     expect(result.limitExceeded).toBe('cpu');
-    expect(result.message).toBe('the driver used more than its CPU time limit of 300 ms');
+    expect(result.message).toBe('the driver used more than its CPU time limit of 300 ms; it was stopped in get_status (driver.js:1:25)');
     expect(result.durationMs).toBeLessThan(2_000);
+  });
+
+  it("a kill by the CPU limit or the deadline names the driver's line that was running, and its callers", async () => {
+    const source = `function get_status() {\n  var n = 0;\n  helper();\n}\nfunction helper() {\n  var y = 0;\n  while (true) {\n    y = (y + 1) % 7;\n  }\n}`;
+    const cpu = await runAndCheck(source, { cpuTimeMs: 300, timeoutMs: 5_000 });
+    expect(cpu.limitExceeded).toBe('cpu');
+    expect(cpu.message).toMatch(/^the driver used more than its CPU time limit of 300 ms; it was stopped in helper \(driver\.js:[78]:\d+\), called from get_status \(driver\.js:3:3\)$/);
+    const wall = await runAndCheck(source, { cpuTimeMs: 5_000, timeoutMs: 300 });
+    expect(wall.limitExceeded).toBe('timeout');
+    expect(wall.message).toMatch(/^the driver's code was still running at the 300 ms deadline \(an endless loop\?\); it was stopped in helper \(driver\.js:[78]:\d+\), called from get_status \(driver\.js:3:3\)$/);
   });
 
   it('CPU spread over several callbacks adds up', async () => {
@@ -118,7 +128,8 @@ function get_status() { step(20); }`;
     const result = await runAndCheck(source, { cpuTimeMs: 350, timeoutMs: 5_000 });
     expect(result.errorType).toBe('TIMEOUT_ERROR');
     expect(result.limitExceeded).toBe('cpu');
-    expect(result.message).toBe('the driver used more than its CPU time limit of 350 ms');
+    // Stopped inside a call (its line named), or between two calls (no line to name).
+    expect(result.message).toMatch(/^the driver used more than its CPU time limit of 350 ms(; it was stopped in spin \(driver\.js:1:\d+\), called from step \(driver\.js:2:\d+\).*)?$/);
     expect(result.durationMs).toBeLessThan(2_000);
   });
 });

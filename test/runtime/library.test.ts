@@ -376,7 +376,8 @@ describe('console', () => {
       { level: 'info', message: 'bbbbbbbbbb' },
       { level: 'warn', message: 'ccccc' },
     ]);
-    expect(result.warnings).toEqual(['log limit of 25 characters reached: later console output was dropped']);
+    // Dropped: the cut end of 'cccccccccc' (5) and the whole 'dddddddddd' line (10).
+    expect(result.warnings).toEqual(['log limit of 25 characters reached: 1 later line and 15 characters of console output were dropped']);
   });
 
   it('at exactly the limit nothing is cut', async () => {
@@ -388,7 +389,20 @@ describe('console', () => {
   it('a flood of logging stays within the limit', async () => {
     const { result } = await values(`for (var i = 0; i < 10000; i++) console.log('line ' + i); D.success();`, { limits: { maxLogChars: 100 } });
     expect(result.logs.reduce((n, l) => n + l.message.length, 0)).toBe(100);
-    expect(result.warnings).toEqual(['log limit of 100 characters reached: later console output was dropped']);
+    // 'line 0'…'line 9' (60) and 'line 10'…'line 14' (35) fit; 'line 15' is cut to 5 characters.
+    let written = 0;
+    for (let i = 0; i < 10000; i++) written += `line ${i}`.length;
+    expect(result.warnings).toEqual([`log limit of 100 characters reached: 9984 later lines and ${written - 100} characters of console output were dropped`]);
+  });
+
+  it('a run killed by its deadline in a flood says at least how much was dropped', async () => {
+    const result = await runSource(host, `function get_status() { for (;;) console.log('x'); }`, { limits: { maxLogChars: 10, timeoutMs: 300, cpuTimeMs: 300 } });
+    expect(result.status).toBe('failure');
+    const warning = result.warnings.find((w) => w.startsWith('log limit'));
+    expect(warning).toMatch(/^log limit of 10 characters reached: at least (\d+) later lines and at least \d+ characters of console output were dropped$/);
+    // The count so far is sent at 2, 4, 8… lines: a power of two.
+    const lines = Number(/at least (\d+) later lines/.exec(warning!)![1]);
+    expect(lines & (lines - 1)).toBe(0);
   });
 });
 

@@ -102,7 +102,7 @@ describe('D.failure error types', () => {
     const result = await runSource(host, `function get_status() { D.failure(D.errorType.${type}); }`);
     expect(result.status).toBe('failure');
     expect(result.errorType).toBe(type);
-    expect(result.message).toBe(`the driver called D.failure(${type})`);
+    expect(result.message).toBe(`the driver called D.failure(${type}) at driver.js:1:27`);
     expect(result.warnings).toEqual([]);
     expect(result.limitExceeded).toBeNull();
   });
@@ -117,7 +117,7 @@ describe('D.failure error types', () => {
     const result = await runSource(host, `function get_status() { D.failure('DISK_ON_FIRE'); }`);
     expect(result.status).toBe('failure');
     expect(result.errorType).toBe('GENERIC_ERROR');
-    expect(result.message).toBe('the driver called D.failure(GENERIC_ERROR)');
+    expect(result.message).toBe('the driver called D.failure(GENERIC_ERROR) at driver.js:1:27');
     expect(result.warnings).toEqual(['D.failure: error type "DISK_ON_FIRE" is not one of D.errorType; reported as GENERIC_ERROR']);
   });
 
@@ -242,6 +242,31 @@ describe('driver errors point at the driver', () => {
     expect(result.status).toBe('failure');
     expect(result.errorType).toBe('GENERIC_ERROR');
     expect(result.message).toBe("SyntaxError: Unexpected token ';' at driver.js:2:11\n    2 |   var x = ;\n      |           ^");
+  });
+
+  it("D.failure names the driver's line that called it, in a callback too", async () => {
+    const result = await runSource(
+      host,
+      `function get_status() {\n  D.device.http.get({ url: '/', port: ${closedPort} }, function (err) {\n    if (err) {\n      D.failure(D.errorType.RESOURCE_UNAVAILABLE);\n    }\n  });\n}`,
+      { device: { ip: '127.0.0.1' }, filename: 'my_nas.js' },
+    );
+    expect(result.errorType).toBe('RESOURCE_UNAVAILABLE');
+    expect(result.message).toBe('the driver called D.failure(RESOURCE_UNAVAILABLE) at my_nas.js:4:9');
+  });
+
+  it("D.failure names the line whatever the driver did to Error's stack hooks, and leaves them as the driver set them", async () => {
+    const result = await runSource(
+      host,
+      `Error.stackTraceLimit = 0;\nError.prepareStackTrace = function () { return 'mine'; };\nfunction get_status() {\n  D.failure(D.errorType.PARSING_ERROR);\n  console.log(Error.stackTraceLimit + ' ' + new Error('x').stack);\n}`,
+    );
+    expect(result.message).toBe('the driver called D.failure(PARSING_ERROR) at driver.js:4:5');
+    expect(result.logs).toEqual([{ level: 'log', message: '0 mine' }]);
+  });
+
+  it('D.failure called by a library with no frame of the driver on the stack: the message names no line', async () => {
+    const result = await runSource(host, `function get_status() { D.q.reject(new Error('no')).fail(D.failure); }`);
+    expect(result.errorType).toBe('GENERIC_ERROR');
+    expect(result.message).toBe('the driver called D.failure(GENERIC_ERROR)');
   });
 
   it('the file name in messages is the one given', async () => {

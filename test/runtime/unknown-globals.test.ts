@@ -92,7 +92,27 @@ describe('a D member driverbox does not have', () => {
 
   it('a missing object whose member is read: the first missing part of the chain is named', async () => {
     const result = await runSource(host, `function get_status() {\n  D.ftpServer.accept({}, function () {});\n}`);
-    expect(result.message).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'accept'\)\n {4}at get_status \(driver\.js:2:15\)\ndriverbox does not have D\.ftpServer: see docs\/reference\/compatibility\.md/);
+    expect(result.message).toMatch(/^TypeError: Cannot read properties of undefined \(reading 'accept'\)\n {4}at get_status \(driver\.js:2:15\)\ndriverbox does not have D\.ftpServer; did you mean D\.tftpServer\? See docs\/reference\/compatibility\.md/);
+  });
+
+  it('D.sucess(): did you mean D.success()', async () => {
+    const result = await runSource(host, `function get_status() {\n  D.sucess([]);\n}`);
+    expect(result.message).toBe(
+      'TypeError: D.sucess is not a function\n    at get_status (driver.js:2:5)\ndriverbox does not have D.sucess(); did you mean D.success()? See docs/reference/compatibility.md for what D offers',
+    );
+  });
+
+  it('a misspelt member is matched among its siblings only, on the device and on an external device', async () => {
+    const device = await runSource(host, `function get_status() { D.device.sendSSHComand({}, function () {}); }`);
+    expect(device.message).toContain('driverbox does not have D.device.sendSSHComand(); did you mean D.device.sendSSHCommand()?');
+    const external = await runSource(withExternal, `function get_status() { D.createExternalDevice('127.0.0.1').http.gett({}, function () {}); }`);
+    expect(external.message).toContain('driverbox does not have D.createExternalDevice(host).http.gett(); did you mean D.createExternalDevice(host).http.get()?');
+  });
+
+  it('a misspelt object in a chain: did you mean the member that exists', async () => {
+    const result = await runSource(host, `function get_status() {\n  D.devce.http.get({}, function () {});\n}`);
+    expect(result.message).toContain("reading 'http'");
+    expect(result.message).toContain('driverbox does not have D.devce; did you mean D.device? See docs/reference/compatibility.md');
   });
 
   it('hintFor leaves other TypeErrors alone', () => {

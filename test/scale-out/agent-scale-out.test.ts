@@ -151,6 +151,23 @@ describe('two agents on one queue and one PostgreSQL store', () => {
     expect(missing, 'slots neither run nor skipped').toBeLessThanOrEqual(lostPastDeadline);
     expect(runs.every((r) => r.outcome === 'success')).toBe(true);
     expect(new Set(runs.map((r) => r.runner))).toEqual(new Set(['agent-a', 'agent-b']));
+    // Each association's health (issue 38), written by whichever agent ran the slot in the slot's
+    // one statement: read in one snapshot with the runs, it names the last run, counts every
+    // stored run in its buckets, and carries the slot's lateness.
+    const health = await query<{ association_id: number; last_run_id: string; last_id: string; stored: string; counted: string; consecutive_failures: string; last_outcome: string; lateness_ms: string | null }>(
+      `SELECT h.association_id, h.last_run_id, h.consecutive_failures, h.last_outcome, h.lateness_ms,
+         (SELECT max(id) FROM runs r WHERE r.association_id = h.association_id) AS last_id,
+         (SELECT count(*) FROM runs r WHERE r.association_id = h.association_id) AS stored,
+         (SELECT sum(successes + failures) FROM association_health_counts c WHERE c.association_id = h.association_id AND c.width_ms = 3600000) AS counted
+       FROM association_health h`,
+    );
+    expect(health).toHaveLength(ASSOCIATIONS);
+    for (const h of health) {
+      expect(h).toMatchObject({ last_outcome: 'success', last_run_id: h.last_id, counted: h.stored });
+      expect(Number(h.consecutive_failures)).toBe(0);
+      expect(Number(h.lateness_ms)).toBeGreaterThanOrEqual(0);
+      expect(h.lateness_ms).not.toBeNull();
+    }
     // The device saw one poll per stored run: no slot was polled twice.
     const polls = device.seen.filter((r) => r.url.startsWith('/set-cookie'));
     for (const [i] of [...Array(ASSOCIATIONS).keys()].entries()) {

@@ -46,7 +46,7 @@ describe('security: the watchdog', () => {
     const before = host.stats().threadsStopped;
     const r = await runSource(host, `function get_status() { while (true) {} }`, { limits: { timeoutMs: 400 } });
     expect(r.errorType).toBe('TIMEOUT_ERROR');
-    expect(r.message).toBe("the driver's code was still running at the 400 ms deadline (an endless loop?)");
+    expect(r.message).toBe("the driver's code was still running at the 400 ms deadline (an endless loop?); it was stopped in get_status (driver.js:1:25)");
     expect(host.stats().threadsStopped).toBe(before);
   });
 });

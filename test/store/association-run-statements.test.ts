@@ -93,7 +93,7 @@ async function seeded() {
 }
 
 describe("a scheduled run's statements", () => {
-  it('a slot run of one action: 2 statements on PostgreSQL, 7 on SQLite (26, then 18, then 10, then 6 on PostgreSQL, before), each row read once; its request and record as before', async () => {
+  it('a slot run of one action: 2 statements on PostgreSQL, 11 on SQLite with 3 for the health (26, then 18, then 10, then 6 on PostgreSQL, before), each row read once; its request and record as before', async () => {
     const { association, ctx, requests } = await seeded();
     const slot = { slotMs: Date.UTC(2026, 10, 27, 12), runner: 'agent-a' };
     const statements = vi.spyOn(store, 'statement');
@@ -119,10 +119,15 @@ describe("a scheduled run's statements", () => {
     // The device's first run makes new variables: SQLite reads the device's variable count once
     // for its bound (StoreBounds.variablesPerDevice; a run making none reads none), PostgreSQL
     // counts inside the one statement.
+    // The association's health (association-health.ts, issue 38): on SQLite 3 statements in the
+    // transaction (its row, its buckets' counts, the prune), on PostgreSQL inside the one statement.
     const postgres = store.dialect === 'postgres';
-    const expected = postgres ? 2 : 8;
+    const expected = postgres ? 2 : 11;
     expect(count).toBe(expected);
     expect(made).toHaveLength(expected);
+    const health = made.filter((sql) => /association_health/.test(sql));
+    if (postgres) expect(health).toEqual([expect.stringMatching(/INSERT INTO runs .*INSERT INTO association_health .*INSERT INTO association_health_counts .*DELETE FROM association_health_counts/)]);
+    else expect(health).toHaveLength(3);
     const boundCount = /SELECT count\(\*\)(?: AS n)? FROM variables WHERE device_id = [?$]/;
     expect(made.filter((sql) => /count\(\*\)/.test(sql.replace(boundCount, '')))).toEqual([]);
     expect(made.filter((sql) => boundCount.test(sql))).toHaveLength(1);
@@ -143,7 +148,8 @@ describe("a scheduled run's statements", () => {
     expect(made.filter((sql) => /FROM meta/.test(sql))).toHaveLength(postgres ? 1 : 2);
     expect(made.filter((sql) => /^UPDATE runs/.test(sql))).toEqual([]);
     expect(made.filter((sql) => /INSERT INTO runs/.test(sql))).toHaveLength(1);
-    expect(made.filter((sql) => /^DELETE/.test(sql))).toEqual([]);
+    // No run pruned here (DeviceRunPruner does it in batches); only the health's old buckets.
+    expect(made.filter((sql) => /^DELETE(?! FROM association_health_counts)/.test(sql))).toEqual([]);
     if (postgres) {
       // Mark, record, variables and history: one statement, its own transaction.
       const write = made.filter((sql) => /^ WITH mark AS \(/.test(sql));

@@ -148,7 +148,7 @@ describe('assertions', () => {
     const base = `http://127.0.0.1:${server.port}`;
     const message = messageOf(() => assertSuccess(failed));
     const lines = message.split('\n');
-    expect(lines.slice(0, 3)).toEqual(['expected the run of custom_1() to succeed, but the run failed with AUTHENTICATION_ERROR: the driver called D.failure(AUTHENTICATION_ERROR)', 'exchanges (3):', `  GET ${base}/json → 200`]);
+    expect(lines.slice(0, 3)).toEqual(['expected the run of custom_1() to succeed, but the run failed with AUTHENTICATION_ERROR: the driver called D.failure(AUTHENTICATION_ERROR) at driver.js:24:11', 'exchanges (3):', `  GET ${base}/json → 200`]);
     expect(lines[3]).toMatch(new RegExp(`^  GET http://127\\.0\\.0\\.1:${closed}/spare → ECONNREFUSED \\(.+\\)$`));
     expect(lines.slice(4)).toEqual([`  GET ${base}/status?code=401 → 401`, 'logs (3):', '  info: logging in', '  warn: spare port: ECONNREFUSED', '  error: status answered 401']);
 
@@ -165,7 +165,7 @@ describe('assertions', () => {
     // A run with nothing to show says so.
     const quiet = await runDriver({ path: driverPath, action: 'validate', device: device() });
     expect(messageOf(() => assertSuccess(quiet))).toBe(
-      'expected the run of validate() to succeed, but the run failed with AUTHENTICATION_ERROR: the driver called D.failure(AUTHENTICATION_ERROR)\nexchanges: none\nlogs: none',
+      'expected the run of validate() to succeed, but the run failed with AUTHENTICATION_ERROR: the driver called D.failure(AUTHENTICATION_ERROR) at driver.js:16:25\nexchanges: none\nlogs: none',
     );
   });
 });

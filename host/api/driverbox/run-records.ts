@@ -224,3 +224,68 @@ export interface SimulatedDeviceInfo {
   /** The parameters its fixture gives a run. */
   parameters: Record<string, unknown>;
 }
+
+/** One association × action's health (health-routes.ts; host/store/runs/association-health-list.ts). */
+export interface HealthEntry {
+  association_id: number;
+  custom_driver_id: number;
+  driver: string;
+  device_id: number;
+  device: string;
+  /** Seconds between two runs. */
+  sample_period: number;
+  /** The association's own status, as the Public API's (ENABLED, or DISABLED). */
+  status: 'ENABLED' | 'DISABLED';
+  /** null for an association that has not run yet (state pending). */
+  action: string | null;
+  /** failing: its last run failed; stale: no run for more than 2 periods + 60 s; ok; pending: never ran. */
+  state: 'failing' | 'stale' | 'ok' | 'pending';
+  /** Overdue as `stale` says, whatever the state (a failing one can be stale too). */
+  stale: boolean;
+  last_outcome: 'success' | 'failure' | null;
+  /** yyyy-mm-ddThh:mm:ss in UTC, as every time below; the run's end. */
+  last_run_time: string | null;
+  last_run_id: number | null;
+  error_type: string | null;
+  error_message: string | null;
+  /** When the current failure streak began (its first failed run); null while it succeeds. */
+  failing_since: string | null;
+  consecutive_failures: number;
+  last_success_time: string | null;
+  last_failure_time: string | null;
+  /** How late the scheduler started the last run after its due time (or slot); null for an API execution. */
+  lateness_ms: number | null;
+  elapsed_ms: number | null;
+  /** Runs in the last 60 one-minute buckets, and successes / runs there (null without runs). */
+  runs_1h: number;
+  success_ratio_1h: number | null;
+  /** Runs in the last 24 one-hour buckets, and successes / runs there (null without runs). */
+  runs_24h: number;
+  success_ratio_24h: number | null;
+}
+
+/** Counts by state. */
+export interface HealthCounts {
+  failing: number;
+  stale: number;
+  ok: number;
+  pending: number;
+}
+
+export interface HealthAnswer {
+  /** The time the states and ratios were computed at (UTC). */
+  now: string;
+  /** Entries matching the filters (the page is a part of them). */
+  total: number;
+  /** Over every entry of the agent (or device), before the filters. */
+  summary: {
+    /** Association × action entries by state. */
+    entries: HealthCounts;
+    /** Devices by their worst entry (failing, then stale, ok, pending). */
+    devices: HealthCounts;
+    /** The failing entries by error type, most first. */
+    failing_by_error_type: Array<{ error_type: string | null; count: number }>;
+  };
+  /** Failing first (longest failing first), then stale, ok, pending; then by device, driver, action. */
+  entries: HealthEntry[];
+}

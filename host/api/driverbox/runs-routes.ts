@@ -8,6 +8,7 @@
 //   POST /driverbox-api/v1/agent/{agent_id}/device/{device_id}/trial-run   edited code, run, not stored (trial-run-routes.ts)
 //   GET /driverbox-api/v1/agent/{agent_id}/schedule        the agent's scheduler, per association (schedule-routes.ts)
 //   GET /driverbox-api/v1/agent/{agent_id}/device/{device_id}/table   a device's tables (table-routes.ts)
+//   GET /driverbox-api/v1/agent/{agent_id}[/device/{device_id}]/health   each association's health, failing first (health-routes.ts)
 //   GET, POST /driverbox-api/v1/simulated-device[/{name}/trial-run]   the shipped fixtures as trial targets (simulated-devices.ts)
 import type { FastifyInstance } from 'fastify';
 import type { RunDetail, RunListAnswer, RunSummary, TrialRunAnswer, TrialRunRequest } from './run-records.js';
@@ -20,6 +21,7 @@ import type { RunExecutor } from '../../contract/run-executor.js';
 import { registerTrialRun } from './trial-run-routes.js';
 import { registerSchedule, type ScheduleSource } from './schedule-routes.js';
 import { registerDeviceTables } from './table-routes.js';
+import { registerHealth } from './health-routes.js';
 import { registerSimulatedDevices } from './simulated-devices.js';
 import { packagePath } from '../../package-path.js';
 import { formatApiTime } from '../../store/db/time.js';
@@ -32,7 +34,7 @@ import { idParams, pagingQuery } from '../monitoring/route-schema.js';
 
 export const DRIVERBOX_API_PREFIX = '/driverbox-api/v1';
 export type { RunDetail, RunListAnswer, RunSummary, TrialRunAnswer, TrialRunRequest };
-export type { DeviceTable, ScheduleAnswer, ScheduleEntry, SimulatedDeviceInfo } from './run-records.js';
+export type { DeviceTable, HealthAnswer, HealthEntry, ScheduleAnswer, ScheduleEntry, SimulatedDeviceInfo } from './run-records.js';
 
 function summary(run: RunRow): RunSummary {
   return {
@@ -138,6 +140,7 @@ export async function driverboxApiRoutes(app: FastifyInstance, options: Driverbo
       registerTrialRun(api, options);
       registerSchedule(api, options);
       registerDeviceTables(api, options);
+      registerHealth(api, options);
       registerSimulatedDevices(api, { ...options, simulatedDevices: options.simulatedDevices === undefined ? packagePath('drivers-examples') : options.simulatedDevices });
     },
     { prefix: DRIVERBOX_API_PREFIX },

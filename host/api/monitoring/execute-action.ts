@@ -13,7 +13,6 @@ import { buildRunRequest, type PlannedRun } from '../../store/runs/run-request.j
 import { deviceSecrets, maskFor, type SecretMask } from '../../store/runs/run-secrets.js';
 import { requireDevice } from './access.js';
 import type { Store } from '../../store/store.js';
-import { markAssociationRun } from '../../store/drivers/associations.js';
 import { writeRunResult } from '../../store/runs/report-run.js';
 import type { ApiContext } from './context.js';
 import { ApiError, conflict, notFound } from './api-error.js';
@@ -94,17 +93,17 @@ export function toExecutionResult(result: RunResult, mask?: SecretMask): CustomD
 
 /**
  * What the execute action and a configuration backup both do: run the planned action through
- * the context's host, mark the association run, and record the result (variables, run record,
- * activity). 503 without a host; a result that cannot be stored is a 500 naming the outcome.
+ * the context's host and record the result (variables, run record, activity, the association
+ * marked run and its health). 503 without a host; a result that cannot be stored is a 500 naming the outcome.
  */
 export async function runAndRecord(store: Store, ctx: ApiContext, plan: ExecutionPlan, log: { error(o: object, m: string): void }): Promise<RunResult> {
   if (!ctx.host) {
     throw new ApiError(503, 'EXECUTION_UNAVAILABLE', `this server was started without a driver host, so it cannot run ${plan.action}`);
   }
   const result = await runPlannedAction(store, ctx.host, plan, ctx.externalHosts);
-  await markAssociationRun(store, plan.association.id);
   try {
-    // The store keeps the device's newest runs (its runsPerDevice bound) as it writes this one.
+    // The store keeps the device's newest runs (its runsPerDevice bound) as it writes this one,
+    // and marks the association run and writes its health in the same transaction.
     const reported = await writeRunResult(
       store,
       { agentId: plan.device.agentId, deviceId: plan.device.id, customDriverId: plan.driver.id, associationId: plan.association.id, driverName: plan.driver.name, user: ctx.user },

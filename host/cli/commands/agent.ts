@@ -20,6 +20,7 @@ import { isInventoryFile, serverConfigFromFlags, serverFlagOptions, serverFlagsH
 import { UsageError } from '../../contract/errors.js';
 import { parseFlags } from '../flags.js';
 import { terminalText } from '../../terminal-text.js';
+import { firstCause } from '../../agent/first-cause.js';
 
 const DEFAULT_SUMMARY_SECONDS = 60;
 
@@ -85,7 +86,9 @@ function describeRun(run: AgentRunFinished): string {
   const what = terminalText(`${run.name} ${run.action}`, { oneLine: true });
   const ms = `${Math.round(r.durationMs)} ms`;
   if (r.status === 'success') return `run ${what}: success, ${r.variables.length} variable(s) (${ms})`;
-  return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${terminalText(r.message, { oneLine: true })}` : ''} (${ms})`;
+  const cause = firstCause(r);
+  const because = cause === null ? '' : `; cause: ${terminalText(cause, { oneLine: true })}`;
+  return `run ${what}: failure ${r.errorType ?? ''}${r.message ? `: ${terminalText(r.message, { oneLine: true })}` : ''}${because} (${ms})`;
 }
 
 function describeStoreWarnings(run: AgentRunFinished): string {
@@ -103,9 +106,25 @@ function describeBackoff(event: AgentBackoffEvent): string {
   );
 }
 
-function describeSync(sync: InventorySyncResult): string {
-  const a = sync.associations;
-  return `${sync.scheduled.length} association(s) in the inventory (${a.added.length} added, ${a.updated.length} updated, ${a.removed.length} removed)`;
+/** Names shown per kind of change on the reload line; the rest are counted. */
+const NAMES_SHOWN = 5;
+
+/** "2 devices (a, b)", or null for none; names escaped, at most NAMES_SHOWN of them. */
+function changedNames(kind: string, list: ReadonlyArray<{ name: string }>): string | null {
+  if (list.length === 0) return null;
+  const shown = list.slice(0, NAMES_SHOWN).map((n) => terminalText(n.name, { oneLine: true })).join(', ');
+  const more = list.length > NAMES_SHOWN ? ` and ${list.length - NAMES_SHOWN} more` : '';
+  return `${list.length} ${kind}${list.length === 1 ? '' : 's'} (${shown}${more})`;
+}
+
+/** What a reload really changed in the store, by kind: "added 1 association (slow@b); updated 1 driver (poll) (…)". */
+export function describeSync(sync: InventorySyncResult): string {
+  const changes: string[] = [];
+  for (const [verb, key] of [['added', 'added'], ['updated', 'updated'], ['removed', 'removed']] as const) {
+    const parts = [changedNames('association', sync.associations[key]), changedNames('device', sync.devices[key]), changedNames('driver', sync.drivers[key])].filter((p) => p !== null);
+    if (parts.length) changes.push(`${verb} ${parts.join(', ')}`);
+  }
+  return `${changes.length ? changes.join('; ') : 'nothing changed'} (${sync.scheduled.length} association(s) in the inventory)`;
 }
 
 export const agentFlags = {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { createHost } from '../../engine/host.js';
 import { loadEnvironment } from '../env-file.js';
 import { formatResult, jsonResult, styleFor } from '../format.js';
-import { openReportStore, reportResult } from '../report-option.js';
+import { checkReportFlags, openReportStore, reportResult, type ReportOptions } from '../report-option.js';
 import { credentialSecrets } from '../../store/runs/run-secrets.js';
 import { parseExternalHosts, parseIntegerFlag, parsePortMap, parseResolve, readCaFiles, readParams } from '../options.js';
 import type { CliIo } from '../io.js';
@@ -58,7 +58,8 @@ ${snmpFlagsHelp}
                          flags win; hosts/<name>.json beside it serve external hosts)
   --report               write the result to the store as the device's variables, under
                          the local agent (the device, found by host name or IP, is made
-                         when new; --username / --password are not stored)
+                         when new; --username / --password are not stored; with --simulate,
+                         the simulator's device, by the fixture's host name or 127.0.0.1)
   --store <file.db>      the store --report writes to (env DRIVERBOX_STORE; default:
                          driverbox.db in $DRIVERBOX_DATA_DIR or the user's data folder)
   -h, --help             this help
@@ -139,22 +140,26 @@ export async function runCommand(argv: string[], io: CliIo): Promise<number> {
   const record = values.record === undefined ? undefined : path.resolve(io.cwd, values.record);
   const replay = values.replay === undefined ? undefined : path.resolve(io.cwd, values.replay);
 
-  const reporting = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: [...credentialSecrets(device.username, device.password), ...snmpSecrets(device.snmp)] };
-  const store = await openReportStore(reporting, io.cwd, io.env);
+  const reporting: ReportOptions = { report: values.report, store: values.store, device: { ip: device.ip, host: device.host, portMap: device.portMap }, secrets: [...credentialSecrets(device.username, device.password), ...snmpSecrets(device.snmp)] };
+  if (values.simulate === undefined) checkReportFlags(reporting);
 
   // --simulate: the device, parameters, host names and CAs of a simulator started for this run.
   let simulation: RunSimulation | null = null;
   if (values.simulate !== undefined) {
     const flags = { host: values['device-host'], username: values.username, password: values.password, snmp: snmpSettingsFromFlags(values, {}) };
-    try {
-      simulation = await startRunSimulation(values.simulate, io.cwd, flags, parameters, resolve);
-    } catch (error) {
-      await store?.close();
-      throw error;
-    }
+    simulation = await startRunSimulation(values.simulate, io.cwd, flags, parameters, resolve);
     const simulated = simulation.device;
-    reporting.device = { ip: simulated.ip ?? null, host: simulated.host ?? null, portMap: simulated.portMap };
+    // Reported as the simulator's device: its host name when the fixture gives one, else its IP;
+    // named after the fixture when it is new. Not its port map: the simulator's ports die with it.
+    reporting.device = { ip: simulated.ip ?? null, host: simulated.host ?? null, displayName: `${path.basename(values.simulate)} (simulated)` };
     reporting.secrets = [...credentialSecrets(simulated.username ?? null, simulated.password ?? null), ...snmpSecrets(simulated.snmp ?? null)];
+  }
+  let store: Awaited<ReturnType<typeof openReportStore>>;
+  try {
+    store = await openReportStore(reporting, io.cwd, io.env);
+  } catch (error) {
+    await simulation?.close();
+    throw error;
   }
   const run = simulation
     ? { device: simulation.device, parameters: simulation.parameters, resolve: simulation.resolve, trustedCAs: [...simulation.trustedCAs, ...(trustedCAs ?? [])] }

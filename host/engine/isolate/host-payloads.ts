@@ -132,3 +132,10 @@ export function checkProtocolCall(payload: unknown): (ProtocolCall & { id: numbe
 export function hostAnswerError(message: string): string {
   return JSON.stringify({ ok: false, error: message.slice(0, 2_000) });
 }
+
+/** What the console dropped past the log limit (runtime/console.ts): counts as non-negative integers. */
+export function checkLogDropped(payload: unknown): { lines: number; chars: number; final: boolean } {
+  const entry = payload !== null && typeof payload === 'object' ? (payload as Record<string, unknown>) : {};
+  const count = (value: unknown): number => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : 0);
+  return { lines: count(entry.lines), chars: count(entry.chars), final: entry.final === true };
+}

@@ -4,6 +4,7 @@
 // left undefined, so `typeof fetch === 'undefined'` feature tests keep working and a run that
 // uses none pays nothing: the message is only looked at when the run has failed.
 import { GLOBAL_HINTS, KNOWN_D_MEMBERS } from '../../driver/compat-table.js';
+import { closestNames } from '../../closest-name.js';
 
 export { GLOBAL_HINTS, KNOWN_D_MEMBERS };
 
@@ -12,6 +13,28 @@ const COMPATIBILITY = 'docs/reference/compatibility.md';
 const NOT_DEFINED = /^ReferenceError: ([A-Za-z_$][\w$]*) is not defined/;
 const NOT_A_FUNCTION = /^TypeError: ((?:D|D\.createExternalDevice\(\.\.\.\))(?:\.[A-Za-z_$][\w$]*)+) is not a function/;
 const READING = /^TypeError: Cannot read properties of (?:undefined|null) \(reading '([A-Za-z_$][\w$]*)'\)/;
+
+/**
+ * The members of D nearest to a missing one (`device.sendSSHComand` → `device.sendSSHCommand`),
+ * among its siblings: those of the same parent. An external device has the device's members.
+ */
+export function nearestMembers(path: string): string[] {
+  const dot = path.lastIndexOf('.');
+  const parent = dot < 0 ? '' : path.slice(0, dot);
+  const name = path.slice(dot + 1);
+  const siblings: string[] = [];
+  for (const known of KNOWN_D_MEMBERS) {
+    const at = known.lastIndexOf('.');
+    if ((at < 0 ? '' : known.slice(0, at)) === parent) siblings.push(known.slice(at + 1));
+  }
+  return closestNames(name, siblings, { max: 2 }).map((n) => (parent ? `${parent}.${n}` : n));
+}
+
+/** "driverbox does not have D.x", with the nearest members of D (`near`, spelt as shown) when one is close. */
+function missingMember(shown: string, near: string[]): string {
+  if (near.length) return `driverbox does not have ${shown}; did you mean ${near.join(' or ')}? See ${COMPATIBILITY} for what D offers`;
+  return `driverbox does not have ${shown}: see ${COMPATIBILITY} for what D offers`;
+}
 
 /** The hint for one failure message, or null. `lineOf` gives a line of the driver's source. */
 export function hintFor(message: string, lineOf?: (line: number) => string | undefined, source?: string): string | null {
@@ -27,7 +50,10 @@ export function hintFor(message: string, lineOf?: (line: number) => string | und
   const member = NOT_A_FUNCTION.exec(message)?.[1];
   if (member !== undefined) {
     const shown = member.replace('D.createExternalDevice(...)', 'D.createExternalDevice(host)');
-    return `driverbox does not have ${shown}(): see ${COMPATIBILITY} for what D offers`;
+    const external = member.startsWith('D.createExternalDevice(...).');
+    const path = external ? `device.${member.slice('D.createExternalDevice(...).'.length)}` : member.slice(2);
+    const near = nearestMembers(path).map((m) => (external ? `D.createExternalDevice(host).${m.slice('device.'.length)}()` : `D.${m}()`));
+    return missingMember(`${shown}()`, near);
   }
   const reading = READING.exec(message)?.[1];
   if (reading !== undefined && lineOf) {
@@ -41,7 +67,7 @@ export function hintFor(message: string, lineOf?: (line: number) => string | und
       if (at < 1) continue;
       for (let i = 1; i <= at; i++) {
         const path = parts.slice(0, i).join('.');
-        if (!KNOWN_D_MEMBERS.has(path)) return `driverbox does not have D.${path}: see ${COMPATIBILITY} for what D offers`;
+        if (!KNOWN_D_MEMBERS.has(path)) return missingMember(`D.${path}`, nearestMembers(path).map((m) => `D.${m}`));
       }
     }
   }

@@ -35,18 +35,49 @@ export function isSandboxLimit(error: unknown, disposed: boolean, usedItsTime: b
   return usedItsTime && error instanceof Error && error.message === 'Script execution timed out.';
 }
 
+/** Frames of the driver named where a limit stopped it: the innermost and its two callers. */
+const STOPPED_FRAMES = 3;
+/** Longest frame kept: a driver names its functions (a computed method name may be any text). */
+const MAX_FRAME_CHARS = 200;
+
+/**
+ * Where the driver was when isolated-vm stopped it: its timeout error carries the isolate's
+ * stack at the interruption ("at helper (driver.js:10:3)"); only the driver's own frames are
+ * kept, so never a line of driverbox's. "" when none (CPU used up over many short calls).
+ */
+export function stoppedAt(error: unknown, driverFilename: string): string {
+  let stack: unknown;
+  try {
+    stack = error instanceof Error ? error.stack : undefined;
+  } catch {
+    return '';
+  }
+  if (typeof stack !== 'string') return '';
+  const frames: string[] = [];
+  for (const raw of stack.split('\n').slice(1)) {
+    const line = raw.trim();
+    if (!line.startsWith('at ')) continue;
+    if (!line.includes(`(${driverFilename}:`) && !line.startsWith(`at ${driverFilename}:`)) continue;
+    frames.push(line.slice(3, 3 + MAX_FRAME_CHARS));
+    if (frames.length === STOPPED_FRAMES) break;
+  }
+  if (frames.length === 0) return '';
+  const [first, ...callers] = frames;
+  return `; it was stopped in ${first}${callers.length ? `, called from ${callers.join(', called from ')}` : ''}`;
+}
+
 /** The ending of a run whose call into the isolate was stopped: which limit, by isolated-vm's word and the CPU the run used. */
-export function limitEnding(error: unknown, disposed: boolean, cpuUsedMs: () => number, limits: RunLimits): Ending {
+export function limitEnding(error: unknown, disposed: boolean, cpuUsedMs: () => number, limits: RunLimits, driverFilename: string): Ending {
   const message = error instanceof Error ? error.message : String(error);
   if (disposed || /memory limit/i.test(message)) {
     return { end: failure('GENERIC_ERROR', `the driver exceeded the memory limit of ${limits.memoryMb} MB`), limit: 'memory', discard: true };
   }
   if (/timed out/i.test(message)) {
     if (cpuUsedMs() >= limits.cpuTimeMs) {
-      return { end: failure('TIMEOUT_ERROR', `the driver used more than its CPU time limit of ${limits.cpuTimeMs} ms`), limit: 'cpu', discard: true };
+      return { end: failure('TIMEOUT_ERROR', `the driver used more than its CPU time limit of ${limits.cpuTimeMs} ms${stoppedAt(error, driverFilename)}`), limit: 'cpu', discard: true };
     }
     return {
-      end: failure('TIMEOUT_ERROR', `the driver's code was still running at the ${limits.timeoutMs} ms deadline (an endless loop?)`),
+      end: failure('TIMEOUT_ERROR', `the driver's code was still running at the ${limits.timeoutMs} ms deadline (an endless loop?)${stoppedAt(error, driverFilename)}`),
       limit: 'timeout',
       discard: true,
     };

@@ -12,7 +12,7 @@ import type { RunResult } from '../../contract/run-result.js';
 import { findImport } from '../../driver/checks.js';
 import { loadIsolatedVm } from '../../platform/isolated-vm.js';
 import { checkLog, checkRunEnd, cutMessage } from './check-report.js';
-import { checkCancel, checkCryptoCall, checkExternalCall, checkLibName, checkNetworkCall, checkProtocolCall, checkTimer, hostAnswerError, parsePayload } from './host-payloads.js';
+import { checkCancel, checkCryptoCall, checkExternalCall, checkLibName, checkLogDropped, checkNetworkCall, checkProtocolCall, checkTimer, hostAnswerError, parsePayload } from './host-payloads.js';
 import { withHint, withLogHints } from './missing-hints.js';
 import { describeSyntaxError, failure, isSandboxLimit, limitEnding, withBackup, type Ending } from './run-ending.js';
 import { sandboxConfig, type NetworkCall, type NetworkOp, type RunOutcome, type RunPlan, type SandboxNetwork } from './run-plan.js';
@@ -60,6 +60,8 @@ export class RunSteps {
   /** The driver's operations awaiting an answer (requests, timers), each with how to cancel it. */
   readonly #pending = new Map<number, () => void>();
   #logChars = 0;
+  /** What the console dropped past the log limit, as the runtime last counted it (null: the limit was not reached). */
+  #logDropped: { lines: number; chars: number; final: boolean } | null = null;
   #timersStarted = 0;
   #lateTimerWarned = false;
   /** Before the entry point is called, an empty queue means nothing. */
@@ -195,7 +197,7 @@ export class RunSteps {
   }
 
   #limitEnding(error: unknown): Ending {
-    return limitEnding(error, this.#warm.isolate.isDisposed, () => this.#cpuUsedMs(), this.#limits);
+    return limitEnding(error, this.#warm.isolate.isDisposed, () => this.#cpuUsedMs(), this.#limits, this.#plan.driver.filename);
   }
 
   /** After each call into the isolate: has the run ended, or can it never end? */
@@ -320,6 +322,9 @@ export class RunSteps {
         if (this.#logChars <= this.#limits.maxLogChars + 1_000) this.#logs.push(entry);
         return undefined;
       }
+      case 'logDropped':
+        this.#logDropped = checkLogDropped(payload);
+        return undefined;
       case 'warn':
         if (this.#warnings.length < MAX_WARNINGS) this.#warnings.push(typeof payload === 'string' ? cutMessage(payload)! : 'the runtime sent a warning that is not text');
         return undefined;
@@ -412,6 +417,18 @@ export class RunSteps {
     return undefined;
   }
 
+  /** The run's warnings, and the log limit's with what it dropped: "at least" when the run ended before the runtime's last count. */
+  #warningsWithLogLimit(): string[] {
+    const warnings = [...this.#warnings];
+    const dropped = this.#logDropped;
+    if (dropped) {
+      const atLeast = dropped.final ? '' : 'at least ';
+      const lines = `${atLeast}${dropped.lines} later line${dropped.lines === 1 ? '' : 's'}`;
+      warnings.push(`log limit of ${this.#limits.maxLogChars} characters reached: ${lines} and ${atLeast}${dropped.chars} characters of console output were dropped`);
+    }
+    return warnings;
+  }
+
   #resultOf({ end, limit }: Ending): RunResult {
     const { driver, action } = this.#plan;
     const failed = end.status === 'failure';
@@ -423,7 +440,7 @@ export class RunSteps {
       variables: end.variables,
       tables: end.tables,
       logs: [...this.#logs],
-      warnings: failed ? withLogHints(this.#warnings, this.#logs, end.message) : [...this.#warnings],
+      warnings: failed ? withLogHints(this.#warningsWithLogLimit(), this.#logs, end.message) : this.#warningsWithLogLimit(),
       http: [], // filled in by the host thread, which saw the exchanges (RunNetwork.close)
       action,
       limitExceeded: limit,

@@ -20,6 +20,7 @@ import { resultsSchema } from './schema/results.js';
 import { scaleOutSchema } from './schema/scale-out.js';
 import { associationBackoffSchema } from './schema/association-backoff.js';
 import { tableCellMetadataSchema } from './schema/table-cell-metadata.js';
+import { associationHealthSchema } from './schema/association-health.js';
 import { StoreError } from '../../contract/errors.js';
 
 /** What a migration may do: run DDL (written for SQLite, translated for Postgres) on either database. */
@@ -54,6 +55,7 @@ export const migrations: readonly Migration[] = [
   { version: 7, name: 'scale-out: run slots, shared device state', up: (ctx) => ctx.exec(scaleOutSchema) },
   { version: 8, name: 'association backoff after limit hits', up: (ctx) => ctx.exec(associationBackoffSchema) },
   { version: 9, name: 'table cell metadata (addMetrics)', up: (ctx) => ctx.exec(tableCellMetadataSchema) },
+  { version: 10, name: 'association health and its success counts', up: (ctx) => ctx.exec(associationHealthSchema) },
 ];
 
 export const SCHEMA_VERSION = migrations[migrations.length - 1]!.version;

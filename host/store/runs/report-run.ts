@@ -18,6 +18,7 @@ import { writeVariables, type VariableBound } from '../results/variables.js';
 import { writeRetentionMs } from '../results/variable-history.js';
 import { refusedTablesWarning, refusedVariablesWarning } from '../results/variable-bound.js';
 import { distinctStoredPaths, SLOT_STATEMENT_MAX_VARIABLES, writeSlotResultStatement, type SlotVariable } from './slot-result-statement.js';
+import { healthWriteOf, recordAssociationHealth } from './association-health.js';
 
 export interface ReportTarget {
   agentId: number;
@@ -61,6 +62,11 @@ export interface WriteRunOptions {
    * would otherwise land its result long after its job could have gone to another agent.
    */
   until?: AbortSignal;
+  /**
+   * How late the scheduler started the run after its due time (or its slot), ms: kept in the
+   * association's health (association-health.ts) with the result. Left out: null there.
+   */
+  latenessMs?: number | null;
 }
 
 function tooLate(signal: AbortSignal | undefined, what: string): void {
@@ -113,7 +119,8 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
       // One statement is its own transaction: this is the last check before it commits.
       tooLate(options.until, what);
       const max = store.bounds.variablesPerDevice;
-      const outcome = await writeSlotResultStatement(store, { ...plan.record, associationId: target.associationId!, deviceId: target.deviceId }, options.slot, atOnce, plan.now, max);
+      const health = healthWriteOf(plan.result, plan.now, options.latenessMs);
+      const outcome = await writeSlotResultStatement(store, { ...plan.record, associationId: target.associationId!, deviceId: target.deviceId }, options.slot, atOnce, plan.now, max, health);
       if (outcome === 'gone') return null;
       if (outcome === 'duplicate') throw duplicateRun(target.associationId!, options.slot.slotMs);
       const refused = refusedVariablesWarning(outcome.refused, max ?? 0);
@@ -127,10 +134,17 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
     // One reading of the clock: the association's mark, the run's end and its variables' samples
     // bear the same time, as the one-statement write above gives them.
     const at = store.now();
+    // An association's run marks it run (last_inspection_time) and writes its health below, both
+    // in this transaction: the Public API's association and the health agree with the runs.
+    let associationLive = false;
     if (scheduled) {
       if (!await markAssociationRun(store, target.associationId!, at)) return null;
+      associationLive = true;
     } else if (!await getDevice(store, target.agentId, target.deviceId)) {
       throw new StoreError('NOT_FOUND', `device ${target.deviceId} of agent ${target.agentId} not found`);
+    } else if (target.associationId != null) {
+      // An API execution: its association may have been deleted while it ran; its run is kept.
+      associationLive = await markAssociationRun(store, target.associationId, at);
     }
     const stored = options.deviceSecrets ?? await deviceSecrets(store, target.deviceId);
     const { result, now, associationId, writes, tableCount, record } = planWrite(target, unmasked, options, stored, at);
@@ -170,6 +184,7 @@ async function writeResult(store: Store, target: ReportTarget, unmasked: RunResu
       }
     }
     const runId = slotRunId ?? await insertRun(store, record);
+    if (associationLive) await recordAssociationHealth(store, associationId!, runId, healthWriteOf(result, now, options.latenessMs));
     // The device's configuration history (backup() drivers); its text masked like everything else.
     const configuration =
       result.status === 'success' && result.backup

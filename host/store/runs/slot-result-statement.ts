@@ -15,13 +15,17 @@
 //   room   how many new ones the device's bound leaves room for (counted only when there are some);
 //   ins    those inserted (not an upsert: ON CONFLICT DO UPDATE would take a sequence value
 //          for every variable of every run); the rest are answered as refused;
-//   hist   a history sample for each.
+//   hist   a history sample for each;
+//   health, counts, pruned   the association's health (association-health.ts): its row upserted
+//          with the slot's run id, the run counted in its minute's and hour's bucket, the buckets
+//          past their window deleted; all only when the slot's record was written.
 // Used only for the shape a scheduled run writes (no tables, backup, activity entry or prune in
 // the write, at most one batch of distinct paths); report-run.ts decides and falls back.
 import type { Store } from '../store.js';
 import { RUN_FIELDS, runValues, type NewRun } from './runs.js';
 import { postgresText } from '../db/sql-statement.js';
 import type { VariableWrite } from '../results/variables.js';
+import { COUNTS_CONFLICT, HOUR_MS, MINUTE_MS, bucketStart, countsPruneSql, healthColumns, healthUpsertSql, pruneCuts, type HealthWrite } from './association-health.js';
 
 /** The most variables written in one statement (as writeVariables' batches). */
 export const SLOT_STATEMENT_MAX_VARIABLES = 100;
@@ -44,7 +48,13 @@ const fields = RUN_FIELDS;
 /** The parameter of the device's variable bound: after the run's record. */
 const MAX_PARAM = 12 + fields.split(',').length;
 // Parameters: 1 now, 2 association, 3 agent, 4 device, 5 slot_ms, 6 runner, 7-11 the variables'
-// columns as arrays, then the run's record (runValues' order), then the device's variable bound.
+// columns as arrays, then the run's record (runValues' order), then the device's variable bound,
+// then the health's columns (healthColumns' order), the minute's and hour's buckets, their cuts.
+const H = MAX_PARAM + 1;
+/** healthColumns' parameters, typed (a SELECT's parameters have no column to take a type from). */
+const HEALTH_TYPES = ['text', 'text', 'bigint', 'text', 'text', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint', 'bigint'];
+const healthSelect = `SELECT $2::bigint, slot.id, ${HEALTH_TYPES.map((type, i) => `$${H + i}::${type}`).join(', ')} FROM slot`;
+const B = H + HEALTH_TYPES.length;
 const SQL = `
 WITH mark AS (
   UPDATE custom_driver_associations SET last_inspection_time = $1
@@ -80,6 +90,15 @@ WITH mark AS (
   SELECT w.id, v.value, v.n FROM (SELECT id, path FROM upd UNION ALL SELECT id, path FROM ins) w JOIN v ON v.path = w.path
 ), hist AS (
   INSERT INTO variable_history (variable_id, timestamp, value) SELECT id, $1, value FROM written
+), health AS (
+  ${healthUpsertSql(healthSelect)}
+), counts AS (
+  INSERT INTO association_health_counts (association_id, action, width_ms, bucket_start, successes, failures)
+  SELECT $2::bigint, $${H}::text, w.width_ms, w.bucket_start, $${B + 2}::bigint, $${B + 3}::bigint
+  FROM slot CROSS JOIN (VALUES (${MINUTE_MS}::bigint, $${B}::bigint), (${HOUR_MS}::bigint, $${B + 1}::bigint)) AS w(width_ms, bucket_start)
+  ${COUNTS_CONFLICT}
+), pruned AS (
+  ${countsPruneSql('$2::bigint', `$${H}::text`, `$${B + 4}::bigint`, `$${B + 5}::bigint`)} AND EXISTS (SELECT 1 FROM slot)
 )
 SELECT EXISTS (SELECT 1 FROM runs WHERE association_id = $2 AND slot_ms = $5) AS taken, (SELECT id FROM mark) AS marked, (SELECT id FROM slot) AS run_id,
   (SELECT json_agg(id ORDER BY n) FROM written) AS variable_ids,
@@ -95,7 +114,8 @@ export async function writeSlotResultStatement(
   slot: { slotMs: number; runner?: string | null },
   variables: readonly SlotVariable[],
   now: number,
-  maxVariables: number | null = null,
+  maxVariables: number | null,
+  health: HealthWrite,
 ): Promise<SlotStatementOutcome> {
   if (store.dialect !== 'postgres') throw new Error('writeSlotResultStatement is PostgreSQL only');
   const params: unknown[] = [
@@ -112,6 +132,13 @@ export async function writeSlotResultStatement(
     variables.map((v) => text(v.valueType)),
     ...runValues(run),
     maxVariables,
+    ...healthColumns(health),
+    bucketStart(health.at, MINUTE_MS),
+    bucketStart(health.at, HOUR_MS),
+    health.outcome === 'success' ? 1 : 0,
+    health.outcome === 'success' ? 0 : 1,
+    pruneCuts(health.at).minuteCut,
+    pruneCuts(health.at).hourCut,
   ];
   // The text has no ?: its $n pass the store's placeholder numbering unchanged.
   const row = (await store.statement<unknown[], { taken: boolean; marked: number | null; run_id: number | null; variable_ids: number[] | null; refused: string[] | null }>(SQL, { named: true }).get(...params))!;
