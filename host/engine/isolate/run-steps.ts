@@ -284,8 +284,7 @@ export class RunSteps {
       if (op === 'crypto' || op === 'external' || op === 'loadLib') answer = hostAnswerError(message);
       else if (this.#warnings.length < MAX_WARNINGS) this.#warnings.push(`the host refused an operation of the runtime (${opName(op)}): ${message}`);
     }
-    // Time spent here (hashing, a library's first load) is the run's: past its deadline, it ends.
-    // (Only these operations do work of any length here; the others just take note.)
+    // Time spent here (hashing, a library's first load; the others only take note) is the run's: past its deadline, it ends.
     if ((op === 'crypto' || op === 'external' || op === 'loadLib') && !this.#ending && performance.now() >= this.#deadline) {
       this.#finish({
         end: failure('TIMEOUT_ERROR', `the run passed its ${this.#limits.timeoutMs} ms deadline during host work (${opName(op)}) it asked for`),
@@ -393,8 +392,7 @@ export class RunSteps {
   #startTimer(payload: unknown): undefined {
     const { id, ms, again } = checkTimer(payload);
     const limits = this.#limits;
-    // The runtime refuses timers past maxTimers in the driver, and re-arms an interval at
-    // MIN_INTERVAL_MS or more; this holds if the runtime's own state was broken.
+    // The runtime refuses timers past maxTimers and re-arms intervals at MIN_INTERVAL_MS or more; this holds if its state was broken.
     if (again ? ms < MIN_INTERVAL_MS : ++this.#timersStarted > limits.maxTimers) {
       throw new Error(again ? `an interval re-armed at ${ms} ms (the least is ${MIN_INTERVAL_MS} ms)` : `more than maxTimers (${limits.maxTimers}) timers`);
     }
