@@ -69,9 +69,3 @@ export function closestNames(word: string, candidates: Iterable<string>, options
   }
   return found.slice(0, max);
 }
-
-/** " (did you mean x?)", " (did you mean x or y?)", or "" when nothing is near. `show` spells each candidate. */
-export function didYouMean(word: string, candidates: Iterable<string>, show: (name: string) => string = (n) => n, options: { prefixes?: boolean } = {}): string {
-  const near = closestNames(word, candidates, options);
-  return near.length ? ` (did you mean ${near.map(show).join(' or ')}?)` : '';
-}
